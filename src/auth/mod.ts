@@ -1,0 +1,29 @@
+/** svc/auth: Std.Auth (std-auth.md). `Auth.x` mirrors the spec's operation names. */
+import { hashPassword, hashPasswordCost, hashPasswordCostSync, hashPasswordSync, verifyPassword, verifyPasswordSync, closePasswordWorkers } from "./password.ts";
+import { passwordStrength } from "./strength.ts";
+import { reissueSlidingToken, signSlidingToken, slidingTimes, verifySlidingToken } from "./sliding.ts";
+import { signToken, verifyToken } from "./token.ts";
+
+export { Secret, SECRET_PLACEHOLDER, MIN_SECRET_BYTES } from "./secret.ts";
+export type { Claims, Jsonable } from "./claims.ts";
+export type { ClockOptions } from "./token.ts";
+export type { SlidingParams, SlidingTimes } from "./sliding.ts";
+export type { StrengthLabel } from "./strength.ts";
+export { DEFAULT_COST, MAX_PASSWORD_BYTES } from "./bcrypt.ts";
+
+export const Auth = {
+  hashPassword,
+  hashPasswordCost,
+  verifyPassword,
+  hashPasswordSync,
+  hashPasswordCostSync,
+  verifyPasswordSync,
+  closePasswordWorkers,
+  passwordStrength,
+  signToken,
+  verifyToken,
+  signSlidingToken,
+  verifySlidingToken,
+  reissueSlidingToken,
+  slidingTimes,
+} as const;

@@ -1,0 +1,84 @@
+/**
+ * Password hashing (std-auth.md §Layer 1): bcrypt, default cost 12, verified in constant time.
+ *
+ * The async functions run off the main thread (the runtime's native bcrypt or our worker pool)
+ * and resolve to a Result; each has a ...Sync twin for scripts. Every entry point applies the same
+ * checks first: a string (§Authentication 5), at most 72 bytes, a cost in 4..31, a real hash.
+ */
+import { andThen, err, ok, type Result, type Task } from "../result.ts";
+import { nativeBcrypt } from "../runtime/native-bcrypt.ts";
+import { bcryptHash, bcryptVerify, checkCost, checkHash, checkPassword, DEFAULT_COST, isTooLong } from "./bcrypt.ts";
+import { expectString, expectStrings, type Kernel } from "./boundary.ts";
+import { PasswordPool } from "./password-pool.ts";
+
+let pool: PasswordPool | undefined;
+const sharedPool = () => (pool ??= new PasswordPool());
+
+/** Stops the bcrypt worker threads (they restart on the next call). For clean shutdowns and tests. */
+export function closePasswordWorkers(): void {
+  pool?.close();
+  pool = undefined;
+}
+
+function hashInput(kernel: Kernel, password: unknown, cost: unknown): Result<{ password: string; cost: number }> {
+  return andThen(expectString(kernel, password), (checked) =>
+    andThen(checkPassword(checked), () => andThen(checkCost(cost), (goodCost) => ok({ password: checked, cost: goodCost }))),
+  );
+}
+
+function verifyInput(password: unknown, hash: unknown): Result<{ password: string; hash: string }> {
+  const strings = expectStrings("verifyPassword", password, hash);
+  if (!strings.ok) return strings;
+  return andThen(checkHash(hash as string), (goodHash) => ok({ password: password as string, hash: goodHash }));
+}
+
+async function hashOffThread(password: string, cost: number): Task<string> {
+  try {
+    if (nativeBcrypt) return ok(await nativeBcrypt.hash(password, cost));
+    const answer = await sharedPool().run({ op: "hash", password, cost });
+    return answer.ok ? ok(answer.value as string) : err("hash_failed", answer.message);
+  } catch (error) {
+    return err("hash_failed", `bcrypt failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function verifyOffThread(password: string, hash: string): Task<boolean> {
+  if (isTooLong(password)) return ok(false);
+  try {
+    if (nativeBcrypt) return ok(await nativeBcrypt.verify(password, hash));
+    const answer = await sharedPool().run({ op: "verify", password, hash });
+    return answer.ok ? ok(answer.value as boolean) : err("hash_failed", answer.message);
+  } catch (error) {
+    return err("hash_failed", `bcrypt failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** bcrypt at the default cost, 12. */
+export function hashPassword(password: string): Task<string> {
+  const input = hashInput("hashPassword", password, DEFAULT_COST);
+  return input.ok ? hashOffThread(input.value.password, input.value.cost) : Promise.resolve(input);
+}
+
+/** bcrypt at an explicit cost (4..31; 10 only for tests, 13-14 for production). */
+export function hashPasswordCost(password: string, cost: number): Task<string> {
+  const input = hashInput("hashPasswordCost", password, cost);
+  return input.ok ? hashOffThread(input.value.password, input.value.cost) : Promise.resolve(input);
+}
+
+/** Ok(true) when the password matches; Ok(false) when not; Err for a malformed hash. */
+export function verifyPassword(password: string, hash: string): Task<boolean> {
+  const input = verifyInput(password, hash);
+  return input.ok ? verifyOffThread(input.value.password, input.value.hash) : Promise.resolve(input);
+}
+
+export function hashPasswordSync(password: string): Result<string> {
+  return andThen(hashInput("hashPassword", password, DEFAULT_COST), (input) => ok(bcryptHash(input.password, input.cost)));
+}
+
+export function hashPasswordCostSync(password: string, cost: number): Result<string> {
+  return andThen(hashInput("hashPasswordCost", password, cost), (input) => ok(bcryptHash(input.password, input.cost)));
+}
+
+export function verifyPasswordSync(password: string, hash: string): Result<boolean> {
+  return andThen(verifyInput(password, hash), (input) => ok(bcryptVerify(input.password, input.hash)));
+}

@@ -1,0 +1,72 @@
+/**
+ * Secret: an opaque signing key that redacts itself (std-auth.md §Value types).
+ *
+ * The key bytes live in a module-private WeakMap, not on the object, so no inspector, spread,
+ * Object.keys or structured clone can reach them. Every printing path (String(), template
+ * literals, JSON.stringify, util.inspect / console.log, Deno.inspect, Bun.inspect) yields the
+ * same placeholder.
+ */
+import { inspectHooks } from "../runtime/inspect.ts";
+import { readEnv } from "../runtime/env.ts";
+
+export const SECRET_PLACEHOLDER = "[redacted Secret]";
+/** std-auth.md §Limits: minimum secret length. */
+export const MIN_SECRET_BYTES = 32;
+
+const keyBytes = new WeakMap<Secret, Uint8Array>();
+const utf8 = new TextEncoder();
+declare const secretBrand: unique symbol;
+
+export class Secret {
+  /** Type-level brand: lets the claims type refuse a Secret (std-auth.md §Value types, Claims). */
+  declare readonly [secretBrand]: true;
+  /** Where the key came from, for error messages ("env SVC_AUTH_TOKEN_SECRET"); never the key. */
+  readonly source: string;
+
+  private constructor(bytes: Uint8Array, source: string) {
+    keyBytes.set(this, bytes);
+    this.source = source;
+    Object.freeze(this);
+  }
+
+  /** A secret from a runtime string. */
+  static fromString(value: string): Secret {
+    return new Secret(utf8.encode(typeof value === "string" ? value : ""), "string");
+  }
+
+  /**
+   * A secret from the environment variable `name`, read now (not at import time). An unset
+   * variable gives an empty secret, which every signing call refuses with "secret_too_short".
+   */
+  static fromEnv(name: string): Secret {
+    const value = typeof name === "string" ? readEnv(name) : undefined;
+    return new Secret(utf8.encode(value ?? ""), `env ${String(name)}`);
+  }
+
+  toString(): string {
+    return SECRET_PLACEHOLDER;
+  }
+  toJSON(): string {
+    return SECRET_PLACEHOLDER;
+  }
+  [Symbol.toPrimitive](): string {
+    return SECRET_PLACEHOLDER;
+  }
+  get [Symbol.toStringTag](): string {
+    return "Secret";
+  }
+  static {
+    for (const hook of inspectHooks) {
+      Object.defineProperty(Secret.prototype, hook, { value: () => SECRET_PLACEHOLDER });
+    }
+  }
+}
+
+/** The key bytes, for the token module only (not exported from the public entry points). */
+export function secretBytes(secret: Secret): Uint8Array | undefined {
+  return keyBytes.get(secret);
+}
+
+export function byteLength(secret: Secret): number {
+  return keyBytes.get(secret)?.length ?? 0;
+}

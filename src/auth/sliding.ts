@@ -1,0 +1,77 @@
+/**
+ * Sliding (rolling) session tokens under an absolute cap (std-auth.md §Sliding token claims and
+ * §States: Sliding token).
+ *
+ * signSlidingToken stamps iat, exp = iat + w, aexp = iat + maxLifetime and w. A re-issue moves only
+ * exp, to min(now + w, aexp): iat, aexp and w never move, so a revocation stamped after iat keeps
+ * covering the token however long it slides, and no token outlives aexp.
+ */
+import type { JsonObject } from "../json.ts";
+import { err, ok, type Result } from "../result.ts";
+import { type Claims, nowSeconds } from "./claims.ts";
+import type { Secret } from "./secret.ts";
+import { claimsObject, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
+
+export type SlidingParams = {
+  readonly windowSeconds: number;
+  readonly maxLifetimeSeconds: number;
+};
+
+/** The time claims of a sliding token, as read back from a verified payload. */
+export type SlidingTimes = { iat: number; exp: number; aexp: number; w: number };
+
+export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: SlidingParams, options: ClockOptions = {}): Result<string> {
+  const { windowSeconds, maxLifetimeSeconds } = params ?? ({} as SlidingParams);
+  if (!isPositiveWholeSeconds(windowSeconds) || !isPositiveWholeSeconds(maxLifetimeSeconds)) {
+    return err("invalid_argument", "signSlidingToken: windowSeconds and maxLifetimeSeconds must be positive whole seconds");
+  }
+  if (windowSeconds > maxLifetimeSeconds) {
+    return err("sliding_window_too_long", "signSlidingToken: windowSeconds must not exceed maxLifetimeSeconds");
+  }
+  const payload = claimsObject(claims);
+  if (!payload.ok) return payload;
+  const iat = options.now ?? nowSeconds();
+  return signPayload(secret, {
+    ...payload.value,
+    iat,
+    exp: iat + windowSeconds,
+    aexp: iat + maxLifetimeSeconds,
+    w: windowSeconds,
+  });
+}
+
+/** Reads and cross-checks the sliding claims of a verified payload. */
+export function slidingTimes(claims: JsonObject): Result<SlidingTimes> {
+  const { iat, exp, aexp, w } = claims;
+  const whole = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value);
+  if (!whole(iat) || !whole(exp) || !whole(aexp) || !whole(w) || w <= 0) {
+    return err("token_bad_claims", "not a sliding token: iat, exp, aexp and w must be whole numbers");
+  }
+  if (exp > aexp || aexp < iat + w) {
+    return err("token_bad_claims", "sliding token claims are inconsistent");
+  }
+  return ok({ iat, exp, aexp, w });
+}
+
+/** verifyToken, then the sliding-claim checks: the token must carry iat, aexp and w. */
+export function verifySlidingToken(secret: Secret, token: string, options: ClockOptions = {}): Result<JsonObject> {
+  const verified = verifyToken(secret, token, options);
+  if (!verified.ok) return verified;
+  const times = slidingTimes(verified.value);
+  return times.ok ? verified : times;
+}
+
+/**
+ * The re-issue step of the sliding middleware: from the verified claims of a live sliding token,
+ * a new token with exp = min(now + w, aexp) and every other claim unchanged. Refused once
+ * now >= aexp (the absolute cap) or now >= exp (the token already lapsed).
+ */
+export function reissueSlidingToken(secret: Secret, claims: JsonObject, options: ClockOptions = {}): Result<string> {
+  const times = slidingTimes(claims);
+  if (!times.ok) return times;
+  const now = options.now ?? nowSeconds();
+  const { exp, aexp, w } = times.value;
+  if (now >= aexp) return err("sliding_cap_reached", "sliding token reached its absolute lifetime");
+  if (now >= exp) return err("token_expired", "sliding token has lapsed");
+  return signPayload(secret, { ...claims, exp: Math.min(now + w, aexp) });
+}

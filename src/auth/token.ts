@@ -1,0 +1,174 @@
+/**
+ * HS256 JSON Web Tokens (RFC 7519 over RFC 7515 compact JWS), std-auth.md §Layer 1.
+ *
+ * Verification order is fixed, and each step has its own error code (DESIGN.md §Conventions):
+ *   1. shape: three strict base64url segments, total length bounded  -> "token_malformed"
+ *   2. header: a JSON object whose alg is exactly "HS256"             -> "token_bad_alg"
+ *   3. signature: HMAC-SHA256, compared in constant time             -> "bad_signature"
+ *   4. payload: a JSON object                                         -> "token_malformed"
+ *   5. claims: exp present and now < exp; nbf honoured when present  -> "token_expired" ...
+ * No error message ever contains the token or any part of it.
+ */
+import { isJsonObject, type JsonObject } from "../json.ts";
+import { err, ok, type Result } from "../result.ts";
+import { encodeBytes, encodeText, decodeText } from "../runtime/base64url.ts";
+import { hmacSha256Signer, type HmacSigner } from "../runtime/hmac.ts";
+import { isCanonicalBase64url } from "./base64url.ts";
+import { expectString } from "./boundary.ts";
+import { type Claims, nowSeconds } from "./claims.ts";
+import { constantTimeEqual } from "./constant-time.ts";
+import { byteLength, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
+
+/** Tokens longer than this are refused before any decoding, so a huge header cannot cost memory. */
+export const MAX_TOKEN_LENGTH = 8192;
+/** The key under which a non-object claims value travels (a JWT payload must be an object). */
+export const VALUE_CLAIM = "val";
+/** base64url of the header every token we sign carries: {"alg":"HS256","typ":"JWT"}. */
+const SIGNED_HEADER = encodeText(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+/** A 32-byte MAC in base64url is always 43 characters. */
+const SIGNATURE_LENGTH = 43;
+
+export type ClockOptions = {
+  /** The current time in seconds since the epoch; defaults to the system clock. */
+  readonly now?: number;
+};
+
+const signers = new WeakMap<Secret, HmacSigner>();
+
+function signerFor(secret: Secret): Result<HmacSigner> {
+  const known = signers.get(secret);
+  if (known) return ok(known);
+  const bytes = secret instanceof Object ? secretBytes(secret) : undefined;
+  if (bytes === undefined) return err("invalid_argument", "expected a Secret (Secret.fromEnv or Secret.fromString)");
+  if (byteLength(secret) < MIN_SECRET_BYTES) {
+    return err("secret_too_short", `secret (${secret.source}) must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  const signer = hmacSha256Signer(bytes);
+  signers.set(secret, signer);
+  return ok(signer);
+}
+
+/** Signs an already-built payload object. Shared by fixed and sliding tokens. */
+export function signPayload(secret: Secret, payload: object): Result<string> {
+  const signer = signerFor(secret);
+  if (!signer.ok) return signer;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(payload);
+  } catch {
+    return err("claims_not_json", "claims have no JSON form (a bigint or a cycle)");
+  }
+  if (json === undefined || !json.startsWith("{")) return err("claims_not_json", "claims have no JSON form");
+  const signingInput = `${SIGNED_HEADER}.${encodeText(json)}`;
+  return ok(`${signingInput}.${encodeBytes(signer.value(signingInput))}`);
+}
+
+/**
+ * The payload object for caller claims: an object's own fields, or a non-object value under
+ * "val". Time claims stamped by the library are added by the caller of this function and win.
+ */
+export function claimsObject(claims: unknown): Result<Record<string, unknown>> {
+  if (typeof claims === "function" || typeof claims === "symbol" || claims === undefined) {
+    return err("claims_not_json", "claims have no JSON form");
+  }
+  if (typeof claims === "object" && claims !== null && !Array.isArray(claims)) {
+    return ok({ ...(claims as Record<string, unknown>) });
+  }
+  return ok({ [VALUE_CLAIM]: claims });
+}
+
+export function isPositiveWholeSeconds(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+}
+
+/**
+ * Signs `claims` as an HS256 JWT that expires `expirySeconds` from now. The library stamps `iat`
+ * (now) and `exp` (now + expirySeconds); caller-supplied `iat` and `exp` are replaced.
+ */
+export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: number, options: ClockOptions = {}): Result<string> {
+  if (!isPositiveWholeSeconds(expirySeconds)) {
+    return err("invalid_argument", "signToken: expirySeconds must be a positive whole number of seconds");
+  }
+  const payload = claimsObject(claims);
+  if (!payload.ok) return payload;
+  const iat = options.now ?? nowSeconds();
+  return signPayload(secret, { ...payload.value, iat, exp: iat + expirySeconds });
+}
+
+function checkHeader(segment: string): Result<void> {
+  if (segment === SIGNED_HEADER) return ok();
+  const text = decodeText(segment);
+  let header: unknown;
+  try {
+    header = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    header = undefined;
+  }
+  if (!isJsonObject(header)) return err("token_bad_alg", "token header is not a JSON object");
+  if (header.alg !== "HS256") return err("token_bad_alg", "token alg must be HS256");
+  // RFC 7515 §4.1.11: a "crit" extension we do not understand must be refused.
+  if ("crit" in header) return err("token_bad_alg", "token header has unsupported critical parameters");
+  return ok();
+}
+
+function checkTimes(payload: JsonObject, now: number): Result<JsonObject> {
+  const { exp, nbf, iat } = payload;
+  if (typeof exp !== "number" || !Number.isFinite(exp)) return err("token_bad_claims", "token has no numeric exp");
+  if (nbf !== undefined && (typeof nbf !== "number" || !Number.isFinite(nbf))) {
+    return err("token_bad_claims", "token nbf is not a number");
+  }
+  if (iat !== undefined && (typeof iat !== "number" || !Number.isFinite(iat))) {
+    return err("token_bad_claims", "token iat is not a number");
+  }
+  if (now >= exp) return err("token_expired", "token has expired");
+  if (nbf !== undefined && now < nbf) return err("token_not_yet_valid", "token is not valid yet (nbf)");
+  return ok(payload);
+}
+
+/** Verifies an HS256 JWT and returns its payload (the verified claims). */
+export function verifyToken(secret: Secret, token: string, options: ClockOptions = {}): Result<JsonObject> {
+  const checked = expectString("verifyToken", token);
+  if (!checked.ok) return checked;
+  const signer = signerFor(secret);
+  if (!signer.ok) return signer;
+
+  // 1. Shape.
+  if (token.length > MAX_TOKEN_LENGTH) return err("token_malformed", "token is too long");
+  const firstDot = token.indexOf(".");
+  const secondDot = token.indexOf(".", firstDot + 1);
+  if (firstDot < 0 || secondDot < 0 || token.indexOf(".", secondDot + 1) >= 0) {
+    return err("token_malformed", "token must have three segments");
+  }
+  const header = token.slice(0, firstDot);
+  const body = token.slice(firstDot + 1, secondDot);
+  const signature = token.slice(secondDot + 1);
+  if (
+    !isCanonicalBase64url(header) ||
+    !isCanonicalBase64url(body) ||
+    signature.length !== SIGNATURE_LENGTH ||
+    !isCanonicalBase64url(signature)
+  ) {
+    return err("token_malformed", "token segments must be strict base64url");
+  }
+
+  // 2. Header and the pinned algorithm.
+  const headerOk = checkHeader(header);
+  if (!headerOk.ok) return headerOk;
+
+  // 3. Signature, in constant time.
+  const expected = encodeBytes(signer.value(token.slice(0, secondDot)));
+  if (!constantTimeEqual(expected, signature)) return err("bad_signature", "token signature does not match");
+
+  // 4. Payload.
+  const text = decodeText(body);
+  let payload: unknown;
+  try {
+    payload = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    payload = undefined;
+  }
+  if (!isJsonObject(payload)) return err("token_malformed", "token payload is not a JSON object");
+
+  // 5. Claims.
+  return checkTimes(payload, options.now ?? nowSeconds());
+}

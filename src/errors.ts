@@ -1,0 +1,46 @@
+/**
+ * SvcError: the one error type carried by every `Result` (DESIGN.md §Mapping the spec's types).
+ *
+ * Codes are stable strings that callers branch on; messages are for humans and never contain a
+ * token, a password or a secret.
+ */
+
+export type ErrorCode =
+  // boundary (std-auth.md §Authentication 5)
+  | "expected_string"
+  | "invalid_argument"
+  // secrets and tokens
+  | "secret_too_short"
+  | "claims_not_json"
+  | "token_malformed"
+  | "token_bad_alg"
+  | "bad_signature"
+  | "token_expired"
+  | "token_not_yet_valid"
+  | "token_bad_claims"
+  | "sliding_window_too_long"
+  | "sliding_cap_reached"
+  // passwords
+  | "password_too_long"
+  | "bad_cost"
+  | "bad_hash"
+  | "hash_failed"
+  // users, revocation and the database (later layers)
+  | "email_taken"
+  | "bad_email"
+  | "empty_password"
+  | "bad_credentials"
+  | "user_disabled"
+  | "user_not_found"
+  | "db_error"
+  | "unsupported_url";
+
+export class SvcError extends Error {
+  override readonly name = "SvcError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
