@@ -1,0 +1,47 @@
+/**
+ * Shared output of the benchmark files: each bench measures ours and a peer in the same run and
+ * reports one row per target. `npm run bench` (bench/run.ts) runs every bench file and collects
+ * the rows into bench/RESULTS.md.
+ */
+export type BenchRow = {
+  /** What was measured, e.g. "HS256 sign". */
+  readonly name: string;
+  /** Our figure and its unit, e.g. 250000 "ops/s". */
+  readonly ours: number;
+  /** The peer's figure measured in the same run, and the peer's name. */
+  readonly peer: number;
+  readonly peerName: string;
+  readonly unit: string;
+  /** ours / peer when higher is better, peer / ours when lower is better: above 1 means we win. */
+  readonly higherIsBetter: boolean;
+  /** The target, as text ("ratio >= 20x"), and whether this run met it. */
+  readonly target: string;
+  readonly met: boolean;
+};
+
+export function ratioOf(row: Pick<BenchRow, "ours" | "peer" | "higherIsBetter">): number {
+  return row.higherIsBetter ? row.ours / row.peer : row.peer / row.ours;
+}
+
+function runtimeLabel(): string {
+  const g = globalThis as { Bun?: { version: string }; Deno?: { version: { deno: string } }; process?: { version: string } };
+  if (g.Bun) return `bun ${g.Bun.version}`;
+  if (g.Deno) return `deno ${g.Deno.version.deno}`;
+  return `node ${g.process?.version ?? "?"}`;
+}
+
+const format = (value: number) =>
+  value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value >= 10 ? 1 : 2);
+
+/** Prints the rows as a table and, for bench/run.ts, one machine-readable JSON line. */
+export function report(area: string, rows: BenchRow[]): void {
+  console.log(`\n${area} (${runtimeLabel()})`);
+  console.log("| measure | ours | peer | ratio (>1 = ours better) | target | met |");
+  console.log("|---|---|---|---|---|---|");
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${format(row.ours)} ${row.unit} | ${format(row.peer)} ${row.unit} (${row.peerName}) | ${ratioOf(row).toFixed(2)}x | ${row.target} | ${row.met ? "yes" : "NO"} |`,
+    );
+  }
+  console.log(`BENCH_JSON ${JSON.stringify({ area, runtime: runtimeLabel(), rows })}`);
+}
