@@ -32,9 +32,12 @@ function verifyInput(password: unknown, hash: unknown): Result<{ password: strin
   return andThen(checkHash(hash as string), (goodHash) => ok({ password: password as string, hash: goodHash }));
 }
 
+/** Bun.password refuses an empty password, which bcrypt itself allows: those go to the pool. */
+const useNative = (password: string) => nativeBcrypt !== undefined && password !== "";
+
 async function hashOffThread(password: string, cost: number): Task<string> {
   try {
-    if (nativeBcrypt) return ok(await nativeBcrypt.hash(password, cost));
+    if (nativeBcrypt && useNative(password)) return ok(await nativeBcrypt.hash(password, cost));
     const answer = await sharedPool().run({ op: "hash", password, cost });
     return answer.ok ? ok(answer.value as string) : err("hash_failed", answer.message);
   } catch (error) {
@@ -45,7 +48,7 @@ async function hashOffThread(password: string, cost: number): Task<string> {
 async function verifyOffThread(password: string, hash: string): Task<boolean> {
   if (isTooLong(password)) return ok(false);
   try {
-    if (nativeBcrypt) return ok(await nativeBcrypt.verify(password, hash));
+    if (nativeBcrypt && useNative(password)) return ok(await nativeBcrypt.verify(password, hash));
     const answer = await sharedPool().run({ op: "verify", password, hash });
     return answer.ok ? ok(answer.value as boolean) : err("hash_failed", answer.message);
   } catch (error) {

@@ -3,7 +3,7 @@
  *
  * The key bytes live in a module-private WeakMap, not on the object, so no inspector, spread,
  * Object.keys or structured clone can reach them. Every printing path (String(), template
- * literals, JSON.stringify, util.inspect / console.log, Deno.inspect, Bun.inspect) yields the
+ * literals, JSON.stringify, util.inspect / console.log, and the Deno and Bun inspectors) yields the
  * same placeholder.
  */
 import { inspectHooks } from "../runtime/inspect.ts";

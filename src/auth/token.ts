@@ -142,12 +142,8 @@ export function verifyToken(secret: Secret, token: string, options: ClockOptions
   const header = token.slice(0, firstDot);
   const body = token.slice(firstDot + 1, secondDot);
   const signature = token.slice(secondDot + 1);
-  if (
-    !isCanonicalBase64url(header) ||
-    !isCanonicalBase64url(body) ||
-    signature.length !== SIGNATURE_LENGTH ||
-    !isCanonicalBase64url(signature)
-  ) {
+  // An empty signature is well-formed (an unsecured JWS, RFC 7515 §A.5): step 2 refuses its alg.
+  if (!isCanonicalBase64url(header) || !isCanonicalBase64url(body) || (signature !== "" && !isCanonicalBase64url(signature))) {
     return err("token_malformed", "token segments must be strict base64url");
   }
 
@@ -156,6 +152,8 @@ export function verifyToken(secret: Secret, token: string, options: ClockOptions
   if (!headerOk.ok) return headerOk;
 
   // 3. Signature, in constant time.
+  // A signature of another length (another algorithm's MAC) cannot match: refused here, not in step 1.
+  if (signature.length !== SIGNATURE_LENGTH) return err("bad_signature", "token signature does not match");
   const expected = encodeBytes(signer.value(token.slice(0, secondDot)));
   if (!constantTimeEqual(expected, signature)) return err("bad_signature", "token signature does not match");
 
