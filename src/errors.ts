@@ -11,6 +11,7 @@ export type ErrorCode =
   | "invalid_argument"
   // secrets and tokens
   | "secret_too_short"
+  | "secret_missing"
   | "claims_not_json"
   | "token_malformed"
   | "token_bad_alg"
@@ -33,7 +34,9 @@ export type ErrorCode =
   | "user_disabled"
   | "user_not_found"
   | "db_error"
-  | "unsupported_url";
+  | "unsupported_url"
+  // configuration read at startup (std-auth.md §Limits: SVC_LIVE_REVOCATION_CACHE_TTL)
+  | "bad_config";
 
 export class SvcError extends Error {
   override readonly name = "SvcError";

@@ -1,0 +1,43 @@
+/** Response builders and form reading of the HTTP server module (std-auth.md §Cookie helpers). */
+import { withMutableHeaders } from "./cookies.ts";
+
+export function text(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+export function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { "Content-Type": "application/json" } });
+}
+
+export function withStatus(code: number, resp: Response): Response {
+  const source = withMutableHeaders(resp);
+  return new Response(source.body, { status: code, headers: source.headers });
+}
+
+type FormFields = { get(name: string): FormDataEntryValue | string | null };
+const forms = new WeakMap<Request, Promise<FormFields | undefined>>();
+
+async function readForm(req: Request): Promise<FormFields | undefined> {
+  const type = (req.headers.get("Content-Type") ?? "").toLowerCase();
+  try {
+    if (type.startsWith("multipart/form-data")) return await req.formData();
+    // application/x-www-form-urlencoded, and bodies sent without a type by simple clients.
+    return new URLSearchParams(await req.text());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A form field's text, "" when absent (or when the body is not a form). The body is read once per
+ * request, however many fields are asked for.
+ */
+export async function formValue(name: string, req: Request): Promise<string> {
+  let form = forms.get(req);
+  if (form === undefined) {
+    form = readForm(req);
+    forms.set(req, form);
+  }
+  const value = (await form)?.get(name);
+  return typeof value === "string" ? value : "";
+}

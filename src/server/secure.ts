@@ -1,0 +1,64 @@
+/**
+ * The Secure-cookie rule (std-auth.md §Authentication 6-8), applied in one place to every cookie a
+ * response sets: the secureCookies() Hono middleware, which the app builders install outermost.
+ *
+ * "; Secure" is added exactly once when the request came over HTTPS (an https URL,
+ * X-Forwarded-Proto: https, X-Forwarded-Ssl: on) or the production gate is on. A __Host- or
+ * __Secure- name, or SameSite=None, is Secure whatever the signals. Plain HTTP with no production
+ * signal adds nothing.
+ */
+import type { MiddlewareHandler } from "hono";
+import { withMutableHeaders } from "./cookies.ts";
+import { replaceResponse } from "./hono-response.ts";
+import { productionGateOn } from "./production.ts";
+
+export function isHttpsRequest(req: Request): boolean {
+  if (req.url.startsWith("https:")) return true;
+  const proto = req.headers.get("X-Forwarded-Proto");
+  if (proto !== null && proto.split(",")[0]!.trim().toLowerCase() === "https") return true;
+  return (req.headers.get("X-Forwarded-Ssl") ?? "").trim().toLowerCase() === "on";
+}
+
+function attributesOf(line: string): string[] {
+  return line.split(";").slice(1).map((part) => part.trim().toLowerCase());
+}
+
+/** Whether this Set-Cookie line must carry Secure whatever the transport. */
+export function alwaysSecure(line: string): boolean {
+  const name = line.slice(0, line.indexOf("=")).trim();
+  if (name.startsWith("__Host-") || name.startsWith("__Secure-")) return true;
+  return attributesOf(line).some((attr) => attr.replace(/\s+/g, "") === "samesite=none");
+}
+
+/** Adds "; Secure" to one Set-Cookie line when the rule asks for it and it is not there yet. */
+export function applySecureRule(line: string, secureContext: boolean): string {
+  if (!secureContext && !alwaysSecure(line)) return line;
+  if (attributesOf(line).some((attr) => attr === "secure" || attr.startsWith("secure="))) return line;
+  return `${line}; Secure`;
+}
+
+/** Whether responses to this request get Secure cookies: HTTPS, or the production gate. */
+export function secureContextOf(req: Request, prefix?: string): boolean {
+  return isHttpsRequest(req) || productionGateOn(prefix);
+}
+
+/** Rewrites every Set-Cookie header of a response by the rule. */
+export function secureResponseCookies(req: Request, resp: Response, prefix?: string): Response {
+  const lines = resp.headers.getSetCookie();
+  if (lines.length === 0) return resp;
+  const secure = secureContextOf(req, prefix);
+  const rewritten = lines.map((line) => applySecureRule(line, secure));
+  if (rewritten.every((line, i) => line === lines[i])) return resp;
+  const target = withMutableHeaders(resp);
+  target.headers.delete("Set-Cookie");
+  for (const line of rewritten) target.headers.append("Set-Cookie", line);
+  return target;
+}
+
+/** The Hono middleware form; `prefix` names the app's <PREFIX>_ENV variable. */
+export function secureCookies(options: { prefix?: string } = {}): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    replaceResponse(c, secureResponseCookies(c.req.raw, c.res, options.prefix));
+  };
+}

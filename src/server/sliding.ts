@@ -1,0 +1,149 @@
+/**
+ * The sliding-session middleware and Auth.setSlidingCookie (std-auth.md §Live builders and
+ * helpers, §States: Sliding token).
+ *
+ * On every request a valid sliding token's claims are verified and made available to handlers
+ * (c.get("svcAuth")). On an interaction (an event POST or a page GET: never an SSE request, whose
+ * headers are written once at connect) the token is re-issued with exp = min(now + w, aexp),
+ * unless the revokedCheck hook says the subject is revoked (not slid) or fails (fail closed: not
+ * slid, the token lives to its current exp). The hook is consulted only at re-issue time. With no
+ * hook, revocation latency equals maxLifetimeSeconds.
+ */
+import type { MiddlewareHandler } from "hono";
+import { Secret } from "../auth/secret.ts";
+import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
+import { nowSeconds } from "../auth/claims.ts";
+import type { JsonObject } from "../json.ts";
+import { log } from "../log.ts";
+import type { Result } from "../result.ts";
+import { getCookie, withCookie } from "./cookies.ts";
+import { replaceResponse } from "./hono-response.ts";
+import { applySecureRule, secureContextOf } from "./secure.ts";
+
+export type SameSite = "Strict" | "Lax" | "None";
+/** Whether `sub` (whose token was issued at `iat`) is revoked; Auth.isRevoked fits. */
+export type RevokedCheck = (sub: string, iat: number) => boolean | Result<boolean> | Promise<boolean | Result<boolean>>;
+
+export type SlidingOptions = {
+  /** Cookie name. */
+  readonly cookie: string;
+  /** Name of the environment variable holding the HMAC secret (never the secret itself). */
+  readonly secretEnv: string;
+  readonly sameSite: SameSite;
+  readonly revokedCheck?: RevokedCheck | undefined;
+  /** The app's <PREFIX>_ENV prefix for the production gate. */
+  readonly prefix?: string | undefined;
+  /** Clock in seconds, for tests. */
+  readonly now?: () => number;
+  /** Which requests are interactions; by default POSTs and GETs that are not SSE. */
+  readonly isInteraction?: (req: Request) => boolean;
+};
+
+export type SlidingEnv = { Variables: { svcAuth: JsonObject | undefined } };
+
+const configOfRequest = new WeakMap<Request, SlidingOptions>();
+let lastConfigured: SlidingOptions | undefined;
+
+function isServerSentEvents(req: Request): boolean {
+  const path = new URL(req.url).pathname;
+  return (req.headers.get("Accept") ?? "").includes("text/event-stream") || path.endsWith("/_svc/subscribe") || path.endsWith("/_svc/sse");
+}
+
+export function defaultIsInteraction(req: Request): boolean {
+  if (req.method === "POST") return true;
+  return req.method === "GET" && !isServerSentEvents(req);
+}
+
+/** The attribute string every sliding cookie carries; Secure is added by the rule. */
+function cookieAttributes(options: SlidingOptions, maxAge: number): string {
+  return `Path=/; HttpOnly; SameSite=${options.sameSite}; Max-Age=${Math.max(0, maxAge)}`;
+}
+
+function writeSlidingCookie(req: Request, options: SlidingOptions, token: string, claims: JsonObject, now: number, resp: Response): Response {
+  const exp = typeof claims.exp === "number" ? claims.exp : now;
+  const withIt = withCookie(options.cookie, token, cookieAttributes(options, exp - now), resp);
+  // Apply the Secure rule here too, so the cookie is right even outside the secureCookies middleware.
+  const lines = withIt.headers.getSetCookie();
+  const secure = secureContextOf(req, options.prefix);
+  withIt.headers.delete("Set-Cookie");
+  for (const line of lines) withIt.headers.append("Set-Cookie", applySecureRule(line, secure));
+  return withIt;
+}
+
+function payloadOf(token: string): JsonObject | undefined {
+  try {
+    const body = token.split(".")[1] ?? "";
+    const json = atob(body.replace(/-/g, "+").replace(/_/g, "/"));
+    const value: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (ch) => ch.charCodeAt(0))));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the sliding cookie for a token the application just signed (the login handler must use
+ * this, not a hand-rolled cookie): Path=/, HttpOnly, the builder's SameSite, Secure by the rule,
+ * and Max-Age = the time to the token's exp (the sliding window for a fresh token).
+ */
+export function setSlidingCookie(req: Request, token: string, resp: Response): Response {
+  const options = configOfRequest.get(req) ?? lastConfigured;
+  if (options === undefined) {
+    throw new TypeError("setSlidingCookie: no withAuthSliding middleware is configured, so the cookie's name and attributes are unknown");
+  }
+  const now = (options.now ?? nowSeconds)();
+  return writeSlidingCookie(req, options, token, payloadOf(token) ?? {}, now, resp);
+}
+
+async function askRevoked(check: RevokedCheck, sub: string, iat: number): Promise<"revoked" | "allowed" | "failed"> {
+  try {
+    const answer = await check(sub, iat);
+    const verdict = typeof answer === "boolean" ? answer : answer.ok ? answer.value : undefined;
+    if (verdict === undefined) {
+      log.error(`auth.sliding revokedCheck returned an error (${typeof answer === "object" && !answer.ok ? answer.error.code : "?"}); not sliding`);
+      return "failed";
+    }
+    return verdict ? "revoked" : "allowed";
+  } catch (error) {
+    log.error(`auth.sliding revokedCheck threw (${error instanceof Error ? error.name : typeof error}); not sliding`);
+    return "failed";
+  }
+}
+
+/** The withAuthSliding middleware (also installed by the live builder's .withAuthSliding). */
+export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingEnv> {
+  if (!options || typeof options.cookie !== "string" || typeof options.secretEnv !== "string") {
+    throw new TypeError("withAuthSliding needs { cookie, secretEnv, sameSite }");
+  }
+  if (!["Strict", "Lax", "None"].includes(options.sameSite)) throw new TypeError("withAuthSliding: sameSite must be Strict, Lax or None");
+  lastConfigured = options;
+  const clock = options.now ?? nowSeconds;
+  const isInteraction = options.isInteraction ?? defaultIsInteraction;
+
+  return async (c, next) => {
+    const req = c.req.raw;
+    configOfRequest.set(req, options);
+    const token = getCookie(options.cookie, req);
+    // The secret is read from the variable named by secretEnv at request time (§Configuration rules 3).
+    const secret = Secret.fromEnv(options.secretEnv);
+    const now = clock();
+    const verified = token === undefined ? undefined : verifySlidingToken(secret, token, { now });
+    c.set("svcAuth", verified?.ok ? verified.value : undefined);
+    await next();
+    if (!verified?.ok || !isInteraction(req)) return;
+    // A handler that set this cookie itself (a sign-out, a fresh login) has the last word.
+    if (c.res.headers.getSetCookie().some((line) => line.startsWith(`${options.cookie}=`))) return;
+
+    const times = slidingTimes(verified.value);
+    if (!times.ok || now >= times.value.aexp) return;
+    if (options.revokedCheck) {
+      const sub = verified.value.sub;
+      const verdict = await askRevoked(options.revokedCheck, typeof sub === "number" ? String(sub) : String(sub ?? ""), times.value.iat);
+      if (verdict !== "allowed") return;
+    }
+    const next_ = reissueSlidingToken(secret, verified.value, { now });
+    if (!next_.ok) return;
+    const claims = payloadOf(next_.value) ?? verified.value;
+    replaceResponse(c, writeSlidingCookie(req, options, next_.value, claims, now, c.res));
+  };
+}
