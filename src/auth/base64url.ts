@@ -8,11 +8,19 @@ const valueOf = new Int8Array(128).fill(-1);
 for (let i = 0; i < alphabet.length; i++) valueOf[alphabet.charCodeAt(i)] = i;
 
 export function isCanonicalBase64url(segment: string): boolean {
-  const length = segment.length;
-  if (length === 0 || length % 4 === 1) return false;
+  return isCanonicalBase64urlAt(segment, 0, segment.length);
+}
+
+/**
+ * The same check on `text` from `start` to `end` (exclusive), so a token's three segments can be
+ * checked in place, without cutting them out first (token verification is a hot path).
+ */
+export function isCanonicalBase64urlAt(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length <= 0 || length % 4 === 1) return false;
   let last = 0;
-  for (let i = 0; i < length; i++) {
-    const code = segment.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
     last = code < 128 ? valueOf[code]! : -1;
     if (last < 0) return false;
   }

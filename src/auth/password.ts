@@ -32,7 +32,7 @@ function verifyInput(password: unknown, hash: unknown): Result<{ password: strin
   return andThen(checkHash(hash as string), (goodHash) => ok({ password: password as string, hash: goodHash }));
 }
 
-/** Bun.password refuses an empty password, which bcrypt itself allows: those go to the pool. */
+/** The runtime's bcrypt refuses an empty password, which bcrypt itself allows: those go to the pool. */
 const useNative = (password: string) => nativeBcrypt !== undefined && password !== "";
 
 async function hashOffThread(password: string, cost: number): Task<string> {

@@ -1,6 +1,6 @@
 /**
- * Background threads for CPU-heavy work (bcrypt), behind one small interface. Node uses
- * worker_threads; Deno, Bun and other Web hosts use the standard Worker. Idle workers must not
+ * Background threads for CPU-heavy work (bcrypt), behind one small interface. Node and Deno use
+ * worker_threads; Bun and other Web hosts use the standard Worker. Idle workers must not
  * keep a process alive, so a worker is referenced only while it has work.
  */
 import { runtimeName } from "./detect.ts";
@@ -44,7 +44,8 @@ function typeScriptBoot(url: URL): string {
 
 async function nodeWorker(url: URL): Promise<ThreadWorker> {
   const { Worker: NodeWorker } = await import("node:worker_threads");
-  const worker = url.pathname.endsWith(".ts") ? new NodeWorker(typeScriptBoot(url), { eval: true }) : new NodeWorker(url);
+  const worker =
+    runtimeName === "node" && url.pathname.endsWith(".ts") ? new NodeWorker(typeScriptBoot(url), { eval: true }) : new NodeWorker(url);
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (listener) => worker.on("message", listener),
@@ -58,16 +59,26 @@ async function nodeWorker(url: URL): Promise<ThreadWorker> {
   };
 }
 
+/**
+ * Deno also gets worker_threads (its Node layer runs them as its own workers): a Deno Web Worker
+ * cannot be unreferenced, so an idle one had to be stopped after a short delay, and the next hash
+ * then paid for a new worker's start and a cold JIT (cost-12 bcrypt ~1.45x native's time instead
+ * of ~1.25x, measured in bench/auth.bench.ts); a worker_threads worker can be unreferenced.
+ */
+const useWorkerThreads = runtimeName === "node" || runtimeName === "deno";
+
 export function spawnWorker(url: URL): Promise<ThreadWorker> {
-  return runtimeName === "node" ? nodeWorker(url) : Promise.resolve(webWorker(url));
+  return useWorkerThreads ? nodeWorker(url) : Promise.resolve(webWorker(url));
 }
 
 /** Worker side: answers each message with the handler's result. */
 export async function serveWorker(handler: (message: unknown) => unknown): Promise<void> {
-  if (runtimeName === "node") {
+  if (useWorkerThreads) {
     const { parentPort } = await import("node:worker_threads");
-    parentPort?.on("message", (message) => parentPort.postMessage(handler(message)));
-    return;
+    if (parentPort) {
+      parentPort.on("message", (message) => parentPort.postMessage(handler(message)));
+      return;
+    }
   }
   const scope = globalThis as unknown as { onmessage: unknown; postMessage(message: unknown): void };
   scope.onmessage = (event: MessageEvent) => scope.postMessage(handler(event.data));
