@@ -1,0 +1,219 @@
+/**
+ * Live.app: the low-level live app builder (live-input-authority.md §Endpoints; DESIGN.md). It is
+ * a Hono app whose `fetch` is a Web-standard handler:
+ *
+ *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
+ *   POST <base>/_svc/event        events (src/live/server/event-route.ts)
+ *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias)
+ *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
+ *   POST <base>/_svc/rotate       exchanges a rotated-away cookie, for the tab holding the ticket
+ *   GET  <base>/_svc/client.js    the browser client
+ *
+ * Builder methods (.withAuthSliding, and the gate of a later layer) configure the app before its
+ * first request; the routes are assembled then, so middleware order never depends on call order.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { SvcError } from "../../errors.ts";
+import { checkSecretAtStart } from "../../server/production.ts";
+import { secureContextOf, secureCookies } from "../../server/secure.ts";
+import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
+import { render } from "../render.ts";
+import { CLIENT_BUNDLE } from "./client-bundle.ts";
+import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
+import { type LiveDefinition, splitUpdate } from "./definition.ts";
+import { handleEvent } from "./event-route.ts";
+import { pageHtml } from "./page.ts";
+import { randomToken } from "./random.ts";
+import { SessionRegistry } from "./registry.ts";
+import { csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
+import { LiveSession } from "./session.ts";
+import { openFrameStream } from "./sse.ts";
+import { MemorySessionStore, type SessionStore } from "./store.ts";
+import { CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
+
+export type LiveAppOptions = {
+  /** A sub-app's name: its session cookie is svc_<name>_sid (§Authentication 1). */
+  readonly name?: string;
+  /** Where the app is mounted ("" for the root). */
+  readonly basePath?: string;
+  readonly title?: string;
+  /** Extra markup for the page's <head> (the app vouches for it). */
+  readonly head?: string;
+  /** The app's <PREFIX>_ENV prefix for the production gate. */
+  readonly prefix?: string;
+  /** A session with no event and no open stream for this long ends (default 30 min). */
+  readonly idleTimeoutMs?: number;
+  /** A quiet session frees its rendered tree after this long (default 10 s). */
+  readonly treeIdleMs?: number;
+  readonly heartbeatMs?: number;
+  readonly store?: SessionStore;
+  /** Messages accepted even when no handler of the current render names them. */
+  readonly messages?: readonly string[];
+  /** Clock in ms, for tests. */
+  readonly now?: () => number;
+};
+
+type Env = SlidingEnv;
+
+export class LiveApp<Model> {
+  readonly sessions: SessionRegistry<Model>;
+  private readonly options: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
+  private readonly cookieName: string;
+  private readonly now: () => number;
+  private readonly extraMessages: ReadonlySet<string>;
+  private readonly middleware: MiddlewareHandler<Env>[] = [];
+  private built: Hono<Env> | undefined;
+
+  constructor(
+    private readonly definition: LiveDefinition<Model>,
+    options: LiveAppOptions = {},
+  ) {
+    if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
+      throw new TypeError("Live.app needs { init, update, view } functions");
+    }
+    const started = checkSecretAtStart(options.prefix);
+    if (!started.ok) throw new SvcError(started.error.code, started.error.message);
+    this.options = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
+    this.cookieName = sessionCookieName(options.name);
+    this.now = options.now ?? (() => Date.now());
+    this.extraMessages = new Set(options.messages ?? []);
+    this.sessions = new SessionRegistry<Model>({
+      store: options.store ?? new MemorySessionStore(),
+      now: this.now,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+      treeIdleMs: options.treeIdleMs ?? 10_000,
+      sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
+    });
+  }
+
+  /** The Web-standard handler: `export default { fetch: app.fetch }`. */
+  readonly fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> =>
+    (this.built ??= this.build()).fetch(req, env, ctx as never);
+
+  /** Mounts the sliding-session middleware (std-auth.md §Live builders and helpers). */
+  withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
+    this.configure();
+    this.middleware.push(authSliding({ ...options, prefix: this.options.prefix }));
+    return this;
+  }
+
+  /** Ends every session and stops the app's timers (for shutdown and tests). */
+  close(): void {
+    this.sessions.close();
+  }
+
+  /** Builder methods must come before the first request. */
+  protected configure(): void {
+    if (this.built) throw new TypeError("configure the live app before its first request");
+  }
+
+  private build(): Hono<Env> {
+    const app = new Hono<Env>();
+    const base = this.options.basePath;
+    app.use(secureCookies({ prefix: this.options.prefix }));
+    for (const middleware of this.middleware) app.use(middleware);
+    app.get(base + CLIENT_PATH, () => new Response(CLIENT_BUNDLE, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" } }));
+    app.post(base + EVENT_PATH, (c) =>
+      handleEvent(c.req.raw, {
+        registry: this.sessions,
+        now: this.now,
+        sessionIdOf: (req) => readSessionId(req, this.cookieName),
+        admit: async () => undefined,
+        finish: (session, req, resp) => this.finishReply(session, req, resp),
+      }),
+    );
+    app.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw));
+    app.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw));
+    app.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw));
+    app.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
+    app.get(`${base}/*`, (c) => this.page(c.req.raw, c.get("svcAuth")));
+    if (base !== "") app.get(base, (c) => this.page(c.req.raw, c.get("svcAuth")));
+    return app;
+  }
+
+  private secure(req: Request): boolean {
+    return secureContextOf(req, this.options.prefix);
+  }
+
+  private async page(req: Request, auth: Env["Variables"]["svcAuth"]): Promise<Response> {
+    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
+    let session = resolved.kind === "live" ? resolved.session : undefined;
+    if (session === undefined) {
+      const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth }));
+      session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now: this.now(), extraMessages: this.extraMessages }, model);
+      this.sessions.add(session);
+      session.start(cmd);
+    }
+    const live = session;
+    // One CSRF token per browser (the double-submit cookie), so apps mounted side by side share it.
+    const csrf = readCsrfCookie(req) || randomToken();
+    const html = await live.mutex.run(() => {
+      live.lastActive = this.now();
+      return pageHtml({
+        title: this.options.title,
+        head: this.options.head,
+        basePath: this.options.basePath,
+        csrf,
+        seq: live.outSeq,
+        handle: this.sessions.handleOf(live),
+        body: render(live.currentTree()),
+      });
+    });
+    let resp = new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    resp = setSessionCookie(resp, this.cookieName, live.id, this.secure(req));
+    if (!readCsrfCookie(req)) resp = setCsrfCookie(resp, csrf);
+    return resp;
+  }
+
+  private subscribe(req: Request): Response {
+    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
+    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
+    const session = resolved.session;
+    const after = Number(new URL(req.url).searchParams.get("after") ?? "NaN");
+    const { sink, body } = openFrameStream({
+      heartbeatMs: this.options.heartbeatMs,
+      onHeartbeat: () => (session.lastActive = this.now()),
+      onClose: (closed) => session.streams.delete(closed),
+    });
+    session.streams.add(sink);
+    // A stream that reconnects gets the frames it missed, when they are still at hand.
+    if (Number.isSafeInteger(after)) for (const frame of session.recent) if (frame.seq > after) sink.send(frame);
+    return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+  }
+
+  private async renderCurrent(req: Request): Promise<Response> {
+    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
+    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
+    if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
+    const session = resolved.session;
+    return session.mutex.run(() => {
+      session.lastActive = this.now();
+      return new Response(render(session.currentTree()), {
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(session.outSeq) },
+      });
+    });
+  }
+
+  private exchangeRotation(req: Request): Response {
+    if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
+    const session = this.sessions.exchange(readSessionId(req, this.cookieName), req.headers.get(ROTATION_HEADER) ?? undefined);
+    if (session === undefined) return sessionLost();
+    const resp = new Response(null, { status: 204, headers: { [SID_HEADER]: this.sessions.handleOf(session) } });
+    return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
+  }
+
+  /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
+  private finishReply(session: LiveSession<Model>, req: Request, resp: Response): Response {
+    const rotation = this.sessions.takeRotation(session);
+    if (session.ended) return clearSessionCookie(resp, this.cookieName, this.secure(req));
+    if (rotation === undefined) return resp;
+    resp.headers.set(ROTATION_HEADER, rotation.ticket);
+    resp.headers.set(SID_HEADER, this.sessions.handleOf(session));
+    return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
+  }
+}
+
+/** `Live.app(definition, options)`. */
+export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
+  return new LiveApp(definition, options);
+}

@@ -1,0 +1,50 @@
+/**
+ * Commands: values an app's update returns beside the new model (DESIGN.md: update returns a model
+ * or [model, cmd]). The runtime carries them out after the update: a background task whose
+ * completion dispatches a message (and so produces an SSE frame), a batch, and session commands.
+ */
+import type { JsonValue } from "../../json.ts";
+
+const CMD = Symbol.for("svc.live.cmd");
+
+export type Dispatch = readonly [msg: string, ...args: JsonValue[]];
+
+export type Cmd =
+  | { readonly [CMD]: true; readonly kind: "none" }
+  | { readonly [CMD]: true; readonly kind: "batch"; readonly cmds: readonly Cmd[] }
+  | { readonly [CMD]: true; readonly kind: "task"; readonly run: () => Promise<Dispatch | undefined> }
+  | { readonly [CMD]: true; readonly kind: "rotate" }
+  | { readonly [CMD]: true; readonly kind: "bind"; readonly userId: string }
+  | { readonly [CMD]: true; readonly kind: "end" };
+
+export function isCmd(value: unknown): value is Cmd {
+  return typeof value === "object" && value !== null && (value as { [CMD]?: unknown })[CMD] === true;
+}
+
+export const none: Cmd = { [CMD]: true, kind: "none" };
+
+export function batch(...cmds: Cmd[]): Cmd {
+  return { [CMD]: true, kind: "batch", cmds };
+}
+
+/**
+ * A background task: `work` runs off the event path; when it settles, `toMsg` turns its outcome
+ * into the message to dispatch (or undefined for none). A rejection reaches toMsg as
+ * `{ ok: false, error }`, so a failing task never goes unnoticed.
+ */
+export function task<T>(work: () => Promise<T>, toMsg: (outcome: { ok: true; value: T } | { ok: false; error: unknown }) => Dispatch | undefined): Cmd {
+  return {
+    [CMD]: true,
+    kind: "task",
+    run: () => work().then((value) => toMsg({ ok: true, value }), (error: unknown) => toMsg({ ok: false, error })),
+  };
+}
+
+/** Moves the session to a new id (the fixation defence); see the README's rotation section. */
+export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
+
+/** Flattens batches into the list of commands to carry out, in order. */
+export function flatten(cmd: Cmd | undefined): Cmd[] {
+  if (cmd === undefined || cmd.kind === "none") return [];
+  return cmd.kind === "batch" ? cmd.cmds.flatMap(flatten) : [cmd];
+}

@@ -1,0 +1,30 @@
+/**
+ * What an application gives Live.app: the Elm-style quartet (DESIGN.md §Mapping). `update` returns
+ * the new model, or [model, cmd]; `subscriptions` returns the timers the model wants.
+ */
+import type { JsonObject, JsonValue } from "../../json.ts";
+import type { UiElement } from "../../ui/node.ts";
+import { type Cmd, isCmd } from "./commands.ts";
+import type { Sub } from "./subscriptions.ts";
+
+export type Update<Model> = Model | readonly [Model, Cmd];
+
+export type InitContext = {
+  /** The page URL the session started on. */
+  readonly url: URL;
+  /** Verified sliding-token claims, when the app uses withAuthSliding and the request carries one. */
+  readonly auth: JsonObject | undefined;
+};
+
+export type LiveDefinition<Model> = {
+  readonly init: (context: InitContext) => Update<Model>;
+  readonly update: (model: Model, msg: string, args: readonly JsonValue[]) => Update<Model>;
+  readonly view: (model: Model) => UiElement;
+  readonly subscriptions?: (model: Model) => readonly Sub[];
+};
+
+/** Splits an update's result into the model and its command. */
+export function splitUpdate<Model>(result: Update<Model>): [Model, Cmd | undefined] {
+  if (Array.isArray(result) && result.length === 2 && isCmd(result[1])) return [result[0] as Model, result[1] as Cmd];
+  return [result as Model, undefined];
+}

@@ -1,0 +1,88 @@
+/**
+ * POST /_svc/event (live-input-authority.md §Endpoints, §Authentication, §Errors).
+ *
+ * Checks run in an order that never reveals more than the caller already holds: the cookie's
+ * session first (lost: the one constant 404), then the body size and shape (413, 400), the CSRF
+ * token (403; the header, or for a beacon batch the body's csrf field), the advisory sessionId
+ * (another session's: the same 404), and only then the session's mutex and the six steps.
+ */
+import { log } from "../../log.ts";
+import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
+import { csrfMatches } from "./cookies.ts";
+import { fullHtmlOf } from "./frames.ts";
+import type { SessionRegistry } from "./registry.ts";
+import { appError, badRequest, csrfFailed, frameReply, sessionLost, sessionRotating } from "./responses.ts";
+import type { LiveSession } from "./session.ts";
+import { CSRF_HEADER, LIMITS, SID_HEADER } from "./wire.ts";
+
+export type EventRouteContext<Model> = {
+  readonly registry: SessionRegistry<Model>;
+  readonly now: () => number;
+  /** Resolves the request's session id from its cookie. */
+  readonly sessionIdOf: (req: Request) => string | undefined;
+  /** The revocation gate and other checks before any processing; a Response refuses the request. */
+  readonly admit: (session: LiveSession<Model>, req: Request) => Promise<Response | undefined>;
+  /** Adds what the processing changed about the session to the reply (rotation, end). */
+  readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
+};
+
+export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>): Promise<Response> {
+  const resolved = ctx.registry.resolve(ctx.sessionIdOf(req));
+  if (resolved.kind === "lost") return sessionLost();
+  if (resolved.kind === "rotating") return sessionRotating();
+  const session = resolved.session;
+
+  const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
+  if (headerToken !== undefined && !csrfMatches(req, headerToken)) return csrfFailed();
+
+  const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
+  if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, 413);
+  const parsed = parseEventBody(text);
+  if (!parsed.ok) return badRequest("bad_event", parsed.error.message);
+  const body = parsed.value;
+  // A beacon cannot set headers: only an unload batch may carry its token in the body (§Client rules 9).
+  if (headerToken === undefined && !(body.isBatch && csrfMatches(req, body.csrf))) return csrfFailed();
+
+  let renamed = false;
+  if (body.sessionId !== undefined && body.sessionId !== ctx.registry.handleOf(session)) {
+    if (!ctx.registry.rotatedHandle(session, body.sessionId)) return sessionLost();
+    renamed = true;
+  }
+
+  const refused = await ctx.admit(session, req);
+  if (refused !== undefined) return refused;
+
+  const reply = await session.mutex.run(() => process(session, body, ctx.now()));
+  const withSid = renamed ? withHeader(reply, SID_HEADER, ctx.registry.handleOf(session)) : reply;
+  return ctx.finish(session, req, withSid);
+}
+
+function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Response {
+  if (session.ended) return sessionLost();
+  session.lastActive = now;
+  if (body.isBatch) {
+    // §Endpoints, batch: one after another, each as if alone; frames still go out over SSE.
+    body.entries.forEach((entry, i) => {
+      const outcome = session.step(entry, i === 0 ? body.inputState : new Map(), false);
+      if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
+    });
+    return new Response(null, { status: 204 });
+  }
+  const [entry] = body.entries;
+  const outcome = session.step(entry!, body.inputState, true);
+  switch (outcome.kind) {
+    case "frame":
+      return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
+    case "unknown_message":
+      return badRequest("unknown_message", "no handler in the current render sends this message");
+    case "app_error":
+      return appError();
+    case "ended":
+      return sessionLost();
+  }
+}
+
+function withHeader(resp: Response, name: string, value: string): Response {
+  resp.headers.set(name, value);
+  return resp;
+}

@@ -1,0 +1,34 @@
+/**
+ * The full HTML page of the first render: the root element, the client script and the values the
+ * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
+ */
+import { escapeAttr } from "../escape.ts";
+import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ } from "./wire.ts";
+
+export type PageParts = {
+  readonly title: string;
+  readonly head: string;
+  readonly basePath: string;
+  readonly csrf: string;
+  readonly seq: number;
+  readonly handle: string;
+  readonly body: string;
+};
+
+export const META_SESSION = "svc-session";
+
+export function pageHtml(parts: PageParts): string {
+  const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeAttr(content)}">`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeAttr(parts.title)}</title>` +
+    meta(META_CSRF, parts.csrf) +
+    meta(META_SEQ, String(parts.seq)) +
+    meta(META_BASE, parts.basePath) +
+    meta(META_SESSION, parts.handle) +
+    `<script type="module" src="${escapeAttr(parts.basePath + CLIENT_PATH)}"></script>` +
+    parts.head +
+    `</head><body>${parts.body}</body></html>`
+  );
+}

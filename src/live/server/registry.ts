@@ -1,0 +1,160 @@
+/**
+ * The sessions of one live app in this process, and their ids (live-input-authority.md §Session id
+ * states, §Errors).
+ *
+ * A session has a secret id (its cookie) and a public handle (the advisory `sessionId` of event
+ * bodies, safe to show to page scripts). Rotation moves both to fresh values; the old secret id
+ * answers "rotating" for 60 s and "lost" after. Only the tab whose event caused the rotation gets
+ * the one-time rotation ticket that exchanges the old cookie for the new one (see ROTATE_PATH).
+ * A sweeper ends idle sessions and frees the rendered tree of quiet ones.
+ */
+import { log } from "../../log.ts";
+import { repeatUnref } from "../../runtime/timers.ts";
+import { constantTimeEqual } from "../../auth/constant-time.ts";
+import { randomToken } from "./random.ts";
+import type { LiveSession, SessionHost } from "./session.ts";
+import type { SessionStore } from "./store.ts";
+import { ROTATION_GRACE_MS } from "./wire.ts";
+
+export type Rotation = {
+  readonly from: string;
+  readonly fromHandle: string;
+  readonly to: LiveSession<unknown>;
+  readonly at: number;
+  readonly ticket: string;
+};
+
+export type Resolved<Model> =
+  | { readonly kind: "live"; readonly session: LiveSession<Model> }
+  | { readonly kind: "rotating"; readonly rotation: Rotation }
+  | { readonly kind: "lost" };
+
+export type RegistryOptions = {
+  readonly store: SessionStore;
+  readonly now: () => number;
+  /** A session with no interaction for this long ends. */
+  readonly idleTimeoutMs: number;
+  /** A session with no interaction for this long drops its rendered tree (re-rendered on demand). */
+  readonly treeIdleMs: number;
+  readonly sweepEveryMs: number;
+  /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
+  readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
+};
+
+export class SessionRegistry<Model> implements SessionHost {
+  private readonly sessions = new Map<string, LiveSession<Model>>();
+  private readonly handles = new Map<LiveSession<Model>, string>();
+  private readonly rotations = new Map<string, Rotation>();
+  /** Rotations made while processing a request, picked up by that request's reply. */
+  private readonly pendingTickets = new Map<LiveSession<unknown>, Rotation>();
+  private stopSweeper: (() => void) | undefined;
+
+  constructor(private readonly options: RegistryOptions) {}
+
+  add(session: LiveSession<Model>): void {
+    this.sessions.set(session.id, session);
+    this.handles.set(session, randomToken().slice(0, 22));
+    this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
+  }
+
+  /** The public handle a page script may see and post back as `sessionId`. */
+  handleOf(session: LiveSession<Model>): string {
+    return this.handles.get(session) ?? "";
+  }
+
+  resolve(id: string | undefined): Resolved<Model> {
+    if (id === undefined) return { kind: "lost" };
+    const session = this.sessions.get(id);
+    if (session !== undefined && !session.ended) return { kind: "live", session };
+    const rotation = this.rotations.get(id);
+    if (rotation !== undefined && !rotation.to.ended && this.options.now() - rotation.at < ROTATION_GRACE_MS) {
+      return { kind: "rotating", rotation };
+    }
+    return { kind: "lost" };
+  }
+
+  /** Whether `handle` is one this session rotated away from (the body named its old id). */
+  rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
+    for (const rotation of this.rotations.values()) {
+      if (rotation.to === session && rotation.fromHandle === handle) return true;
+    }
+    return false;
+  }
+
+  /** Exchanges a rotated-away id for the current session, for the holder of the ticket only. */
+  exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<Model> | undefined {
+    if (oldId === undefined || ticket === undefined) return undefined;
+    const resolved = this.resolve(oldId);
+    if (resolved.kind !== "rotating" || !constantTimeEqual(resolved.rotation.ticket, ticket)) return undefined;
+    return resolved.rotation.to as LiveSession<Model>;
+  }
+
+  rotate(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    if (live.ended || this.sessions.get(live.id) !== live) return;
+    const from = live.id;
+    const fromHandle = this.handleOf(live);
+    const rotation: Rotation = { from, fromHandle, to: session, at: this.options.now(), ticket: randomToken() };
+    this.sessions.delete(from);
+    live.id = randomToken();
+    this.sessions.set(live.id, live);
+    this.handles.set(live, randomToken().slice(0, 22));
+    this.rotations.set(from, rotation);
+    this.pendingTickets.set(session, rotation);
+    void this.options.store.kill(from);
+  }
+
+  bind(session: LiveSession<unknown>, userId: string): void {
+    if (this.options.onBind) this.options.onBind(session, userId);
+    else session.user = userId;
+  }
+
+  /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
+  end(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    live.stop();
+    if (this.sessions.get(live.id) === live) this.sessions.delete(live.id);
+    this.handles.delete(live);
+    for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
+    void this.options.store.kill(live.id);
+  }
+
+  /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
+  takeRotation(session: LiveSession<Model>): Rotation | undefined {
+    const rotation = this.pendingTickets.get(session as LiveSession<unknown>);
+    this.pendingTickets.delete(session as LiveSession<unknown>);
+    return rotation;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Every live session (for tests and benchmarks). */
+  all(): IterableIterator<LiveSession<Model>> {
+    return this.sessions.values();
+  }
+
+  sweep(): void {
+    const now = this.options.now();
+    for (const session of [...this.sessions.values()]) {
+      const idle = now - session.lastActive;
+      if (idle >= this.options.idleTimeoutMs) {
+        log.info(`live.session expired after ${Math.round(idle / 1000)} s idle`);
+        this.end(session as LiveSession<unknown>);
+      } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
+        session.dropTree();
+      }
+    }
+    for (const [from, rotation] of this.rotations) {
+      if (now - rotation.at >= ROTATION_GRACE_MS) this.rotations.delete(from);
+    }
+  }
+
+  /** Ends every session and stops the sweeper. */
+  close(): void {
+    for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
+    this.stopSweeper?.();
+    this.stopSweeper = undefined;
+  }
+}

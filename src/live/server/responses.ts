@@ -1,0 +1,45 @@
+/**
+ * The live endpoints' refusals. "Session lost" is one constant response, byte-identical for no
+ * cookie, an unknown id and a body naming another session, so that nothing reveals which ids exist
+ * (live-input-authority.md §Authentication 3).
+ */
+import type { Frame } from "./frames.ts";
+import { ACK_HEADER, APP_ERROR, CSRF_FAILED, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "./wire.ts";
+
+const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
+
+export function sessionLost(): Response {
+  return new Response("session lost", { status: 404, headers: { ...plain, [STATUS_HEADER]: SESSION_LOST } });
+}
+
+/** A rotated-away id within its grace period: the client retries (with its ticket, if it has one). */
+export function sessionRotating(): Response {
+  return new Response("session rotating", { status: 409, headers: { ...plain, [STATUS_HEADER]: SESSION_ROTATING } });
+}
+
+/** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */
+export function csrfFailed(): Response {
+  return new Response("csrf token missing or wrong", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
+}
+
+export function badRequest(code: string, message: string, status = 400): Response {
+  return new Response(JSON.stringify({ error: code, message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}
+
+/** The app's update or view threw: the session survives unchanged and the reply says so. */
+export function appError(): Response {
+  return new Response(JSON.stringify({ error: "app_error", message: "the application failed to handle this event; nothing changed" }), {
+    status: 500,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: APP_ERROR },
+  });
+}
+
+/** A JSON event reply, or a full-HTML reply when the patches replace the root (§Event reply). */
+export function frameReply(frame: Frame, fullHtml: string | undefined): Response {
+  if (fullHtml === undefined) {
+    return new Response(JSON.stringify(frame), { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  }
+  const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(frame.seq) };
+  if (frame.ackInputs && Object.keys(frame.ackInputs).length > 0) headers[ACK_HEADER] = JSON.stringify(frame.ackInputs);
+  return new Response(fullHtml, { headers });
+}

@@ -1,0 +1,57 @@
+/**
+ * The session store: each session's durable snapshot (live-input-authority.md §Session counters;
+ * std-auth.md §Live session: "its durable snapshot"). In memory now; the interface is what a shared
+ * store (for several replicas) implements. Running effects (timers, streams) never live here.
+ */
+export type SessionSnapshot = {
+  readonly id: string;
+  readonly model: unknown;
+  readonly outSeq: number;
+  readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
+  readonly csrf: string;
+  readonly user: string | undefined;
+  readonly boundAt: number;
+  readonly updatedAt: number;
+};
+
+export interface SessionStore {
+  load(id: string): Promise<SessionSnapshot | undefined>;
+  save(snapshot: SessionSnapshot): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** Marks an id dead: it is never revived, and a cookie naming it gets a fresh session. */
+  kill(id: string): Promise<void>;
+  isDead(id: string): Promise<boolean>;
+}
+
+/** How long a killed id stays on the dead list; past that it is simply unknown, which is as dead. */
+const DEAD_ID_TTL_MS = 24 * 60 * 60 * 1000;
+
+export class MemorySessionStore implements SessionStore {
+  private readonly snapshots = new Map<string, SessionSnapshot>();
+  /** Killed ids and when they stop needing a record (insertion order is expiry order). */
+  private readonly dead = new Map<string, number>();
+
+  async load(id: string): Promise<SessionSnapshot | undefined> {
+    return this.snapshots.get(id);
+  }
+  async save(snapshot: SessionSnapshot): Promise<void> {
+    if (!this.dead.has(snapshot.id)) this.snapshots.set(snapshot.id, snapshot);
+  }
+  async delete(id: string): Promise<void> {
+    this.snapshots.delete(id);
+  }
+  async kill(id: string): Promise<void> {
+    this.snapshots.delete(id);
+    this.dead.set(id, Date.now() + DEAD_ID_TTL_MS);
+    for (const [oldest, until] of this.dead) {
+      if (until > Date.now()) break;
+      this.dead.delete(oldest);
+    }
+  }
+  async isDead(id: string): Promise<boolean> {
+    return (this.dead.get(id) ?? 0) > Date.now();
+  }
+  get size(): number {
+    return this.snapshots.size;
+  }
+}
