@@ -3,6 +3,8 @@ import { hashPassword, hashPasswordCost, hashPasswordCostSync, hashPasswordSync,
 import { passwordStrength } from "./strength.ts";
 import { reissueSlidingToken, signSlidingToken, slidingTimes, verifySlidingToken } from "./sliding.ts";
 import { signToken, verifyToken } from "./token.ts";
+import { login, register, setRole } from "./users.ts";
+import { disableUser, enableUser, isDisabled, isRevoked, revokeUser, userAccessState } from "./revocation.ts";
 
 export { Secret, SECRET_PLACEHOLDER, MIN_SECRET_BYTES } from "./secret.ts";
 export type { Claims, Jsonable } from "./claims.ts";
@@ -10,6 +12,9 @@ export type { ClockOptions } from "./token.ts";
 export type { SlidingParams, SlidingTimes } from "./sliding.ts";
 export type { StrengthLabel } from "./strength.ts";
 export { DEFAULT_COST, MAX_PASSWORD_BYTES } from "./bcrypt.ts";
+export type { RegisterOptions } from "./users.ts";
+export type { AccessState } from "./revocation.ts";
+export type { UserIdInput } from "./user-id.ts";
 
 export const Auth = {
   hashPassword,
@@ -26,4 +31,13 @@ export const Auth = {
   verifySlidingToken,
   reissueSlidingToken,
   slidingTimes,
+  register,
+  login,
+  setRole,
+  revokeUser,
+  disableUser,
+  enableUser,
+  userAccessState,
+  isRevoked,
+  isDisabled,
 } as const;

@@ -1,2 +1,7 @@
-/** svc/db: not built yet; see the open issues. The entry point exists so the exports map is complete. */
-export {};
+/** svc/db: the database handle shared by the built-in users table and the revocation gate. */
+export { Db, DbError } from "./db.ts";
+export type { Dialect, Row as DbRow, SqlValue, Statement as DbStatement } from "./driver.ts";
+export type { LibsqlClientLike } from "./libsql.ts";
+export type { PostgresSqlLike } from "./postgres.ts";
+export { type DbOptions, type WrapOptions, REVOCATION_CACHE_TTL_ENV, revocationCacheTtl } from "./options.ts";
+export { ACCESS_TABLE, DEFAULT_ROLE, USERS_TABLE } from "./schema.ts";

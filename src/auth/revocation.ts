@@ -1,0 +1,131 @@
+/**
+ * The revocation and suspension gate (std-auth.md §Revocation and suspension, §User access state).
+ *
+ * State lives in one shared table every replica reads, svc_user_access (src/db/schema.ts):
+ * user_id (the canonical id, user-id.ts), revoked_at and disabled_at, both milliseconds since the
+ * epoch or NULL. For a built-in user (an id that is the decimal text of a users row) disable and
+ * enable write users.disabled_at in the same transaction, so the two tables never disagree.
+ *
+ * Precision. revoked_at is stamped in milliseconds, and issuedAt is a JWT NumericDate: seconds,
+ * where RFC 7519 §2 allows a fraction. A token is Revoked when it was issued strictly before the
+ * last revoke, compared in milliseconds:  round(issuedAt * 1000) < revoked_at.
+ *   - A token stamped with a whole-second iat reads as issued at the start of its second, so one
+ *     from the revoke's own second, issued before it, stays revoked (fail closed).
+ *   - A session started after the revoke in the same second is Active when its issue time carries
+ *     the milliseconds (iat = Date.now() / 1000). Whole seconds cannot tell the two apart, so a
+ *     whole-second token minted in that same second after the revoke is also refused: the user
+ *     signs in once more; the revoke itself is never weakened.
+ */
+import type { Db } from "../db/db.ts";
+import { ensureSchema, millis, schemaFor } from "../db/schema.ts";
+import { err, ok, type Result, type Task } from "../result.ts";
+import { AccessCache, type AccessRow, dropEverywhere } from "./access-cache.ts";
+import { builtinIdOf, canonicalUserId, type UserIdInput } from "./user-id.ts";
+import { checkDb } from "./users.ts";
+
+/** std-auth.md §Value types: Disabled takes precedence over Revoked over Active. */
+export type AccessState = "Active" | "Revoked" | "Disabled";
+
+const caches = new WeakMap<Db, AccessCache>();
+
+function cacheOf(db: Db): AccessCache | undefined {
+  if (db.revocationCacheTtlMs <= 0) return undefined;
+  let cache = caches.get(db);
+  if (cache === undefined) {
+    cache = new AccessCache(db.revocationCacheTtlMs, db.clock);
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+async function prepare(db: unknown, userId: unknown): Promise<Result<{ db: Db; id: string }>> {
+  const handle = checkDb(db);
+  if (!handle.ok) return handle;
+  const id = canonicalUserId(userId);
+  if (!id.ok) return id;
+  const schema = await ensureSchema(handle.value);
+  return schema.ok ? ok({ db: handle.value, id: id.value }) : schema;
+}
+
+async function write(db: Db, id: string, statements: Parameters<Db["transaction"]>[0]): Task<void> {
+  const done = await db.transaction(statements);
+  // Cleared after the write so no reader can cache the old row (access-cache.ts).
+  dropEverywhere(id);
+  return done.ok ? ok() : done;
+}
+
+async function readAccess(db: Db, id: string): Task<AccessRow> {
+  const cache = cacheOf(db);
+  const cached = cache?.get(id);
+  if (cached !== undefined) return ok(cached);
+  const writes = cache?.writes ?? 0;
+  const rows = await db.query(schemaFor(db).readAccess(id));
+  if (!rows.ok) return rows;
+  const row = rows.value[0];
+  const access = { revokedAt: millis(row?.revoked_at), disabledAt: millis(row?.disabled_at) };
+  cache?.set(id, access, writes);
+  return ok(access);
+}
+
+/** Stamps revoked_at = now: every token issued before now stops working; a later login works. */
+export async function revokeUser(db: Db, userId: UserIdInput): Task<void> {
+  const input = await prepare(db, userId);
+  if (!input.ok) return input;
+  const { db: handle, id } = input.value;
+  return write(handle, id, [schemaFor(handle).revoke(id, Math.floor(handle.clock()))]);
+}
+
+/** Sets disabled_at (kept if already set): the user is Disabled and cannot log in. */
+export async function disableUser(db: Db, userId: UserIdInput): Task<void> {
+  const input = await prepare(db, userId);
+  if (!input.ok) return input;
+  const { db: handle, id } = input.value;
+  return write(handle, id, schemaFor(handle).disable(id, Math.floor(handle.clock()), builtinIdOf(id)));
+}
+
+/** Clears disabled_at: reverses disableUser. An earlier revoke still applies to old tokens. */
+export async function enableUser(db: Db, userId: UserIdInput): Task<void> {
+  const input = await prepare(db, userId);
+  if (!input.ok) return input;
+  const { db: handle, id } = input.value;
+  return write(handle, id, schemaFor(handle).enable(id, builtinIdOf(id)));
+}
+
+function issuedMillis(issuedAt: unknown): Result<number> {
+  return typeof issuedAt === "number" && Number.isFinite(issuedAt) && issuedAt >= 0
+    ? ok(Math.round(issuedAt * 1000))
+    : err("invalid_argument", "issuedAt must be a time in seconds since the epoch (a JWT iat)");
+}
+
+export function verdict(access: AccessRow, issuedMs: number): AccessState {
+  if (access.disabledAt !== undefined) return "Disabled";
+  if (access.revokedAt !== undefined && issuedMs < access.revokedAt) return "Revoked";
+  return "Active";
+}
+
+/** Disabled over Revoked over Active for a token issued at issuedAt (seconds, fraction allowed). */
+export async function userAccessState(db: Db, userId: UserIdInput, issuedAt: number): Task<AccessState> {
+  const issued = issuedMillis(issuedAt);
+  if (!issued.ok) return issued;
+  const input = await prepare(db, userId);
+  if (!input.ok) return input;
+  const access = await readAccess(input.value.db, input.value.id);
+  return access.ok ? ok(verdict(access.value, issued.value)) : access;
+}
+
+/**
+ * True when a token with this sub and iat must stop working: issued before the last revoke, or
+ * the user is disabled. Usable as the sliding revokedCheck; sub may be a number or a string.
+ */
+export async function isRevoked(db: Db, sub: UserIdInput, iat: number): Task<boolean> {
+  const state = await userAccessState(db, sub, iat);
+  return state.ok ? ok(state.value !== "Active") : state;
+}
+
+/** True while the user is disabled. */
+export async function isDisabled(db: Db, userId: UserIdInput): Task<boolean> {
+  const input = await prepare(db, userId);
+  if (!input.ok) return input;
+  const access = await readAccess(input.value.db, input.value.id);
+  return access.ok ? ok(access.value.disabledAt !== undefined) : access;
+}

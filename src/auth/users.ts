@@ -1,0 +1,115 @@
+/**
+ * Layer 2, the built-in users table (std-auth.md §Layer 2, §Built-in users table; issue 3).
+ *
+ *   register(db, email, password, { cost }?) -> Task<number>   the new user id
+ *   login(db, email, password)               -> Task<number>   the authenticated user id
+ *   setRole(db, userId, role)                -> Task<void>
+ *
+ * The tables are created by the first call that needs them on a handle (at the latest the first
+ * register). Uniqueness of the email is the database's UNIQUE constraint: a concurrent duplicate
+ * loses at INSERT and becomes Err "email_taken", so 100 racing registrations make one user.
+ */
+import { Db, DbError } from "../db/db.ts";
+import { ensureSchema, millis, schemaFor } from "../db/schema.ts";
+import { err, ok, type Result, type Task } from "../result.ts";
+import { checkCost, checkPassword, DEFAULT_COST } from "./bcrypt.ts";
+import { expectStrings } from "./boundary.ts";
+import { checkEmail } from "./email.ts";
+import { dummyHash, rememberCost } from "./login-timing.ts";
+import { hashPasswordCost, verifyPassword } from "./password.ts";
+
+export type RegisterOptions = {
+  /**
+   * bcrypt cost of the stored hash; default 12 (std-auth.md §Limits). 13-14 are suggested for
+   * production, 10 or less only for tests and fixtures.
+   */
+  readonly cost?: number;
+};
+
+export function checkDb(db: unknown): Result<Db> {
+  return db instanceof Db ? ok(db) : err("invalid_argument", "expected a Db (Db.open, Db.fromLibsql or Db.fromPostgres)");
+}
+
+function credentials(kernel: "register" | "login", db: unknown, email: unknown, password: unknown): Result<{ db: Db; email: string; password: string }> {
+  const strings = expectStrings(kernel, email, password);
+  if (!strings.ok) return strings;
+  const handle = checkDb(db);
+  if (!handle.ok) return handle;
+  const normal = checkEmail(email as string);
+  if (!normal.ok) return normal;
+  if (password === "") return err("empty_password", "password is empty");
+  return ok({ db: handle.value, email: normal.value, password: password as string });
+}
+
+/** Creates a user; Err "email_taken", "bad_email", "empty_password", "password_too_long", "bad_cost" or "db_error". */
+export async function register(db: Db, email: string, password: string, options?: RegisterOptions): Task<number> {
+  const input = credentials("register", db, email, password);
+  if (!input.ok) return input;
+  // Refuse what the hasher would refuse before spending a query or a hash on it.
+  const cost = checkCost(options?.cost ?? DEFAULT_COST);
+  if (!cost.ok) return cost;
+  const length = checkPassword(input.value.password);
+  if (!length.ok) return length;
+
+  const handle = input.value.db;
+  const schema = await ensureSchema(handle);
+  if (!schema.ok) return schema;
+  const hash = await hashPasswordCost(input.value.password, cost.value);
+  if (!hash.ok) return hash;
+  rememberCost(handle, cost.value);
+
+  const inserted = await handle.transaction(schemaFor(handle).insertUser(input.value.email, hash.value, handle.clock()));
+  if (!inserted.ok) {
+    const e = inserted.error;
+    return e instanceof DbError && e.uniqueViolation ? err("email_taken", "an account with this email already exists") : inserted;
+  }
+  const id = Number(inserted.value[0]?.[0]?.id);
+  return Number.isSafeInteger(id) ? ok(id) : err("db_error", "register: the database returned no id");
+}
+
+/**
+ * Authenticates; Err "bad_credentials" for an unknown email or a wrong password (same work for
+ * both: login-timing.ts), "user_disabled" for a suspended account, checked before the password.
+ */
+export async function login(db: Db, email: string, password: string): Task<number> {
+  const input = credentials("login", db, email, password);
+  if (!input.ok) return input;
+  const handle = input.value.db;
+  const schema = await ensureSchema(handle);
+  if (!schema.ok) return schema;
+  const found = await handle.query(schemaFor(handle).findLogin(input.value.email));
+  if (!found.ok) return found;
+
+  const row = found.value[0];
+  if (row === undefined) {
+    const burned = await verifyPassword(input.value.password, dummyHash(handle));
+    return burned.ok ? err("bad_credentials", "wrong email or password") : burned;
+  }
+  // std-auth.md §User access state: a disabled user cannot log in, checked before the verify.
+  if (millis(row.disabled_at) !== undefined) return err("user_disabled", "this account is disabled");
+
+  const stored = String(row.password_hash);
+  rememberCost(handle, stored);
+  const matches = await verifyPassword(input.value.password, stored);
+  if (!matches.ok) return matches;
+  if (!matches.value) return err("bad_credentials", "wrong email or password");
+  const id = Number(row.id);
+  return Number.isSafeInteger(id) ? ok(id) : err("db_error", "login: the stored id is not an integer");
+}
+
+/** Sets a user's role; Err "user_not_found" when no row has that id. */
+export async function setRole(db: Db, userId: number, role: string): Task<void> {
+  const strings = expectStrings("setRole", role);
+  if (!strings.ok) return strings;
+  const handle = checkDb(db);
+  if (!handle.ok) return handle;
+  if (typeof userId !== "number" || !Number.isSafeInteger(userId) || userId < 1) {
+    return err("invalid_argument", "setRole: user id must be a positive integer");
+  }
+  if (role.trim() === "") return err("invalid_argument", "setRole: role must not be empty");
+  const schema = await ensureSchema(handle.value);
+  if (!schema.ok) return schema;
+  const updated = await handle.value.query(schemaFor(handle.value).setRole(userId, role));
+  if (!updated.ok) return updated;
+  return updated.value.length > 0 ? ok() : err("user_not_found", `no user with id ${userId}`);
+}

@@ -1,0 +1,145 @@
+/**
+ * The Db handle (issue 3, "The Db handle"; std-auth.md §Layer 2 takes it as its first argument).
+ *
+ * Db.open picks the dialect from the URL scheme; Db.fromLibsql / Db.fromPostgres wrap a client
+ * the application already has. The driver module is imported, and the connection made, on the
+ * first query, so importing svc never loads a native SQLite build or opens a socket, and a
+ * database that cannot be reached surfaces as Err "db_error" from the call that needed it.
+ *
+ * Configuration mistakes (an unknown scheme, a bad SVC_LIVE_REVOCATION_CACHE_TTL) are startup
+ * errors: Db.open throws them once, at the call, like a builder (DESIGN.md §Conventions);
+ * Db.tryOpen returns them. After that, query and transaction never throw or reject.
+ */
+import { SvcError } from "../errors.ts";
+import { err, ok, type Result, type Task } from "../result.ts";
+import type { Dialect, Driver, Row, Statement } from "./driver.ts";
+import { type LibsqlClientLike, libsqlDriver, openLibsql } from "./libsql.ts";
+import { checkOptions, type CheckedOptions, type DbOptions, type WrapOptions } from "./options.ts";
+import { openPostgres, type PostgresSqlLike, postgresDriver } from "./postgres.ts";
+import { dialectOf } from "./url.ts";
+
+/** A failed query. Its code is always "db_error"; the flag lets callers map a unique violation. */
+export class DbError extends SvcError {
+  constructor(
+    message: string,
+    readonly uniqueViolation: boolean,
+  ) {
+    super("db_error", message);
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export class Db {
+  readonly dialect: Dialect;
+  /** How long this process may cache one user's access row (0 = never), in milliseconds. */
+  readonly revocationCacheTtlMs: number;
+  /** Milliseconds since the epoch; injected in tests. */
+  readonly clock: () => number;
+  #connect: () => Promise<Driver>;
+  #driver: Promise<Result<Driver>> | undefined;
+  #closed = false;
+
+  private constructor(dialect: Dialect, connect: () => Promise<Driver>, options: CheckedOptions, wrapped?: Driver) {
+    this.dialect = dialect;
+    this.#connect = connect;
+    // A wrapped client is already open: close() must reach it even if no query ever ran.
+    if (wrapped !== undefined) this.#driver = Promise.resolve(ok(wrapped));
+    this.revocationCacheTtlMs = options.revocationCacheTtlMs;
+    this.clock = options.clock;
+  }
+
+  /** ":memory:", "file:…", "libsql://…" (SQLite) or "postgres://…", "postgresql://…". Throws SvcError on a bad URL or option. */
+  static open(url: string, options?: DbOptions): Db {
+    const db = Db.tryOpen(url, options);
+    if (!db.ok) throw db.error;
+    return db.value;
+  }
+
+  /** Db.open as a Result: Err "unsupported_url" or "bad_config"; never throws. */
+  static tryOpen(url: string, options?: DbOptions): Result<Db> {
+    const dialect = dialectOf(url);
+    if (!dialect.ok) return dialect;
+    const checked = checkOptions(options);
+    if (!checked.ok) return checked;
+    const connect = dialect.value === "sqlite" ? () => openLibsql(url) : () => openPostgres(url);
+    return ok(new Db(dialect.value, connect, checked.value));
+  }
+
+  /** Wraps an @libsql/client Client. db.close() leaves it open unless closeClient is set. */
+  static fromLibsql(client: LibsqlClientLike, options?: WrapOptions): Db {
+    const looksRight = typeof client?.execute === "function" && typeof client?.batch === "function";
+    if (!looksRight) throw new SvcError("invalid_argument", "Db.fromLibsql: expected an @libsql/client Client");
+    const driver = libsqlDriver(client, options?.closeClient === true);
+    return Db.#wrap("sqlite", driver, options);
+  }
+
+  /** Wraps a postgres.js `sql` instance. db.close() leaves it open unless closeClient is set. */
+  static fromPostgres(sql: PostgresSqlLike, options?: WrapOptions): Db {
+    const looksRight = typeof sql?.unsafe === "function" && typeof sql?.begin === "function";
+    if (!looksRight) throw new SvcError("invalid_argument", "Db.fromPostgres: expected a postgres.js sql instance");
+    const driver = postgresDriver(sql, options?.closeClient === true);
+    return Db.#wrap("postgres", driver, options);
+  }
+
+  static #wrap(dialect: Dialect, driver: Driver, options: DbOptions | undefined): Db {
+    const checked = checkOptions(options);
+    if (!checked.ok) throw checked.error;
+    return new Db(dialect, () => Promise.resolve(driver), checked.value, driver);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Runs one statement, written in this handle's dialect. Never rejects. */
+  async query(statement: Statement): Task<Row[]> {
+    return this.#run((driver) => driver.query(statement));
+  }
+
+  /** Runs the statements in one transaction. Never rejects. */
+  async transaction(statements: readonly Statement[]): Task<Row[][]> {
+    return this.#run((driver) => driver.transaction(statements));
+  }
+
+  /** Releases the connection (or pool). Idempotent; never rejects. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const driver = this.#driver === undefined ? undefined : await this.#driver;
+    if (driver?.ok) {
+      try {
+        await driver.value.close();
+      } catch {
+        // Closing a connection that already died has nothing left to release.
+      }
+    }
+  }
+
+  async #run<A>(work: (driver: Driver) => Promise<A>): Task<A> {
+    const driver = await this.#driverOnce();
+    if (!driver.ok) return driver;
+    if (this.#closed) return err(new DbError("database handle is closed", false));
+    try {
+      return ok(await work(driver.value));
+    } catch (error) {
+      return err(new DbError(`database error: ${describe(error)}`, driver.value.isUniqueViolation(error)));
+    }
+  }
+
+  #driverOnce(): Promise<Result<Driver>> {
+    if (this.#closed) return Promise.resolve(err(new DbError("database handle is closed", false)));
+    if (this.#driver === undefined) {
+      const attempt = this.#connect().then(
+        (driver): Result<Driver> => ok(driver),
+        (error): Result<Driver> => {
+          // Forget the failure so the next call tries again (the database may come back).
+          if (this.#driver === attempt) this.#driver = undefined;
+          return err(new DbError(`cannot open the database: ${describe(error)}`, false));
+        },
+      );
+      this.#driver = attempt;
+    }
+    return this.#driver;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The one interface the two dialect adapters implement (DESIGN.md §Layout: "Db handle, sqlite
+ * (libsql) and postgres adapters"). Everything above it speaks Statement and Row and never sees a
+ * driver type. Adapters may throw or reject; the Db handle turns every failure into a Result.
+ */
+
+export type Dialect = "sqlite" | "postgres";
+
+/** Only these travel as parameters: every query is parameterised, never spliced. */
+export type SqlValue = string | number | null;
+
+/** SQL text in the adapter's own placeholder style (`?` for SQLite, `$1` for Postgres). */
+export type Statement = { readonly sql: string; readonly args: readonly SqlValue[] };
+
+export type Row = Readonly<Record<string, unknown>>;
+
+export interface Driver {
+  readonly dialect: Dialect;
+  /** One statement on its own (autocommit). */
+  query(statement: Statement): Promise<Row[]>;
+  /** Several statements in one transaction: all commit or none do. */
+  transaction(statements: readonly Statement[]): Promise<Row[][]>;
+  /** A unique-constraint violation, as each driver reports it. */
+  isUniqueViolation(error: unknown): boolean;
+  close(): Promise<void>;
+}
+
+export const stmt = (sql: string, ...args: SqlValue[]): Statement => ({ sql, args });

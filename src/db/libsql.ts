@@ -1,0 +1,43 @@
+/**
+ * SQLite through @libsql/client, the embedded default (DESIGN.md §Dependencies).
+ *
+ * Multi-statement work goes through `batch`, which runs BEGIN…COMMIT on one borrowed connection
+ * synchronously. An interactive `transaction()` would hold the only connection of a ":memory:"
+ * database across awaits and make every concurrent call fail, so it is never used.
+ */
+import type { Driver, Row, SqlValue, Statement } from "./driver.ts";
+
+/** The part of @libsql/client's Client this adapter uses; any compatible client works. */
+export interface LibsqlClientLike {
+  execute(statement: { sql: string; args: SqlValue[] }): Promise<{ rows: ArrayLike<unknown> }>;
+  batch(statements: { sql: string; args: SqlValue[] }[], mode?: "write" | "read" | "deferred"): Promise<{ rows: ArrayLike<unknown> }[]>;
+  close(): void;
+}
+
+/** Waits this long for another process's write lock before SQLITE_BUSY (replicas on one file). */
+const BUSY_TIMEOUT_MS = 5000;
+
+const rowsOf = (result: { rows: ArrayLike<unknown> }): Row[] => Array.from(result.rows) as Row[];
+const plain = (statement: Statement) => ({ sql: statement.sql, args: [...statement.args] });
+
+export function libsqlDriver(client: LibsqlClientLike, owned: boolean): Driver {
+  return {
+    dialect: "sqlite",
+    query: async (statement) => rowsOf(await client.execute(plain(statement))),
+    transaction: async (statements) => (await client.batch(statements.map(plain), "write")).map(rowsOf),
+    isUniqueViolation: (error) => {
+      const e = error as { code?: unknown; extendedCode?: unknown } | null;
+      return e?.extendedCode === "SQLITE_CONSTRAINT_UNIQUE" || e?.extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY";
+    },
+    close: async () => {
+      if (owned) client.close();
+    },
+  };
+}
+
+/** Opens ":memory:", "file:…" or "libsql://…". The driver is loaded on first use only. */
+export async function openLibsql(url: string): Promise<Driver> {
+  const { createClient } = await import("@libsql/client");
+  const client = createClient({ url, timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
+  return libsqlDriver(client as unknown as LibsqlClientLike, true);
+}

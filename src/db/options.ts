@@ -1,0 +1,61 @@
+/**
+ * Options of a Db handle, checked once when the handle is made, like a builder's
+ * (DESIGN.md §Conventions): a bad value is a startup error, never a silent default.
+ *
+ * The revocation cache TTL comes from SVC_LIVE_REVOCATION_CACHE_TTL (std-auth.md §Limits):
+ * whole seconds, default 0 = a fresh read of revoked_at and disabled_at on every evaluation.
+ */
+import { err, ok, type Result } from "../result.ts";
+import { readEnv } from "../runtime/env.ts";
+
+export const REVOCATION_CACHE_TTL_ENV = "SVC_LIVE_REVOCATION_CACHE_TTL";
+
+export type DbOptions = {
+  /**
+   * Seconds a process may cache one user's revocation/suspension row. Overrides
+   * SVC_LIVE_REVOCATION_CACHE_TTL; a whole number, 0 or more.
+   */
+  readonly revocationCacheTtl?: number;
+  /** The clock, in milliseconds since the epoch (Date.now by default); tests inject one. */
+  readonly clock?: () => number;
+};
+
+export type WrapOptions = DbOptions & {
+  /** Whether db.close() also closes the wrapped client. Default false: the application owns it. */
+  readonly closeClient?: boolean;
+};
+
+export type CheckedOptions = { readonly revocationCacheTtlMs: number; readonly clock: () => number };
+
+function ttlFromEnv(): Result<number> {
+  const raw = readEnv(REVOCATION_CACHE_TTL_ENV);
+  if (raw === undefined || raw.trim() === "") return ok(0);
+  const text = raw.trim();
+  const seconds = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(seconds)) {
+    return err(
+      "bad_config",
+      `${REVOCATION_CACHE_TTL_ENV} must be a whole number of seconds, 0 or more (got ${JSON.stringify(text.slice(0, 32))})`,
+    );
+  }
+  return ok(seconds);
+}
+
+function ttlFromOption(value: unknown): Result<number> {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+    ? ok(value)
+    : err("bad_config", "revocationCacheTtl must be a whole number of seconds, 0 or more");
+}
+
+/** The revocation cache TTL in seconds as configured now: the option if given, else the env. */
+export function revocationCacheTtl(explicit?: unknown): Result<number> {
+  return explicit === undefined ? ttlFromEnv() : ttlFromOption(explicit);
+}
+
+export function checkOptions(options: DbOptions | undefined): Result<CheckedOptions> {
+  const ttl = revocationCacheTtl(options?.revocationCacheTtl);
+  if (!ttl.ok) return ttl;
+  const clock = options?.clock ?? Date.now;
+  if (typeof clock !== "function") return err("bad_config", "clock must be a function returning milliseconds");
+  return ok({ revocationCacheTtlMs: ttl.value * 1000, clock });
+}

@@ -1,0 +1,51 @@
+/**
+ * Postgres through postgres.js (DESIGN.md §Dependencies). Statements use `$1…` placeholders and go
+ * through `sql.unsafe(text, args)`, which sends the arguments as bind parameters: nothing is
+ * spliced into the text. A transaction is `sql.begin`, which pins one connection.
+ */
+import type { Driver, Row, SqlValue, Statement } from "./driver.ts";
+
+type Unsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
+
+/** The part of a postgres.js `sql` instance this adapter uses. */
+export interface PostgresSqlLike {
+  unsafe: Unsafe;
+  begin<T>(fn: (tx: { unsafe: Unsafe }) => Promise<T>): PromiseLike<unknown>;
+  end(options?: { timeout?: number }): PromiseLike<void>;
+  readonly options?: { readonly prepare?: boolean };
+}
+
+/** SQLSTATE unique_violation. */
+const UNIQUE_VIOLATION = "23505";
+
+const rowsOf = (result: ArrayLike<unknown>): Row[] => Array.from(result) as Row[];
+
+export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
+  // Named prepared statements are faster, but an application behind a transaction-mode pooler
+  // turns them off on its own client; follow its choice.
+  const prepare = sql.options?.prepare ?? true;
+  return {
+    dialect: "postgres",
+    query: async (statement) => rowsOf(await sql.unsafe(statement.sql, [...statement.args], { prepare })),
+    transaction: async (statements) => {
+      const results = await sql.begin(async (tx) => {
+        const out: Row[][] = [];
+        for (const statement of statements) out.push(rowsOf(await tx.unsafe(statement.sql, [...statement.args], { prepare })));
+        return out;
+      });
+      return results as Row[][];
+    },
+    isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
+    close: async () => {
+      if (owned) await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Opens "postgres://…" or "postgresql://…". The driver is loaded on first use only. */
+export async function openPostgres(url: string): Promise<Driver> {
+  const { default: postgres } = await import("postgres");
+  // CREATE … IF NOT EXISTS raises NOTICEs on every start; they are not worth a console line.
+  const sql = postgres(url, { onnotice: () => {} });
+  return postgresDriver(sql as unknown as PostgresSqlLike, true);
+}

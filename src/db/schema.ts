@@ -1,0 +1,61 @@
+/**
+ * The tables of the built-in users layer and the revocation gate, and the statements that use
+ * them, one implementation per dialect (std-auth.md §Built-in users table, §Revocation and
+ * suspension). Times are integers: milliseconds since the epoch, on both dialects, so the two
+ * tables compare exactly and a revocation has sub-second precision (see revocation.ts).
+ *
+ *   users            id, email (trimmed, lower-cased, UNIQUE), password_hash, role DEFAULT 'user',
+ *                    created_at (ms), disabled_at (ms or NULL)
+ *   svc_user_access  user_id TEXT PRIMARY KEY (canonical id), revoked_at (ms or NULL),
+ *                    disabled_at (ms or NULL)
+ *
+ * ensureSchema creates both, idempotently, once per handle; concurrent callers in other
+ * processes are safe (SQLite: BEGIN IMMEDIATE and a busy timeout; Postgres: an advisory lock).
+ */
+import { err, ok, type Result, type Task } from "../result.ts";
+import type { Db } from "./db.ts";
+import type { Statement } from "./driver.ts";
+import { postgresSchema } from "./schema-postgres.ts";
+import { sqliteSchema } from "./schema-sqlite.ts";
+
+export const USERS_TABLE = "users";
+export const ACCESS_TABLE = "svc_user_access";
+export const DEFAULT_ROLE = "user";
+
+/** What each dialect provides. `builtinId` is set when the canonical id names a users row. */
+export interface Schema {
+  readonly create: readonly Statement[];
+  insertUser(email: string, passwordHash: string, createdAt: number): readonly Statement[];
+  findLogin(email: string): Statement;
+  setRole(id: number, role: string): Statement;
+  readAccess(userId: string): Statement;
+  revoke(userId: string, at: number): Statement;
+  disable(userId: string, at: number, builtinId: number | undefined): readonly Statement[];
+  enable(userId: string, builtinId: number | undefined): readonly Statement[];
+}
+
+export function schemaFor(db: Db): Schema {
+  return db.dialect === "sqlite" ? sqliteSchema : postgresSchema;
+}
+
+const ready = new WeakMap<Db, Promise<Result<void>>>();
+
+/** Creates the tables on first use of a handle; a failure is forgotten so the next call retries. */
+export function ensureSchema(db: Db): Task<void> {
+  let pending = ready.get(db);
+  if (pending === undefined) {
+    pending = db.transaction(schemaFor(db).create).then((result) => {
+      if (!result.ok) ready.delete(db);
+      return result.ok ? ok() : err(result.error);
+    });
+    ready.set(db, pending);
+  }
+  return pending;
+}
+
+/** A column holding milliseconds: a number from SQLite, a decimal string from Postgres BIGINT. */
+export function millis(value: unknown): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const n = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
