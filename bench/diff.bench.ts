@@ -1,0 +1,116 @@
+/**
+ * The diff engine against re-rendering (issue 5). For trees of about 100, 1,000 and 10,000 nodes
+ * (a table: each row a <tr> with three <td>, the last holding an <input>), four edits: one text
+ * change, one input value change, a keyed reorder (last row to the top), an insert at the top
+ * (unkeyed rows, so every row below is renamed: the worst case for the kids list).
+ *
+ * Ours: assign ids to the new view tree + diff against the previous live tree + JSON.stringify of
+ * the patches, i.e. the per-event work after `view`. Peer: hono/jsx renderToString of the same new
+ * tree, prebuilt (what a re-render-and-send server does per event). Our own full render is printed
+ * beside it. Time: median of batches after warm-up. Bytes: patch JSON vs the peer's HTML.
+ *
+ * Targets: diff + serialise at most 1.0x the time of renderToString; a one-cell change in a
+ * 300-row table at most 150 bytes of patch JSON.
+ */
+import { jsx } from "hono/jsx";
+import { renderToString } from "hono/jsx/dom/server";
+import { diff } from "../src/live/diff.ts";
+import { assignIds } from "../src/live/ids.ts";
+import { render } from "../src/live/render.ts";
+import { h, keyed, type UiElement } from "../src/ui/node.ts";
+import { type BenchRow, report } from "./report.ts";
+
+type Row = { id: number; name: string; qty: string };
+type Model = { rows: Row[]; keyed: boolean };
+
+const NODES_PER_ROW = 5; // tr, 3 td, input (texts aside)
+
+function model(rows: number, isKeyed: boolean): Model {
+  return { rows: Array.from({ length: rows }, (_, i) => ({ id: i, name: `item ${i}`, qty: String(i % 7) })), keyed: isKeyed };
+}
+
+function ours(m: Model): UiElement {
+  const rows = m.rows.map((r) => {
+    const tr = h("tr", {}, h("td", {}, String(r.id)), h("td", {}, r.name), h("td", {}, h("input", { name: `qty${r.id}`, value: r.qty, onInput: ["Qty", r.id] })));
+    return m.keyed ? keyed(r.id, tr) : tr;
+  });
+  return h("table", {}, h("tbody", {}, rows));
+}
+
+// hono/jsx without JSX syntax: jsx(tag, props, ...children)
+function peer(m: Model): ReturnType<typeof jsx> {
+  const rows = m.rows.map((r) =>
+    jsx("tr", m.keyed ? { key: String(r.id) } : {},
+      jsx("td", {}, String(r.id)), jsx("td", {}, r.name), jsx("td", {}, jsx("input", { name: `qty${r.id}`, value: r.qty }))));
+  return jsx("table", {}, jsx("tbody", {}, ...rows));
+}
+
+type Edit = { name: string; keyed: boolean; apply: (m: Model) => Model };
+const EDITS: Edit[] = [
+  { name: "one text change", keyed: false, apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, name: `${r.name}!` } : r)) }) },
+  { name: "one input value change", keyed: false, apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, qty: "42" } : r)) }) },
+  { name: "keyed reorder", keyed: true, apply: (m) => ({ ...m, rows: [m.rows[m.rows.length - 1]!, ...m.rows.slice(0, -1)] }) },
+  { name: "insert at the top", keyed: false, apply: (m) => ({ ...m, rows: [{ id: -1, name: "new", qty: "0" }, ...m.rows] }) },
+];
+
+/** Median time in µs of `fn`, measured in batches after a warm-up. */
+function time(fn: () => unknown): number {
+  let sink = 0;
+  const batch = (n: number) => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) sink += (fn() as { length?: number })?.length ?? 1;
+    return (performance.now() - t0) / n;
+  };
+  let n = 1;
+  while (batch(n) * n < 20) n *= 2; // warm-up and batch sizing: ~20 ms per batch
+  const samples: number[] = [];
+  const until = performance.now() + 400;
+  while (performance.now() < until || samples.length < 5) samples.push(batch(n));
+  samples.sort((a, b) => a - b);
+  if (sink === -1) console.log(sink);
+  return (samples[samples.length >> 1] as number) * 1000;
+}
+
+const rows: BenchRow[] = [];
+for (const nodes of [100, 1_000, 10_000]) {
+  for (const edit of EDITS) {
+    const before = model(Math.round(nodes / NODES_PER_ROW), edit.keyed);
+    const after = edit.apply(before);
+    const prevLive = assignIds(ours(before));
+    const nextView = ours(after);
+    const peerTree = peer(after);
+    const json = JSON.stringify(diff(prevLive, assignIds(nextView)));
+    const html = renderToString(peerTree);
+    const tDiff = time(() => JSON.stringify(diff(prevLive, assignIds(nextView))));
+    const tPeer = time(() => renderToString(peerTree));
+    const tRender = time(() => render(assignIds(nextView)));
+    console.log(
+      `${String(nodes).padStart(6)} nodes, ${edit.name.padEnd(22)} diff+JSON ${tDiff.toFixed(1).padStart(8)} µs ${String(json.length).padStart(8)} B | ` +
+        `our render ${tRender.toFixed(1).padStart(8)} µs | hono renderToString ${tPeer.toFixed(1).padStart(8)} µs ${String(html.length).padStart(8)} B | ` +
+        `time ${(tPeer / tDiff).toFixed(2)}x, bytes ${(html.length / json.length).toFixed(1)}x`,
+    );
+    rows.push({
+      name: `diff+JSON, ${edit.name}, ${nodes} nodes`, ours: tDiff, peer: tPeer, peerName: "hono/jsx renderToString",
+      unit: "µs", higherIsBetter: false, target: "time <= 1.0x peer", met: tDiff <= tPeer,
+    });
+    rows.push({
+      name: `patch bytes, ${edit.name}, ${nodes} nodes`, ours: json.length, peer: html.length, peerName: "hono/jsx HTML",
+      unit: "B", higherIsBetter: false, target: "report", met: true,
+    });
+  }
+}
+
+// One cell of a 300-row table (three cells a row, one input per row).
+{
+  const before = model(300, false);
+  const after: Model = { ...before, rows: before.rows.map((r, i) => (i === 150 ? { ...r, name: "changed" } : r)) };
+  const json = JSON.stringify(diff(assignIds(ours(before)), assignIds(ours(after))));
+  const html = renderToString(peer(after));
+  console.log(`300-row table, one cell: ${json}`);
+  rows.push({
+    name: "patch bytes, one cell of a 300-row table", ours: json.length, peer: html.length, peerName: "hono/jsx HTML",
+    unit: "B", higherIsBetter: false, target: "<= 150 B (LiveView ~120 B)", met: json.length <= 150,
+  });
+}
+
+report("live diff", rows);

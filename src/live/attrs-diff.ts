@@ -1,0 +1,85 @@
+/**
+ * Attribute diffing under the authority map (live-input-authority.md §Processing of each event,
+ * step 5; §Client rules 5).
+ *
+ * Plain diffing first decides what changed between the previous and the new render: an unchanged
+ * render never writes the DOM, so a refused or normalised edit leaves what the user typed. The
+ * client-reported values then only suppress: on an input, textarea or select (and the options of
+ * a reported select), a changed `value`, `checked` or `selected` whose new rendered value equals
+ * what the client reported is not sent, since the DOM already shows it. Non-input tags ignore the
+ * map.
+ */
+import { CHECKED_ON, HID_ATTR, REMOVED } from "./protocol.ts";
+import type { LiveElement } from "./tree.ts";
+
+/** Node id → the value the client reported in `inputState` (step 3). */
+export type ClientValues = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+export type Reported = (id: string) => string | undefined;
+
+export function reporter(values: ClientValues | undefined): Reported | undefined {
+  if (values === undefined) return undefined;
+  if (values instanceof Map) return (id) => values.get(id);
+  const record = values as Readonly<Record<string, string>>;
+  return (id) => (Object.hasOwn(record, id) ? record[id] : undefined);
+}
+
+/**
+ * The attrs of a patch from `p` to `n`, or undefined when none changed. `reported` is looked up
+ * with old ids, the ids the client posted. `selectId` is the old id of the enclosing select.
+ */
+export function diffAttrs(
+  p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined,
+): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  const pa = p.attrs, na = n.attrs;
+  if (pa !== na) {
+    for (const name in na) {
+      const value = na[name] as string;
+      if (pa[name] !== value && !(reported && clientShows(n, name, value, p.id, reported, selectId))) {
+        (out ??= {})[name] = value;
+      }
+    }
+    for (const name in pa) {
+      if (na[name] === undefined && !(reported && clientShows(n, name, REMOVED, p.id, reported, selectId))) {
+        (out ??= {})[name] = REMOVED;
+      }
+    }
+  }
+  // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
+  if (p.hid !== n.hid) (out ??= {})[HID_ATTR] = n.hid ? n.id : REMOVED;
+  return out;
+}
+
+/** Whether the client already shows the new rendered `value` of attribute `name`. */
+function clientShows(
+  n: LiveElement, name: string, value: string, oldId: string, reported: Reported, selectId: string | undefined,
+): boolean {
+  if (n.tag === "input") {
+    const type = n.attrs["type"];
+    const toggle = type === "checkbox" || type === "radio";
+    if (toggle ? name !== "checked" : name !== "value") return false;
+    const shown = reported(oldId);
+    if (shown === undefined) return false;
+    return toggle ? (value === REMOVED ? "" : CHECKED_ON) === shown : value === shown;
+  }
+  if (n.tag === "option" && name === "selected" && selectId !== undefined) {
+    const shown = reported(selectId);
+    if (shown === undefined) return false;
+    return (value !== REMOVED) === (optionValue(n) === shown);
+  }
+  return false;
+}
+
+/** An option's value: its `value` attribute, else its text (as the DOM defines it). */
+function optionValue(option: LiveElement): string {
+  const v = option.attrs["value"];
+  if (v !== undefined) return v;
+  let text = "";
+  for (const kid of option.kids) if (kid.kind === "text") text += kid.text;
+  return text;
+}
+
+/** A textarea whose new text is what the client reported needs no html patch. */
+export function clientShowsText(oldId: string, text: string, reported: Reported | undefined): boolean {
+  return reported !== undefined && reported(oldId) === text;
+}

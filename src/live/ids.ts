@@ -1,0 +1,151 @@
+/**
+ * Structural node ids (live-input-authority.md §Node id): assignment and parsing.
+ *
+ * Grammar (the spec's, with one extension for tags):
+ *
+ * ```
+ * id       = "r" *( "." segment ) [ "." style ]
+ * segment  = index "#" tag                  ; unkeyed element
+ *          / "#" tag ":" key                ; key unique among same-tag siblings
+ *          / index "#" tag ":" key          ; key shared by same-tag siblings
+ * style    = "~" pass                       ; injected style of the element the prefix names
+ * index    = 1*DIGIT                        ; position among the view children, text included
+ * tag      = LOWER [ *( LOWER / DIGIT / "-" ) ( LOWER / DIGIT ) ]
+ * key      = 1*( ALPHA / DIGIT / "-" / "_" )
+ * pass     = "mq" / "pc" / "tr" / "anim"
+ * ```
+ *
+ * Tag extension: the spec's tag is "letters only", which cannot name `h1`…`h6` or custom elements
+ * (`my-widget`). A tag here is a lowercase letter, then lowercase letters, digits and hyphens, not
+ * ending in a hyphen. Ids stay unambiguous because a tag still never holds `.`, `#`, `:` or `~`:
+ * `.` ends a segment, `#` starts the tag, `:` ends it, so a left-to-right split on `.` and a match
+ * of each segment against the rules above parses any id in one pass. Every spec-conforming id is
+ * still valid, and `r.` prefix selectors keep working (§Versioning 2).
+ *
+ * Assignment:
+ * - key priority: a non-empty `svc-key`; else a non-empty `name` on input, textarea, select, form,
+ *   button, fieldset; else none. Sanitising replaces every code point outside ASCII letters,
+ *   digits, `-` and `_` by `_`. Uniqueness is judged on the sanitised key among same-tag siblings.
+ * - index: the position among the element's view children; text and raw HTML children count.
+ * - an element's injected styles are DOM siblings placed just before it (a void `input` cannot hold
+ *   a `<style>`), with ids `<owner>.~<pass>`; the root's own styles are its first children. Styles
+ *   do not count in the index.
+ */
+import { NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
+import { passCss } from "../ui/styles.ts";
+import type { Handlers } from "../ui/node.ts";
+import { PASSES, ROOT_ID, type Pass } from "./protocol.ts";
+import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
+
+export { NAME_KEYED_TAGS };
+
+export function sanitizeKey(key: string): string {
+  return /^[A-Za-z0-9_-]*$/.test(key) ? key : key.replace(/[^A-Za-z0-9_-]/gu, "_");
+}
+
+/** The sanitised key of an element, or undefined (§Node id, key priority). */
+export function keyOf(el: UiElement): string | undefined {
+  // Attributes are never "" (src/ui/attrs.ts), so a present svc-key or name is non-empty.
+  return el.rawKey === undefined ? undefined : sanitizeKey(el.rawKey);
+}
+
+/** Assigns ids to a view tree: one walk, done once per render. */
+export function assignIds(root: UiElement): LiveTree {
+  const handlers = new Map<string, Handlers>();
+  const kids: LiveNode[] = [];
+  if (root.passes) for (const p of root.passes) kids.push(styleNode(ROOT_ID, "", p.pass, passCss(p, ROOT_ID)));
+  const el = resolve(root, ROOT_ID, ROOT_ID, undefined, false, kids, handlers);
+  return { kind: "tree", root: el, handlers };
+}
+
+function resolve(
+  el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean,
+  kids: LiveNode[], handlers: Map<string, Handlers>,
+): LiveElement {
+  if (el.handlers !== undefined) handlers.set(id, el.handlers);
+  const children = el.children;
+  let hasRaw = false;
+  const keys = childKeys(children);
+  const shared = keys === undefined ? undefined : sharedKeys(children, keys);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as UiNode;
+    if (child.kind !== "el") {
+      if (child.kind === "raw") hasRaw = true;
+      kids.push(child);
+      continue;
+    }
+    const k = keys?.[i];
+    const unique = k !== undefined && !shared!.has(`${child.tag}:${k}`);
+    const childSeg = k === undefined ? `${i}#${child.tag}` : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
+    const childId = `${id}.${childSeg}`;
+    if (child.passes) {
+      for (const p of child.passes) kids.push(styleNode(childId, `${childSeg}.`, p.pass, passCss(p, childId)));
+    }
+    kids.push(resolve(child, childId, childSeg, k, unique, [], handlers));
+  }
+  return {
+    kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, hid: el.handlers !== undefined,
+    kids, hasRaw, source: el, pass: undefined,
+  };
+}
+
+/** Keys of element children, or undefined when none has one (the common, cheap case). */
+function childKeys(children: readonly UiNode[]): (string | undefined)[] | undefined {
+  let keys: (string | undefined)[] | undefined;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as UiNode;
+    if (child.kind !== "el") continue;
+    const k = keyOf(child);
+    if (k !== undefined) (keys ??= [])[i] = k;
+  }
+  return keys;
+}
+
+/** `tag:key` pairs that more than one sibling holds: those keep their index (§Node id). */
+function sharedKeys(children: readonly UiNode[], keys: (string | undefined)[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (let i = 0; i < children.length; i++) {
+    const k = keys[i];
+    if (k === undefined) continue;
+    const tk = `${(children[i] as UiElement).tag}:${k}`;
+    if (seen.has(tk)) shared.add(tk);
+    else seen.add(tk);
+  }
+  return shared;
+}
+
+function styleNode(ownerId: string, ownerSeg: string, pass: Pass, css: string): LiveElement {
+  return {
+    kind: "el", tag: "style", id: `${ownerId}.~${pass}`, seg: `${ownerSeg}~${pass}`, key: undefined,
+    indexFree: true, attrs: {}, hid: false, kids: [{ kind: "text", text: css }], hasRaw: false,
+    source: undefined, pass,
+  };
+}
+
+/** One parsed id: the last segment and the id it hangs from. */
+export type ParsedId =
+  | { readonly kind: "root" }
+  | { readonly kind: "element"; readonly parent: string; readonly index: number | undefined; readonly tag: string; readonly key: string | undefined }
+  | { readonly kind: "style"; readonly owner: string; readonly pass: Pass };
+
+const TAG_RE = "[a-z](?:[a-z0-9-]*[a-z0-9])?";
+const SEGMENT = new RegExp(`^(?:(\\d+)#(${TAG_RE})(?::([A-Za-z0-9_-]+))?|#(${TAG_RE}):([A-Za-z0-9_-]+))$`);
+
+/** Parses an id against the grammar above; undefined when it does not conform. */
+export function parseId(id: string): ParsedId | undefined {
+  if (id === ROOT_ID) return { kind: "root" };
+  const parts = id.split(".");
+  if (parts[0] !== ROOT_ID || parts.length < 2) return undefined;
+  for (let i = 1; i < parts.length - 1; i++) if (!SEGMENT.test(parts[i] as string)) return undefined;
+  const last = parts[parts.length - 1] as string;
+  const parent = parts.slice(0, -1).join(".");
+  if (last.startsWith("~")) {
+    const pass = last.slice(1) as Pass;
+    return PASSES.includes(pass) ? { kind: "style", owner: parent, pass } : undefined;
+  }
+  const m = SEGMENT.exec(last);
+  if (m === null) return undefined;
+  if (m[2] !== undefined) return { kind: "element", parent, index: Number(m[1]), tag: m[2], key: m[3] };
+  return { kind: "element", parent, index: undefined, tag: m[4] as string, key: m[5] };
+}

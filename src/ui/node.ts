@@ -1,0 +1,162 @@
+/**
+ * The view tree: what an app's `view` returns, built with `h`, `keyed`, `raw` and `text`.
+ *
+ * Builders normalise once, at the call, so render and diff (which run on every event) never
+ * re-interpret input: attributes become final strings, handlers become message records, style
+ * props become CSS templates, adjacent text children merge. A programming error in builder input
+ * (a bad tag, children in a void element, a reserved attribute) throws here, at the call, and never
+ * later on the event path (DESIGN.md §Conventions).
+ */
+import type { JsonValue } from "../json.ts";
+import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
+import { normalizeAttrs, type Attrs } from "./attrs.ts";
+
+/** A message a handler dispatches: a name, or a name followed by JSON arguments. */
+export type Message = string | readonly [string, ...JsonValue[]];
+
+/** A normalised message: what the server dispatches when the handler fires. */
+export type MessageRecord = {
+  readonly msg: string;
+  readonly args: readonly JsonValue[];
+  /** keydown only: the `KeyboardEvent.key` the handler fires for (e.g. "Enter"). */
+  readonly key?: string;
+};
+
+export type Handlers = Readonly<Partial<Record<EventKind, MessageRecord>>>;
+
+/** One injected style pass: its CSS with `\0` where the owner's selector goes. */
+export type PassTemplate = { readonly pass: Pass; readonly css: string };
+
+export interface UiElement {
+  readonly kind: "el";
+  /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
+  readonly tag: string;
+  /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly handlers: Handlers | undefined;
+  readonly passes: readonly PassTemplate[] | undefined;
+  readonly children: readonly UiNode[];
+  /**
+   * The raw key by priority (svc-key, then name on form controls; live-input-authority.md §Node id)
+   * and the `name` and `type` attributes, copied out of `attrs` once so the id walk and the child
+   * matching, which run per event, read fixed fields instead of looking through attribute bags.
+   */
+  readonly rawKey: string | undefined;
+  readonly name: string | undefined;
+  readonly type: string | undefined;
+}
+export interface UiText {
+  readonly kind: "text";
+  readonly text: string;
+}
+/** Raw HTML: the only way to emit unescaped markup. The app vouches for its content. */
+export interface UiRaw {
+  readonly kind: "raw";
+  readonly html: string;
+}
+export type UiNode = UiElement | UiText | UiRaw;
+
+/** What `h` accepts as a child: nodes, strings and numbers; null, undefined and booleans vanish. */
+export type Child = UiNode | string | number | boolean | null | undefined | readonly Child[];
+
+/** Tags whose content is text only: the HTML parser reads it raw or as RCDATA. */
+export const TEXT_ONLY_TAGS: ReadonlySet<string> = new Set(["style", "script", "textarea", "title"]);
+/** Void elements: no children, no end tag. */
+export const VOID_TAGS: ReadonlySet<string> = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+]);
+
+/** The tag grammar (src/live/ids.ts): a letter, then letters, digits or hyphens, not ending in one. */
+const TAG = /^[a-z](?:[a-z0-9-]*[a-z0-9])?$/;
+
+/** A text node. U+0000 cannot survive HTML parsing, so it becomes U+FFFD here, once for all paths. */
+export function text(value: string | number): UiText {
+  const s = String(value);
+  return { kind: "text", text: s.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s };
+}
+
+export function raw(html: string): UiRaw {
+  return { kind: "raw", html: String(html) };
+}
+
+/** `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. */
+export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
+  const lower = String(tag).toLowerCase();
+  if (!TAG.test(lower)) throw new TypeError(`Ui.h: bad tag ${JSON.stringify(tag)}`);
+  const norm = normalizeAttrs(lower, attrs ?? {});
+  let kids = flatten(children, []);
+  if (VOID_TAGS.has(lower) && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
+  if (TEXT_ONLY_TAGS.has(lower)) kids = textOnly(lower, kids, norm.textValue);
+  else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
+  return element(lower, norm.attrs, norm.handlers, norm.passes, kids);
+}
+
+/** Tags whose `name` attribute is a key (§Node id, key priority 2). */
+export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea", "select", "form", "button", "fieldset"]);
+
+function element(
+  tag: string, attrs: Readonly<Record<string, string>>, handlers: Handlers | undefined,
+  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[],
+): UiElement {
+  const name = attrs["name"];
+  const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
+  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"] };
+}
+
+/**
+ * `Ui.keyed(key, node)`, the spec's Std.Ui.Keyed: sets `svc-key`, first in key priority
+ * (§Node id), so the element keeps its identity when siblings move.
+ */
+export function keyed(key: string | number, node: UiElement): UiElement {
+  if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
+  const k = String(key);
+  const attrs = { ...node.attrs };
+  if (k === "") delete attrs[KEY_ATTR];
+  else attrs[KEY_ATTR] = k;
+  return element(node.tag, attrs, node.handlers, node.passes, node.children);
+}
+
+/** Flattens children, drops empty ones and merges adjacent text (the parser would merge it too). */
+function flatten(children: readonly Child[], out: UiNode[]): UiNode[] {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false || child === true) continue;
+    if (Array.isArray(child)) {
+      flatten(child as readonly Child[], out);
+      continue;
+    }
+    const node: UiNode = typeof child === "object" ? (child as UiNode) : text(child as string | number);
+    if (node.kind === "text") {
+      if (node.text === "") continue;
+      const last = out[out.length - 1];
+      if (last !== undefined && last.kind === "text") {
+        out[out.length - 1] = { kind: "text", text: last.text + node.text };
+        continue;
+      }
+    } else if (node.kind !== "el" && node.kind !== "raw") {
+      throw new TypeError("Ui.h: a child must be a node, a string or a number");
+    }
+    out.push(node);
+  }
+  return out;
+}
+
+/** style, script, textarea, title: one text child; a textarea's `value` attribute is its text. */
+function textOnly(tag: string, kids: UiNode[], value: string | undefined): UiNode[] {
+  if (kids.some((k) => k.kind !== "text")) throw new TypeError(`Ui.h: <${tag}> takes text children only`);
+  const content = value ?? (kids[0] as UiText | undefined)?.text ?? "";
+  return content === "" ? [] : [text(content)];
+}
+
+/** A select's `value` marks the matching options selected, as the DOM property would. */
+function selectValue(kids: UiNode[], value: string): UiNode[] {
+  return kids.map((kid) => {
+    if (kid.kind !== "el") return kid;
+    if (kid.tag === "optgroup") return element(kid.tag, kid.attrs, kid.handlers, kid.passes, selectValue([...kid.children], value));
+    if (kid.tag !== "option") return kid;
+    const optionValue = kid.attrs["value"] ?? kid.children.map((c) => (c.kind === "text" ? c.text : "")).join("");
+    const attrs = { ...kid.attrs };
+    if (optionValue === value) attrs["selected"] = "selected";
+    else delete attrs["selected"];
+    return element(kid.tag, attrs, kid.handlers, kid.passes, kid.children);
+  });
+}

@@ -1,0 +1,51 @@
+/** The view tree builders: normalisation at the call, and programming errors thrown at the call. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Ui } from "../../src/ui/mod.ts";
+
+const { h, keyed, raw, text } = Ui;
+
+test("children flatten, empty ones vanish and adjacent text merges", () => {
+  const el = h("p", {}, "a", null, false, [1, ["b"]], undefined, "", h("b", {}), true, "c");
+  assert.deepEqual(el.children, [{ kind: "text", text: "a1b" }, h("b", {}), { kind: "text", text: "c" }]);
+  assert.deepEqual(text("\0x"), { kind: "text", text: "\uFFFDx" });
+  assert.deepEqual(raw("<i>"), { kind: "raw", html: "<i>" });
+});
+
+test("handlers become message records and the attributes a client delegates on", () => {
+  const el = h("input", { onInput: "Set", onChange: ["Pick", 1, { a: true }], onKeydown: { key: "Enter", msg: ["Send", "x"] } });
+  assert.deepEqual(el.handlers, { input: { msg: "Set", args: [] }, change: { msg: "Pick", args: [1, { a: true }] }, keydown: { msg: "Send", args: ["x"], key: "Enter" } });
+  assert.deepEqual(el.attrs, { "data-svc-on": "input change keydown", "data-svc-keyfilter": "Enter" });
+  assert.equal(h("button", { onClick: undefined }).handlers, undefined);
+});
+
+test("keyed sets svc-key, the first key source", () => {
+  assert.equal(keyed(7, h("li", {})).attrs["svc-key"], "7");
+  assert.throws(() => keyed("k", text("x") as never), TypeError);
+});
+
+test("a textarea's value is its text and a select's value selects its option", () => {
+  assert.deepEqual(h("textarea", { value: "hi" }).children, [{ kind: "text", text: "hi" }]);
+  const sel = h("select", { value: "b" }, h("option", { value: "a", selected: true }, "A"), h("option", {}, "b"));
+  assert.deepEqual(sel.children.map((c) => (c.kind === "el" ? c.attrs["selected"] : undefined)), [undefined, "selected"]);
+  assert.equal(sel.attrs["value"], undefined);
+});
+
+test("an inline style object becomes a declaration string", () => {
+  assert.equal(h("div", { style: { backgroundColor: "red", "--gap": 4, width: "" } }).attrs["style"], "background-color:red;--gap:4;");
+  assert.equal(h("div", { style: "color: red" }).attrs["style"], "color: red");
+});
+
+test("builder misuse throws at the call", () => {
+  assert.throws(() => h("no tag"), TypeError);
+  assert.throws(() => h("input", {}, "child"), /void/);
+  assert.throws(() => h("textarea", {}, h("b", {})), /text children/);
+  assert.throws(() => h("div", { "svc-id": "x" }), /renderer/);
+  assert.throws(() => h("div", { "data-svc-hid": "x" }), /renderer/);
+  assert.throws(() => h("div", { onclick: "alert(1)" }), /message handler/);
+  assert.throws(() => h("div", { onClick: 3 as never }), /name a message/);
+  assert.throws(() => h("div", { onKeydown: { key: "", msg: "X" } }), /key filter/);
+  assert.throws(() => h("div", { 'a"b': "x" }), /attribute name/);
+  assert.throws(() => h("div", { title: {} as never }), /string, number or boolean/);
+  assert.throws(() => h("div", { hover: { "bad name": "x" } }), /CSS property/);
+});
