@@ -1,2 +1,37 @@
-/** svc/live: not built yet; see the open issues. The entry point exists so the exports map is complete. */
-export {};
+/**
+ * svc/live: the pure live core: ids, rendering and the diff engine, plus the wire protocol's names
+ * and shapes. Everything here is pure (no I/O, no clock, no session).
+ *
+ * `Live` gathers the pieces; each is also exported on its own, and `LiveCore` is the plain object a
+ * later layer can spread into a larger `Live` (`{ ...LiveCore, app }`).
+ */
+import { diff } from "./diff.ts";
+import { assignIds, keyOf, parseId, sanitizeKey } from "./ids.ts";
+import { render, renderElement, renderKids } from "./render.ts";
+import { handlerFor } from "./tree.ts";
+import { app } from "./server/app.ts";
+import { batch, bindSessionUser, endSession, none, rotateSession, task } from "./server/commands.ts";
+import { every } from "./server/subscriptions.ts";
+
+export { diff, type ClientValues } from "./diff.ts";
+export { assignIds, keyOf, parseId, sanitizeKey, NAME_KEYED_TAGS, type ParsedId } from "./ids.ts";
+export { render, renderElement, renderKids, renderNode } from "./render.ts";
+export { escapeAttr, escapeText } from "./escape.ts";
+export { handlerFor, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
+export * from "./protocol.ts";
+
+export const LiveCore = { render, renderElement, renderKids, diff, assignIds, parseId, sanitizeKey, keyOf, handlerFor } as const;
+
+export { app, LiveApp, type LiveAppOptions } from "./server/app.ts";
+export { batch, bindSessionUser, endSession, none, rotateSession, task, type Cmd, type Dispatch } from "./server/commands.ts";
+export type { InitContext, LiveDefinition, Update } from "./server/definition.ts";
+export type { Frame } from "./server/frames.ts";
+export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/store.ts";
+export { every, type Sub } from "./server/subscriptions.ts";
+
+/**
+ * `Live`: the app builder (`Live.app(definition, options)`), the commands an update may return
+ * (`Live.task`, `Live.batch`, `Live.bindSessionUser`, `Live.endSession`, ...), subscriptions
+ * (`Live.every`) and the pure core.
+ */
+export const Live = { ...LiveCore, app, every, task, batch, none, bindSessionUser, endSession, rotateSession } as const;

@@ -20,6 +20,14 @@ export const ON_ATTR = "data-svc-on";
 /** The key filter of a keydown handler (e.g. `Enter`): the client sends only for that key. */
 export const KEY_FILTER_ATTR = "data-svc-keyfilter";
 
+/**
+ * Each handler kind's message, for the client to post back: `data-svc-<kind>` (data-svc-click,
+ * data-svc-input, ...) holds the message name (`Inc`), or a JSON array (`["Add",1]`) when it has
+ * arguments. The server checks a posted message against its own tree (src/live/server/session.ts).
+ */
+export const MSG_ATTR_PREFIX = "data-svc-";
+export const messageAttr = (kind: EventKind): string => MSG_ATTR_PREFIX + kind;
+
 /** Event kinds a handler attribute can name, in the order they are written to `data-svc-on`. */
 export const EVENT_KINDS = ["click", "input", "change", "submit", "keydown"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

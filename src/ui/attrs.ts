@@ -9,7 +9,7 @@
  */
 import type { JsonValue } from "../json.ts";
 import {
-  EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_FILTER_ATTR, ON_ATTR, type EventKind,
+  EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
 } from "../live/protocol.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./node.ts";
 import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type StyleProps } from "./styles.ts";
@@ -47,7 +47,7 @@ const HANDLER_PROPS: Readonly<Record<string, EventKind>> = {
   onKeydown: "keydown",
 };
 /** Attributes only the renderer writes. */
-const RESERVED: ReadonlySet<string> = new Set([ID_ATTR, HID_ATTR, ON_ATTR, KEY_FILTER_ATTR]);
+const RESERVED: ReadonlySet<string> = new Set([ID_ATTR, HID_ATTR, ON_ATTR, KEY_FILTER_ATTR, ...EVENT_KINDS.map(messageAttr)]);
 const ATTR_NAME = /^[a-z_:][a-z0-9_:.-]*$/;
 
 export type NormalAttrs = {
@@ -95,6 +95,10 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
   if (handlers !== undefined) {
     const kinds = EVENT_KINDS.filter((k) => handlers?.[k] !== undefined);
     attrs[ON_ATTR] = kinds.join(" ");
+    for (const kind of kinds) {
+      const record = handlers[kind]!;
+      attrs[messageAttr(kind)] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
+    }
     const filter = handlers.keydown?.key;
     if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
   }

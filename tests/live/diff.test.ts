@@ -55,7 +55,7 @@ test("a form whose submit handler changes is replaced, so its fields are new and
   assert.deepEqual(patches(form("Save"), form("Send")), [
     {
       id: "r.#form:f",
-      replace: '<form svc-id="r.#form:f" data-svc-hid="r.#form:f" name="f" data-svc-on="submit"><input svc-id="r.#form:f.#input:q" name="q"></form>',
+      replace: '<form svc-id="r.#form:f" data-svc-hid="r.#form:f" name="f" data-svc-on="submit" data-svc-submit="Send"><input svc-id="r.#form:f.#input:q" name="q"></form>',
     },
   ]);
   assert.equal(patches(form("Save"), h("div", {}, h("form", { name: "f", onSubmit: ["Save", 2] }, h("input", { name: "q" }))))[0]?.replace !== undefined, true);
@@ -154,15 +154,18 @@ test("a style prop injects a style element before its owner, patched by its own 
 
 test("adding or removing a handler keeps data-svc-hid and data-svc-on in sync", () => {
   assert.deepEqual(patches(h("div", {}, h("button", {}, "b")), h("div", {}, h("button", { onClick: "Go" }, "b"))), [
-    { id: "r.0#button", attrs: { "data-svc-on": "click", "data-svc-hid": "r.0#button" } },
+    { id: "r.0#button", attrs: { "data-svc-on": "click", "data-svc-click": "Go", "data-svc-hid": "r.0#button" } },
   ]);
   assert.deepEqual(patches(h("div", {}, h("input", { onKeydown: { key: "Enter", msg: "Send" } })), h("div", {}, h("input", {}))), [
-    { id: "r.0#input", attrs: { "data-svc-on": "", "data-svc-keyfilter": "", "data-svc-hid": "" } },
+    { id: "r.0#input", attrs: { "data-svc-on": "", "data-svc-keydown": "", "data-svc-keyfilter": "", "data-svc-hid": "" } },
   ]);
 });
 
-test("a changed handler message alone sends nothing: the server looks messages up in its tree", () => {
-  assert.deepEqual(diff(h("div", {}, h("button", { onClick: ["Del", 1] })), h("div", {}, h("button", { onClick: ["Del", 2] }))), []);
+test("a changed handler message is one attribute patch, so the client posts the current message", () => {
+  assert.deepEqual(diff(h("div", {}, h("button", { onClick: ["Del", 1] })), h("div", {}, h("button", { onClick: ["Del", 2] }))), [
+    { id: "r.0#button", attrs: { "data-svc-click": '["Del",2]' } },
+  ]);
+  assert.deepEqual(diff(h("div", {}, h("button", { onClick: "Del" })), h("div", {}, h("button", { onClick: "Del" }))), []);
 });
 
 test("emission is depth-first and an ancestor html patch carries its subtree with no patch below it", () => {

@@ -48,9 +48,9 @@ test("raw HTML is the only unescaped markup", () => {
 test("every element carries svc-id, and a handler element data-svc-hid, data-svc-on and its key filter", () => {
   assert.equal(
     render(h("form", { onSubmit: "Save" }, h("input", { name: "q", onInput: "Set", onKeydown: { key: "Enter", msg: "Go" } }), h("button", { onClick: ["Add", 1] }, "Add"))),
-    '<form svc-id="r" data-svc-hid="r" data-svc-on="submit">' +
-      '<input svc-id="r.#input:q" data-svc-hid="r.#input:q" name="q" data-svc-on="input keydown" data-svc-keyfilter="Enter">' +
-      '<button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click">Add</button></form>',
+    '<form svc-id="r" data-svc-hid="r" data-svc-on="submit" data-svc-submit="Save">' +
+      '<input svc-id="r.#input:q" data-svc-hid="r.#input:q" name="q" data-svc-on="input keydown" data-svc-input="Set" data-svc-keydown="Go" data-svc-keyfilter="Enter">' +
+      '<button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="[&quot;Add&quot;,1]">Add</button></form>',
   );
 });
 

@@ -15,7 +15,13 @@ test("children flatten, empty ones vanish and adjacent text merges", () => {
 test("handlers become message records and the attributes a client delegates on", () => {
   const el = h("input", { onInput: "Set", onChange: ["Pick", 1, { a: true }], onKeydown: { key: "Enter", msg: ["Send", "x"] } });
   assert.deepEqual(el.handlers, { input: { msg: "Set", args: [] }, change: { msg: "Pick", args: [1, { a: true }] }, keydown: { msg: "Send", args: ["x"], key: "Enter" } });
-  assert.deepEqual(el.attrs, { "data-svc-on": "input change keydown", "data-svc-keyfilter": "Enter" });
+  assert.deepEqual(el.attrs, {
+    "data-svc-on": "input change keydown",
+    "data-svc-input": "Set",
+    "data-svc-change": '["Pick",1,{"a":true}]',
+    "data-svc-keydown": '["Send","x"]',
+    "data-svc-keyfilter": "Enter",
+  });
   assert.equal(h("button", { onClick: undefined }).handlers, undefined);
 });
 

@@ -3,7 +3,7 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../escape.ts";
-import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ } from "./wire.ts";
+import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ, META_SESSION } from "./wire.ts";
 
 export type PageParts = {
   readonly title: string;
@@ -14,8 +14,6 @@ export type PageParts = {
   readonly handle: string;
   readonly body: string;
 };
-
-export const META_SESSION = "svc-session";
 
 export function pageHtml(parts: PageParts): string {
   const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeAttr(content)}">`;

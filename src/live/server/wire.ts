@@ -29,11 +29,14 @@ export const SESSION_LOST = "session-lost";
 export const SESSION_ROTATING = "session-rotating";
 export const CSRF_FAILED = "csrf-failed";
 export const APP_ERROR = "app-error";
+export const GATE_UNAVAILABLE = "gate-unavailable";
 
 /** Page meta names the client reads at start. */
 export const META_CSRF = "svc-csrf";
 export const META_SEQ = "svc-seq";
 export const META_BASE = "svc-base";
+/** The session's public handle, posted back as the advisory `sessionId`. */
+export const META_SESSION = "svc-session";
 
 /** The session cookie: svc_sid for the host app, svc_<name>_sid for a named sub-app (§Authentication 1). */
 export function sessionCookieName(appName: string | undefined): string {

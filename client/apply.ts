@@ -1,0 +1,153 @@
+/**
+ * The patch applier (live-input-authority.md §Patch, §Client rules 1-6).
+ *
+ * Algorithm. A frame's patches apply one after another, each addressing its element by svc-id in
+ * the live DOM (so a rename earlier in the batch is seen by later patches). Within a patch the
+ * operations run in the wire order replace, text, html, kids, attrs, remove:
+ *
+ * - Before anything, the authority rule may declare the whole patch stale (rule 1 case 3).
+ * - replace: the element is swapped for the parsed markup; a replaced form's fields are new and
+ *   empty (rule 6).
+ * - text: the only child becomes the text. On a textarea, text is its value: authority rule.
+ * - html: the children become the markup, reconciled element by element (rule 4, morph.ts), so
+ *   a dirty input inside keeps its node, value, focus, caret and composition.
+ * - kids: the new child list is built from `{keep}` (the existing child, found among the element's
+ *   children), `{keep, id}` (the same, with every svc-id and data-svc-hid under it rewritten from
+ *   the old prefix to the new one, and the per-input entries moved along) and `{html}` (parsed
+ *   nodes); then `place` orders them with the fewest moves, never moving the focused one, and
+ *   removes the rest.
+ * - attrs: through the authority rule ("" removes; removing value, checked, selected or disabled
+ *   resets the property).
+ * - remove: the element leaves the DOM.
+ *
+ * A patch for an id that is not in the DOM, or a `keep` whose node is missing, is a desync: the
+ * applier stops and the caller resyncs from a full render (§Errors). After the frame, entries of
+ * controls that left the DOM are deleted.
+ */
+import { HID_ATTR, ID_ATTR, type Patch, ROOT_ID } from "../src/live/protocol.ts";
+import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
+import { byId, parseMarkup, tagOf } from "./dom.ts";
+import type { InputTable } from "./inputs.ts";
+import { morphElement, place, reconcile } from "./morph.ts";
+
+export class Desync extends Error {}
+
+export class Applier {
+  constructor(
+    private readonly doc: Document,
+    private readonly inputs: InputTable,
+    /** Told of every rename so queued sends follow their handler's new id. */
+    private readonly onRename: (from: string, to: string) => void,
+  ) {}
+
+  /** Applies one frame's patches; throws Desync on a missing node. */
+  patches(patches: readonly Patch[], frameSeq: number): void {
+    try {
+      for (const patch of patches) this.patch(patch, frameSeq);
+    } finally {
+      this.inputs.sweep();
+    }
+  }
+
+  /** Replaces the root with a full render, reconciling it so dirty inputs survive (resync). */
+  root(html: string, frameSeq: number): void {
+    const cur = byId(this.doc, ROOT_ID);
+    const parent = cur?.parentElement ?? this.doc.body;
+    const fresh = parseMarkup(this.doc, tagOf(parent), html).find((n) => n.nodeType === 1) as Element | undefined;
+    if (fresh === undefined) return;
+    if (cur !== null && tagOf(cur) === tagOf(fresh)) {
+      morphElement(cur, fresh, this.attrWriter(frameSeq), this.textareaWriter(frameSeq));
+    } else if (cur !== null) cur.replaceWith(fresh);
+    else parent.appendChild(fresh);
+    this.inputs.sweep();
+  }
+
+  private patch(patch: Patch, frameSeq: number): void {
+    let el = byId(this.doc, patch.id);
+    if (el === null) throw new Desync(`no element ${patch.id}`);
+    if (patch.replace === undefined && patch.attrs !== undefined && isStale(this.inputs, el, patch.attrs, frameSeq)) return;
+    if (patch.replace !== undefined) {
+      const parent = el.parentElement;
+      const nodes = parseMarkup(this.doc, parent === null ? "div" : tagOf(parent), patch.replace);
+      el.replaceWith(...nodes);
+      const fresh = nodes.find((n) => n.nodeType === 1) as Element | undefined;
+      if (fresh === undefined) return;
+      el = fresh;
+    }
+    if (patch.text !== undefined) this.content(el, patch.text, undefined, frameSeq);
+    if (patch.html !== undefined) this.content(el, undefined, patch.html, frameSeq);
+    if (patch.kids !== undefined) this.kids(el, patch);
+    if (patch.attrs !== undefined) applyAttrs(this.inputs, el, patch.attrs, frameSeq);
+    if (patch.remove === true) el.remove();
+  }
+
+  /** text and html operations. */
+  private content(el: Element, text: string | undefined, html: string | undefined, frameSeq: number): void {
+    if (tagOf(el) === "textarea") {
+      const value = text ?? textOfMarkup(this.doc, html ?? "");
+      applyTextareaText(this.inputs, el as HTMLTextAreaElement, value, frameSeq);
+      return;
+    }
+    if (text !== undefined) {
+      el.textContent = text;
+      return;
+    }
+    // Always reconciled rather than re-parsed in place: a dirty or focused input inside keeps its
+    // node (rule 4), and so does every other control, so no typed or selected state is lost.
+    reconcile(el, parseMarkup(this.doc, tagOf(el), html ?? ""), this.attrWriter(frameSeq), this.textareaWriter(frameSeq));
+  }
+
+  private kids(el: Element, patch: Patch): void {
+    const current = new Map<string, Element>();
+    for (const child of Array.from(el.children)) {
+      const id = child.getAttribute(ID_ATTR);
+      if (id !== null) current.set(id, child);
+    }
+    const tag = tagOf(el);
+    const wanted: Node[] = [];
+    for (const entry of patch.kids ?? []) {
+      if ("html" in entry) {
+        wanted.push(...parseMarkup(this.doc, tag, entry.html));
+        continue;
+      }
+      const node = current.get(entry.keep);
+      if (node === undefined) throw new Desync(`keep ${entry.keep} is not a child of ${patch.id}`);
+      current.delete(entry.keep);
+      if ("id" in entry && entry.id !== entry.keep) this.rename(node, entry.keep, entry.id);
+      wanted.push(node);
+    }
+    place(el, wanted);
+  }
+
+  /** §Patch, kids: keep-and-rename rewrites the subtree's ids and moves per-input state. */
+  private rename(root: Element, from: string, to: string): void {
+    const prefix = `${from}.`;
+    const rewrite = (el: Element) => {
+      for (const attr of [ID_ATTR, HID_ATTR]) {
+        const id = el.getAttribute(attr);
+        if (id !== null && (id === from || id.startsWith(prefix))) el.setAttribute(attr, to + id.slice(from.length));
+      }
+    };
+    rewrite(root);
+    for (const el of Array.from(root.querySelectorAll(`[${ID_ATTR}]`))) rewrite(el);
+    this.inputs.rename(from, to);
+    this.onRename(from, to);
+  }
+
+  private attrWriter(frameSeq: number) {
+    return (el: Element, attrs: Record<string, string>) => {
+      if (!isStale(this.inputs, el, attrs, frameSeq)) applyAttrs(this.inputs, el, attrs, frameSeq);
+    };
+  }
+
+  private textareaWriter(frameSeq: number) {
+    return (el: HTMLTextAreaElement, text: string) => void applyTextareaText(this.inputs, el, text, frameSeq);
+  }
+}
+
+/** The text an html patch gives a textarea (RCDATA: references decoded, no elements). */
+function textOfMarkup(doc: Document, html: string): string {
+  const t = doc.createElement("textarea");
+  t.innerHTML = html;
+  return t.value;
+}

@@ -1,0 +1,66 @@
+/**
+ * Builds the browser client: bundles client/main.ts (and the wire modules it imports) into one
+ * minified ES module and writes it into src/live/server/client-bundle.ts as the CLIENT_BUNDLE
+ * string the live handler serves at <base>/_svc/client.js. Prints the raw, minified and gzipped
+ * sizes; the target is at most 10 KB gzipped, and the build fails above it.
+ *
+ *   tsx client/build.ts            write the bundle
+ *   tsx client/build.ts --check    fail when the written bundle is out of date
+ *
+ * Like the rest of client/, it uses no platform module: esbuild writes the file, and the gzip size
+ * comes from the Web-standard CompressionStream.
+ */
+import { build } from "esbuild";
+
+const root = new URL("..", import.meta.url).pathname;
+const target = `${root}src/live/server/client-bundle.ts`;
+const LIMIT_GZIP = 10 * 1024;
+const DOC =
+  "/**\n" +
+  " * The browser client, bundled from client/ into one ES module (npm run build:client writes this\n" +
+  " * file; do not edit by hand). Served at <base>/_svc/client.js.\n" +
+  " */";
+
+async function bundle(minify: boolean): Promise<string> {
+  const result = await build({
+    entryPoints: [`${root}client/main.ts`],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022"],
+    minify,
+    legalComments: "none",
+    write: false,
+  });
+  return (result.outputFiles[0] as { text: string }).text.trimEnd();
+}
+
+async function gzipSize(text: string): Promise<number> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+const raw = await bundle(false);
+const min = await bundle(true);
+const gzip = await gzipSize(min);
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`client bundle: raw ${kb(raw.length)}, minified ${kb(min.length)}, minified+gzip ${kb(gzip)} (${gzip} bytes; limit ${kb(LIMIT_GZIP)})`);
+if (gzip > LIMIT_GZIP) throw new Error("the client bundle is over its size limit");
+
+if (process.argv.includes("--check")) {
+  const current = (await import("../src/live/server/client-bundle.ts")).CLIENT_BUNDLE;
+  if (current !== min) throw new Error("src/live/server/client-bundle.ts is out of date: run npm run build:client");
+  console.log("src/live/server/client-bundle.ts is up to date");
+} else {
+  // esbuild prints the module verbatim after the banner; the string keeps the bundle byte for byte.
+  await build({
+    stdin: { contents: `export const CLIENT_BUNDLE = ${JSON.stringify(min)};\n`, loader: "ts" },
+    outfile: target,
+    format: "esm",
+    banner: { js: DOC },
+    legalComments: "none",
+    logLevel: "warning",
+    allowOverwrite: true,
+  });
+  console.log("wrote src/live/server/client-bundle.ts");
+}

@@ -1,0 +1,375 @@
+/**
+ * The live client: per-input state, the send queue, replies and SSE frames in order, resync and
+ * session signals (live-input-authority.md §Client rules, §Session id, §Errors).
+ *
+ * Sends. Messages go out one at a time, in the order the user caused them, each with the next
+ * client seq and the inputState snapshot of every dirty input. One request in flight keeps the
+ * server's processing order equal to the user's order over any number of connections: two input
+ * events posted at once could otherwise reach the server swapped, and the older value would win.
+ * While a request is in flight, a newer input send of the same handler replaces a queued one (the
+ * value is read when the request is posted, so nothing typed is lost). Before any other message,
+ * pending debounced input sends are queued first, so the server sees the typed values before the
+ * message (G2). A click on an anchor, and the tab's unload, send every pending message at once as
+ * one `batch` (fetch with keepalive, or a beacon with the CSRF token in the body, rules 8 and 9).
+ *
+ * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
+ * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
+ */
+import { ROOT_ID } from "../src/live/protocol.ts";
+import {
+  ACK_HEADER, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
+  STATUS_HEADER, SUBSCRIBE_PATH,
+} from "../src/live/server/wire.ts";
+import { Applier, Desync } from "./apply.ts";
+import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
+import { type InputEntry, InputTable, type InputReport, reportValue, type Send } from "./inputs.ts";
+import { type Frame, FrameOrder } from "./order.ts";
+import { type EventSourceCtor, type Stream, subscribe } from "./sse.ts";
+
+/** What the client needs from the page (injectable, so the core runs without a network). */
+export type Host = {
+  readonly doc: Document;
+  readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
+  readonly EventSource?: EventSourceCtor | undefined;
+  readonly beacon?: ((url: string, body: string) => boolean) | undefined;
+  readonly reload: () => void;
+  readonly FormData?: typeof FormData;
+  readonly log?: (message: string) => void;
+};
+
+/** The values the page carries in its meta tags. */
+export type Boot = { csrf: string; seq: number; base: string; sessionId: string };
+
+export type Options = {
+  /** Debounce of input sends, ms (data-svc-debounce on an element overrides). */
+  debounceMs?: number;
+  /** How long a frame waits for a missing earlier one before a resync, ms. */
+  gapMs?: number;
+  /** First retry delay for session-rotating and network failures, ms (doubles each time). */
+  retryMs?: number;
+};
+
+export const DEFAULTS = { debounceMs: 150, gapMs: 1500, retryMs: 100 } as const;
+const MAX_RETRIES = 8;
+
+type EventBody = { seq: number; msg: string; args: Json[]; handlerId: string; inputState?: Record<string, InputReport> };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class LiveClient {
+  readonly inputs: InputTable;
+  readonly order: FrameOrder;
+  readonly applier: Applier;
+  readonly options: Required<Options>;
+  sessionId: string;
+  /** The last client event seq used (§Session counters); the first event is 1. */
+  seq = 0;
+  /** Sends waiting for the request in flight. */
+  readonly queue: Send[] = [];
+  halted = false;
+  private inFlight = false;
+  private ticket: string | undefined;
+  private stream: Stream | undefined;
+  private resyncing: Promise<void> | undefined;
+
+  constructor(
+    readonly host: Host,
+    readonly boot: Boot,
+    options: Options = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+    this.sessionId = boot.sessionId;
+    this.inputs = new InputTable(host.doc);
+    this.applier = new Applier(host.doc, this.inputs, (from, to) => this.renameSends(from, to));
+    this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
+  }
+
+  /** Opens the SSE subscription (when the host has EventSource). */
+  connect(): void {
+    const Source = this.host.EventSource;
+    if (Source === undefined || this.stream !== undefined) return;
+    this.stream = subscribe(Source, () => `${this.url(SUBSCRIBE_PATH)}?after=${this.order.lastAppliedSeq}`, (data) => {
+      try {
+        this.receive(JSON.parse(data) as Frame, this.seq);
+      } catch (error) {
+        this.log(`svc: bad SSE frame: ${String(error)}`);
+      }
+    });
+  }
+
+  close(): void {
+    this.stream?.close();
+    this.stream = undefined;
+    for (const entry of this.inputs.entries.values()) if (entry.timer !== undefined) clearTimeout(entry.timer);
+  }
+
+  /** A reply or SSE frame; `clamp` is the largest client seq it can acknowledge. */
+  receive(frame: Omit<Frame, "clamp">, clamp: number): void {
+    this.order.push({ ...frame, clamp });
+  }
+
+  // ---- sends -------------------------------------------------------------------------------
+
+  /** Schedules an input send for an entry: after its debounce, or at once for `ms` <= 0. */
+  schedule(entry: InputEntry, send: Send, ms: number): void {
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.pending = send;
+    if (ms <= 0) this.enqueue(send);
+    else entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      this.enqueue(send);
+    }, ms);
+  }
+
+  /** Sends the pending debounced send of one entry now (blur). */
+  flushEntry(entry: InputEntry): void {
+    if (entry.timer === undefined) return;
+    clearTimeout(entry.timer);
+    entry.timer = undefined;
+    if (entry.pending !== undefined) this.enqueue(entry.pending);
+  }
+
+  /** A message caused by the user: pending typed values go first (G2), then the message. */
+  dispatch(send: Send): void {
+    this.flushDebounced(true);
+    this.enqueue(send);
+  }
+
+  /** Queues every pending debounced send (timers cleared). */
+  flushDebounced(pump: boolean): void {
+    for (const entry of this.inputs.entries.values()) {
+      if (entry.timer === undefined) continue;
+      clearTimeout(entry.timer);
+      entry.timer = undefined;
+      if (entry.pending !== undefined) this.enqueue(entry.pending, pump);
+    }
+  }
+
+  enqueue(send: Send, pump = true): void {
+    if (this.halted) return;
+    const last = this.queue[this.queue.length - 1];
+    // A newer value of the same input handler supersedes a queued one: the value is read at post time.
+    if (send.control !== undefined && last !== undefined && last.control === send.control && last.kind === send.kind && last.msg === send.msg) {
+      this.queue[this.queue.length - 1] = send;
+    } else if (!this.queue.includes(send)) this.queue.push(send);
+    if (pump) this.pump();
+  }
+
+  /**
+   * §Client rules 8: a click on an anchor sends every pending message now, in one keepalive batch
+   * that survives the navigation, without the loader and without preventing the default.
+   */
+  navigate(extra: Send | undefined): void {
+    this.flushDebounced(false);
+    const sends = this.queue.splice(0);
+    if (extra !== undefined) sends.push(extra);
+    if (sends.length === 0 || this.halted) return;
+    const body = JSON.stringify({ sessionId: this.sessionId, ...this.batch(sends) });
+    this.host
+      .fetch(this.url(EVENT_PATH), { method: "POST", headers: this.headers(), body, credentials: "same-origin", keepalive: true })
+      .then(
+        (resp) => {
+          this.readSession(resp);
+          // The batch's frames come over SSE; without a stream, catch up from a full render.
+          if (resp.ok && this.stream?.open !== true) void this.resync();
+        },
+        (error: unknown) => this.log(`svc: navigation flush failed: ${String(error)}`),
+      );
+  }
+
+  /** §Client rules 8 and 9: on unload, every pending send in one beacon batch, CSRF in the body. */
+  unload(): void {
+    if (this.halted) return;
+    this.flushDebounced(false);
+    const sends = this.queue.splice(0);
+    if (sends.length === 0 || this.host.beacon === undefined) return;
+    const body = JSON.stringify({ csrf: this.boot.csrf, sessionId: this.sessionId, ...this.batch(sends) });
+    this.host.beacon(this.url(EVENT_PATH), body);
+  }
+
+  private batch(sends: Send[]): { inputState?: Record<string, InputReport>; batch: Omit<EventBody, "inputState">[] } {
+    const first = this.seq + 1;
+    const inputState = this.inputs.snapshot(first);
+    const batch = sends.map((send) => {
+      const seq = ++this.seq;
+      return { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
+    });
+    for (const send of sends) if (send.entry?.pending === send) send.entry.pending = undefined;
+    return inputState === undefined ? { batch } : { inputState, batch };
+  }
+
+  private argsOf(send: Send): Json[] {
+    if (send.control === undefined) return send.args;
+    const entry = send.entry;
+    const value = entry?.composing ? reportValue(entry) : eventValue(send.control);
+    return [...send.args, value];
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.halted) return;
+    const send = this.queue.shift();
+    if (send === undefined) return;
+    if (send.control !== undefined && !send.control.isConnected) {
+      if (send.entry?.pending === send) send.entry.pending = undefined;
+      this.pump();
+      return;
+    }
+    const seq = ++this.seq;
+    // The snapshot comes before the send leaves pendingSend, so its own input is reported.
+    const inputState = this.inputs.snapshot(seq);
+    if (send.entry?.pending === send) send.entry.pending = undefined;
+    const body: EventBody = { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
+    if (inputState !== undefined) body.inputState = inputState;
+    this.inFlight = true;
+    this.host.doc.documentElement.setAttribute(BUSY_ATTR, "");
+    void this.post(body, send.control !== undefined).finally(() => {
+      this.inFlight = false;
+      this.host.doc.documentElement.removeAttribute(BUSY_ATTR);
+      this.pump();
+    });
+  }
+
+  /** Posts one event; `idempotent` sends (a full input value) are retried on a network failure. */
+  private async post(body: EventBody, idempotent: boolean, attempt = 0): Promise<void> {
+    let resp: Response;
+    try {
+      resp = await this.host.fetch(this.url(EVENT_PATH), {
+        method: "POST", headers: this.headers(), credentials: "same-origin",
+        body: JSON.stringify({ ...body, sessionId: this.sessionId }),
+      });
+    } catch (error) {
+      if (idempotent && attempt < 3 && !this.halted) {
+        await sleep(this.options.retryMs * 2 ** attempt);
+        return this.post(body, idempotent, attempt + 1);
+      }
+      this.log(`svc: event ${body.msg} not sent: ${String(error)}`);
+      return;
+    }
+    this.readSession(resp);
+    if (resp.status === 404) return this.lost("session lost"); // or a restarted server (§Errors)
+    if (resp.status === 409) {
+      // session-rotating (§Session id): exchange the ticket if this tab holds it, then retry.
+      if (attempt >= MAX_RETRIES) return this.lost("session still rotating");
+      if (this.ticket !== undefined) await this.rotate();
+      await sleep(this.options.retryMs * 2 ** attempt);
+      return this.post(body, idempotent, attempt + 1);
+    }
+    if (resp.status === 503 && attempt < MAX_RETRIES) {
+      // gate-unavailable: the server could not check the session's access yet; it says when to retry.
+      const after = Number(resp.headers.get("Retry-After"));
+      await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : this.options.retryMs * 2 ** attempt);
+      return this.post(body, idempotent, attempt + 1);
+    }
+    if (resp.status === 204) return;
+    if (!resp.ok) {
+      // 400 (bad body, unknown message), 403, 413, 500 app-error: the message is dropped; the inputs
+      // it reported stay dirty (unacked) and go with the next event.
+      const detail = await resp.text().catch(() => "");
+      this.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
+      return;
+    }
+    await this.readFrame(resp, body.seq);
+  }
+
+  private async readFrame(resp: Response, clamp: number): Promise<void> {
+    if ((resp.headers.get("Content-Type") ?? "").includes("text/html")) {
+      const html = await resp.text();
+      const acks = resp.headers.get(ACK_HEADER);
+      const frame: Omit<Frame, "clamp"> = { seq: Number(resp.headers.get(SEQ_HEADER)), html };
+      if (acks) frame.ackInputs = JSON.parse(acks) as Record<string, number>;
+      this.receive(frame, clamp);
+    } else this.receive((await resp.json()) as Frame, clamp);
+  }
+
+  private async rotate(): Promise<void> {
+    const ticket = this.ticket;
+    this.ticket = undefined;
+    if (ticket === undefined) return;
+    const resp = await this.host
+      .fetch(this.url(ROTATE_PATH), { method: "POST", headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.boot.csrf }, credentials: "same-origin" })
+      .catch(() => undefined);
+    if (resp !== undefined) this.readSession(resp);
+  }
+
+  /** X-Svc-Sid: adopt the session's current public id; X-Svc-Rotation: keep the ticket. */
+  private readSession(resp: Response): void {
+    const sid = resp.headers.get(SID_HEADER);
+    if (sid) this.sessionId = sid;
+    const ticket = resp.headers.get(ROTATION_HEADER);
+    if (ticket) this.ticket = ticket;
+  }
+
+  /** session-lost (or a server restart): the page reloads (§Errors). */
+  private lost(why: string): void {
+    if (this.halted) return;
+    this.log(`svc: ${why}; reloading`);
+    this.halted = true;
+    this.close();
+    this.host.reload();
+  }
+
+  // ---- frames ------------------------------------------------------------------------------
+
+  private applyFrame(frame: Frame): void {
+    // §Client rules 2: acks first, so the patches below see the inputs as the server saw them.
+    this.inputs.ack(frame.ackInputs, frame.seq, frame.clamp);
+    try {
+      if (frame.html !== undefined) this.applier.patches([{ id: ROOT_ID, replace: frame.html }], frame.seq);
+      else this.applier.patches(frame.patches ?? [], frame.seq);
+    } catch (error) {
+      if (!(error instanceof Desync)) throw error;
+      this.log(`svc: ${error.message}; resyncing`);
+      void this.resync();
+    }
+  }
+
+  /**
+   * A desync (or a gap that does not fill): the current render replaces the DOM by reconciling, so
+   * dirty inputs keep their nodes and values (rule 4), and lastAppliedSeq moves to its seq.
+   */
+  resync(): Promise<void> {
+    this.resyncing ??= this.fetchRender().finally(() => (this.resyncing = undefined));
+    return this.resyncing;
+  }
+
+  private async fetchRender(): Promise<void> {
+    this.order.pause();
+    for (let attempt = 0; !this.halted; attempt++) {
+      const resp = await this.host
+        .fetch(this.url(RENDER_PATH), { headers: { [CSRF_HEADER]: this.boot.csrf }, credentials: "same-origin" })
+        .catch(() => undefined);
+      if (resp?.status === 404) return this.lost("session lost");
+      if (resp?.ok) {
+        const seq = Number(resp.headers.get(SEQ_HEADER));
+        this.applier.root(await resp.text(), seq);
+        this.order.resume(seq, (skipped) => this.inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
+        return;
+      }
+      if (attempt >= MAX_RETRIES) return this.lost("resync failed");
+      await sleep(this.options.retryMs * 2 ** attempt);
+    }
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /** Queued and pending sends follow a rename of their handler (§Patch, kids). */
+  private renameSends(from: string, to: string): void {
+    const move = (id: string) => (id === from || id.startsWith(`${from}.`) ? to + id.slice(from.length) : id);
+    for (const send of this.queue) send.handlerId = move(send.handlerId);
+    for (const entry of this.inputs.entries.values()) if (entry.pending !== undefined) entry.pending.handlerId = move(entry.pending.handlerId);
+  }
+
+  private url(path: string): string {
+    return this.boot.base + path;
+  }
+
+  private headers(): Record<string, string> {
+    return { "Content-Type": "application/json", [CSRF_HEADER]: this.boot.csrf };
+  }
+
+  log(message: string): void {
+    (this.host.log ?? ((m: string) => console.warn(m)))(message);
+  }
+}
+

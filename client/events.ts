@@ -1,0 +1,181 @@
+/**
+ * DOM events: delegation from the document to the handler elements of the root (data-svc-hid,
+ * data-svc-on), debounce, IME composition, focus, anchors and unload (live-input-authority.md
+ * §Client rules 6-9; §Per-input client state).
+ *
+ * Listeners sit on the document, so they survive a replaced root; an event counts only when its
+ * target is inside the element with svc-id "r". A handler is the nearest element, from the target
+ * up to the root, whose data-svc-on names the event kind.
+ */
+import { HID_ATTR, KEY_FILTER_ATTR, ON_ATTR, ROOT_ID } from "../src/live/protocol.ts";
+import type { LiveClient } from "./client.ts";
+import { type Control, controlValue, DEBOUNCE_ATTR, formFields, idOf, isControl, isToggle, messageOf, tagOf } from "./dom.ts";
+import type { Send } from "./inputs.ts";
+
+type Found = { inRoot: boolean; handler: Element | undefined; anchor: Element | undefined };
+
+/** Walks from the target to the root: the handler for `kind` and, for clicks, the anchor. */
+function lookup(target: EventTarget | null, kind: string): Found {
+  const found: Found = { inRoot: false, handler: undefined, anchor: undefined };
+  const node = target as Node | null;
+  for (let el = node && node.nodeType !== undefined ? (node.nodeType === 1 ? (node as Element) : node.parentElement) : null; el; el = el.parentElement) {
+    if (found.handler === undefined && el.hasAttribute(HID_ATTR) && (el.getAttribute(ON_ATTR) ?? "").split(" ").includes(kind)) found.handler = el;
+    if (found.anchor === undefined && tagOf(el) === "a" && el.hasAttribute("href")) found.anchor = el;
+    if (idOf(el) === ROOT_ID) {
+      found.inRoot = true;
+      return found;
+    }
+  }
+  return found;
+}
+
+/** The send for a handler element's message of `kind`, or undefined when it names none. */
+function sendOf(handler: Element | undefined, kind: string): Send | undefined {
+  if (handler === undefined) return undefined;
+  const message = messageOf(handler, kind);
+  const handlerId = handler.getAttribute(HID_ATTR);
+  if (message === undefined || handlerId === null) return undefined;
+  return { msg: message.msg, args: message.args, handlerId, kind };
+}
+
+function debounceOf(control: Element, handler: Element, fallback: number): number {
+  if (isToggle(control) || tagOf(control) === "select") return 0;
+  const raw = control.getAttribute(DEBOUNCE_ATTR) ?? handler.getAttribute(DEBOUNCE_ATTR);
+  const ms = raw === null ? NaN : Number(raw);
+  return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
+}
+
+/** Attaches the listeners; returns the function that detaches them. */
+export function listen(client: LiveClient, win: Window & typeof globalThis): () => void {
+  const doc = client.host.doc;
+  const inputs = client.inputs;
+
+  const controlIn = (event: Event): Control | undefined => {
+    const target = event.target;
+    return isControl(target) && lookup(target, "").inRoot ? target : undefined;
+  };
+
+  const onInput = (event: Event) => {
+    const control = controlIn(event);
+    if (control === undefined) return;
+    const entry = inputs.ensure(control);
+    if (entry === undefined) return;
+    // §Client rules 7: nothing is dispatched, nor liveValue moved, while a composition is open.
+    if ((event as InputEvent).isComposing || entry.composing) return;
+    entry.liveValue = controlValue(control);
+    entry.typed = true;
+    if (entry.imeValue !== undefined) {
+      const repeat = entry.imeValue === entry.liveValue;
+      entry.imeValue = undefined;
+      if (repeat) return; // the input event that follows compositionend with the committed text
+    }
+    const found = lookup(control, "input");
+    const send = sendOf(found.handler, "input");
+    if (send === undefined || found.handler === undefined) return;
+    client.schedule(entry, { ...send, control, entry }, debounceOf(control, found.handler, client.options.debounceMs));
+  };
+
+  const onChange = (event: Event) => {
+    const control = controlIn(event);
+    if (control === undefined) return;
+    const found = lookup(control, "change");
+    const send = sendOf(found.handler, "change");
+    if (send === undefined) return;
+    const entry = inputs.ensure(control);
+    if (entry === undefined) return client.dispatch({ ...send, control });
+    client.flushEntry(entry); // its typed value goes before the change
+    entry.liveValue = controlValue(control);
+    const full: Send = { ...send, control, entry };
+    entry.pending = full;
+    client.dispatch(full);
+  };
+
+  const onCompositionStart = (event: Event) => {
+    const control = controlIn(event);
+    const entry = control && inputs.ensure(control);
+    if (entry === undefined) return;
+    client.flushEntry(entry); // what was typed before the composition goes as it is
+    entry.composing = true;
+  };
+
+  const onCompositionEnd = (event: Event) => {
+    const control = controlIn(event);
+    const entry = control && inputs.ensure(control);
+    if (control === undefined || entry === undefined) return;
+    entry.composing = false;
+    entry.liveValue = controlValue(control);
+    entry.imeValue = entry.liveValue;
+    entry.typed = true;
+    // One dispatch of the committed text (§Client rules 7).
+    const found = lookup(control, "input");
+    const send = sendOf(found.handler, "input");
+    if (send !== undefined && found.handler !== undefined) {
+      client.schedule(entry, { ...send, control, entry }, debounceOf(control, found.handler, client.options.debounceMs));
+    }
+  };
+
+  const onKeydown = (event: Event) => {
+    const key = event as KeyboardEvent;
+    // An Enter that confirms a composition is not the user's Enter (§Client rules 7).
+    if (key.isComposing || key.keyCode === 229) return;
+    const target = key.target;
+    if (isControl(target) && inputs.of(target)?.composing) return;
+    const found = lookup(target, "keydown");
+    if (!found.inRoot || found.handler === undefined) return;
+    const filter = found.handler.getAttribute(KEY_FILTER_ATTR);
+    if (filter !== null && filter !== "" && key.key !== filter) return;
+    const send = sendOf(found.handler, "keydown");
+    if (send !== undefined) client.dispatch(send);
+  };
+
+  const onClick = (event: Event) => {
+    const found = lookup(event.target, "click");
+    if (!found.inRoot) return;
+    const send = sendOf(found.handler, "click");
+    // §Client rules 8: an anchor flushes everything pending first and keeps its default action.
+    if (found.anchor !== undefined) client.navigate(send);
+    else if (send !== undefined) client.dispatch(send);
+  };
+
+  const onSubmit = (event: Event) => {
+    const form = event.target as Element | null;
+    if (form === null || tagOf(form) !== "form") return;
+    const found = lookup(form, "submit");
+    const send = sendOf(found.handler, "submit");
+    if (!found.inRoot || send === undefined) return;
+    event.preventDefault();
+    send.args = [...send.args, formFields(form as HTMLFormElement, client.host.FormData ?? win.FormData)];
+    // Submitting ends the protection of the form's untracked fields (G1: "until ... submits").
+    for (const entry of inputs.entries.values()) if (form.contains(entry.el)) entry.typed = false;
+    client.dispatch(send);
+  };
+
+  const onFocusIn = (event: Event) => {
+    const entry = isControl(event.target) ? inputs.of(event.target) : undefined;
+    if (entry !== undefined) entry.typed = false;
+  };
+
+  const onFocusOut = (event: Event) => {
+    const entry = isControl(event.target) ? inputs.of(event.target) : undefined;
+    if (entry !== undefined) client.flushEntry(entry);
+  };
+
+  const onPageHide = () => client.unload();
+
+  const listeners: [EventTarget, string, (event: Event) => void][] = [
+    [doc, "input", onInput],
+    [doc, "change", onChange],
+    [doc, "compositionstart", onCompositionStart],
+    [doc, "compositionend", onCompositionEnd],
+    [doc, "keydown", onKeydown],
+    [doc, "click", onClick],
+    [doc, "submit", onSubmit],
+    [doc, "focusin", onFocusIn],
+    [doc, "focusout", onFocusOut],
+    [win, "pagehide", onPageHide],
+  ];
+  for (const [target, type, fn] of listeners) target.addEventListener(type, fn);
+  return () => {
+    for (const [target, type, fn] of listeners) target.removeEventListener(type, fn);
+  };
+}

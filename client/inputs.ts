@@ -1,0 +1,154 @@
+/**
+ * The per-input client entries (live-input-authority.md §Per-input client entry, §Per-input client
+ * state) and the dirtiness test the authority rule reads.
+ *
+ * An entry is created the first time the user changes a control (an input, change or composition
+ * event), keyed by the control's svc-id, and deleted when the control leaves the DOM. Dirty, per
+ * §Per-input client state: a debounce is pending (or its send waits in the queue), a send is not
+ * yet acked (lastSentSeq > lastAckedSeq), or a composition is open. Focus alone does not make a
+ * tracked input dirty; an untracked input (no input or change handler) is protected by focus plus
+ * "typed since focus".
+ */
+import { ON_ATTR } from "../src/live/protocol.ts";
+import { type Control, controlValue, idOf, type Json } from "./dom.ts";
+
+/** One message waiting to be posted (§Per-input client entry, pendingSend). */
+export type Send = {
+  msg: string;
+  args: Json[];
+  handlerId: string;
+  kind: string;
+  /** For input and change: the control whose value is appended when the send is posted. */
+  control?: Control;
+  /** The entry this send belongs to (its pendingSend). */
+  entry?: InputEntry;
+};
+
+export type InputEntry = {
+  id: string;
+  el: Control;
+  /** Most recent DOM value typed (or applied by rule 1 case 4). */
+  liveValue: string;
+  lastSentSeq: number;
+  lastAckedSeq: number;
+  /**
+   * The server seq of the frame that last raised lastAckedSeq. §Client rules 1.3 compares a frame
+   * with the point the entry was acknowledged; the client's event seq and the server's outSeq are
+   * different counters, so that point is kept here in the server's counter.
+   */
+  ackFrame: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  pending: Send | undefined;
+  composing: boolean;
+  /** Typed since the control last took focus (protects an untracked input). */
+  typed: boolean;
+  /** The text committed by the last compositionend: an identical input event right after is not re-sent. */
+  imeValue: string | undefined;
+};
+
+export type InputReport = { value: string; seq: number };
+
+/**
+ * The value an entry reports and sends: its DOM value, except while a composition is open, when
+ * the uncommitted text is not the user's yet (§Client rules 7) and the last committed value stands.
+ */
+export function reportValue(entry: InputEntry): string {
+  return entry.composing ? entry.liveValue : controlValue(entry.el);
+}
+
+/** Whether the control has an input or change handler (a tracked input). */
+export function isTracked(el: Element): boolean {
+  const on = el.getAttribute(ON_ATTR);
+  return on !== null && /(^| )(input|change)( |$)/.test(on);
+}
+
+export class InputTable {
+  readonly entries = new Map<string, InputEntry>();
+
+  constructor(private readonly doc: Document) {}
+
+  /** The entry of this control, when it has one (and it is this node). */
+  of(el: Element): InputEntry | undefined {
+    const id = idOf(el);
+    const entry = id === null ? undefined : this.entries.get(id);
+    return entry !== undefined && entry.el === el ? entry : undefined;
+  }
+
+  /** The control's entry, created on first use. Controls without an id get none. */
+  ensure(el: Control): InputEntry | undefined {
+    const id = idOf(el);
+    if (id === null) return undefined;
+    let entry = this.entries.get(id);
+    if (entry === undefined || entry.el !== el) {
+      if (entry?.timer !== undefined) clearTimeout(entry.timer);
+      entry = {
+        id, el, liveValue: controlValue(el), lastSentSeq: 0, lastAckedSeq: 0, ackFrame: 0,
+        timer: undefined, pending: undefined, composing: false, typed: false, imeValue: undefined,
+      };
+      this.entries.set(id, entry);
+    }
+    return entry;
+  }
+
+  /** §Per-input client state: the dirtiness test. */
+  dirty(entry: InputEntry): boolean {
+    if (entry.timer !== undefined || entry.pending !== undefined || entry.composing) return true;
+    if (entry.lastSentSeq > entry.lastAckedSeq) return true;
+    return !isTracked(entry.el) && entry.typed && this.doc.activeElement === entry.el;
+  }
+
+  /**
+   * The inputState of an event with seq `seq`: every dirty input with its DOM value. Each reported
+   * input's lastSentSeq becomes `seq` (§Per-input client state, "send flushes I").
+   */
+  snapshot(seq: number): Record<string, InputReport> | undefined {
+    let state: Record<string, InputReport> | undefined;
+    for (const entry of this.entries.values()) {
+      if (!this.dirty(entry)) continue;
+      (state ??= {})[entry.id] = { value: reportValue(entry), seq };
+      entry.lastSentSeq = seq;
+    }
+    return state;
+  }
+
+  /**
+   * §Client rules 2: raises lastAckedSeq from a frame's ackInputs. An ack above `clamp` (the client
+   * seq the frame can answer at most) comes from an earlier page of the same session, whose seqs
+   * the server still holds, and is read as `clamp`.
+   */
+  ack(acks: Readonly<Record<string, number>> | undefined, frameSeq: number, clamp: number): void {
+    if (acks === undefined) return;
+    for (const id of Object.keys(acks)) {
+      const entry = this.entries.get(id);
+      const value = acks[id];
+      if (entry === undefined || typeof value !== "number") continue;
+      const acked = Math.min(value, clamp);
+      if (acked > entry.lastAckedSeq) {
+        entry.lastAckedSeq = acked;
+        entry.ackFrame = frameSeq;
+      }
+    }
+  }
+
+  /** §Patch, kids: keep-and-rename moves the entries of the renamed subtree to the new ids. */
+  rename(from: string, to: string): void {
+    const moved: InputEntry[] = [];
+    for (const [id, entry] of this.entries) {
+      if (id === from || id.startsWith(`${from}.`)) {
+        this.entries.delete(id);
+        entry.id = to + id.slice(from.length);
+        moved.push(entry);
+      }
+    }
+    for (const entry of moved) this.entries.set(entry.id, entry);
+  }
+
+  /** §Per-input client state, "I leaves the DOM": its entry (and pending debounce) is deleted. */
+  sweep(): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.el.isConnected) continue;
+      if (entry.timer !== undefined) clearTimeout(entry.timer);
+      this.entries.delete(id);
+    }
+  }
+}

@@ -1,0 +1,221 @@
+// The authority rule (live-input-authority.md §Client rules 1, 2, 5, 6) and each row of the
+// per-input state table (§Per-input client state).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { json, page, ROOT, settle, TITLE } from "./support.ts";
+
+const setTitle = (seq: number, value: string, ackInputs?: Record<string, number>) => ({
+  seq, ...(ackInputs ? { ackInputs } : {}), patches: [{ id: TITLE, attrs: { value, class: `v${seq}` } }],
+});
+
+test("rule 1 case 1: a dirty input (debounce pending) keeps its value; the patch's other attributes apply", async () => {
+  const p = page(ROOT, { options: { debounceMs: 1000 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "typed");
+  p.sse.frame(setTitle(1, "server"));
+  assert.equal(title.value, "typed");
+  assert.equal(title.getAttribute("class"), "v1");
+  assert.equal(p.client.inputs.of(title)?.liveValue, "typed");
+  await p.close();
+});
+
+test("rule 1 case 1: an input whose send is not yet acked keeps its value", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "ab");
+  await p.waitFor(1);
+  p.sse.frame(setTitle(1, "a")); // a frame from before the server saw "ab"
+  assert.equal(title.value, "ab");
+  await p.close();
+});
+
+test("rule 1 case 1: an input with an open composition keeps its value", async () => {
+  const p = page(ROOT);
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.fire(title, "compositionstart");
+  title.value = "か";
+  p.fire(title, "input", { isComposing: true });
+  p.sse.frame(setTitle(1, "server"));
+  assert.equal(title.value, "か");
+  await p.close();
+});
+
+test("rule 1 case 2: a patch equal to the entry's liveValue is an echo and does not write the DOM", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  title.focus();
+  p.type(title, "same");
+  title.setSelectionRange(1, 3);
+  const req = await p.waitFor(1);
+  req.respond(json(setTitle(1, "same", { [TITLE]: 1 })));
+  await settle();
+  assert.equal(title.value, "same");
+  assert.deepEqual([title.selectionStart, title.selectionEnd], [1, 3], "the selection is untouched");
+  await p.close();
+});
+
+test("rule 1 case 3: a frame older than the entry's acknowledgement point is dropped whole", async () => {
+  const p = page(ROOT);
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "v");
+  const entry = p.client.inputs.of(title)!;
+  entry.timer && clearTimeout(entry.timer);
+  entry.timer = undefined;
+  entry.pending = undefined;
+  entry.ackFrame = 5;
+  p.client.applier.patches([{ id: TITLE, attrs: { value: "old", class: "x" } }], 4);
+  assert.equal(title.value, "v");
+  assert.equal(title.hasAttribute("class"), false, "the whole patch is dropped");
+  await p.close();
+});
+
+test("rule 1 case 4: once acked, a changed rendered value applies to the focused tracked input and liveValue follows", async () => {
+  const p = page(ROOT, { options: { debounceMs: 5 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  title.focus();
+  p.type(title, "abc");
+  const req = await p.waitFor(1);
+  req.respond(json(setTitle(1, "ABC", { [TITLE]: 1 })));
+  await settle();
+  assert.equal(title.value, "ABC");
+  assert.equal(title.selectionStart, 3, "the caret stays where it was");
+  assert.equal(p.client.inputs.of(title)?.liveValue, "ABC");
+  assert.equal(p.doc.activeElement, title);
+  await p.close();
+});
+
+test("rule 2: the ack in a frame is ingested before its patches, so a server-side clear in the same frame applies", async () => {
+  const p = page(ROOT, { options: { debounceMs: 5 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "todo");
+  await p.waitFor(1);
+  p.sse.frame(setTitle(1, "", { [TITLE]: 1 }));
+  assert.equal(title.value, "");
+  assert.equal(title.hasAttribute("value"), false);
+  await p.close();
+});
+
+test("rule 2: a value patch arriving before its ack is dropped, and the next changed value after the ack applies", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "x");
+  await p.waitFor(1);
+  p.sse.frame(setTitle(1, "background")); // not yet acked: dropped
+  assert.equal(title.value, "x");
+  p.sse.frame({ seq: 2, ackInputs: { [TITLE]: 1 }, patches: [] });
+  p.sse.frame(setTitle(3, "later"));
+  assert.equal(title.value, "later");
+  await p.close();
+});
+
+test("an ack above anything this page sent (an earlier page's seqs) counts only up to the request it answers", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "a");
+  const first = await p.waitFor(1);
+  first.respond(json({ seq: 1, ackInputs: { [TITLE]: 50 }, patches: [] }));
+  await settle();
+  assert.equal(p.client.inputs.of(title)?.lastAckedSeq, 1);
+  p.type(title, "b");
+  await p.waitFor(2);
+  assert.equal(p.client.inputs.dirty(p.client.inputs.of(title)!), true, "the second send is still unacked");
+  await p.close();
+});
+
+test("focus alone does not protect a tracked input; an untracked input is protected by focus plus typing since focus", async () => {
+  const p = page(ROOT);
+  const title = p.el<HTMLInputElement>(TITLE);
+  title.focus();
+  p.sse.frame(setTitle(1, "model"));
+  assert.equal(title.value, "model", "tracked, focused, never typed: the model applies");
+
+  const free = p.el<HTMLInputElement>("r.#input:free");
+  free.focus();
+  p.sse.frame({ seq: 2, patches: [{ id: "r.#input:free", attrs: { value: "one" } }] });
+  assert.equal(free.value, "one", "focused but not typed: applies");
+  p.type(free, "!");
+  p.sse.frame({ seq: 3, patches: [{ id: "r.#input:free", attrs: { value: "two" } }] });
+  assert.equal(free.value, "one!", "focused and typed: protected");
+  free.blur();
+  p.sse.frame({ seq: 4, patches: [{ id: "r.#input:free", attrs: { value: "three" } }] });
+  assert.equal(free.value, "three", "after blur: applies");
+  await p.close();
+});
+
+test("rule 1 governs checkboxes through checked and selects through their options' selected", async () => {
+  const p = page(ROOT);
+  const box = p.el<HTMLInputElement>("r.#input:done");
+  box.click(); // checked, change sent and unacked
+  const req = await p.waitFor(1);
+  p.sse.frame({ seq: 1, patches: [{ id: "r.#input:done", attrs: { checked: "" } }] });
+  assert.equal(box.checked, true, "unacked: kept");
+  req.respond(json({ seq: 2, ackInputs: { "r.#input:done": 1 }, patches: [{ id: "r.#input:done", attrs: { checked: "" } }] }));
+  await settle();
+  assert.equal(box.checked, false, "acked and changed: applied");
+
+  const select = p.el<HTMLSelectElement>("r.#select:size");
+  select.value = "m";
+  p.fire(select, "change");
+  await p.waitFor(2);
+  p.sse.frame({ seq: 3, patches: [{ id: "r.#select:size.0#option", attrs: { selected: "selected" } }] });
+  assert.equal(select.value, "m", "unacked: the user's choice stays");
+  await p.close();
+});
+
+test("a textarea's text patch is its value under the authority rule", async () => {
+  const p = page(ROOT, { options: { debounceMs: 1000 } });
+  const body = p.el<HTMLTextAreaElement>("r.#textarea:body");
+  p.sse.frame({ seq: 1, patches: [{ id: "r.#textarea:body", html: "a &amp; b" }] });
+  assert.equal(body.value, "a & b", "untouched: applies");
+  p.type(body, "!");
+  p.sse.frame({ seq: 2, patches: [{ id: "r.#textarea:body", html: "server" }] });
+  assert.equal(body.value, "a & b!", "dirty: kept");
+  await p.close();
+});
+
+test("rule 5: a control's value is written only when the render changes it; an unchanged render leaves what was typed", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "  padded");
+  const req = await p.waitFor(1);
+  // The server normalised to the value the previous render showed: no patch, only the ack.
+  req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [{ id: "r.0#p", text: "count 1" }] }));
+  await settle();
+  assert.equal(title.value, "  padded");
+  await p.close();
+});
+
+test("rule 6: an uncontrolled field keeps what the user typed across re-renders of its form", async () => {
+  const p = page(ROOT);
+  const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
+  note.focus();
+  p.type(note, "draft");
+  p.sse.frame({ seq: 1, patches: [{ id: "r.#form:f", kids: [{ html: `<p svc-id="r.#form:f.0#p">hint</p>` }, { keep: "r.#form:f.#input:note", id: "r.#form:f.#input:note" }, { keep: "r.#form:f.1#button" }] }] });
+  assert.equal(p.el("r.#form:f.#input:note"), note);
+  assert.equal(note.value, "draft");
+  assert.equal(p.doc.activeElement, note);
+  await p.close();
+});
+
+test("state table: an input event sets liveValue, schedules a debounce with pendingSend, and the send clears it with lastSentSeq", async () => {
+  const p = page(ROOT, { options: { debounceMs: 15 } });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "q");
+  const entry = p.client.inputs.of(title)!;
+  assert.equal(entry.liveValue, "q");
+  assert.notEqual(entry.timer, undefined);
+  assert.equal(entry.pending?.msg, "SetTitle");
+  assert.equal(entry.lastSentSeq, 0);
+  const req = await p.waitFor(1);
+  assert.equal(entry.timer, undefined);
+  assert.equal(entry.pending, undefined);
+  assert.equal(entry.lastSentSeq, 1);
+  assert.deepEqual(req.body?.inputState, { [TITLE]: { value: "q", seq: 1 } });
+  req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [] }));
+  await settle();
+  assert.equal(entry.lastAckedSeq, 1);
+  // A lower ack never lowers it (max).
+  p.sse.frame({ seq: 2, ackInputs: { [TITLE]: 0 }, patches: [] });
+  assert.equal(entry.lastAckedSeq, 1);
+  await p.close();
+});

@@ -1,0 +1,185 @@
+// Frame order, SSE and session signals (live-input-authority.md §Client rules 3, §GET
+// /_svc/subscribe, §Session id, §Errors).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { json, page, ROOT, settle, sleep, status, TITLE } from "./support.ts";
+
+const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
+
+test("the SSE subscription asks for the frames after the page's seq", async () => {
+  const p = page(ROOT, { seq: 12, base: "/app" });
+  assert.equal(p.sources.length, 1);
+  assert.equal(p.sse.url, "/app/_svc/subscribe?after=12");
+  await p.close();
+});
+
+test("a frame at or below the page's seq is dropped whole", async () => {
+  const p = page(ROOT, { seq: 5 });
+  p.sse.frame(text(5, "five"));
+  p.sse.frame(text(3, "three"));
+  assert.equal(p.el("r.0#p").textContent, "count 0");
+  assert.equal(p.client.order.lastAppliedSeq, 5);
+  await p.close();
+});
+
+test("a duplicate SSE frame and the reply carrying the same frame are applied once", async () => {
+  const p = page(`<div svc-id="r"><ul svc-id="r.0#ul"></ul><button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="Add">+</button></div>`);
+  const add = { seq: 1, patches: [{ id: "r.0#ul", kids: [{ html: `<li svc-id="r.0#ul.0#li">1</li>` }] }] };
+  p.el("r.1#button").click();
+  const req = await p.waitFor(1);
+  p.sse.frame(add);
+  p.sse.frame(add);
+  req.respond(json({ ...add, respondingTo: 1 }));
+  await settle();
+  assert.equal(p.el("r.0#ul").innerHTML, `<li svc-id="r.0#ul.0#li">1</li>`);
+  await p.close();
+});
+
+test("out-of-order frames are applied in seq order: a later frame waits for the earlier one", async () => {
+  const p = page(ROOT);
+  p.sse.frame(text(3, "three"));
+  p.sse.frame(text(2, "two"));
+  assert.equal(p.el("r.0#p").textContent, "count 0");
+  assert.equal(p.client.order.lastAppliedSeq, 0);
+  p.sse.frame(text(1, "one"));
+  assert.equal(p.el("r.0#p").textContent, "three");
+  assert.equal(p.client.order.lastAppliedSeq, 3);
+  await p.close();
+});
+
+test("replies arriving out of order with SSE frames in between end in the last frame's state", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  p.el("r.2#button").click();
+  const r1 = await p.waitFor(1);
+  p.sse.frame(text(1, "count 1")); // the stream is faster than the reply
+  r1.respond(json({ ...text(1, "count 1"), respondingTo: 1 }));
+  p.el("r.2#button").click();
+  const r2 = await p.waitFor(2);
+  p.sse.frame(text(3, "count 2 (tick)")); // a background frame overtakes the reply
+  r2.respond(json({ ...text(2, "count 2"), respondingTo: 2 }));
+  await settle();
+  assert.equal(p.el("r.0#p").textContent, "count 2 (tick)");
+  assert.equal(p.client.order.lastAppliedSeq, 3);
+  await p.close();
+});
+
+test("a gap that does not fill resyncs from a full render and continues after its seq", async () => {
+  const p = page(ROOT, {
+    auto: (req) => (req.url.endsWith("/_svc/render") ? new Response(ROOT.replace("count 0", "count 4"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "4" } }) : undefined),
+  });
+  p.sse.frame(text(3, "three"));
+  await sleep(120);
+  assert.equal(p.el("r.0#p").textContent, "count 4");
+  assert.equal(p.client.order.lastAppliedSeq, 4);
+  p.sse.frame(text(5, "five"));
+  assert.equal(p.el("r.0#p").textContent, "five");
+  await p.close();
+});
+
+test("after an SSE error the stream is closed and reopened with the current lastAppliedSeq", async () => {
+  const p = page(ROOT);
+  p.sse.frame(text(1, "one"));
+  const first = p.sse;
+  first.error();
+  assert.equal(first.closed, true);
+  await sleep(400);
+  assert.equal(p.sources.length, 2);
+  assert.equal(p.sse.url, "/_svc/subscribe?after=1");
+  first.frame(text(2, "from the closed stream"));
+  assert.equal(p.el("r.0#p").textContent, "one");
+  await p.close();
+});
+
+test("a session-lost reply reloads the page and nothing more is sent", async () => {
+  const p = page(ROOT, { auto: () => status(404, "session-lost") });
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.reloads, 1);
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.requests.length, 1);
+  await p.close();
+});
+
+test("a plain 404 (a restarted server) reloads the page too", async () => {
+  const p = page(ROOT, { auto: () => new Response("not found", { status: 404 }) });
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.reloads, 1);
+  await p.close();
+});
+
+test("session-rotating is retried with backoff; a held rotation ticket is exchanged first", async () => {
+  let rotating = 2;
+  const p = page(ROOT, {
+    auto: (req) => {
+      if (req.url.endsWith("/_svc/rotate")) return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3" } });
+      const seq = Number(req.body?.seq);
+      if (seq === 1) return json({ seq: 1, patches: [] }, { "X-Svc-Rotation": "ticket-1", "X-Svc-Sid": "h2" });
+      if (rotating-- > 0) return status(409, "session-rotating");
+      return json({ seq: 2, patches: [] });
+    },
+  });
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.client.sessionId, "h2", "X-Svc-Sid is adopted");
+  p.el("r.2#button").click();
+  await sleep(50);
+  const urls = p.requests.map((r) => r.url.replace("/_svc/", ""));
+  assert.deepEqual(urls, ["event", "event", "rotate", "event", "event"]);
+  const rotate = p.requests[2]!;
+  assert.equal(rotate.method, "POST");
+  assert.deepEqual([rotate.headers["X-Svc-Rotation"], rotate.headers["X-Svc-Csrf"]], ["ticket-1", "tok"]);
+  assert.deepEqual(p.requests.slice(1).filter((r) => r.body).map((r) => [r.body?.seq, r.body?.sessionId]), [[2, "h2"], [2, "h3"], [2, "h3"]]);
+  assert.equal(p.reloads, 0);
+  await p.close();
+});
+
+test("an app error keeps the reported inputs dirty, and they go again with the next event", async () => {
+  const p = page(ROOT, {
+    options: { debounceMs: 5 },
+    auto: (req) => (req.body?.seq === 1 ? new Response("{}", { status: 500, headers: { "X-Svc-Status": "app-error" } }) : json({ seq: 1, ackInputs: { [TITLE]: 2 }, patches: [] })),
+  });
+  const title = p.el<HTMLInputElement>(TITLE);
+  p.type(title, "keep");
+  await p.waitFor(1);
+  await settle();
+  assert.equal(p.client.inputs.dirty(p.client.inputs.of(title)!), true);
+  assert.match(p.logs.join("\n"), /refused: 500 app-error/);
+  p.el("r.2#button").click();
+  const next = await p.waitFor(2);
+  assert.deepEqual(next.body?.inputState, { [TITLE]: { value: "keep", seq: 2 } });
+  await settle();
+  assert.equal(p.client.inputs.dirty(p.client.inputs.of(title)!), false);
+  await p.close();
+});
+
+test("a 400 reply drops the message, logs it, and the queue carries on", async () => {
+  const p = page(ROOT, {
+    auto: (req) => (req.body?.seq === 1 ? json({ error: "unknown_message" }, {}, 400) : json({ seq: 1, patches: [{ id: "r.0#p", text: "ok" }] })),
+  });
+  p.el("r.2#button").click();
+  p.el("r.2#button").click();
+  await p.waitFor(2);
+  await settle();
+  assert.match(p.logs.join("\n"), /refused: 400/);
+  assert.equal(p.el("r.0#p").textContent, "ok");
+  await p.close();
+});
+
+test("gate-unavailable (503) is retried after the server's Retry-After", async () => {
+  let first = true;
+  const p = page(ROOT, {
+    auto: () => {
+      if (!first) return json({ seq: 1, patches: [{ id: "r.0#p", text: "count 1" }] });
+      first = false;
+      return status(503, "gate-unavailable", { "Retry-After": "0.05" });
+    },
+  });
+  p.el("r.2#button").click();
+  await sleep(120);
+  assert.equal(p.requests.length, 2);
+  assert.deepEqual([p.requests[1]?.body?.seq, p.requests[1]?.body?.msg], [1, "Inc"]);
+  assert.equal(p.el("r.0#p").textContent, "count 1");
+  await p.close();
+});

@@ -1,0 +1,194 @@
+// The patch applier: each operation, their order, kids with keep / rename / html, rule 4 and
+// desync (live-input-authority.md §Patch, §Client rules 4 and 5, §Errors).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Patch } from "../../src/live/protocol.ts";
+import { page, ROOT, settle, TITLE } from "./support.ts";
+
+const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({ seq, patches, ...(ackInputs ? { ackInputs } : {}) });
+
+test("a text patch makes the text the element's only child", async () => {
+  const p = page(ROOT);
+  p.sse.frame(frame(1, [{ id: "r.0#p", text: "count <1>" }]));
+  assert.equal(p.el("r.0#p").innerHTML, "count &lt;1&gt;");
+  await p.close();
+});
+
+test("an html patch sets the children from markup when no dirty input is inside", async () => {
+  const p = page(ROOT);
+  p.sse.frame(frame(1, [{ id: "r.3#ul", html: `<li svc-id="r.3#ul.0#li">x</li>` }]));
+  assert.equal(p.el("r.3#ul").innerHTML, `<li svc-id="r.3#ul.0#li">x</li>`);
+  await p.close();
+});
+
+test("a replace patch swaps the element, and a replaced form's fields are new and empty", async () => {
+  const p = page(ROOT);
+  const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
+  note.value = "typed";
+  p.sse.frame(frame(1, [{ id: "r.#form:f", replace: `<form svc-id="r.#form:f" name="f"><input svc-id="r.#form:f.#input:note" name="note"></form>` }]));
+  const fresh = p.el<HTMLInputElement>("r.#form:f.#input:note");
+  assert.notEqual(fresh, note);
+  assert.equal(fresh.value, "");
+  assert.equal(note.isConnected, false);
+  await p.close();
+});
+
+test("a kids patch keeps existing nodes, inserts new markup in its slot and removes children not kept", async () => {
+  const p = page(ROOT);
+  const b = p.el("r.3#ul.#li:b");
+  p.sse.frame(frame(1, [{ id: "r.3#ul", kids: [{ keep: "r.3#ul.#li:b" }, { html: `<li svc-id="r.3#ul.#li:c" svc-key="c">C</li>` }] }]));
+  assert.equal(p.el("r.3#ul").innerHTML, `<li svc-id="r.3#ul.#li:b" svc-key="b">B</li><li svc-id="r.3#ul.#li:c" svc-key="c">C</li>`);
+  assert.equal(p.el("r.3#ul.#li:b"), b, "the kept child is the same node");
+  await p.close();
+});
+
+test("a kids patch that reorders siblings keeps the focused input's node, focus and caret", async () => {
+  const p = page(`<div svc-id="r"><p svc-id="r.#p:x" svc-key="x">x</p><input svc-id="r.#input:q" name="q"><p svc-id="r.#p:y" svc-key="y">y</p></div>`);
+  const q = p.el<HTMLInputElement>("r.#input:q");
+  q.focus();
+  q.value = "hello";
+  q.setSelectionRange(2, 2);
+  p.sse.frame(frame(1, [{ id: "r", kids: [{ keep: "r.#p:y" }, { keep: "r.#input:q" }, { keep: "r.#p:x" }] }]));
+  assert.deepEqual(Array.from(p.el("r").children).map((c) => c.getAttribute("svc-id")), ["r.#p:y", "r.#input:q", "r.#p:x"]);
+  assert.equal(p.doc.activeElement, q);
+  assert.equal(q.value, "hello");
+  assert.equal(q.selectionStart, 2);
+  await p.close();
+});
+
+test("keep-and-rename rewrites every svc-id and data-svc-hid under the kept node, and later patches in the frame use the new id", async () => {
+  const p = page(`<div svc-id="r"><section svc-id="r.0#section"><button svc-id="r.0#section.0#button" data-svc-hid="r.0#section.0#button" data-svc-on="click" data-svc-click="Go">go</button></section></div>`);
+  p.sse.frame(frame(1, [
+    { id: "r", kids: [{ html: `<h1 svc-id="r.0#h1">t</h1>` }, { keep: "r.0#section", id: "r.1#section" }] },
+    { id: "r.1#section.0#button", attrs: { title: "moved" } },
+  ]));
+  const button = p.el("r.1#section.0#button");
+  assert.equal(button.getAttribute("data-svc-hid"), "r.1#section.0#button");
+  assert.equal(button.getAttribute("title"), "moved");
+  assert.equal(p.doc.querySelector('[svc-id^="r.0#section"]'), null);
+  await p.close();
+});
+
+test("keep-and-rename moves the per-input entry to the new id, and the pending send follows", async () => {
+  const p = page(`<div svc-id="r"><label svc-id="r.0#label"><input svc-id="r.0#label.#input:t" name="t" data-svc-hid="r.0#label.#input:t" data-svc-on="input" data-svc-input="T"></label></div>`, { options: { debounceMs: 30 } });
+  const input = p.el<HTMLInputElement>("r.0#label.#input:t");
+  p.type(input, "ab");
+  const entry = p.client.inputs.of(input)!;
+  p.sse.frame(frame(1, [{ id: "r", kids: [{ html: "<hr svc-id=\"r.0#hr\">" }, { keep: "r.0#label", id: "r.1#label" }] }]));
+  assert.equal(p.client.inputs.entries.get("r.1#label.#input:t"), entry);
+  assert.equal(p.client.inputs.entries.has("r.0#label.#input:t"), false);
+  assert.equal(entry.liveValue, "ab");
+  const req = await p.waitFor(1);
+  assert.equal(req.body?.handlerId, "r.1#label.#input:t");
+  assert.deepEqual(req.body?.inputState, { "r.1#label.#input:t": { value: "ab", seq: 1 } });
+  await p.close();
+});
+
+test("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async () => {
+  const p = page(`<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`);
+  const text = p.el<HTMLInputElement>("r.0#input");
+  const box = p.el<HTMLInputElement>("r.1#input");
+  text.value = "changed";
+  p.sse.frame(frame(1, [
+    { id: "r.0#input", attrs: { value: "", disabled: "" } },
+    { id: "r.1#input", attrs: { checked: "" } },
+    { id: "r.2#span", attrs: { title: "", class: "on" } },
+  ]));
+  assert.equal(text.hasAttribute("value"), false);
+  assert.equal(text.value, "");
+  assert.equal(text.disabled, false);
+  assert.equal(box.checked, false);
+  assert.equal(p.el("r.2#span").outerHTML, `<span svc-id="r.2#span" class="on"></span>`);
+  await p.close();
+});
+
+test("removing selected resets the option's selected property", async () => {
+  const p = page(`<div svc-id="r"><select svc-id="r.0#select"><option svc-id="r.0#select.0#option" value="a">a</option><option svc-id="r.0#select.1#option" value="b" selected>b</option></select></div>`);
+  p.sse.frame(frame(1, [{ id: "r.0#select.1#option", attrs: { selected: "" } }, { id: "r.0#select.0#option", attrs: { selected: "selected" } }]));
+  assert.equal(p.el<HTMLSelectElement>("r.0#select").value, "a");
+  assert.equal(p.el<HTMLOptionElement>("r.0#select.1#option").selected, false);
+  await p.close();
+});
+
+test("a remove patch takes the element out and deletes the entries of the inputs inside", async () => {
+  const p = page(ROOT);
+  p.type(p.el<HTMLInputElement>("r.#form:f.#input:note"), "n");
+  assert.ok(p.client.inputs.entries.has("r.#form:f.#input:note"));
+  p.sse.frame(frame(1, [{ id: "r.#form:f", remove: true }]));
+  assert.equal(p.doc.querySelector('[svc-id="r.#form:f"]'), null);
+  assert.equal(p.client.inputs.entries.has("r.#form:f.#input:note"), false);
+  await p.close();
+});
+
+test("the operations of one patch apply in the order replace, text, html, kids, attrs, remove", async () => {
+  const p = page(`<div svc-id="r"><p svc-id="r.0#p">old</p><p svc-id="r.1#p">gone</p></div>`);
+  // replace then attrs: the attrs land on the new element.
+  p.sse.frame(frame(1, [
+    { id: "r.0#p", replace: `<p svc-id="r.0#p">new</p>`, attrs: { class: "x" } },
+    // html then kids: kids reconciles the children html produced.
+    { id: "r.1#p", html: `<b svc-id="r.1#p.0#b">b</b><i svc-id="r.1#p.1#i">i</i>`, kids: [{ keep: "r.1#p.1#i" }] },
+  ]));
+  assert.equal(p.el("r").innerHTML, `<p svc-id="r.0#p" class="x">new</p><p svc-id="r.1#p"><i svc-id="r.1#p.1#i">i</i></p>`);
+  // attrs then remove: the element ends up removed.
+  p.sse.frame(frame(2, [{ id: "r.1#p", attrs: { class: "y" }, remove: true }]));
+  assert.equal(p.el("r").innerHTML, `<p svc-id="r.0#p" class="x">new</p>`);
+  await p.close();
+});
+
+test("an html patch at an ancestor of a dirty input reconciles element by element and keeps the input's node, value, focus and caret", async () => {
+  const p = page(`<div svc-id="r"><div svc-id="r.0#div"><input svc-id="r.0#div.#input:q" name="q" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q"><b svc-id="r.0#div.1#b">0 hits</b></div></div>`, { options: { debounceMs: 1000 } });
+  const q = p.el<HTMLInputElement>("r.0#div.#input:q");
+  q.focus();
+  p.type(q, "abc");
+  q.setSelectionRange(1, 1);
+  p.sse.frame(frame(1, [{ id: "r.0#div", html: `<input svc-id="r.0#div.#input:q" name="q" value="a" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q">raw <b svc-id="r.0#div.1#b">3 hits</b>` }]));
+  assert.equal(p.el("r.0#div.#input:q"), q, "the same node");
+  assert.equal(q.value, "abc");
+  assert.equal(p.doc.activeElement, q);
+  assert.equal(q.selectionStart, 1);
+  assert.equal(p.el("r.0#div").textContent, "raw 3 hits");
+  await p.close();
+});
+
+test("a keep whose node is missing is a desync: the client resyncs from a full render and keeps the dirty input", async () => {
+  const p = page(`<div svc-id="r"><input svc-id="r.#input:q" name="q" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">1</p></div>`, {
+    options: { debounceMs: 1000 },
+    auto: (req) =>
+      req.url.endsWith("/_svc/render")
+        ? new Response(`<div svc-id="r"><input svc-id="r.#input:q" name="q" value="server" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">9</p></div>`, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "7" } })
+        : undefined,
+  });
+  const q = p.el<HTMLInputElement>("r.#input:q");
+  p.type(q, "mine");
+  p.sse.frame(frame(1, [{ id: "r", kids: [{ keep: "r.#input:gone" }] }]));
+  await settle();
+  const render = p.requests.find((r) => r.url === "/_svc/render");
+  assert.ok(render, "GET /_svc/render was requested");
+  assert.equal(render.headers["X-Svc-Csrf"], "tok");
+  assert.equal(p.el("r.#input:q"), q);
+  assert.equal(q.value, "mine");
+  assert.equal(p.el("r.1#p").textContent, "9");
+  assert.equal(p.client.order.lastAppliedSeq, 7);
+  // Frames the render already contains are dropped; the next one applies.
+  p.sse.frame(frame(7, [{ id: "r.1#p", text: "stale" }]));
+  p.sse.frame(frame(8, [{ id: "r.1#p", text: "10" }]));
+  assert.equal(p.el("r.1#p").textContent, "10");
+  await p.close();
+});
+
+test("a full-HTML reply replaces the root and takes its seq and acks from the headers", async () => {
+  const p = page(ROOT, { options: { debounceMs: 0 } });
+  p.type(p.el<HTMLInputElement>(TITLE), "x");
+  const req = await p.waitFor(1);
+  req.respond(new Response(`<section svc-id="r"><p svc-id="r.0#p">done</p></section>`, {
+    headers: { "Content-Type": "text/html; charset=utf-8", "X-Svc-Seq": "4", "X-Svc-Ack-Inputs": JSON.stringify({ [TITLE]: 1 }) },
+  }));
+  await settle();
+  assert.equal(p.client.order.lastAppliedSeq, 0, "seq 4 waits for frames 1-3");
+  assert.equal(p.client.inputs.entries.get(TITLE)?.lastAckedSeq, 0);
+  p.sse.frame(frame(1, [])); p.sse.frame(frame(2, [])); p.sse.frame(frame(3, []));
+  assert.equal(p.client.order.lastAppliedSeq, 4);
+  assert.equal(p.doc.body.innerHTML, `<section svc-id="r"><p svc-id="r.0#p">done</p></section>`);
+  await p.close();
+});
+

@@ -1,0 +1,170 @@
+/**
+ * A happy-dom page with the live client started on an injected network: every fetch is recorded
+ * and answered by the test (at once through `auto`, or later through `respond`), SSE is a fake
+ * EventSource the test pushes frames into, the beacon and reloads are recorded.
+ */
+import { Window } from "happy-dom";
+import { LiveClient, type Options } from "../../client/client.ts";
+import { listen } from "../../client/events.ts";
+import type { EventSourceLike } from "../../client/sse.ts";
+
+export type Req = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+  init: RequestInit;
+  respond(resp: Response): void;
+  fail(error: Error): void;
+};
+
+export class FakeEventSource implements EventSourceLike {
+  readyState = 1;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  closed = false;
+  private listeners: ((event: MessageEvent) => void)[] = [];
+  constructor(readonly url: string, readonly all: FakeEventSource[]) {
+    all.push(this);
+  }
+  addEventListener(_type: string, listener: (event: MessageEvent) => void): void {
+    this.listeners.push(listener);
+  }
+  close(): void {
+    this.closed = true;
+    this.readyState = 2;
+  }
+  /** Delivers one `event: patch` frame. */
+  frame(frame: unknown): void {
+    for (const listener of this.listeners) listener({ data: JSON.stringify(frame) } as MessageEvent);
+  }
+  error(): void {
+    this.onerror?.({} as Event);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Lets promise callbacks (fetch resolution, the send queue) run. */
+export const settle = async () => {
+  for (let i = 0; i < 5; i++) await sleep(0);
+};
+
+export const json = (body: unknown, headers: Record<string, string> = {}, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+
+export const status = (code: number, svcStatus?: string, headers: Record<string, string> = {}) =>
+  new Response(code === 204 ? null : "x", { status: code, headers: svcStatus ? { "X-Svc-Status": svcStatus, ...headers } : headers });
+
+export type Page = ReturnType<typeof page>;
+
+export function page(
+  body: string,
+  setup: { seq?: number; options?: Options; auto?: (req: Req) => Response | undefined; base?: string } = {},
+) {
+  const win = new Window({ url: "http://app.test/" });
+  const doc = win.document as unknown as Document;
+  doc.body.innerHTML = body;
+  const requests: Req[] = [];
+  const beacons: { url: string; body: Record<string, unknown> }[] = [];
+  const sources: FakeEventSource[] = [];
+  const logs: string[] = [];
+  let reloads = 0;
+  const fetch = (url: string, init: RequestInit) =>
+    new Promise<Response>((resolve, reject) => {
+      const req: Req = {
+        url,
+        method: init.method ?? "GET",
+        headers: { ...(init.headers as Record<string, string>) },
+        body: typeof init.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : undefined,
+        init,
+        respond: resolve,
+        fail: reject,
+      };
+      requests.push(req);
+      const auto = setup.auto?.(req);
+      if (auto !== undefined) resolve(auto);
+    });
+  const client = new LiveClient(
+    {
+      doc,
+      fetch,
+      EventSource: class extends FakeEventSource {
+        constructor(url: string) {
+          super(url, sources);
+        }
+      },
+      beacon: (url, text) => {
+        beacons.push({ url, body: JSON.parse(text) as Record<string, unknown> });
+        return true;
+      },
+      reload: () => void reloads++,
+      FormData: win.FormData as unknown as typeof FormData,
+      log: (message) => void logs.push(message),
+    },
+    { csrf: "tok", seq: setup.seq ?? 0, base: setup.base ?? "", sessionId: "h1" },
+    { debounceMs: 20, gapMs: 60, retryMs: 2, ...setup.options },
+  );
+  const detach = listen(client, win as unknown as Parameters<typeof listen>[1]);
+  client.connect();
+
+  const el = <T extends Element = HTMLElement>(id: string) => {
+    const found = doc.querySelector(`[svc-id="${id}"]`);
+    if (found === null) throw new Error(`no element ${id}`);
+    return found as unknown as T;
+  };
+  const fire = (target: Element, type: string, init: Record<string, unknown> = {}) => {
+    const Ctor = (type.startsWith("key") ? win.KeyboardEvent : type.startsWith("composition") ? win.CompositionEvent : type === "input" ? win.InputEvent : win.Event) as unknown as typeof Event;
+    return target.dispatchEvent(new Ctor(type, { bubbles: true, cancelable: true, ...init }));
+  };
+  /** The user types: the value changes, then an input event (as a browser does per keystroke). */
+  const type = (input: HTMLInputElement | HTMLTextAreaElement, text: string) => {
+    for (const ch of text) {
+      input.value += ch;
+      fire(input, "input");
+    }
+  };
+  /** Event posts only (not render, rotate or batches). */
+  const events = () => requests.filter((r) => r.url.endsWith("/_svc/event") && r.body !== undefined && !("batch" in r.body));
+  /** Waits until `n` requests have been made. */
+  const waitFor = async (n: number, timeoutMs = 1000) => {
+    const start = Date.now();
+    while (requests.length < n) {
+      if (Date.now() - start > timeoutMs) throw new Error(`expected ${n} requests, got ${requests.length}`);
+      await sleep(1);
+    }
+    return requests[n - 1] as Req;
+  };
+  return {
+    win, doc, client, requests, beacons, sources, logs, el, fire, type, events, waitFor,
+    get reloads() {
+      return reloads;
+    },
+    get sse() {
+      return sources[sources.length - 1] as FakeEventSource;
+    },
+    async close() {
+      detach();
+      client.close();
+      await win.happyDOM.close();
+    },
+  };
+}
+
+/** A page root as the renderer writes it, with the message attributes of each handler kind. */
+export const ROOT = `<main svc-id="r">` +
+  `<p svc-id="r.0#p">count 0</p>` +
+  `<input svc-id="r.#input:title" data-svc-hid="r.#input:title" data-svc-on="input" data-svc-input="SetTitle" name="title">` +
+  `<button svc-id="r.2#button" data-svc-hid="r.2#button" data-svc-on="click" data-svc-click="Inc">+</button>` +
+  `<ul svc-id="r.3#ul"><li svc-id="r.3#ul.#li:a" svc-key="a">A</li><li svc-id="r.3#ul.#li:b" svc-key="b">B</li></ul>` +
+  `<form svc-id="r.#form:f" name="f" data-svc-hid="r.#form:f" data-svc-on="submit" data-svc-submit='["Add",1]'>` +
+  `<input svc-id="r.#form:f.#input:note" name="note"><button svc-id="r.#form:f.1#button" type="submit">go</button></form>` +
+  `<a svc-id="r.5#a" href="#next" data-svc-hid="r.5#a" data-svc-on="click" data-svc-click="Navigate">next</a>` +
+  `<input svc-id="r.6#input" data-svc-hid="r.6#input" data-svc-on="keydown" data-svc-keydown="Send" data-svc-keyfilter="Enter">` +
+  `<input type="checkbox" svc-id="r.#input:done" name="done" data-svc-hid="r.#input:done" data-svc-on="change" data-svc-change='["Toggle",7]'>` +
+  `<textarea svc-id="r.#textarea:body" name="body" data-svc-hid="r.#textarea:body" data-svc-on="input" data-svc-input="SetBody"></textarea>` +
+  `<select svc-id="r.#select:size" name="size" data-svc-hid="r.#select:size" data-svc-on="change" data-svc-change="SetSize">` +
+  `<option svc-id="r.#select:size.0#option" value="s">S</option><option svc-id="r.#select:size.1#option" value="m">M</option></select>` +
+  `<input svc-id="r.#input:free" name="free">` +
+  `</main>`;
+
+export const TITLE = "r.#input:title";
