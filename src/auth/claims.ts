@@ -21,7 +21,12 @@ export type Jsonable<T> = T extends Refused
 /** Use as `claims: Claims<C>` with `C` inferred: a non-JSON part makes the argument a type error. */
 export type Claims<C> = C & Jsonable<C>;
 
-/** Current time in whole seconds since the epoch, the unit of every JWT time claim (RFC 7519 §2). */
+/**
+ * Current time in seconds since the epoch, the unit of every JWT time claim, with the milliseconds
+ * as a fraction (RFC 7519 §2 NumericDate allows one). A revoke is stamped in milliseconds, so a
+ * token minted later in the same second as the revoke must say so to be told apart from one minted
+ * before it (std-auth.md §User access state; src/auth/revocation.ts).
+ */
 export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
+  return Date.now() / 1000;
 }

@@ -43,9 +43,10 @@ export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: S
 /** Reads and cross-checks the sliding claims of a verified payload. */
 export function slidingTimes(claims: JsonObject): Result<SlidingTimes> {
   const { iat, exp, aexp, w } = claims;
-  const whole = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value);
-  if (!whole(iat) || !whole(exp) || !whole(aexp) || !whole(w) || w <= 0) {
-    return err("token_bad_claims", "not a sliding token: iat, exp, aexp and w must be whole numbers");
+  // Times may carry milliseconds as a fraction (src/auth/claims.ts); the window is whole seconds.
+  const time = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+  if (!time(iat) || !time(exp) || !time(aexp) || typeof w !== "number" || !Number.isSafeInteger(w) || w <= 0) {
+    return err("token_bad_claims", "not a sliding token: iat, exp, aexp must be times and w whole seconds");
   }
   if (exp > aexp || aexp < iat + w) {
     return err("token_bad_claims", "sliding token claims are inconsistent");

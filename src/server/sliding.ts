@@ -56,7 +56,7 @@ export function defaultIsInteraction(req: Request): boolean {
 
 /** The attribute string every sliding cookie carries; Secure is added by the rule. */
 function cookieAttributes(options: SlidingOptions, maxAge: number): string {
-  return `Path=/; HttpOnly; SameSite=${options.sameSite}; Max-Age=${Math.max(0, maxAge)}`;
+  return `Path=/; HttpOnly; SameSite=${options.sameSite}; Max-Age=${Math.max(0, Math.floor(maxAge))}`;
 }
 
 function writeSlidingCookie(req: Request, options: SlidingOptions, token: string, claims: JsonObject, now: number, resp: Response): Response {

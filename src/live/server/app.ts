@@ -13,6 +13,8 @@
  * first request; the routes are assembled then, so middleware order never depends on call order.
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import type { Db } from "../../db/db.ts";
+import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
 import { checkSecretAtStart } from "../../server/production.ts";
 import { secureContextOf, secureCookies } from "../../server/secure.ts";
@@ -22,10 +24,11 @@ import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { handleEvent } from "./event-route.ts";
+import { RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
-import { csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
+import { csrfFailed, gateUnavailable, sessionLost, sessionRotating } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
@@ -45,6 +48,8 @@ export type LiveAppOptions = {
   readonly idleTimeoutMs?: number;
   /** A quiet session frees its rendered tree after this long (default 10 s). */
   readonly treeIdleMs?: number;
+  /** How many of the most recently used sessions keep their rendered tree between events (default 8; see SessionRegistry). */
+  readonly maxTrees?: number;
   readonly heartbeatMs?: number;
   readonly store?: SessionStore;
   /** Messages accepted even when no handler of the current render names them. */
@@ -62,6 +67,7 @@ export class LiveApp<Model> {
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
+  private gate: RevocationGate | undefined;
   private built: Hono<Env> | undefined;
 
   constructor(
@@ -83,6 +89,8 @@ export class LiveApp<Model> {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
+      maxTrees: Math.max(1, options.maxTrees ?? 8),
+      onBind: (session, userId) => this.bindUser(session, userId, this.now(), true),
     });
   }
 
@@ -94,6 +102,16 @@ export class LiveApp<Model> {
   withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
     this.configure();
     this.middleware.push(authSliding({ ...options, prefix: this.options.prefix }));
+    return this;
+  }
+
+  /**
+   * Enables the revocation gate (std-auth.md §Live session and the revocation gate); `db` must be
+   * the Db given to Auth. Until this is called the gate is inert.
+   */
+  withRevocation(db: Db): this {
+    this.configure();
+    this.gate = new RevocationGate(db);
     return this;
   }
 
@@ -118,13 +136,13 @@ export class LiveApp<Model> {
         registry: this.sessions,
         now: this.now,
         sessionIdOf: (req) => readSessionId(req, this.cookieName),
-        admit: async () => undefined,
+        admit: (session) => this.admit(session, c.get("svcAuth")),
         finish: (session, req, resp) => this.finishReply(session, req, resp),
       }),
     );
-    app.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw));
-    app.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw));
-    app.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw));
+    app.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
+    app.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
+    app.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw, c.get("svcAuth")));
     app.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
     app.get(`${base}/*`, (c) => this.page(c.req.raw, c.get("svcAuth")));
     if (base !== "") app.get(base, (c) => this.page(c.req.raw, c.get("svcAuth")));
@@ -138,9 +156,19 @@ export class LiveApp<Model> {
   private async page(req: Request, auth: Env["Variables"]["svcAuth"]): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     let session = resolved.kind === "live" ? resolved.session : undefined;
+    if (session !== undefined) {
+      const refused = await this.admit(session, auth);
+      // An evicted session's page load starts a fresh, signed-out session.
+      if (refused !== undefined && session.ended) session = undefined;
+      else if (refused !== undefined) return refused;
+      else this.sessions.takeRotation(session); // a bind on page load: the new cookie goes out below
+    }
     if (session === undefined) {
       const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth }));
       session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now: this.now(), extraMessages: this.extraMessages }, model);
+      // A sliding app binds from the token's sub; a brand-new id needs no rotation.
+      const bound = this.tokenBinding(auth);
+      if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, false);
       this.sessions.add(session);
       session.start(cmd);
     }
@@ -149,6 +177,8 @@ export class LiveApp<Model> {
     const csrf = readCsrfCookie(req) || randomToken();
     const html = await live.mutex.run(() => {
       live.lastActive = this.now();
+      // A new page's client counts its event seqs from 1 again (§Session counters).
+      live.inputSeqs.clear();
       return pageHtml({
         title: this.options.title,
         head: this.options.head,
@@ -165,10 +195,12 @@ export class LiveApp<Model> {
     return resp;
   }
 
-  private subscribe(req: Request): Response {
+  private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     const session = resolved.session;
+    const refused = await this.admit(session, auth);
+    if (refused !== undefined) return refused;
     const after = Number(new URL(req.url).searchParams.get("after") ?? "NaN");
     const { sink, body } = openFrameStream({
       heartbeatMs: this.options.heartbeatMs,
@@ -181,11 +213,13 @@ export class LiveApp<Model> {
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
   }
 
-  private async renderCurrent(req: Request): Promise<Response> {
+  private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
     const session = resolved.session;
+    const refused = await this.admit(session, auth);
+    if (refused !== undefined) return refused;
     return session.mutex.run(() => {
       session.lastActive = this.now();
       return new Response(render(session.currentTree()), {
@@ -200,6 +234,41 @@ export class LiveApp<Model> {
     if (session === undefined) return sessionLost();
     const resp = new Response(null, { status: 204, headers: { [SID_HEADER]: this.sessions.handleOf(session) } });
     return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
+  }
+
+  /** The user a verified sliding token names, and when the token was issued (ms). */
+  private tokenBinding(auth: JsonObject | undefined): { userId: string; at: number } | undefined {
+    const sub = auth?.sub;
+    const userId = typeof sub === "string" ? sub : typeof sub === "number" && Number.isSafeInteger(sub) ? String(sub) : undefined;
+    if (userId === undefined || userId === "") return undefined;
+    return { userId, at: typeof auth?.iat === "number" ? auth.iat * 1000 : this.now() };
+  }
+
+  /**
+   * Binds a session to a user (std-auth.md §Live session): the first bind and each change of user
+   * rotate the id (fixation defence) unless the session is brand new; binding the same user again
+   * changes nothing. `at` is the bind's issue time for the gate.
+   */
+  private bindUser(session: LiveSession<unknown>, userId: string, at: number, rotate: boolean): void {
+    if (session.user === userId) return;
+    session.user = userId;
+    session.boundAt = at;
+    if (rotate) this.sessions.rotate(session);
+  }
+
+  /**
+   * Every interaction passes here: a sliding app's token binds the session, then the revocation
+   * gate decides. Eviction ends the session and answers session-lost with the cookie cleared.
+   */
+  private async admit(session: LiveSession<Model>, auth: JsonObject | undefined): Promise<Response | undefined> {
+    const bound = this.tokenBinding(auth);
+    if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
+    if (this.gate === undefined) return undefined;
+    const verdict = await this.gate.check(session as LiveSession<unknown>);
+    if (verdict === "allow") return undefined;
+    if (verdict === "unavailable") return gateUnavailable();
+    this.sessions.end(session as LiveSession<unknown>);
+    return sessionLost();
   }
 
   /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */

@@ -43,6 +43,22 @@ export function task<T>(work: () => Promise<T>, toMsg: (outcome: { ok: true; val
 /** Moves the session to a new id (the fixation defence); see the README's rotation section. */
 export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
 
+/**
+ * Binds the session to a user (std-auth.md §Live session): the first bind and every change to a
+ * different user move the session to a new id (fixation defence). The id takes the canonical form
+ * of the admin APIs: a string verbatim, an integer as its decimal text.
+ */
+export function bindSessionUser(userId: string | number | bigint): Cmd {
+  const canonical = typeof userId === "string" ? userId : typeof userId === "bigint" || Number.isSafeInteger(userId) ? String(userId) : "";
+  if (canonical === "") throw new TypeError("Live.bindSessionUser: the user id must be a non-empty string or a safe integer");
+  return { [CMD]: true, kind: "bind", userId: canonical };
+}
+
+/** Ends the session on the server: its snapshot and binding end and its id is dead (§Sign-out). */
+export function endSession(): Cmd {
+  return { [CMD]: true, kind: "end" };
+}
+
 /** Flattens batches into the list of commands to carry out, in order. */
 export function flatten(cmd: Cmd | undefined): Cmd[] {
   if (cmd === undefined || cmd.kind === "none") return [];

@@ -72,6 +72,8 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   const outcome = session.step(entry!, body.inputState, true);
   switch (outcome.kind) {
     case "frame":
+      // Live.endSession ran: the tab reloads into a fresh, signed-out session.
+      if (session.ended) return sessionLost();
       return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
     case "unknown_message":
       return badRequest("unknown_message", "no handler in the current render sends this message");

@@ -37,6 +37,8 @@ export type RegistryOptions = {
   /** A session with no interaction for this long drops its rendered tree (re-rendered on demand). */
   readonly treeIdleMs: number;
   readonly sweepEveryMs: number;
+  /** How many sessions keep their rendered tree between events (the most recently used ones). */
+  readonly maxTrees: number;
   /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
   readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
 };
@@ -47,6 +49,19 @@ export class SessionRegistry<Model> implements SessionHost {
   private readonly rotations = new Map<string, Rotation>();
   /** Rotations made while processing a request, picked up by that request's reply. */
   private readonly pendingTickets = new Map<LiveSession<unknown>, Rotation>();
+  /**
+   * Sessions holding a rendered tree, least recently used first (a Set keeps insertion order).
+   *
+   * The tree is a cache of view(model): a session without one re-renders it from the model, as
+   * after an idle drop. Keeping it for every busy session looks cheaper but is not: each tree
+   * (some 70 KB for a 100-element view) then lives for many other sessions' events, so the
+   * collector copies it out of the young generation and later sweeps it from the old one. With a
+   * hundred sessions taking turns that made an event several times slower than rendering the
+   * previous tree again, and it costs the memory of every tree. So only the most recently used
+   * few keep theirs: a tab sending events in a burst (typing) diffs against its kept tree, and
+   * trees of sessions further back are dropped while they are still young garbage.
+   */
+  private readonly treeHolders = new Set<LiveSession<Model>>();
   private stopSweeper: (() => void) | undefined;
 
   constructor(private readonly options: RegistryOptions) {}
@@ -104,6 +119,18 @@ export class SessionRegistry<Model> implements SessionHost {
     void this.options.store.kill(from);
   }
 
+  usedTree(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    this.treeHolders.delete(live);
+    this.treeHolders.add(live);
+    if (this.treeHolders.size <= this.options.maxTrees) return;
+    for (const oldest of this.treeHolders) {
+      if (this.treeHolders.size <= this.options.maxTrees) break;
+      this.treeHolders.delete(oldest);
+      oldest.releaseTree();
+    }
+  }
+
   bind(session: LiveSession<unknown>, userId: string): void {
     if (this.options.onBind) this.options.onBind(session, userId);
     else session.user = userId;
@@ -113,6 +140,7 @@ export class SessionRegistry<Model> implements SessionHost {
   end(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
     live.stop();
+    this.treeHolders.delete(live);
     if (this.sessions.get(live.id) === live) this.sessions.delete(live.id);
     this.handles.delete(live);
     for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
@@ -144,6 +172,7 @@ export class SessionRegistry<Model> implements SessionHost {
         this.end(session as LiveSession<unknown>);
       } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
         session.dropTree();
+        this.treeHolders.delete(session);
       }
     }
     for (const [from, rotation] of this.rotations) {

@@ -4,7 +4,7 @@
  * (live-input-authority.md §Authentication 3).
  */
 import type { Frame } from "./frames.ts";
-import { ACK_HEADER, APP_ERROR, CSRF_FAILED, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "./wire.ts";
+import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "./wire.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 
@@ -15,6 +15,11 @@ export function sessionLost(): Response {
 /** A rotated-away id within its grace period: the client retries (with its ticket, if it has one). */
 export function sessionRotating(): Response {
   return new Response("session rotating", { status: 409, headers: { ...plain, [STATUS_HEADER]: SESSION_ROTATING } });
+}
+
+/** The revocation gate could not read the access state: fail closed, retry later (std-auth.md §Live session). */
+export function gateUnavailable(): Response {
+  return new Response("temporarily unavailable", { status: 503, headers: { ...plain, "Retry-After": "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
 }
 
 /** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */

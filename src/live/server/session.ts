@@ -20,13 +20,15 @@ import type { EventEntry, InputReport } from "./body.ts";
 import type { Frame, FrameSink } from "./frames.ts";
 import { Mutex } from "./mutex.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
-import { elementIds, messagesOf } from "./tree-index.ts";
+import { hasElement, messagesOf } from "./tree-index.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost {
   rotate(session: LiveSession<unknown>): void;
   bind(session: LiveSession<unknown>, userId: string): void;
   end(session: LiveSession<unknown>): void;
+  /** The session has just rendered or used its tree; the host may free older sessions' trees. */
+  usedTree(session: LiveSession<unknown>): void;
 }
 
 /** How many recent frames a session keeps for reconnecting streams. */
@@ -82,7 +84,10 @@ export class LiveSession<Model> {
 
   /** The tree the client shows: kept between events, rebuilt from the model after an idle drop. */
   currentTree(): LiveTree {
-    this.tree ??= assignIds(this.app.view(this.model));
+    if (this.tree === undefined) {
+      this.tree = assignIds(this.app.view(this.model));
+      this.host.usedTree(this as LiveSession<unknown>);
+    }
     return this.tree;
   }
 
@@ -90,6 +95,14 @@ export class LiveSession<Model> {
   dropTree(): void {
     this.tree = undefined;
     this.recent.length = 0;
+  }
+
+  /**
+   * Frees the rendered tree of a session that is not quiet but not among the most recently used
+   * (see SessionRegistry.usedTree); its recent frames stay for a reconnecting stream.
+   */
+  releaseTree(): void {
+    this.tree = undefined;
   }
 
   get hasTree(): boolean {
@@ -124,12 +137,11 @@ export class LiveSession<Model> {
     for (const [id, seq] of raised) this.inputSeqs.set(id, seq);
 
     // Step 6: acks for the reported inputs that existed in the previous tree.
-    const prevIds = elementIds(prev);
     const ackInputs: Record<string, number> = {};
     let acked = false;
     for (const id of inputs.keys()) {
       const seq = this.inputSeqs.get(id);
-      if (prevIds.has(id) && seq !== undefined) {
+      if (seq !== undefined && hasElement(prev, id)) {
         ackInputs[id] = seq;
         acked = true;
       }
@@ -200,6 +212,7 @@ export class LiveSession<Model> {
       const patches = next === prev ? [] : diff(prev, next, clientValues);
       this.model = model;
       this.tree = next;
+      this.host.usedTree(this as LiveSession<unknown>);
       this.reconcileSubscriptions();
       return { patches, cmd };
     } catch (error) {
@@ -210,8 +223,7 @@ export class LiveSession<Model> {
 
   private evictInputsNotIn(tree: LiveTree): void {
     if (this.inputSeqs.size === 0) return;
-    const ids = elementIds(tree);
-    for (const id of this.inputSeqs.keys()) if (!ids.has(id)) this.inputSeqs.delete(id);
+    for (const id of this.inputSeqs.keys()) if (!hasElement(tree, id)) this.inputSeqs.delete(id);
   }
 
   private reconcileSubscriptions(): void {

@@ -1,0 +1,135 @@
+/**
+ * The workload of bench/live.bench.ts: a form app of about 100 elements (six labelled inputs, a
+ * counter, a ten-row order table, a twenty-item list, buttons) and the bare Hono route it is held
+ * against, plus a small client that opens sessions and builds event bodies the way the browser
+ * client does (cookie, CSRF header, seq, handlerId, inputState for input events).
+ *
+ * Each event changes one thing: "Inc" bumps the counter (one text patch), "SetName" stores the
+ * typed name (the input's value equals the client's, so the authority map suppresses the value
+ * patch; the greeting line's text changes).
+ */
+import { Hono } from "hono";
+import type { JsonValue } from "../src/json.ts";
+import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
+import type { LiveApp } from "../src/live/server/app.ts";
+import type { LiveElement, LiveTree } from "../src/live/tree.ts";
+import { Ui } from "../src/ui/mod.ts";
+
+export type FormModel = { count: number; name: string; email: string; city: string; zip: string; phone: string; note: string };
+
+const FIELDS = ["name", "email", "city", "zip", "phone", "note"] as const;
+const ROWS = Array.from({ length: 10 }, (_, i) => ({ sku: `SKU-${100 + i}`, qty: (i * 3) % 7 }));
+const ITEMS = Array.from({ length: 20 }, (_, i) => `Step ${i + 1}: check the order line`);
+
+function update(model: FormModel, msg: string, args: readonly JsonValue[]): FormModel {
+  switch (msg) {
+    case "Inc":
+      return { ...model, count: model.count + 1 };
+    case "Dec":
+      return { ...model, count: model.count - 1 };
+    case "SetName":
+      return { ...model, name: String(args[0] ?? "") };
+    case "SetField": {
+      const field = String(args[0]) as keyof FormModel;
+      return FIELDS.includes(field as (typeof FIELDS)[number]) ? { ...model, [field]: String(args[1] ?? "") } : model;
+    }
+    default:
+      return model;
+  }
+}
+
+function view(model: FormModel) {
+  const field = (name: (typeof FIELDS)[number]) =>
+    Ui.h(
+      "div",
+      { class: "field" },
+      Ui.h("label", { for: name }, name),
+      Ui.h("input", { id: name, name, value: model[name], onInput: name === "name" ? "SetName" : ["SetField", name] }),
+      Ui.h("span", { class: "hint" }, `${name} is required`),
+    );
+  return Ui.h(
+    "main",
+    { class: "app" },
+    Ui.h("header", {}, Ui.h("h1", {}, "Order form"), Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
+    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), Ui.h("button", { type: "submit" }, "save")),
+    Ui.h(
+      "table",
+      {},
+      Ui.h("thead", {}, Ui.h("tr", {}, Ui.h("th", {}, "sku"), Ui.h("th", {}, "qty"))),
+      Ui.h("tbody", {}, ...ROWS.map((row) => Ui.h("tr", {}, Ui.h("td", {}, row.sku), Ui.h("td", {}, String(row.qty))))),
+    ),
+    Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
+    Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
+    Ui.h("footer", {}, Ui.h("p", {}, "svc bench form")),
+  );
+}
+
+export const initialModel: FormModel = { count: 0, name: "", email: "", city: "", zip: "", phone: "", note: "" };
+
+export function formApp(options: LiveAppOptions = {}): LiveApp<FormModel> {
+  return liveApp<FormModel>({ init: () => initialModel, update, view }, options);
+}
+
+/** Number of elements in the rendered tree (the "100-node" of the issue). */
+export function elementCount(tree: LiveTree): number {
+  let count = 0;
+  const stack: LiveElement[] = [tree.root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    count += 1;
+    for (const kid of el.kids) if (kid.kind === "el") stack.push(kid);
+  }
+  return count;
+}
+
+/** The peer: a bare Hono route that parses the same JSON body and answers with a JSON reply. */
+export function bareApp(): Hono {
+  const bare = new Hono();
+  let seq = 0;
+  bare.post("/_svc/event", async (c) => {
+    const body = (await c.req.json()) as { seq?: number };
+    seq += 1;
+    return c.json({ seq, respondingTo: body.seq, patches: [] });
+  });
+  return bare;
+}
+
+/** One browser tab's credentials: what a page load hands the client. */
+export type SessionCreds = { cookie: string; csrf: string; handle: string; incId: string; nameId: string };
+
+/** The cookie pairs of a response's Set-Cookie headers, as a Cookie request header. */
+export function cookiesOf(resp: Response): string {
+  return resp.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0]!)
+    .join("; ");
+}
+
+/** Reads the page's meta values and the ids of the "+" button and the name input. */
+export function credsFromPage(html: string, cookie: string): SessionCreds {
+  const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
+  const incId = /<button svc-id="([^"]+)"[^>]*>\+<\/button>/.exec(html)?.[1];
+  const nameId = /<input svc-id="([^"]+)"[^>]*name="name"/.exec(html)?.[1];
+  if (!incId || !nameId) throw new Error("bench page lacks the + button or the name input");
+  return { cookie, csrf: meta("svc-csrf"), handle: meta("svc-session"), incId, nameId };
+}
+
+/** Loads the page through a fetch function, as a fresh browser would. */
+export async function openSession(fetch: (req: Request) => Response | Promise<Response>, origin: string): Promise<SessionCreds> {
+  const page = await fetch(new Request(`${origin}/`));
+  return credsFromPage(await page.text(), cookiesOf(page));
+}
+
+/**
+ * The body of the `seq`th event of a tab: odd seqs click "+", even seqs type a name into the name
+ * input (reported in inputState with that seq, as the client does for a dirty input).
+ */
+export function eventBody(creds: SessionCreds, seq: number): string {
+  if (seq % 2 === 1) return JSON.stringify({ sessionId: creds.handle, seq, msg: "Inc", args: [], handlerId: creds.incId });
+  const value = `Ada ${seq}`;
+  return JSON.stringify({ sessionId: creds.handle, seq, msg: "SetName", args: [value], handlerId: creds.nameId, inputState: { [creds.nameId]: { value, seq } } });
+}
+
+export function eventHeaders(creds: SessionCreds): Record<string, string> {
+  return { Cookie: creds.cookie, "X-Svc-Csrf": creds.csrf, "Content-Type": "application/json" };
+}

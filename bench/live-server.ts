@@ -1,0 +1,57 @@
+/**
+ * The server process of bench/live.bench.ts's HTTP and open-stream parts (Node only): the bench
+ * form app and the bare Hono route, each served by @hono/node-server on 127.0.0.1 at a random
+ * port, in a process of their own so that the load generator (autocannon, in the parent) and the
+ * servers never share a JavaScript thread. Started with --expose-gc; it answers the parent's IPC
+ * messages:
+ *
+ *   "memory"   after two forced collections: { heapUsed, rss } in bytes
+ *   "sweep"    runs the stream app's registry sweep (quiet sessions drop their rendered tree)
+ *   "stats"    { sessions, streams } of the stream app
+ *
+ * Two live apps: `events` for the throughput runs, `streams` for the 10,000-stream memory run
+ * (with a short treeIdleMs, so the sweep acts as it would after ten quiet seconds).
+ */
+import { serve } from "@hono/node-server";
+import { bareApp, formApp } from "./live-app.ts";
+
+const events = formApp();
+const streams = formApp({ treeIdleMs: 1_000 });
+const bare = bareApp();
+
+function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+    // Thousands of idle SSE connections are the point of the stream run: no socket timeout.
+    (server as unknown as { setTimeout?: (ms: number) => void }).setTimeout?.(0);
+    (server as unknown as { maxConnections?: number }).maxConnections = 20_000;
+  });
+}
+
+function memory(): { heapUsed: number; rss: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("live-server.ts needs --expose-gc");
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  return { heapUsed: usage.heapUsed, rss: usage.rss };
+}
+
+const ports = { events: await listen(events.fetch), streams: await listen(streams.fetch), bare: await listen(bare.fetch) };
+process.send!({ kind: "ready", ports });
+process.on("message", (message: { kind: string; id: number }) => {
+  const answer = (value: unknown) => process.send!({ kind: "answer", id: message.id, value });
+  if (message.kind === "memory") answer(memory());
+  else if (message.kind === "sweep") {
+    streams.sessions.sweep();
+    answer(true);
+  } else if (message.kind === "stats") {
+    let open = 0;
+    for (const session of streams.sessions.all()) open += session.streams.size;
+    let trees = 0;
+    for (const session of streams.sessions.all()) trees += session.hasTree ? 1 : 0;
+    answer({ sessions: streams.sessions.size, streams: open, trees });
+  }
+});
+// The parent's exit (or its closing of the channel) ends this process.
+process.on("disconnect", () => process.exit(0));

@@ -1,0 +1,456 @@
+/**
+ * Live server benchmarks (issue 6). The workload (bench/live-app.ts) is a form app of about 100
+ * elements: six labelled inputs, a counter, a ten-row table, a twenty-item list, buttons. Each
+ * event changes one thing: odd events click "+" (one text patch), even events type a name into
+ * the name input with its inputState report (the greeting text changes; the value patch is
+ * suppressed by the authority map). The peer is a bare Hono route that parses the same JSON body
+ * and returns a JSON reply: the floor any JSON-over-HTTP endpoint on this stack pays.
+ *
+ *   1. In process: events/s through `app.fetch(new Request(...))`, ours against the bare route's
+ *      `fetch`, in short alternating rounds (median kept), two ways: one tab sending events back to
+ *      back, and 100 sessions served round-robin (each event's previous tree is then old, as on a
+ *      busy server). Target: ours >= 0.5x the bare route.
+ *   2. Memory per session (a child process with the collector exposed: node --expose-gc, bun's
+ *      Bun.gc, deno --v8-flags=--expose-gc): heap growth over 2,000 sessions that each loaded the
+ *      page and sent one event, "active" (rendered tree kept) and "idle" (after treeIdleMs, the
+ *      sweep dropped it). Target: idle <= 10 KB. There is no in-process peer: the peer column holds
+ *      published figures (Phoenix LiveView ~40 KB per process, Blazor Server ~250 KB per circuit),
+ *      not measured here.
+ *   3. Over HTTP (Node only): both served by @hono/node-server on 127.0.0.1 (random ports) in a
+ *      server child process; autocannon in this process. 100 sessions, each driven by its own
+ *      autocannon instance with one connection, its own session cookie and CSRF header, and its own
+ *      rising seq; the bare route gets the same 100 single-connection clients and the same bodies.
+ *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response.
+ *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS
+ *      and heap (after forced collections) before and after, with the streams open and the
+ *      sessions quiet past treeIdleMs and swept.
+ *
+ * The machine is small (2 cores) and shared; every comparison is side by side in one run, and the
+ * load average is printed with the results.
+ *
+ * Run: npx tsx bench/live.bench.ts [scale] [inproc|memory|http|streams]
+ *      npx bun bench/live.bench.ts | npx deno run -A bench/live.bench.ts  (parts 1-2; 3-4 skipped)
+ * `scale` (default 1) multiplies round lengths and counts, e.g. 0.3 for a quick look.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { bareApp, eventBody, eventHeaders, formApp, openSession, type SessionCreds } from "./live-app.ts";
+import { type BenchRow, report } from "./report.ts";
+
+type G = {
+  Bun?: { version: string };
+  Deno?: { args: string[]; execPath(): string };
+  process?: { argv: string[]; execPath: string };
+};
+const g = globalThis as G;
+const runtime = g.Bun ? "bun" : g.Deno ? "deno" : "node";
+const args = g.Deno?.args ?? g.process?.argv.slice(2) ?? [];
+const scaleArg = args.find((arg) => Number(arg) > 0);
+const scale = scaleArg === undefined ? 1 : Number(scaleArg);
+const parts = new Set(args.filter((arg) => ["inproc", "memory", "http", "streams"].includes(arg)));
+const wants = (part: string) => parts.size === 0 || parts.has(part);
+
+const TARGET_RATIO = 0.5;
+const TARGET_IDLE_KB = 10;
+const LIVEVIEW_KB = 40;
+const BLAZOR_KB = 250;
+const PUBLISHED_LIVEVIEW = "Phoenix LiveView, published ~40 KB/process, not measured here";
+const PUBLISHED_BLAZOR = "Blazor Server, published ~250 KB/circuit, not measured here";
+
+const rows: BenchRow[] = [];
+const skips: { name: string; reason: string }[] = [];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. In process
+
+type Fetch = (req: Request) => Response | Promise<Response>;
+
+/** Sends events to `fetch` for about `ms` ms, round-robin over `sessions`; returns events/s. */
+async function round(fetch: Fetch, sessions: SessionCreds[], seqs: number[], origin: string, ms: number): Promise<number> {
+  let done = 0;
+  let next = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < ms) {
+    for (let i = 0; i < 16; i++) {
+      const k = next++ % sessions.length;
+      const creds = sessions[k]!;
+      seqs[k]! += 1;
+      const resp = await fetch(new Request(`${origin}/_svc/event`, { method: "POST", body: eventBody(creds, seqs[k]!), headers: eventHeaders(creds) }));
+      if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
+      await resp.text();
+    }
+    done += 16;
+    elapsed = performance.now() - start;
+  }
+  return (done * 1000) / elapsed;
+}
+
+async function inProcess(sessionCount: number): Promise<BenchRow> {
+  const origin = "http://bench.test";
+  const ours = formApp();
+  const bare = bareApp();
+  const sessions: SessionCreds[] = [];
+  for (let i = 0; i < sessionCount; i++) sessions.push(await openSession(ours.fetch, origin));
+  const oursSeqs = sessions.map(() => 0);
+  const bareSeqs = sessions.map(() => 0);
+  const roundMs = 400 * scale;
+  // Warm-up: three rounds each of at least 300 ms. Deno and Bun were seen still speeding ours up
+  // after a single short round (it has far more code for the JIT to settle than the bare route).
+  for (let w = 0; w < 3; w++) {
+    await round(ours.fetch, sessions, oursSeqs, origin, Math.max(300, roundMs));
+    await round(bare.fetch, sessions, bareSeqs, origin, Math.max(300, roundMs));
+  }
+  const oursAll: number[] = [];
+  const bareAll: number[] = [];
+  for (let r = 0; r < Math.max(3, Math.round(7 * scale)); r++) {
+    // Alternate who goes first, so neither always runs right after the other's garbage.
+    if (r % 2 === 0) {
+      oursAll.push(await round(ours.fetch, sessions, oursSeqs, origin, roundMs));
+      bareAll.push(await round(bare.fetch, sessions, bareSeqs, origin, roundMs));
+    } else {
+      bareAll.push(await round(bare.fetch, sessions, bareSeqs, origin, roundMs));
+      oursAll.push(await round(ours.fetch, sessions, oursSeqs, origin, roundMs));
+    }
+  }
+  ours.close();
+  console.log(`in process, ${sessionCount} session(s), events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
+  const oursRate = median(oursAll);
+  const bareRate = median(bareAll);
+  return {
+    name: `events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}`,
+    ours: oursRate,
+    peer: bareRate,
+    peerName: "bare Hono route, same JSON",
+    unit: "events/s",
+    higherIsBetter: true,
+    target: `ratio >= ${TARGET_RATIO}x`,
+    met: oursRate / bareRate >= TARGET_RATIO,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+function runtimeCommand(file: string, gcFlag: boolean, extra: string[]): [string, string[]] {
+  if (g.Bun) return [g.process!.execPath, [file, ...extra]];
+  if (g.Deno) return [g.Deno.execPath(), ["run", "-A", ...(gcFlag ? ["--v8-flags=--expose-gc"] : []), file, ...extra]];
+  return [g.process!.execPath, [...(gcFlag ? ["--expose-gc"] : []), "--import", "tsx", file, ...extra]];
+}
+
+const benchFile = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+
+/** Runs a child to completion and returns its stdout (stderr passes through). */
+function runChild(file: string, extra: string[]): Promise<string> {
+  const [command, argv] = runtimeCommand(benchFile(file), true, extra);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${file} exited with ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Memory per session
+
+async function memoryRows(): Promise<BenchRow[]> {
+  const count = Math.max(500, Math.round(2000 * scale));
+  const out = await runChild("live-memory.ts", [String(count)]);
+  const line = out.split("\n").find((l) => l.startsWith("LIVE_MEMORY "));
+  if (!line) throw new Error(`live-memory.ts printed no result: ${out}`);
+  const result = JSON.parse(line.slice("LIVE_MEMORY ".length)) as {
+    sessions: number;
+    nodes: number;
+    activeBytes: number;
+    idleBytes: number;
+    defaultAfterEventBytes: number;
+    defaultTrees: number;
+    defaultIdleBytes: number;
+  };
+  const kb = (bytes: number) => bytes / 1024;
+  console.log(
+    `memory: ${result.sessions} sessions, ${result.nodes}-element view, heap growth per session: every tree kept ${kb(result.activeBytes).toFixed(2)} KB, ` +
+      `trees dropped ${kb(result.idleBytes).toFixed(2)} KB; default policy right after the events (${result.defaultTrees} trees kept) ${kb(result.defaultAfterEventBytes).toFixed(2)} KB, swept ${kb(result.defaultIdleBytes).toFixed(2)} KB`,
+  );
+  const idleKb = kb(result.idleBytes);
+  const base = { unit: "KB", higherIsBetter: false } as const;
+  const view = `${result.nodes}-element view`;
+  return [
+    { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
+    { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: BLAZOR_KB, peerName: PUBLISHED_BLAZOR, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
+    { ...base, name: `heap per active session (tree kept), ${view}`, ours: kb(result.activeBytes), peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true },
+    {
+      ...base,
+      name: `heap per session just after its event, default tree policy (${result.defaultTrees} of ${result.sessions} keep a tree), ${view}`,
+      ours: kb(result.defaultAfterEventBytes),
+      peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW,
+      target: "(info)",
+      met: true,
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3-4. Over HTTP, Node only: the server child, autocannon, and 10,000 open streams
+
+type ServerChild = {
+  ports: { events: number; streams: number; bare: number };
+  ask<T>(kind: string): Promise<T>;
+  stop(): void;
+};
+
+async function startServer(): Promise<ServerChild> {
+  const [command, argv] = runtimeCommand(benchFile("live-server.ts"), true, []);
+  const child = spawn(command, argv, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const waiting = new Map<number, (value: unknown) => void>();
+  let nextId = 0;
+  const ports = await new Promise<ServerChild["ports"]>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`live-server.ts exited with ${code}`)));
+    child.on("message", (message: { kind: string; ports?: ServerChild["ports"]; id?: number; value?: unknown }) => {
+      if (message.kind === "ready") resolve(message.ports!);
+      else if (message.kind === "answer") waiting.get(message.id!)?.(message.value);
+    });
+  });
+  return {
+    ports,
+    ask: <T>(kind: string) =>
+      new Promise<T>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve as (value: unknown) => void);
+        child.send({ kind, id });
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+/** Opens `count` sessions over HTTP, `parallel` page loads at a time. */
+async function openHttpSessions(port: number, count: number, parallel: number): Promise<SessionCreds[]> {
+  const origin = `http://127.0.0.1:${port}`;
+  const sessions: SessionCreds[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        sessions[i] = await openSession((req) => fetch(req), origin);
+      }
+    }),
+  );
+  return sessions;
+}
+
+type AutocannonRun = { events: number; seconds: number; latencies: number[]; errors: number };
+
+/**
+ * One round: one autocannon instance per session, one connection each, for `seconds`. Each
+ * instance sends its own cookie and CSRF header and a rising seq, so every connection is a tab.
+ */
+async function cannonRound(port: number, sessions: SessionCreds[], seqs: number[], seconds: number): Promise<AutocannonRun> {
+  // Imported by a name in a variable: the package ships no type declarations (typed here by hand).
+  const packageName = "autocannon";
+  const autocannon = ((await import(packageName)) as { default: unknown }).default as (opts: Record<string, unknown>) => {
+    on(event: "response", fn: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  } & PromiseLike<{ non2xx: number; errors: number; timeouts: number; requests: { total: number } }>;
+  const latencies: number[] = [];
+  let errors = 0;
+  let events = 0;
+  const start = performance.now();
+  await Promise.all(
+    sessions.map((creds, k) => {
+      const instance = autocannon({
+        url: `http://127.0.0.1:${port}`,
+        connections: 1,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        requests: [
+          {
+            method: "POST",
+            path: "/_svc/event",
+            headers: eventHeaders(creds),
+            setupRequest: (req: Record<string, unknown>) => {
+              seqs[k]! += 1;
+              return { ...req, body: eventBody(creds, seqs[k]!) };
+            },
+          },
+        ],
+      });
+      instance.on("response", (_client, status, _bytes, ms) => {
+        if (status === 200) {
+          latencies.push(ms);
+          events += 1;
+        } else errors += 1;
+      });
+      return instance.then((result) => {
+        errors += result.errors + result.timeouts;
+      });
+    }),
+  );
+  return { events, seconds: (performance.now() - start) / 1000, latencies, errors };
+}
+
+async function httpRows(server: ServerChild): Promise<BenchRow[]> {
+  const sessions = await openHttpSessions(server.ports.events, 100, 10);
+  const oursSeqs = sessions.map(() => 0);
+  const bareSeqs = sessions.map(() => 0);
+  const seconds = Math.max(2, Math.round(5 * scale));
+  // A short warm-up of each, so neither side is measured while its code is still being compiled.
+  await cannonRound(server.ports.events, sessions, oursSeqs, 1);
+  await cannonRound(server.ports.bare, sessions, bareSeqs, 1);
+  const oursRates: number[] = [];
+  const bareRates: number[] = [];
+  const oursLatencies: number[] = [];
+  const bareLatencies: number[] = [];
+  let oursErrors = 0;
+  for (let r = 0; r < 3; r++) {
+    const order = r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const);
+    for (const who of order) {
+      const run = await cannonRound(who === "ours" ? server.ports.events : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
+      (who === "ours" ? oursRates : bareRates).push(run.events / run.seconds);
+      (who === "ours" ? oursLatencies : bareLatencies).push(...run.latencies);
+      if (who === "ours") oursErrors += run.errors;
+    }
+  }
+  if (oursErrors > 0) throw new Error(`${oursErrors} event requests failed over HTTP`);
+  oursLatencies.sort((a, b) => a - b);
+  bareLatencies.sort((a, b) => a - b);
+  console.log(`HTTP, 100 sessions x 1 connection, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
+  const ours = median(oursRates);
+  const bare = median(bareRates);
+  const latencyRow = (p: number): BenchRow => ({
+    name: `HTTP event latency p${p}, 100 concurrent sessions`,
+    ours: percentile(oursLatencies, p),
+    peer: percentile(bareLatencies, p),
+    peerName: "bare Hono route, same load",
+    unit: "ms",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
+  });
+  return [
+    {
+      name: "events/s over HTTP (node-server), 100 sessions",
+      ours,
+      peer: bare,
+      peerName: "bare Hono route, same JSON",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: `ratio >= ${TARGET_RATIO}x`,
+      met: ours / bare >= TARGET_RATIO,
+    },
+    latencyRow(50),
+    latencyRow(99),
+  ];
+}
+
+/** Opens `count` sessions, each with one SSE stream held open; returns a function closing them. */
+async function openStreams(port: number, count: number): Promise<() => void> {
+  const http = await import("node:http");
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const requests: { destroy(): void }[] = [];
+  const sessions = await openHttpSessions(port, count, 32);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (next < sessions.length) {
+        const creds = sessions[next++]!;
+        await new Promise<void>((resolve, reject) => {
+          const req = http.get({ host: "127.0.0.1", port, path: "/_svc/subscribe", agent, headers: { Cookie: creds.cookie } }, (res) => {
+            if (res.statusCode !== 200) reject(new Error(`subscribe answered ${res.statusCode}`));
+            // The first chunk (": connected") means the server holds the stream; keep reading.
+            res.once("data", () => resolve());
+            res.resume();
+          });
+          req.on("error", reject);
+          requests.push(req);
+        });
+      }
+    }),
+  );
+  return () => {
+    for (const req of requests) req.destroy();
+    agent.destroy();
+  };
+}
+
+async function streamRows(server: ServerChild): Promise<BenchRow[]> {
+  const count = Math.max(1000, Math.round(10_000 * scale));
+  type Mem = { heapUsed: number; rss: number };
+  const before = await server.ask<Mem>("memory");
+  const started = performance.now();
+  const close = await openStreams(server.ports.streams, count);
+  const openMs = performance.now() - started;
+  // Past treeIdleMs (1 s in live-server.ts), then the sweep a running server does on its own.
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  const busy = await server.ask<Mem>("memory");
+  await server.ask("sweep");
+  const after = await server.ask<Mem>("memory");
+  const stats = await server.ask<{ sessions: number; streams: number; trees: number }>("stats");
+  close();
+  if (stats.streams !== count) throw new Error(`expected ${count} open streams, the server holds ${stats.streams}`);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  console.log(
+    `${count} SSE sessions opened in ${(openMs / 1000).toFixed(1)} s; server child before: heap ${mb(before.heapUsed)} MB, RSS ${mb(before.rss)} MB; ` +
+      `open, before the sweep: heap ${mb(busy.heapUsed)} MB, RSS ${mb(busy.rss)} MB; open, quiet and swept (${stats.trees} trees kept): heap ${mb(after.heapUsed)} MB, RSS ${mb(after.rss)} MB`,
+  );
+  const perSession = (bytes: number) => bytes / count / 1024;
+  const base = { unit: "KB", higherIsBetter: false, peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true } as const;
+  return [
+    { ...base, name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: heap per session (total ${mb(after.heapUsed)} MB)`, ours: perSession(after.heapUsed - before.heapUsed) },
+    { ...base, name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: RSS per session (total ${mb(after.rss)} MB)`, ours: perSession(after.rss - before.rss) },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const loadBefore = await readLoad();
+if (wants("inproc")) {
+  rows.push(await inProcess(1));
+  rows.push(await inProcess(100));
+}
+if (wants("memory")) rows.push(...(await memoryRows()));
+if (wants("http") || wants("streams")) {
+  if (runtime !== "node") {
+    const reason = `Node only (the server child runs on @hono/node-server and the load comes from autocannon); run under node for these rows`;
+    if (wants("http")) skips.push({ name: "events/s and latency over HTTP, 100 sessions", reason });
+    if (wants("streams")) skips.push({ name: "10,000 open SSE sessions: RSS and heap", reason });
+  } else {
+    const server = await startServer();
+    try {
+      if (wants("http")) rows.push(...(await httpRows(server)));
+      if (wants("streams")) rows.push(...(await streamRows(server)));
+    } finally {
+      server.stop();
+    }
+  }
+}
+console.log(`load average (1 min) before / after: ${loadBefore} / ${await readLoad()} on a shared machine; figures are medians of alternating rounds`);
+report("live", rows);
+for (const skip of skips) {
+  console.log(`| ${skip.name} | skipped: ${skip.reason} |`);
+  console.log(`BENCH_SKIP ${JSON.stringify({ area: "live", name: skip.name, reason: skip.reason })}`);
+}
+
+async function readLoad(): Promise<string> {
+  try {
+    const { readFileSync } = await import("node:fs");
+    return readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?";
+  } catch {
+    return "?";
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The revocation gate of live sessions (std-auth.md §States: Live session and the revocation gate).
+ *
+ * Inert until Live.app(...).withRevocation(db). Then, on every interaction of a session (an event,
+ * a page load, an SSE connect, a resync), a bound session's user is looked up with
+ * Auth.userAccessState for the time the session was bound (the token's iat for a sliding app), so
+ * a revoke stamped after that time, or a disable, evicts the session. The database failing fails
+ * closed: the request is not served (503) and the error is logged; the session is kept for when
+ * the database is back. An unbound session is let through, never silently: one loud warning per
+ * session (and `svc doctor` lints apps that enable the gate without binding anyone).
+ */
+import type { Db } from "../../db/db.ts";
+import { userAccessState } from "../../auth/revocation.ts";
+import { log } from "../../log.ts";
+import type { LiveSession } from "./session.ts";
+
+export type GateVerdict = "allow" | "evict" | "unavailable";
+
+export class RevocationGate {
+  private readonly warned = new WeakSet<object>();
+
+  constructor(readonly db: Db) {}
+
+  async check(session: LiveSession<unknown>): Promise<GateVerdict> {
+    if (session.user === undefined) {
+      if (!this.warned.has(session)) {
+        this.warned.add(session);
+        log.warn("live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.");
+      }
+      return "allow";
+    }
+    const state = await userAccessState(this.db, session.user, session.boundAt / 1000);
+    if (!state.ok) {
+      log.error(`live.gate could not read the access state (${state.error.code}); refusing the request (fail closed)`);
+      return "unavailable";
+    }
+    return state.value === "Active" ? "allow" : "evict";
+  }
+}
