@@ -16,6 +16,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
+import { withCookie } from "../../server/cookies.ts";
 import { checkSecretAtStart } from "../../server/production.ts";
 import { secureContextOf, secureCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
@@ -68,6 +69,7 @@ export class LiveApp<Model> {
   private readonly extraMessages: ReadonlySet<string>;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   private gate: RevocationGate | undefined;
+  private sliding: Omit<SlidingOptions, "prefix"> | undefined;
   private built: Hono<Env> | undefined;
 
   constructor(
@@ -102,6 +104,7 @@ export class LiveApp<Model> {
   withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
     this.configure();
     this.middleware.push(authSliding({ ...options, prefix: this.options.prefix }));
+    this.sliding = options;
     return this;
   }
 
@@ -136,7 +139,7 @@ export class LiveApp<Model> {
         registry: this.sessions,
         now: this.now,
         sessionIdOf: (req) => readSessionId(req, this.cookieName),
-        admit: (session) => this.admit(session, c.get("svcAuth")),
+        admit: (session, req) => this.admit(session, c.get("svcAuth"), req),
         finish: (session, req, resp) => this.finishReply(session, req, resp),
       }),
     );
@@ -157,17 +160,24 @@ export class LiveApp<Model> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     let session = resolved.kind === "live" ? resolved.session : undefined;
     if (session !== undefined) {
-      const refused = await this.admit(session, auth);
+      const refused = await this.admit(session, auth, req);
       // An evicted session's page load starts a fresh, signed-out session.
       if (refused !== undefined && session.ended) session = undefined;
       else if (refused !== undefined) return refused;
       else this.sessions.takeRotation(session); // a bind on page load: the new cookie goes out below
     }
+    let signOut = false;
     if (session === undefined) {
+      // A sliding app binds a new session from the token's sub (a brand-new id needs no rotation),
+      // unless the gate says the token's user is revoked or disabled: then it is signed out.
+      let bound = this.tokenBinding(auth);
+      if (bound && this.gate) {
+        const verdict = await this.gate.verdictFor(bound.userId, bound.at);
+        if (verdict === "unavailable") return gateUnavailable();
+        if (verdict === "evict") [bound, auth, signOut] = [undefined, undefined, true];
+      }
       const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth }));
       session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now: this.now(), extraMessages: this.extraMessages }, model);
-      // A sliding app binds from the token's sub; a brand-new id needs no rotation.
-      const bound = this.tokenBinding(auth);
       if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, false);
       this.sessions.add(session);
       session.start(cmd);
@@ -192,14 +202,14 @@ export class LiveApp<Model> {
     let resp = new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
     resp = setSessionCookie(resp, this.cookieName, live.id, this.secure(req));
     if (!readCsrfCookie(req)) resp = setCsrfCookie(resp, csrf);
-    return resp;
+    return signOut ? this.clearSlidingCookie(resp) : resp;
   }
 
   private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     const session = resolved.session;
-    const refused = await this.admit(session, auth);
+    const refused = await this.admit(session, auth, req);
     if (refused !== undefined) return refused;
     const after = Number(new URL(req.url).searchParams.get("after") ?? "NaN");
     const { sink, body } = openFrameStream({
@@ -218,7 +228,7 @@ export class LiveApp<Model> {
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
     const session = resolved.session;
-    const refused = await this.admit(session, auth);
+    const refused = await this.admit(session, auth, req);
     if (refused !== undefined) return refused;
     return session.mutex.run(() => {
       session.lastActive = this.now();
@@ -260,7 +270,7 @@ export class LiveApp<Model> {
    * Every interaction passes here: a sliding app's token binds the session, then the revocation
    * gate decides. Eviction ends the session and answers session-lost with the cookie cleared.
    */
-  private async admit(session: LiveSession<Model>, auth: JsonObject | undefined): Promise<Response | undefined> {
+  private async admit(session: LiveSession<Model>, auth: JsonObject | undefined, req: Request): Promise<Response | undefined> {
     const bound = this.tokenBinding(auth);
     if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
     if (this.gate === undefined) return undefined;
@@ -268,13 +278,23 @@ export class LiveApp<Model> {
     if (verdict === "allow") return undefined;
     if (verdict === "unavailable") return gateUnavailable();
     this.sessions.end(session as LiveSession<unknown>);
-    return sessionLost();
+    return this.signedOut(sessionLost(), req);
+  }
+
+  /** An ended session's reply: its cookie cleared, and a sliding app's token cookie too. */
+  private signedOut(resp: Response, req: Request): Response {
+    return this.clearSlidingCookie(clearSessionCookie(resp, this.cookieName, this.secure(req)));
+  }
+
+  private clearSlidingCookie(resp: Response): Response {
+    if (this.sliding === undefined) return resp;
+    return withCookie(this.sliding.cookie, "", `Path=/; HttpOnly; SameSite=${this.sliding.sameSite}; Max-Age=0`, resp);
   }
 
   /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
   private finishReply(session: LiveSession<Model>, req: Request, resp: Response): Response {
     const rotation = this.sessions.takeRotation(session);
-    if (session.ended) return clearSessionCookie(resp, this.cookieName, this.secure(req));
+    if (session.ended) return this.signedOut(resp, req);
     if (rotation === undefined) return resp;
     resp.headers.set(ROTATION_HEADER, rotation.ticket);
     resp.headers.set(SID_HEADER, this.sessions.handleOf(session));

@@ -29,7 +29,12 @@ export class RevocationGate {
       }
       return "allow";
     }
-    const state = await userAccessState(this.db, session.user, session.boundAt / 1000);
+    return this.verdictFor(session.user, session.boundAt);
+  }
+
+  /** The verdict for a user whose session (or token) was issued at `issuedAtMs`. */
+  async verdictFor(userId: string, issuedAtMs: number): Promise<GateVerdict> {
+    const state = await userAccessState(this.db, userId, issuedAtMs / 1000);
     if (!state.ok) {
       log.error(`live.gate could not read the access state (${state.error.code}); refusing the request (fail closed)`);
       return "unavailable";
