@@ -118,6 +118,11 @@ export class LiveApp<Model> {
     return this;
   }
 
+  /** What the app is configured with, for `svc doctor`. */
+  describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
+    return { gate: this.gate !== undefined, sliding: this.sliding !== undefined, name: this.options.name, prefix: this.options.prefix };
+  }
+
   /** Ends every session and stops the app's timers (for shutdown and tests). */
   close(): void {
     this.sessions.close();
