@@ -7,7 +7,8 @@
  * worker is stopped after IDLE_STOP_MS instead. A crashed worker fails its job and is replaced.
  */
 import { cpuCount } from "../runtime/cpu.ts";
-import { spawnWorker, type ThreadWorker, unrefTimer } from "../runtime/worker.ts";
+import { onceUnref } from "../runtime/timers.ts";
+import { spawnWorker, type ThreadWorker } from "../runtime/worker.ts";
 import type { PasswordAnswer, PasswordJob } from "./password-worker.ts";
 
 type JobInput = PasswordJob extends infer J ? (J extends PasswordJob ? Omit<J, "id"> : never) : never;
@@ -72,7 +73,7 @@ export class PasswordPool {
     const pending = slot.current;
     slot.current = undefined;
     worker.hold(false);
-    if (!worker.canRelease) slot.cancelIdleStop = unrefTimer(() => this.stopIdle(slot), IDLE_STOP_MS);
+    if (!worker.canRelease) slot.cancelIdleStop = onceUnref(() => this.stopIdle(slot), IDLE_STOP_MS);
     pending?.resolve(answer);
     this.dispatch();
   }

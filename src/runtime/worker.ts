@@ -83,12 +83,3 @@ export async function serveWorker(handler: (message: unknown) => unknown): Promi
   const scope = globalThis as unknown as { onmessage: unknown; postMessage(message: unknown): void };
   scope.onmessage = (event: MessageEvent) => scope.postMessage(handler(event.data));
 }
-
-/** A timer that does not keep the process alive (for idle clean-up). */
-export function unrefTimer(callback: () => void, ms: number): () => void {
-  const handle = setTimeout(callback, ms) as unknown;
-  const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
-  if (typeof handle === "number") deno?.unrefTimer?.(handle);
-  else (handle as { unref?: () => void }).unref?.();
-  return () => clearTimeout(handle as number);
-}

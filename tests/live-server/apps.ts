@@ -73,3 +73,14 @@ export function buttonId(html: string, label: string): string {
   if (!match) throw new Error(`no button ${label}`);
   return match[1]!;
 }
+
+/** Form apps made for one test file, all closed when the file's tests end. */
+export function formAppPool(after: (fn: () => void) => void): (...args: Parameters<typeof formApp>) => ReturnType<typeof formApp> {
+  const made: ReturnType<typeof formApp>[] = [];
+  after(() => made.forEach((a) => a.close()));
+  return (...args) => {
+    const created = formApp(...args);
+    made.push(created);
+    return created;
+  };
+}

@@ -1,19 +1,13 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { buttonId, formApp } from "./apps.ts";
+import { buttonId, formAppPool } from "./apps.ts";
 import { openTab } from "./harness.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 import type { FormModel } from "./apps.ts";
 import { setLogSink } from "../../src/log.ts";
 
 // live-input-authority.md §Processing of each event, §Event reply, §Session counters.
-const apps: LiveApp<FormModel>[] = [];
-function freshApp(...args: Parameters<typeof formApp>) {
-  const created = formApp(...args);
-  apps.push(created);
-  return created;
-}
-after(() => apps.forEach((a) => a.close()));
+const freshApp = formAppPool(after);
 
 const TITLE = "r.#input:title";
 const modelOf = (a: LiveApp<FormModel>) => [...a.sessions.all()][0]!.model;

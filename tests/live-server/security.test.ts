@@ -1,17 +1,11 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { buttonId, formApp, type FormModel } from "./apps.ts";
+import { buttonId, formAppPool, type FormModel } from "./apps.ts";
 import { cookieHeader, openTab } from "./harness.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 
 // live-input-authority.md §Authentication, §Session id states, §Errors; the hostile-body corpus.
-const apps: LiveApp<FormModel>[] = [];
-function freshApp(...args: Parameters<typeof formApp>) {
-  const created = formApp(...args);
-  apps.push(created);
-  return created;
-}
-after(() => apps.forEach((a) => a.close()));
+const freshApp = formAppPool(after);
 
 async function snapshot(response: Response) {
   return { status: response.status, headers: [...response.headers].sort(), body: await response.text() };

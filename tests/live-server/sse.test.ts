@@ -1,17 +1,11 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { buttonId, formApp, type FormModel } from "./apps.ts";
+import { buttonId, formAppPool, type FormModel } from "./apps.ts";
 import { openTab, sleep } from "./harness.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 
 // live-input-authority.md §GET /_svc/subscribe, §Events, §Session counters.
-const apps: LiveApp<FormModel>[] = [];
-function freshApp(...args: Parameters<typeof formApp>) {
-  const created = formApp(...args);
-  apps.push(created);
-  return created;
-}
-after(() => apps.forEach((a) => a.close()));
+const freshApp = formAppPool(after);
 
 test("SSE frames are `event: patch` with the reply's shape, share the counter with replies and arrive in seq order", async () => {
   const a = freshApp();
