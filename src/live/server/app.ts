@@ -33,7 +33,7 @@ import { csrfFailed, gateUnavailable, sessionLost, sessionRotating } from "./res
 import { LiveSession } from "./session.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
-import { CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
+import { HOST_PREFIX, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
 
 export type LiveAppOptions = {
   /** A sub-app's name: its session cookie is svc_<name>_sid (§Authentication 1). */
@@ -118,6 +118,16 @@ export class LiveApp<Model> {
     return this;
   }
 
+  /**
+   * Drops the browser's live session cookie (both spellings) from a response, so the next page
+   * load starts a new session whose init sees the request afresh: for example a login or sign-up
+   * route that redirects back to the live app with an error in the URL.
+   */
+  freshSession(resp: Response): Response {
+    const expired = "Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
+    return withCookie(HOST_PREFIX + this.cookieName, "", expired, withCookie(this.cookieName, "", expired, resp));
+  }
+
   /** What the app is configured with, for `svc doctor`. */
   describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
     return { gate: this.gate !== undefined, sliding: this.sliding !== undefined, name: this.options.name, prefix: this.options.prefix };
@@ -164,6 +174,12 @@ export class LiveApp<Model> {
   private async page(req: Request, auth: Env["Variables"]["svcAuth"]): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     let session = resolved.kind === "live" ? resolved.session : undefined;
+    if (session !== undefined && this.sliding !== undefined && session.user !== this.tokenBinding(auth)?.userId) {
+      // A sliding app's page load whose token names another user (a sign-in, a sign-out, a lapse)
+      // starts a new session, so init sees the new state; the old id dies.
+      this.sessions.end(session as LiveSession<unknown>);
+      session = undefined;
+    }
     if (session !== undefined) {
       const refused = await this.admit(session, auth, req);
       // An evicted session's page load starts a fresh, signed-out session.
@@ -279,7 +295,8 @@ export class LiveApp<Model> {
     const bound = this.tokenBinding(auth);
     if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
     if (this.gate === undefined) return undefined;
-    const verdict = await this.gate.check(session as LiveSession<unknown>);
+    // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
+    const verdict = await this.gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
     if (verdict === "allow") return undefined;
     if (verdict === "unavailable") return gateUnavailable();
     this.sessions.end(session as LiveSession<unknown>);

@@ -7,7 +7,8 @@
  * a revoke stamped after that time, or a disable, evicts the session. The database failing fails
  * closed: the request is not served (503) and the error is logged; the session is kept for when
  * the database is back. An unbound session is let through, never silently: one loud warning per
- * session (and `svc doctor` lints apps that enable the gate without binding anyone).
+ * session (and `svc doctor` lints apps that enable the gate without binding anyone), except in a
+ * sliding app, where binding is automatic and an unbound session is simply a signed-out visitor.
  */
 import type { Db } from "../../db/db.ts";
 import { userAccessState } from "../../auth/revocation.ts";
@@ -21,9 +22,9 @@ export class RevocationGate {
 
   constructor(readonly db: Db) {}
 
-  async check(session: LiveSession<unknown>): Promise<GateVerdict> {
+  async check(session: LiveSession<unknown>, options: { warnUnbound: boolean } = { warnUnbound: true }): Promise<GateVerdict> {
     if (session.user === undefined) {
-      if (!this.warned.has(session)) {
+      if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);
         log.warn("live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.");
       }

@@ -1,0 +1,71 @@
+/**
+ * The demo app builder: one live app (sign-up with a live strength label, login with a sliding
+ * session, a normalising profile editor, a keyed list, a live clock, a search box, an admin page,
+ * sign-out) and the two form routes that sign in, composed on one Hono app whose `fetch` runs on
+ * any Web-standard host. The entry files (node.ts, bun.ts, deno.ts, fetch.ts) only add a server.
+ */
+import { Hono } from "hono";
+import { Auth, type Db, Live, type LiveApp, Server, type SlidingOptions } from "../../src/mod.ts";
+import { authRoutes } from "./auth-routes.ts";
+import { SECRET_ENV } from "./config.ts";
+import type { Model } from "./model.ts";
+import { DemoStore } from "./store.ts";
+import { makeInit, makeUpdate } from "./update.ts";
+import { view } from "./views/layout.ts";
+import { STYLESHEET } from "./views/style.ts";
+
+/** The sliding token's cookie. */
+export const SLIDING_COOKIE = "svc_demo_session";
+
+export type DemoOptions = {
+  readonly db: Db;
+  /** bcrypt cost of new passwords (default 12; tests use 4). */
+  readonly bcryptCost?: number;
+  /** Sign-in attempts per email and client address (default 10 a minute). */
+  readonly rateLimit?: { readonly limit: number; readonly windowMs: number };
+  /** Clock in ms, for tests. */
+  readonly now?: () => number;
+};
+
+export type Demo = {
+  readonly fetch: (req: Request) => Response | Promise<Response>;
+  readonly store: DemoStore;
+  /** The live app (for `svc doctor` and tests). */
+  readonly live: LiveApp<Model>;
+  /** Ends every live session and stops their timers. */
+  close(): void;
+};
+
+export function createDemo(options: DemoOptions): Demo {
+  const { db } = options;
+  const store = new DemoStore(db);
+  const deps = { db, store, now: options.now ?? (() => Date.now()) };
+  const sliding: Omit<SlidingOptions, "prefix"> = {
+    cookie: SLIDING_COOKIE,
+    secretEnv: SECRET_ENV,
+    sameSite: "Lax",
+    // Consulted at each re-issue: a revoked user's token stops sliding.
+    revokedCheck: (sub, iat) => Auth.isRevoked(db, sub, iat),
+  };
+
+  const live = Live.app<Model>(
+    {
+      init: makeInit(deps),
+      update: makeUpdate(deps),
+      view,
+      subscriptions: () => [Live.every(1000, "Tick")],
+    },
+    { title: "svc demo", head: STYLESHEET },
+  )
+    .withAuthSliding(sliding)
+    // Each interaction checks the bound user: a revoked or disabled user's session ends at once.
+    .withRevocation(db);
+
+  const root = new Hono();
+  root.use(Server.secureCookies());
+  root.route("/", authRoutes({ db, store, sliding, bcryptCost: options.bcryptCost ?? 12, rateLimit: options.rateLimit ?? { limit: 10, windowMs: 60_000 }, freshSession: (resp) => live.freshSession(resp) }));
+  // Everything else is the live app; its own middleware (Secure rule, sliding) runs inside.
+  root.all("*", (c) => live.fetch(c.req.raw));
+
+  return { fetch: (req) => root.fetch(req), store, live, close: () => live.close() };
+}

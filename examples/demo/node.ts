@@ -1,0 +1,9 @@
+/** `npm start`: the demo on Node through @hono/node-server (tsx examples/demo/node.ts). */
+import { existsSync, readFileSync } from "node:fs";
+import { serve } from "@hono/node-server";
+import { banner, startDemo } from "./start.ts";
+
+const dotenv = existsSync(".env") ? readFileSync(".env", "utf8") : undefined;
+const { demo, config, notes } = startDemo((name) => process.env[name], (name, value) => (process.env[name] = value), dotenv);
+
+serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes)));

@@ -1,0 +1,69 @@
+/** The signed-in home page: profile editor, keyed list, and search. */
+import { Ui, type UiElement } from "../../../src/mod.ts";
+import type { SignedIn } from "../model.ts";
+
+const { h, keyed } = Ui;
+
+export function homeView(model: SignedIn): UiElement {
+  return h("div", { class: "grid" }, profileCard(model), listCard(model), searchCard(model));
+}
+
+/**
+ * The server normalises both fields as they are typed (name: title case; handle: lower case) and
+ * saves on commit. The client keeps every keystroke and shows the normalised value once acked.
+ */
+function profileCard(model: SignedIn): UiElement {
+  const status = model.saveFailed ? "Could not save." : model.saveAsked === 0 ? "Saved when you leave a field." : model.saveDone >= model.saveAsked ? "Saved." : "Saving…";
+  return h("section", { class: "card", id: "profile" },
+    h("h2", {}, "Profile"),
+    h("label", { for: "name" }, "Display name"),
+    h("input", { id: "name", name: "name", value: model.name, onInput: "SetName", onChange: "CommitProfile", autocomplete: "off", placeholder: "Ada Lovelace" }),
+    h("label", { for: "handle" }, "Handle"),
+    h("input", { id: "handle", name: "handle", value: model.handle, onInput: "SetHandle", onChange: "CommitProfile", autocomplete: "off", placeholder: "ada" }),
+    h("p", { class: "muted", id: "profile-preview" }, model.name.trim() === "" ? "No name yet" : `${model.name.trim()}${model.handle ? ` (@${model.handle})` : ""}`),
+    h("p", { class: "muted", id: "save-status" }, status),
+  );
+}
+
+function listCard(model: SignedIn): UiElement {
+  const last = model.items.length - 1;
+  return h("section", { class: "card", id: "items" },
+    h("h2", {}, "To do"),
+    h("form", { class: "row", onSubmit: "AddItem", id: "add-form" },
+      h("input", { id: "draft", name: "draft", value: model.draft, onInput: "SetDraft", autocomplete: "off", placeholder: "Something to do" }),
+      // Style props: what inline CSS cannot say (hover, transitions) becomes an injected <style>.
+      h("button", { type: "submit", id: "add", transition: "background-color .2s", hover: { "background-color": "#eef2fd" } }, "Add"),
+    ),
+    h("ul", { class: "list", id: "item-list" },
+      model.items.map((item, i) =>
+        keyed(item.id, h("li", {},
+          h("span", {}, item.text),
+          h("button", { class: "small up", title: "Move up", disabled: i === 0, onClick: ["MoveItem", item.id, -1] }, "↑"),
+          h("button", { class: "small down", title: "Move down", disabled: i === last, onClick: ["MoveItem", item.id, 1] }, "↓"),
+          h("button", { class: "small remove", title: "Remove", onClick: ["RemoveItem", item.id] }, "✕"),
+        )),
+      ),
+    ),
+  );
+}
+
+export const LANGUAGES = [
+  "Ada", "Bash", "C", "C++", "Clojure", "COBOL", "Crystal", "Dart", "Elixir", "Elm", "Erlang", "F#", "Fortran", "Gleam",
+  "Go", "Haskell", "Java", "JavaScript", "Julia", "Kotlin", "Lisp", "Lua", "Nim", "OCaml", "Pascal", "Perl", "PHP",
+  "Prolog", "Python", "R", "Racket", "Ruby", "Rust", "Scala", "Scheme", "Smalltalk", "SQL", "Swift", "TypeScript", "Zig",
+];
+
+export function searchResults(query: string): string[] {
+  const q = query.trim().toLowerCase();
+  return q === "" ? LANGUAGES : LANGUAGES.filter((name) => name.toLowerCase().includes(q));
+}
+
+function searchCard(model: SignedIn): UiElement {
+  const results = searchResults(model.query);
+  return h("section", { class: "card", id: "search" },
+    h("h2", {}, "Search"),
+    h("input", { id: "query", name: "query", type: "search", value: model.query, onInput: "Search", autocomplete: "off", placeholder: "Filter languages" }),
+    h("p", { class: "muted", id: "hits" }, `${results.length} of ${LANGUAGES.length}`),
+    h("ul", { class: "list", id: "results" }, results.map((name) => keyed(name, h("li", {}, name)))),
+  );
+}

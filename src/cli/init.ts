@@ -1,0 +1,67 @@
+/**
+ * `svc init <dir>`: writes a minimal live app into a new (or empty) directory, with a .env holding
+ * a freshly generated SVC_AUTH_TOKEN_SECRET (std-auth.md §Configuration rules 3: the project
+ * initialiser writes it into the generated environment file).
+ *
+ * Web APIs only (the secret comes from crypto.getRandomValues); file access goes through the
+ * FileSystem interface of src/runtime/fs.ts.
+ */
+import { encodeBytes } from "../runtime/base64url.ts";
+import type { FileSystem } from "../runtime/fs.ts";
+import { templates } from "./templates.ts";
+
+/** Random bytes in a generated secret: 32 bytes, 43 base64url characters. */
+export const SECRET_BYTES = 32;
+
+export function generateSecret(): string {
+  return encodeBytes(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+}
+
+export type InitOptions = {
+  /** The svc dependency of the generated package.json; default "file:<this svc checkout>". */
+  readonly svc?: string;
+};
+
+export type InitDone = { readonly dir: string; readonly files: readonly string[] };
+
+/** What init can refuse; a failed write (permissions, a full disk) is reported as "write_failed". */
+export type InitError = { readonly code: "invalid_argument" | "dir_not_empty" | "write_failed"; readonly message: string };
+export type InitResult = { readonly ok: true; readonly value: InitDone } | { readonly ok: false; readonly error: InitError };
+
+const refuse = (code: InitError["code"], message: string): InitResult => ({ ok: false, error: { code, message } });
+
+const SVC_ROOT = new URL("../../", import.meta.url);
+
+/** Writes the app into `dir`, which must be new or empty. Never throws. */
+export async function init(fs: FileSystem, dir: string, options: InitOptions = {}): Promise<InitResult> {
+  if (typeof dir !== "string" || dir.trim() === "") return refuse("invalid_argument", "give the directory to create, e.g. svc init my-app");
+  const target = fs.resolve(dir);
+  try {
+    const existing = await fs.list(target);
+    if (existing !== undefined && existing.length > 0) return refuse("dir_not_empty", `${target} is not empty; choose a new directory`);
+    return { ok: true, value: await write(fs, target, options) };
+  } catch (error) {
+    return refuse("write_failed", `cannot write ${target}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function write(fs: FileSystem, target: string, options: InitOptions): Promise<InitDone> {
+  const root = fs.fromFileUrl(SVC_ROOT).replace(/[\\/]+$/, "");
+  const own = JSON.parse(await fs.readText(`${root}/package.json`)) as { dependencies?: Record<string, string> };
+  const files = await templates(fs, {
+    name: appName(target),
+    svc: options.svc ?? `file:${root}`,
+    versions: { nodeServer: own.dependencies?.["@hono/node-server"] ?? "*", tsx: own.dependencies?.["tsx"] ?? "*" },
+    secret: generateSecret(),
+  });
+  await fs.makeDir(target);
+  for (const [name, file] of Object.entries(files)) await fs.writeNewText(`${target}/${name}`, file.text, file.mode);
+  return { dir: target, files: Object.keys(files) };
+}
+
+/** The directory's last segment as a package name: lower case, [a-z0-9-._], or "svc-app". */
+function appName(path: string): string {
+  const last = path.split(/[\\/]/).filter((s) => s !== "").pop() ?? "";
+  const name = last.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+|-+$/g, "");
+  return name === "" ? "svc-app" : name;
+}

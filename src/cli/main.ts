@@ -1,0 +1,98 @@
+/**
+ * The `svc` command line: a table of commands and a dispatcher. bin/svc.js calls `main` with the
+ * arguments after the program name and exits with the code it returns. Add a command by adding
+ * an entry to COMMANDS.
+ */
+import { fileSystem } from "../runtime/fs.ts";
+import { doctor } from "./doctor.ts";
+import { init } from "./init.ts";
+
+/** Where a command writes; console by default, captured in tests. */
+export type Io = { readonly out: (line: string) => void; readonly err: (line: string) => void };
+
+export type Command = {
+  readonly usage: string;
+  readonly summary: string;
+  readonly run: (args: readonly string[], io: Io) => Promise<number>;
+};
+
+const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
+
+/** `svc init <dir> [--svc <specifier>]`. */
+async function initCommand(args: readonly string[], io: Io): Promise<number> {
+  const positional: string[] = [];
+  let svc: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--svc") svc = args[++i];
+    else if (arg.startsWith("--svc=")) svc = arg.slice("--svc=".length);
+    else if (arg.startsWith("-")) return usageError(io, `unknown option ${arg}`, COMMANDS.init!);
+    else positional.push(arg);
+  }
+  if (positional.length !== 1 || svc === "") return usageError(io, "give one directory", COMMANDS.init!);
+  const done = await init(fileSystem, positional[0]!, svc === undefined ? {} : { svc });
+  if (!done.ok) {
+    io.err(`svc init: ${done.error.message}`);
+    return 1;
+  }
+  io.out(`Created ${done.value.dir}: ${done.value.files.join(", ")}`);
+  io.out(`.env holds a new random SVC_AUTH_TOKEN_SECRET; keep it secret.`);
+  io.out(`Next: cd ${positional[0]} && npm install && npm start`);
+  return 0;
+}
+
+/** `svc doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */
+async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
+  const positional: string[] = [];
+  let prefix: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--prefix") prefix = args[++i];
+    else if (arg.startsWith("-")) return usageError(io, `unknown option ${arg}`, COMMANDS.doctor!);
+    else positional.push(arg);
+  }
+  if (positional.length !== 1) return usageError(io, "give one app module", COMMANDS.doctor!);
+  const path = fileSystem.resolve(positional[0]!);
+  let source: string;
+  let exports: Record<string, unknown>;
+  try {
+    source = await fileSystem.readText(path);
+    exports = (await import(new URL(`file://${path}`).href)) as Record<string, unknown>;
+  } catch (error) {
+    io.err(`svc doctor: cannot load ${positional[0]}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const findings = doctor({ exports, source, ...(prefix === undefined ? {} : { prefix }) });
+  for (const finding of findings) io.out(`${finding.level.toUpperCase().padEnd(5)} ${finding.check}: ${finding.message}`);
+  return findings.some((finding) => finding.level === "error") ? 1 : 0;
+}
+
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  init: { usage: "svc init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
+  doctor: { usage: "svc doctor <app module> [--prefix <PREFIX>]", summary: "check the secret, the production gate and the revocation gate's binding", run: doctorCommand },
+};
+
+function usageError(io: Io, problem: string, command: Command): number {
+  io.err(`svc: ${problem}\nusage: ${command.usage}`);
+  return 2;
+}
+
+export function usage(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  return ["usage: svc <command> [options]", "", "commands:", ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join("\n");
+}
+
+/** Runs the command named by args[0]; returns the process exit code. */
+export async function main(args: readonly string[], io: Io = consoleIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    io.out(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) {
+    io.err(`svc: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    return 2;
+  }
+  return command.run(rest, io);
+}

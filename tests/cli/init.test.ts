@@ -1,0 +1,149 @@
+// `svc init <dir>` (src/cli/init.ts, src/cli/main.ts, bin/svc.js): the files it writes, the
+// secret in .env, refusals, and the generated app running through its fetch handler.
+//
+// The generated package.json depends on "svc" as "file:<this checkout>". To import the generated
+// app without a network install, the test links <dir>/node_modules/svc to this checkout, which is
+// what that file: dependency installs.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { decodeBytes } from "../../src/runtime/base64url.ts";
+import { fileSystem } from "../../src/runtime/fs.ts";
+import { generateSecret, init, SECRET_BYTES } from "../../src/cli/init.ts";
+import { main } from "../../src/cli/main.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]+$/, "");
+const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
+const scratch = mkdtempSync(join(tmpdir(), "svc-init-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let counter = 0;
+const freshDir = () => join(scratch, `app-${++counter}`);
+const SECRET_LINE = /^SVC_AUTH_TOKEN_SECRET=([A-Za-z0-9_-]+)$/m;
+
+function secretOf(dir: string): string {
+  const match = SECRET_LINE.exec(readFileSync(join(dir, ".env"), "utf8"));
+  assert.ok(match, ".env has an SVC_AUTH_TOKEN_SECRET line");
+  return match[1]!;
+}
+
+function captured() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) }, out, err };
+}
+
+test("init writes the app, its env loader, a Node entry, package.json with a start script, .env, .gitignore and a README into a new directory", async () => {
+  const dir = freshDir();
+  const done = await init(fileSystem, dir);
+  assert.ok(done.ok, done.ok ? "" : done.error.message);
+  assert.deepEqual(readdirSync(dir).sort(), [".env", ".gitignore", "README.md", "app.ts", "env.ts", "package.json", "server.ts"]);
+  assert.equal(done.value.dir, dir);
+
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+  assert.equal(pkg.name, `app-${counter}`);
+  assert.equal(pkg.type, "module");
+  assert.equal(pkg.scripts["start"], "tsx server.ts");
+  assert.equal(pkg.dependencies["svc"], `file:${REPO}`);
+  assert.ok(pkg.dependencies["@hono/node-server"] && pkg.dependencies["tsx"]);
+
+  const app = readFileSync(join(dir, "app.ts"), "utf8");
+  assert.match(app, /from "svc"/);
+  assert.match(app, /loadEnv\(new URL\("\.env", import\.meta\.url\)\)/, "the app loads its .env");
+  assert.match(app, /onClick: "Increment"/);
+  assert.match(app, /onInput: "SetName"/);
+  assert.match(readFileSync(join(dir, ".gitignore"), "utf8"), /^\.env$/m);
+  assert.match(readFileSync(join(dir, "README.md"), "utf8"), /npm start/);
+});
+
+test(".env holds a base64url SVC_AUTH_TOKEN_SECRET of 32 random bytes, different on every run, readable by the owner only", async () => {
+  const [a, b] = [freshDir(), freshDir()];
+  assert.ok((await init(fileSystem, a)).ok);
+  assert.ok((await init(fileSystem, b)).ok);
+  const [first, second] = [secretOf(a), secretOf(b)];
+  assert.equal(decodeBytes(first).length, SECRET_BYTES);
+  assert.ok(new TextEncoder().encode(first).length >= 32, "the secret is at least 32 bytes, as the production gate requires");
+  assert.notEqual(first, second);
+  // Randomness, coarsely: 200 secrets are distinct and their bytes cover most of 0..255.
+  const many = Array.from({ length: 200 }, generateSecret);
+  assert.equal(new Set(many).size, many.length);
+  const seen = new Set(many.flatMap((s) => [...decodeBytes(s)]));
+  assert.ok(seen.size > 250, `${seen.size} distinct byte values`);
+  if (process.platform !== "win32") assert.equal(statSync(join(a, ".env")).mode & 0o077, 0, ".env is not readable by others");
+});
+
+test("init refuses a directory that is not empty, and leaves it as it was", async () => {
+  const dir = freshDir();
+  mkdirSync(dir);
+  writeFileSync(join(dir, "keep.txt"), "mine");
+  const done = await init(fileSystem, dir);
+  assert.equal(done.ok, false);
+  assert.equal(done.ok ? "" : done.error.code, "dir_not_empty");
+  assert.deepEqual(readdirSync(dir), ["keep.txt"]);
+  const empty = freshDir();
+  mkdirSync(empty);
+  assert.ok((await init(fileSystem, empty)).ok, "an existing empty directory is fine");
+});
+
+test("the generated app imports, loads its .env, and renders its page through its fetch handler", async () => {
+  const dir = freshDir();
+  assert.ok((await init(fileSystem, dir)).ok);
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(REPO, join(dir, "node_modules", "svc"), "dir");
+
+  const before = process.env["SVC_AUTH_TOKEN_SECRET"];
+  delete process.env["SVC_AUTH_TOKEN_SECRET"];
+  try {
+    const mod = (await import(pathToFileURL(join(dir, "app.ts")).href)) as { default: { fetch: (req: Request) => Promise<Response> } };
+    assert.equal(process.env["SVC_AUTH_TOKEN_SECRET"], secretOf(dir), "the app loaded its .env");
+    const resp = await mod.default.fetch(new Request("http://app.test/"));
+    assert.equal(resp.status, 200);
+    const html = await resp.text();
+    assert.match(html, /<title>app-\d+<\/title>/);
+    assert.match(html, /<h1[^>]*id="greeting"[^>]*>Hello!<\/h1>/);
+    assert.match(html, /<output[^>]*id="count"[^>]*>0<\/output>/);
+    assert.match(html, /data-svc-click="Increment"/);
+    assert.match(html, /<script type="module" src="\/_svc\/client\.js"><\/script>/);
+  } finally {
+    if (before === undefined) delete process.env["SVC_AUTH_TOKEN_SECRET"];
+    else process.env["SVC_AUTH_TOKEN_SECRET"] = before;
+  }
+});
+
+test("the command line dispatches init, and answers no command or an unknown one with usage and exit code 2", async () => {
+  const none = captured();
+  assert.equal(await main([], none.io), 2);
+  assert.match(none.out.join("\n"), /usage: svc <command>[\s\S]*svc init <dir>/);
+
+  const unknown = captured();
+  assert.equal(await main(["frobnicate"], unknown.io), 2);
+  assert.match(unknown.err.join("\n"), /unknown command "frobnicate"/);
+
+  const missing = captured();
+  assert.equal(await main(["init"], missing.io), 2);
+  assert.match(missing.err.join("\n"), /usage: svc init <dir>/);
+
+  const dir = freshDir();
+  const ran = captured();
+  assert.equal(await main(["init", dir, "--svc", "^0.1.0"], ran.io), 0);
+  assert.match(ran.out.join("\n"), /Created .*\.env/);
+  assert.equal((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc"], "^0.1.0");
+
+  const again = captured();
+  assert.equal(await main(["init", dir], again.io), 1);
+  assert.match(again.err.join("\n"), /not empty/);
+});
+
+test("bin/svc.js runs init as a program and exits 0", () => {
+  const bin = join(REPO, "bin", "svc.js");
+  const dir = freshDir();
+  const args = runtime === "Deno" ? ["run", "-A", bin, "init", dir] : [bin, "init", dir];
+  const result = spawnSync(process.execPath, args, { encoding: "utf8", cwd: REPO });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /Created /);
+  assert.ok(SECRET_LINE.test(readFileSync(join(dir, ".env"), "utf8")));
+});
