@@ -5,6 +5,7 @@ import { openTab } from "./harness.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 import type { FormModel } from "./apps.ts";
 import { setLogSink } from "../../src/log.ts";
+import { MemorySessionStore } from "../../src/live/server/store.ts";
 
 // live-input-authority.md §Processing of each event, §Event reply, §Session counters.
 const freshApp = formAppPool(after);
@@ -156,5 +157,18 @@ describe("POST /_svc/event", () => {
     assert.equal(await resp.text(), "");
     assert.deepEqual({ count: modelOf(a).count, title: modelOf(a).title }, { count: 2, title: "B" });
     assert.equal(sessionOf(a).outSeq, 3, "each entry produced its own frame");
+  });
+
+  test("the session store holds each session's durable snapshot, updated after every change", async () => {
+    const store = new MemorySessionStore();
+    const a = freshApp({ store });
+    const tab = await openTab(a);
+    const id = sessionOf(a).id;
+    assert.deepEqual((await store.load(id))?.outSeq, 0);
+    await tab.post({ seq: 1, msg: "SetTitle", args: ["kept"], handlerId: TITLE, inputState: { [TITLE]: { value: "kept", seq: 1 } } });
+    const snapshot = await store.load(id);
+    assert.equal(snapshot?.outSeq, 1);
+    assert.deepEqual(snapshot?.inputSeqs, [[TITLE, 1]]);
+    assert.equal((snapshot?.model as FormModel).title, "KEPT");
   });
 });

@@ -13,7 +13,7 @@ import { repeatUnref } from "../../runtime/timers.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { randomToken } from "./random.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
-import type { SessionStore } from "./store.ts";
+import type { SessionSnapshot, SessionStore } from "./store.ts";
 import { ROTATION_GRACE_MS } from "./wire.ts";
 
 export type Rotation = {
@@ -69,6 +69,7 @@ export class SessionRegistry<Model> implements SessionHost {
   add(session: LiveSession<Model>): void {
     this.sessions.set(session.id, session);
     this.handles.set(session, randomToken().slice(0, 22));
+    this.persist(session as LiveSession<unknown>);
     this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
   }
 
@@ -129,6 +130,20 @@ export class SessionRegistry<Model> implements SessionHost {
       this.treeHolders.delete(oldest);
       oldest.releaseTree();
     }
+  }
+
+  persist(session: LiveSession<unknown>): void {
+    if (session.ended) return;
+    const snapshot: SessionSnapshot = {
+      id: session.id,
+      model: session.model,
+      outSeq: session.outSeq,
+      inputSeqs: [...session.inputSeqs],
+      user: session.user,
+      boundAt: session.boundAt,
+      updatedAt: this.options.now(),
+    };
+    this.options.store.save(snapshot).catch((error: unknown) => log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   bind(session: LiveSession<unknown>, userId: string): void {

@@ -24,6 +24,8 @@ import { hasElement, messagesOf } from "./tree-index.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost {
+  /** Saves the session's durable snapshot after a change (the session store). */
+  persist(session: LiveSession<unknown>): void;
   rotate(session: LiveSession<unknown>): void;
   bind(session: LiveSession<unknown>, userId: string): void;
   end(session: LiveSession<unknown>): void;
@@ -149,6 +151,7 @@ export class LiveSession<Model> {
     this.evictInputsNotIn(this.currentTree());
     const frame = this.emit(result.patches, acked ? ackInputs : undefined, respond ? entry.seq : undefined);
     this.run(result.cmd);
+    this.host.persist(this as LiveSession<unknown>);
     return { kind: "frame", frame };
   }
 
@@ -163,6 +166,7 @@ export class LiveSession<Model> {
       // A background change the render does not show sends nothing (and takes no seq).
       if (result.patches.length > 0) this.emit(result.patches, undefined, undefined);
       this.run(result.cmd);
+    this.host.persist(this as LiveSession<unknown>);
     });
   }
 

@@ -8,7 +8,6 @@ export type SessionSnapshot = {
   readonly model: unknown;
   readonly outSeq: number;
   readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
-  readonly csrf: string;
   readonly user: string | undefined;
   readonly boundAt: number;
   readonly updatedAt: number;
