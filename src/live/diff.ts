@@ -16,13 +16,16 @@
  *    - style, script, textarea, title: the text is compared; a change is an `html` patch (for a
  *      textarea, not when the client already shows that text).
  *    - the same children in the same slots (same id segments, texts and raw markup, and shapes
- *      that step 2 of matching would pair anyway): no children op, only recursion.
+ *      that step 2 of matching would pair anyway): no children op, only recursion. One walk checks
+ *      the slots and recurses as it goes; a slot that differs drops what the walk emitted, and the
+ *      children are reconciled as below.
  *    - a single new text child: a `text` patch.
  *    - raw HTML among the old or new children, no children, or no child matched: an `html` patch.
  *    - otherwise the children are matched (src/live/match.ts). When the new list is the old one
  *      minus some elements, those get `remove` patches (cheaper than listing every kept sibling);
  *      else a `kids` list: `{keep}` for a kept child whose id is unchanged, `{keep, id}` for a rename
- *      (its index moved), `{html}` for a new node or text.
+ *      (its index moved), `{html}` for a new node or text. Kept pairs that matching found equal in
+ *      content (all but ids) are not recursed into: their diff is empty.
  * 4. A kept form whose submit handler or action changed is a different form (§Client rules 6): a
  *    `replace` patch instead of recursing.
  * 5. Attributes: added or changed values, "" for removed ones, data-svc-hid by presence, filtered
@@ -56,23 +59,25 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
 
 function diffElement(p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): void {
+  const textOnly = TEXT_ONLY_TAGS.has(n.tag);
+  if (!textOnly && p.kids.length === n.kids.length && diffInPlace(p, n, reported, selectId, out)) return;
   // Ops are collected first and the patch built only when there is one: most elements have none.
   let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
   let pairs: number[] | undefined; // flat [old index, new index, …] of kept elements to recurse into
   let removed: string[] | undefined;
+  let same: Uint8Array | undefined; // new indexes whose kept element has the same content: no recursion
 
-  if (TEXT_ONLY_TAGS.has(n.tag)) {
+  if (textOnly) {
     const content = textOf(n);
     if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(p.id, content, reported))) html = renderKids(n);
-  } else if (sameSlots(p.kids, n.kids)) {
-    pairs = [];
-    for (let i = 0; i < n.kids.length; i++) if ((n.kids[i] as LiveNode).kind === "el") pairs.push(i, i);
   } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
     text = (n.kids[0] as { text: string }).text;
   } else if (p.hasRaw || n.hasRaw || n.kids.length === 0) {
     html = renderKids(n);
   } else {
-    const toPrev = matchKids(p.kids, n.kids);
+    const match = matchKids(p.kids, n.kids);
+    const toPrev = match.toPrev;
+    same = match.same;
     pairs = [];
     for (let j = 0; j < toPrev.length; j++) if ((toPrev[j] as number) >= 0) pairs.push(toPrev[j] as number, j);
     if (pairs.length === 0) {
@@ -95,32 +100,45 @@ function diffElement(p: LiveElement, n: LiveElement, reported: Reported | undefi
   }
   if (removed !== undefined) for (const id of removed) out.push({ id, remove: true });
   if (pairs === undefined) return;
-
   const childSelect = n.tag === "select" ? p.id : n.tag === "optgroup" ? selectId : undefined;
   for (let k = 0; k < pairs.length; k += 2) {
-    const pc = p.kids[pairs[k] as number] as LiveElement;
-    const nc = n.kids[pairs[k + 1] as number] as LiveElement;
-    if (formChanged(pc, nc)) out.push({ id: nc.id, replace: renderElement(nc) });
-    else diffElement(pc, nc, reported, childSelect, out);
+    const j = pairs[k + 1] as number;
+    if (same === undefined || same[j] !== 1) diffKept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, reported, childSelect, out);
   }
 }
 
-/** Same slots: equal texts and raw markup, equal id segments, and shapes matching would pair. */
-function sameSlots(a: readonly LiveNode[], b: readonly LiveNode[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as LiveNode, y = b[i] as LiveNode;
-    if (x.kind !== y.kind) return false;
-    if (x.kind === "text") {
-      if (x.text !== (y as typeof x).text) return false;
-    } else if (x.kind === "raw") {
-      if (x.html !== (y as typeof x).html) return false;
-    } else {
-      const ye = y as LiveElement;
-      if (x.seg !== ye.seg || (!x.indexFree && !sameShape(x, ye))) return false;
+/**
+ * The same children in the same slots (equal texts and raw markup, equal id segments, and shapes
+ * that matching would pair anyway): no children op, only the element's attrs and the kept children.
+ * One walk checks each slot and diffs its element as it goes; at the first slot that differs it
+ * drops what it emitted and returns false, and the caller reconciles the children instead.
+ */
+function diffInPlace(p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): boolean {
+  const mark = out.length;
+  const attrs = diffAttrs(p, n, reported, selectId);
+  if (attrs !== undefined) out.push({ id: n.id, attrs });
+  const childSelect = n.tag === "select" ? p.id : n.tag === "optgroup" ? selectId : undefined;
+  const pk = p.kids, nk = n.kids;
+  for (let i = 0; i < nk.length; i++) {
+    const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
+    let slot: boolean;
+    if (x.kind !== y.kind) slot = false;
+    else if (x.kind === "text") slot = x.text === (y as typeof x).text;
+    else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
+    else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement));
+    if (!slot) {
+      out.length = mark;
+      return false;
     }
+    if (y.kind === "el") diffKept(x as LiveElement, y, reported, childSelect, out);
   }
   return true;
+}
+
+/** A kept child: a changed form is replaced (step 4), anything else diffed in place. */
+function diffKept(pc: LiveElement, nc: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): void {
+  if (formChanged(pc, nc)) out.push({ id: nc.id, replace: renderElement(nc) });
+  else diffElement(pc, nc, reported, selectId, out);
 }
 
 /**
@@ -175,5 +193,6 @@ function formChanged(p: LiveElement, n: LiveElement): boolean {
   const a = p.source?.handlers?.submit, b = n.source?.handlers?.submit;
   if (a === b) return false;
   if (a === undefined || b === undefined) return true;
-  return a.msg !== b.msg || JSON.stringify(a.args) !== JSON.stringify(b.args);
+  if (a.msg !== b.msg) return true;
+  return (a.args.length !== 0 || b.args.length !== 0) && JSON.stringify(a.args) !== JSON.stringify(b.args);
 }

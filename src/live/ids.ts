@@ -65,8 +65,8 @@ function resolve(
   if (el.handlers !== undefined) handlers.set(id, el.handlers);
   const children = el.children;
   let hasRaw = false;
-  const keys = childKeys(children);
-  const shared = keys === undefined ? undefined : sharedKeys(children, keys);
+  const keys = el.keyedKids ? childKeys(children) : undefined;
+  const shared = keys === undefined || keys.count <= SCAN_KEYS ? undefined : sharedKeys(children, keys.keys);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
@@ -74,9 +74,10 @@ function resolve(
       kids.push(child);
       continue;
     }
-    const k = keys?.[i];
-    const unique = k !== undefined && !shared!.has(`${child.tag}:${k}`);
-    const childSeg = k === undefined ? `${i}#${child.tag}` : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
+    const k = keys?.keys[i];
+    const unique = k !== undefined &&
+      (shared === undefined ? !sharedByScan(children, keys!.keys, i, child.tag, k) : !shared.has(`${child.tag}:${k}`));
+    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const childId = `${id}.${childSeg}`;
     if (child.passes) {
       for (const p of child.passes) kids.push(styleNode(childId, `${childSeg}.`, p.pass, passCss(p, childId)));
@@ -85,20 +86,53 @@ function resolve(
   }
   return {
     kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, hid: el.handlers !== undefined,
-    kids, hasRaw, source: el, pass: undefined,
+    kids, hasRaw, name: el.name, type: el.type, source: el, pass: undefined,
   };
 }
 
-/** Keys of element children, or undefined when none has one (the common, cheap case). */
-function childKeys(children: readonly UiNode[]): (string | undefined)[] | undefined {
+/**
+ * Unkeyed segments (`<index>#<tag>`) are shared between renders: built once, and the same string
+ * each time, so comparing the segs of two renders is one pointer check. Bounded.
+ */
+const SEGS = new Map<string, string[]>();
+const SEG_LIMIT = 65_536;
+let segCount = 0;
+
+function unkeyedSeg(index: number, tag: string): string {
+  let list = SEGS.get(tag);
+  const known = list?.[index];
+  if (known !== undefined) return known;
+  const seg = `${index}#${tag}`;
+  if (segCount < SEG_LIMIT) {
+    if (list === undefined) SEGS.set(tag, (list = []));
+    list[index] = seg;
+    segCount++;
+  }
+  return seg;
+}
+
+/** Up to this many keyed siblings, uniqueness is checked by a scan instead of building sets. */
+const SCAN_KEYS = 16;
+
+/** Keys of element children and how many there are, or undefined when none has one (the common case). */
+function childKeys(children: readonly UiNode[]): { keys: (string | undefined)[]; count: number } | undefined {
   let keys: (string | undefined)[] | undefined;
+  let count = 0;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
-    if (child.kind !== "el") continue;
-    const k = keyOf(child);
-    if (k !== undefined) (keys ??= [])[i] = k;
+    if (child.kind !== "el" || child.rawKey === undefined) continue;
+    (keys ??= new Array<string | undefined>(children.length))[i] = sanitizeKey(child.rawKey);
+    count++;
   }
-  return keys;
+  return keys === undefined ? undefined : { keys, count };
+}
+
+/** Whether another sibling has the same tag and key as child `i` (few keyed siblings). */
+function sharedByScan(children: readonly UiNode[], keys: (string | undefined)[], i: number, tag: string, key: string): boolean {
+  for (let j = 0; j < keys.length; j++) {
+    if (j !== i && keys[j] === key && (children[j] as UiElement).tag === tag) return true;
+  }
+  return false;
 }
 
 /** `tag:key` pairs that more than one sibling holds: those keep their index (§Node id). */
@@ -119,7 +153,7 @@ function styleNode(ownerId: string, ownerSeg: string, pass: Pass, css: string): 
   return {
     kind: "el", tag: "style", id: `${ownerId}.~${pass}`, seg: `${ownerSeg}~${pass}`, key: undefined,
     indexFree: true, attrs: {}, hid: false, kids: [{ kind: "text", text: css }], hasRaw: false,
-    source: undefined, pass,
+    name: undefined, type: undefined, source: undefined, pass,
   };
 }
 

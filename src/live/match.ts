@@ -11,10 +11,20 @@
  * Step 2 is why a line inserted above an input's wrapper does not take over the wrapper's identity:
  * the wrapper's shape matches the old wrapper, not the new line.
  *
+ * Ties in step 2: when the two lists differ in length and the trimmed common prefix and suffix
+ * (by shape) overlap, every element of the shorter list is paired whichever way, and only where
+ * the gap goes is open; rows of one shape make that the usual case. Content decides between these
+ * equally long pairings (`bestSplit`): the one that pairs the most elements with equal content
+ * (`sameContent`: equal but for ids), prefix first on a tie. So a row inserted above unkeyed rows
+ * of one shape is one new node, and every old row is kept under its new index instead of taking
+ * the content of the row above. Pairs found content-equal are reported in `same`, so the diff
+ * skips them: their diff would be empty.
+ *
  * Cost: step 2 trims the common prefix and suffix first (the usual edit touches one place), then
  * runs the quadratic LCS table on what is left. Above LCS_LIMIT cells it falls back to a greedy
  * in-order match, which finds a common subsequence (not always the longest) in near-linear time, so
- * a pathological list cannot stall the event path.
+ * a pathological list cannot stall the event path. The tie-break compares content only inside the
+ * overlap, at most twice per element there.
  */
 import type { LiveElement, LiveNode } from "./tree.ts";
 
@@ -22,7 +32,7 @@ const LCS_LIMIT = 1_000_000;
 
 /** Whether two elements have the same shape; no allocation, for the hot path. */
 export function sameShape(a: LiveElement, b: LiveElement): boolean {
-  if (a.tag !== b.tag || a.key !== b.key || a.source?.name !== b.source?.name || a.source?.type !== b.source?.type) return false;
+  if (a.tag !== b.tag || a.key !== b.key || a.name !== b.name || a.type !== b.type) return false;
   const ak = a.kids, bk = b.kids;
   let i = 0, j = 0;
   for (;;) {
@@ -38,12 +48,18 @@ export function sameShape(a: LiveElement, b: LiveElement): boolean {
 function shapeKey(el: LiveElement): string {
   let tags = "";
   for (const kid of el.kids) if (kid.kind === "el") tags += `${kid.tag},`;
-  return `${el.tag}\u0001${el.key ?? ""}\u0001${el.source?.name ?? ""}\u0001${el.source?.type ?? ""}\u0001${tags}`;
+  return `${el.tag}\u0001${el.key ?? ""}\u0001${el.name ?? ""}\u0001${el.type ?? ""}\u0001${tags}`;
 }
 
-/** For each new child, the index of the old child it keeps, or -1. */
-export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]): Int32Array {
+/**
+ * `toPrev`: for each new child, the index of the old child it keeps, or -1. `same`, when set: 1 for
+ * a new child known to have the same content as the old child it keeps (see `sameContent`).
+ */
+export type Match = { readonly toPrev: Int32Array; readonly same: Uint8Array | undefined };
+
+export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]): Match {
   const toPrev = new Int32Array(next.length).fill(-1);
+  let same: Uint8Array | undefined;
   const used = new Uint8Array(prev.length);
 
   // 1. index-free ids
@@ -76,14 +92,27 @@ export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]):
     used[ps[a] as number] = 1;
   };
   const el = (list: readonly LiveNode[], idx: number[], k: number) => list[idx[k] as number] as LiveElement;
-  let lo = 0;
-  let pEnd = ps.length, nEnd = ns.length;
-  while (lo < pEnd && lo < nEnd && sameShape(el(prev, ps, lo), el(next, ns, lo))) pair(lo, lo++);
-  while (pEnd > lo && nEnd > lo && sameShape(el(prev, ps, pEnd - 1), el(next, ns, nEnd - 1))) pair(--pEnd, --nEnd);
-  if (pEnd > lo && nEnd > lo) {
-    const a = internShapes(prev, ps.slice(lo, pEnd), next, ns.slice(lo, nEnd));
-    const pairs = a.p.length * a.n.length <= LCS_LIMIT ? lcs(a.p, a.n) : greedy(a.p, a.n);
-    for (let k = 0; k < pairs.length; k += 2) pair(lo + (pairs[k] as number), lo + (pairs[k + 1] as number));
+  const pLen = ps.length, nLen = ns.length, min = Math.min(pLen, nLen);
+  let pre = 0;
+  while (pre < min && sameShape(el(prev, ps, pre), el(next, ns, pre))) pre++;
+  let suf = 0;
+  const sufMax = pLen === nLen ? min - pre : min; // equal lengths: prefix and suffix cannot overlap
+  while (suf < sufMax && sameShape(el(prev, ps, pLen - 1 - suf), el(next, ns, nLen - 1 - suf))) suf++;
+  if (pre + suf > min) {
+    // Every element of the shorter list is paired either way: only where the gap goes is open.
+    same = new Uint8Array(next.length);
+    const k = bestSplit(prev, ps, next, ns, min - suf, pre, same);
+    for (let i = 0; i < k; i++) pair(i, i);
+    for (let i = k; i < min; i++) pair(pLen - min + i, nLen - min + i);
+  } else {
+    for (let i = 0; i < pre; i++) pair(i, i);
+    for (let i = 1; i <= suf; i++) pair(pLen - i, nLen - i);
+    const pEnd = pLen - suf, nEnd = nLen - suf;
+    if (pEnd > pre && nEnd > pre) {
+      const a = internShapes(prev, ps.slice(pre, pEnd), next, ns.slice(pre, nEnd));
+      const pairs = a.p.length * a.n.length <= LCS_LIMIT ? lcs(a.p, a.n) : greedy(a.p, a.n);
+      for (let k = 0; k < pairs.length; k += 2) pair(pre + (pairs[k] as number), pre + (pairs[k + 1] as number));
+    }
   }
 
   // 3. leftover keyless elements of the same tag, in order
@@ -107,7 +136,72 @@ export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]):
       }
     }
   }
-  return toPrev;
+  return { toPrev, same };
+}
+
+/**
+ * Where the gap goes when the shorter list pairs whole either way: the first `k` elements pair with
+ * the other list's first `k`, the rest with its last ones, for `k` in [lo, hi]. All these pairings
+ * are equally long by shape, so content decides: the `k` with the most content-equal pairs, the
+ * largest such `k` on a tie (prefix first, as without the tie-break). A row inserted above rows of
+ * one shape thus keeps every old row under a new index instead of shifting each row's content
+ * one row down. Marks in `same` the new indexes of the chosen pairs found content-equal.
+ */
+function bestSplit(
+  prev: readonly LiveNode[], ps: number[], next: readonly LiveNode[], ns: number[], lo: number, hi: number, same: Uint8Array,
+): number {
+  const min = Math.min(ps.length, ns.length), dp = ps.length - min, dn = ns.length - min;
+  const eqPre = new Uint8Array(hi - lo), eqSuf = new Uint8Array(hi - lo);
+  let score = 0;
+  for (let i = lo; i < hi; i++) {
+    if (sameContent(prev[ps[i + dp] as number] as LiveElement, next[ns[i + dn] as number] as LiveElement)) {
+      eqSuf[i - lo] = 1;
+      score++;
+    }
+  }
+  let best = score, k = lo;
+  for (let i = lo; i < hi; i++) {
+    if (sameContent(prev[ps[i] as number] as LiveElement, next[ns[i] as number] as LiveElement)) eqPre[i - lo] = 1;
+    score += (eqPre[i - lo] as number) - (eqSuf[i - lo] as number);
+    if (score >= best) {
+      best = score;
+      k = i + 1;
+    }
+  }
+  for (let i = lo; i < hi; i++) if ((i < k ? eqPre : eqSuf)[i - lo] === 1) same[ns[i < k ? i : i + dn] as number] = 1;
+  return k;
+}
+
+/**
+ * Whether two elements render the same apart from their own ids: same tag, attributes, handler
+ * presence, and children (texts, raw markup, id segments and, recursively, content; injected
+ * styles by their text, which names ids). The diff of such a pair is empty, so it need not run.
+ */
+export function sameContent(a: LiveElement, b: LiveElement): boolean {
+  if (a.tag !== b.tag || a.hid !== b.hid || a.kids.length !== b.kids.length) return false;
+  // A form's submit message is also compared apart (§Client rules 6), so the attribute that
+  // spells it cannot hide a changed message.
+  if (a.tag === "form" && a.source?.handlers?.submit?.msg !== b.source?.handlers?.submit?.msg) return false;
+  const aa = a.attrs, ba = b.attrs;
+  if (aa !== ba) {
+    let count = 0;
+    for (const name in aa) {
+      if (aa[name] !== ba[name]) return false;
+      count++;
+    }
+    for (const _ in ba) if (--count < 0) return false;
+  }
+  const ak = a.kids, bk = b.kids;
+  for (let i = 0; i < ak.length; i++) {
+    const x = ak[i] as LiveNode, y = bk[i] as LiveNode;
+    if (x.kind !== y.kind) return false;
+    if (x.kind === "text") {
+      if (x.text !== (y as typeof x).text) return false;
+    } else if (x.kind === "raw") {
+      if (x.html !== (y as typeof x).html) return false;
+    } else if (x.seg !== (y as LiveElement).seg || !sameContent(x, y as LiveElement)) return false;
+  }
+  return true;
 }
 
 /** Shapes of the two middles as small integers, so the LCS compares numbers. */

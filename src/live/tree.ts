@@ -28,6 +28,9 @@ export interface LiveElement {
   readonly kids: readonly LiveNode[];
   /** Whether a kid is raw HTML (such children are only ever replaced as a whole, §Patch html). */
   readonly hasRaw: boolean;
+  /** The `name` and `type` attributes (child matching compares them, §Child matching order). */
+  readonly name: string | undefined;
+  readonly type: string | undefined;
   /** The view element; undefined for an injected style. */
   readonly source: UiElement | undefined;
   /** The pass, for an injected style. */

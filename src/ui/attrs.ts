@@ -51,37 +51,76 @@ const RESERVED: ReadonlySet<string> = new Set([ID_ATTR, HID_ATTR, ON_ATTR, KEY_F
 const ATTR_NAME = /^[a-z_:][a-z0-9_:.-]*$/;
 
 export type NormalAttrs = {
-  attrs: Record<string, string>;
-  handlers: Handlers | undefined;
-  passes: readonly PassTemplate[] | undefined;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly handlers: Handlers | undefined;
+  readonly passes: readonly PassTemplate[] | undefined;
   /** The `value` of a textarea or select, which is not an attribute of theirs (see node.ts). */
-  textValue: string | undefined;
+  readonly textValue: string | undefined;
 };
 
+/**
+ * What a prop name is, decided once per distinct name and cached: the handler kind it sets, a style
+ * prop, or the attribute it renders as. Only names that passed every check are cached, so the
+ * cache never hides an error; it is bounded, and names beyond the bound are checked every time.
+ */
+type PropInfo = { readonly handler: EventKind | undefined; readonly style: boolean; readonly attr: string };
+const PROP_INFO = new Map<string, PropInfo>();
+const PROP_INFO_LIMIT = 4096;
+for (const prop of Object.keys(HANDLER_PROPS)) PROP_INFO.set(prop, { handler: HANDLER_PROPS[prop], style: false, attr: "" });
+for (const prop of STYLE_PROP_NAMES) PROP_INFO.set(prop, { handler: undefined, style: true, attr: "" });
+/** Each kind's message attribute name, built once. */
+const MESSAGE_ATTRS = Object.fromEntries(EVENT_KINDS.map((k) => [k, messageAttr(k)])) as Readonly<Record<EventKind, string>>;
+
+function propInfo(prop: string): PropInfo {
+  const known = PROP_INFO.get(prop);
+  if (known !== undefined) return known;
+  const kind = HANDLER_PROPS[prop];
+  if (kind !== undefined) return { handler: kind, style: false, attr: "" };
+  const name = prop.toLowerCase();
+  if (!ATTR_NAME.test(name)) throw new TypeError(`Ui.h: bad attribute name ${JSON.stringify(prop)}`);
+  if (RESERVED.has(name)) throw new TypeError(`Ui.h: ${name} is written by the renderer`);
+  // Inline script handlers would bypass the protocol; handlers name messages instead.
+  if (name.startsWith("on")) throw new TypeError(`Ui.h: use a message handler (onClick: "Msg"), not ${prop}`);
+  const info: PropInfo = { handler: undefined, style: false, attr: name };
+  if (PROP_INFO.size < PROP_INFO_LIMIT) PROP_INFO.set(prop, info);
+  return info;
+}
+
+/**
+ * The attributes of every element without any: one shared frozen object, so the diff sees two
+ * attribute-less elements as equal by identity, and a view allocates nothing for them.
+ */
+export const NO_ATTRS: Readonly<Record<string, string>> = Object.freeze({});
+/** The result for an empty attribute bag, the most common one. */
+const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({ attrs: NO_ATTRS, handlers: undefined, passes: undefined, textValue: undefined });
+
+function isEmpty(attrs: object): boolean {
+  for (const _ in attrs) return false;
+  return true;
+}
+
 export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
+  if (isEmpty(input)) return NO_NORMAL_ATTRS;
   const attrs: Record<string, string> = {};
   let handlers: Partial<Record<EventKind, MessageRecord>> | undefined;
   let styleProps: Record<string, unknown> | undefined;
   let textValue: string | undefined;
+  const valueIsText = tag === "textarea" || tag === "select";
   for (const prop of Object.keys(input)) {
     const value = input[prop];
-    const kind = HANDLER_PROPS[prop];
-    if (kind !== undefined) {
+    const info = propInfo(prop);
+    if (info.handler !== undefined) {
       if (value === undefined || value === null || value === false) continue;
-      (handlers ??= {})[kind] = messageRecord(prop, value);
+      (handlers ??= {})[info.handler] = messageRecord(prop, value);
       continue;
     }
-    if (STYLE_PROP_NAMES.has(prop)) {
+    if (info.style) {
       if (value !== undefined && value !== null) (styleProps ??= {})[prop] = value;
       continue;
     }
-    const name = prop.toLowerCase();
-    if (!ATTR_NAME.test(name)) throw new TypeError(`Ui.h: bad attribute name ${JSON.stringify(prop)}`);
-    if (RESERVED.has(name)) throw new TypeError(`Ui.h: ${name} is written by the renderer`);
-    // Inline script handlers would bypass the protocol; handlers name messages instead.
-    if (name.startsWith("on")) throw new TypeError(`Ui.h: use a message handler (onClick: "Msg"), not ${prop}`);
+    const name = info.attr;
     const text = attrString(name, value);
-    if ((tag === "textarea" || tag === "select") && name === "value") {
+    if (valueIsText && name === "value") {
       textValue = text ?? "";
       continue;
     }
@@ -92,18 +131,23 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
     const css = typeof style === "string" ? style : declarations(style as CssProps);
     if (css !== "") attrs["style"] = css;
   }
-  if (handlers !== undefined) {
-    const kinds = EVENT_KINDS.filter((k) => handlers?.[k] !== undefined);
-    attrs[ON_ATTR] = kinds.join(" ");
-    for (const kind of kinds) {
-      const record = handlers[kind]!;
-      attrs[messageAttr(kind)] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
-    }
-    const filter = handlers.keydown?.key;
-    if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
-  }
+  if (handlers !== undefined) writeHandlers(attrs, handlers);
   const passes = styleProps === undefined ? undefined : passTemplates(styleProps as StyleProps);
-  return { attrs, handlers, passes, textValue };
+  return { attrs: isEmpty(attrs) ? NO_ATTRS : attrs, handlers, passes, textValue };
+}
+
+/** data-svc-on (kinds in EVENT_KINDS order), one message attribute per kind, the key filter. */
+function writeHandlers(attrs: Record<string, string>, handlers: Partial<Record<EventKind, MessageRecord>>): void {
+  let on = "";
+  for (const kind of EVENT_KINDS) if (handlers[kind] !== undefined) on = on === "" ? kind : `${on} ${kind}`;
+  attrs[ON_ATTR] = on;
+  for (const kind of EVENT_KINDS) {
+    const record = handlers[kind];
+    if (record === undefined) continue;
+    attrs[MESSAGE_ATTRS[kind]] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
+  }
+  const filter = handlers.keydown?.key;
+  if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
 }
 
 function attrString(name: string, value: unknown): string | undefined {

@@ -9,7 +9,7 @@
  */
 import type { JsonValue } from "../json.ts";
 import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
-import { normalizeAttrs, type Attrs } from "./attrs.ts";
+import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
 
 /** A message a handler dispatches: a name, or a name followed by JSON arguments. */
 export type Message = string | readonly [string, ...JsonValue[]];
@@ -44,6 +44,8 @@ export interface UiElement {
   readonly rawKey: string | undefined;
   readonly name: string | undefined;
   readonly type: string | undefined;
+  /** Whether a child element has a raw key: the id walk looks for keys only then. */
+  readonly keyedKids: boolean;
 }
 export interface UiText {
   readonly kind: "text";
@@ -79,16 +81,32 @@ export function raw(html: string): UiRaw {
   return { kind: "raw", html: String(html) };
 }
 
+/** A checked tag, lowercase, with its tag-set memberships looked up once. */
+type TagInfo = { readonly name: string; readonly isVoid: boolean; readonly textOnly: boolean; readonly nameKeyed: boolean };
+/** Tags already checked: tags come from code, so there are few; bounded all the same. */
+const TAGS = new Map<string, TagInfo>();
+const TAGS_LIMIT = 1024;
+
+function tagInfo(tag: string): TagInfo {
+  const known = typeof tag === "string" ? TAGS.get(tag) : undefined;
+  if (known !== undefined) return known;
+  const name = String(tag).toLowerCase();
+  if (!TAG.test(name)) throw new TypeError(`Ui.h: bad tag ${JSON.stringify(tag)}`);
+  const info = { name, isVoid: VOID_TAGS.has(name), textOnly: TEXT_ONLY_TAGS.has(name), nameKeyed: NAME_KEYED_TAGS.has(name) };
+  if (typeof tag === "string" && TAGS.size < TAGS_LIMIT) TAGS.set(tag, info);
+  return info;
+}
+
 /** `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. */
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
-  const lower = String(tag).toLowerCase();
-  if (!TAG.test(lower)) throw new TypeError(`Ui.h: bad tag ${JSON.stringify(tag)}`);
-  const norm = normalizeAttrs(lower, attrs ?? {});
-  let kids = flatten(children, []);
-  if (VOID_TAGS.has(lower) && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
-  if (TEXT_ONLY_TAGS.has(lower)) kids = textOnly(lower, kids, norm.textValue);
+  const info = tagInfo(tag);
+  const lower = info.name;
+  const norm = normalizeAttrs(lower, attrs ?? NO_ATTRS);
+  let kids = simpleKids(children) ?? flatten(children, []);
+  if (info.isVoid && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
+  if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
-  return element(lower, norm.attrs, norm.handlers, norm.passes, kids);
+  return element(lower, norm.attrs, norm.handlers, norm.passes, kids, info.nameKeyed);
 }
 
 /** Tags whose `name` attribute is a key (§Node id, key priority 2). */
@@ -96,11 +114,16 @@ export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea"
 
 function element(
   tag: string, attrs: Readonly<Record<string, string>>, handlers: Handlers | undefined,
-  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[],
+  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[], nameKeyed = NAME_KEYED_TAGS.has(tag),
 ): UiElement {
   const name = attrs["name"];
-  const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
-  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"] };
+  const rawKey = attrs[KEY_ATTR] ?? (nameKeyed ? name : undefined);
+  let keyedKids = false;
+  for (let i = 0; i < children.length && !keyedKids; i++) {
+    const child = children[i] as UiNode;
+    keyedKids = child.kind === "el" && child.rawKey !== undefined;
+  }
+  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"], keyedKids };
 }
 
 /**
@@ -114,6 +137,32 @@ export function keyed(key: string | number, node: UiElement): UiElement {
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;
   return element(node.tag, attrs, node.handlers, node.passes, node.children);
+}
+
+/**
+ * The common case in place: every child a node or a non-empty string or number, no two texts
+ * adjacent. Then `children` (the fresh rest array of this call) becomes the kids, strings and
+ * numbers turned into text nodes; otherwise undefined, and `flatten` does the general work (on
+ * nodes already converted here, which it treats the same).
+ */
+function simpleKids(children: Child[]): UiNode[] | undefined {
+  let lastText = false;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (typeof child === "string" || typeof child === "number") {
+      if (lastText || child === "") return undefined;
+      children[i] = text(child);
+      lastText = true;
+    } else if (typeof child === "object" && child !== null && !Array.isArray(child)) {
+      const kind = (child as UiNode).kind;
+      if (kind === "text") {
+        if (lastText || (child as UiText).text === "") return undefined;
+        lastText = true;
+      } else if (kind === "el" || kind === "raw") lastText = false;
+      else return undefined;
+    } else return undefined;
+  }
+  return children as UiNode[];
 }
 
 /** Flattens children, drops empty ones and merges adjacent text (the parser would merge it too). */

@@ -178,3 +178,42 @@ test("emission is depth-first and an ancestor html patch carries its subtree wit
     { id: "r.2#div", html: '<i>R</i><span svc-id="r.2#div.1#span">t</span>' },
   ]);
 });
+
+test("a row inserted above N identical-shape unkeyed rows keeps the old rows", () => {
+  // Every row has the same shape, so pairing by shape alone is ambiguous: each new row could take
+  // the old row in its slot (text patches on every row) or the old row it came from. Content
+  // decides: one {html} entry for the new row, and every old row kept under its new index.
+  const row = (n: string) => h("tr", {}, h("td", {}, n), h("td", {}, h("input", { name: `q${n}`, value: n, onInput: ["Q", n] })));
+  const table = (...ns: string[]) => h("table", {}, h("tbody", {}, ...ns.map(row)));
+  const b = "r.0#tbody";
+  assert.deepEqual(patches(table("a", "b", "c"), table("new", "a", "b", "c")), [
+    {
+      id: b,
+      kids: [
+        { html: `<tr svc-id="${b}.0#tr"><td svc-id="${b}.0#tr.0#td">new</td><td svc-id="${b}.0#tr.1#td"><input svc-id="${b}.0#tr.1#td.#input:qnew" data-svc-hid="${b}.0#tr.1#td.#input:qnew" name="qnew" value="new" data-svc-on="input" data-svc-input="[&quot;Q&quot;,&quot;new&quot;]"></td></tr>` },
+        { keep: `${b}.0#tr`, id: `${b}.1#tr` },
+        { keep: `${b}.1#tr`, id: `${b}.2#tr` },
+        { keep: `${b}.2#tr`, id: `${b}.3#tr` },
+      ],
+    },
+  ]);
+  // Plain text rows, and removal of the top row: the rest keep their nodes under their new ids.
+  const list = (...ns: string[]) => h("ul", {}, ...ns.map((n) => h("li", {}, n)));
+  assert.deepEqual(patches(list("a", "b"), list("x", "a", "b")), [
+    { id: "r", kids: [{ html: '<li svc-id="r.0#li">x</li>' }, { keep: "r.0#li", id: "r.1#li" }, { keep: "r.1#li", id: "r.2#li" }] },
+  ]);
+  assert.deepEqual(patches(list("a", "b", "c"), list("b", "c")), [
+    { id: "r", kids: [{ keep: "r.1#li", id: "r.0#li" }, { keep: "r.2#li", id: "r.1#li" }] },
+  ]);
+  // A row inserted in the middle: rows above keep their ids, rows below are renamed.
+  assert.deepEqual(patches(list("a", "b", "c"), list("a", "x", "b", "c")), [
+    { id: "r", kids: [{ keep: "r.0#li" }, { html: '<li svc-id="r.1#li">x</li>' }, { keep: "r.1#li", id: "r.2#li" }, { keep: "r.2#li", id: "r.3#li" }] },
+  ]);
+  // Equal rows give no content hint: the old pairing (prefix first) stands, the last row goes.
+  assert.deepEqual(patches(list("a", "a", "a"), list("a", "a")), [{ id: "r.2#li", remove: true }]);
+  // Inserted row plus an edit in a later row: the edit is a text patch on its kept, renamed row.
+  assert.deepEqual(patches(list("a", "b", "c"), list("x", "a", "B", "c")), [
+    { id: "r", kids: [{ html: '<li svc-id="r.0#li">x</li>' }, { keep: "r.0#li", id: "r.1#li" }, { keep: "r.1#li", id: "r.2#li" }, { keep: "r.2#li", id: "r.3#li" }] },
+    { id: "r.2#li", text: "B" },
+  ]);
+});
