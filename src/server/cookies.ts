@@ -70,7 +70,15 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
   return cookies;
 }
 
+/** Parsed once per request: a live event reads several cookies of the same header. */
+const parsedCookies = new WeakMap<Request, Map<string, string>>();
+
 /** The cookie's value, or undefined when the request does not carry it. */
 export function getCookie(name: string, req: Request): string | undefined {
-  return parseCookieHeader(req.headers.get("Cookie")).get(name);
+  let cookies = parsedCookies.get(req);
+  if (cookies === undefined) {
+    cookies = parseCookieHeader(req.headers.get("Cookie"));
+    parsedCookies.set(req, cookies);
+  }
+  return cookies.get(name);
 }

@@ -154,7 +154,8 @@ export class LiveApp<Model> {
         registry: this.sessions,
         now: this.now,
         sessionIdOf: (req) => readSessionId(req, this.cookieName),
-        admit: (session, req) => this.admit(session, c.get("svcAuth"), req),
+        // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
+        admit: (session, req) => (this.gate === undefined && this.sliding === undefined ? undefined : this.admit(session, c.get("svcAuth"), req)),
         finish: (session, req, resp) => this.finishReply(session, req, resp),
       }),
     );

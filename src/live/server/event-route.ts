@@ -21,7 +21,7 @@ export type EventRouteContext<Model> = {
   /** Resolves the request's session id from its cookie. */
   readonly sessionIdOf: (req: Request) => string | undefined;
   /** The revocation gate and other checks before any processing; a Response refuses the request. */
-  readonly admit: (session: LiveSession<Model>, req: Request) => Promise<Response | undefined>;
+  readonly admit: (session: LiveSession<Model>, req: Request) => Response | undefined | Promise<Response | undefined>;
   /** Adds what the processing changed about the session to the reply (rotation, end). */
   readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
 };
@@ -49,7 +49,8 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
     renamed = true;
   }
 
-  const refused = await ctx.admit(session, req);
+  const admitted = ctx.admit(session, req);
+  const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
   const reply = await session.mutex.run(() => process(session, body, ctx.now()));
