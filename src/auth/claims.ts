@@ -21,12 +21,27 @@ export type Jsonable<T> = T extends Refused
 /** Use as `claims: Claims<C>` with `C` inferred: a non-JSON part makes the argument a type error. */
 export type Claims<C> = C & Jsonable<C>;
 
-/**
- * Current time in seconds since the epoch, the unit of every JWT time claim, with the milliseconds
- * as a fraction (RFC 7519 §2 NumericDate allows one). A revoke is stamped in milliseconds, so a
- * token minted later in the same second as the revoke must say so to be told apart from one minted
- * before it (std-auth.md §User access state; src/auth/revocation.ts).
- */
+/** Current time in seconds since the epoch (with the milliseconds as a fraction). */
 export function nowSeconds(): number {
   return Date.now() / 1000;
+}
+
+/**
+ * The issue-time claims every token gets: `iat` in whole seconds, as most verifiers expect (one
+ * that compares a fractional iat with its whole-second clock refuses a fresh token), and `iat_ms`,
+ * the same instant in milliseconds. A revoke is stamped in milliseconds, so a token minted later in
+ * the same second as the revoke must say so to be told apart from one minted before it
+ * (std-auth.md §User access state; src/auth/revocation.ts); the revocation checks read iat_ms.
+ */
+export const ISSUED_MS_CLAIM = "iat_ms";
+
+export function issueTimes(now: number): { iat: number; iatMs: number } {
+  return { iat: Math.floor(now), iatMs: Math.round(now * 1000) };
+}
+
+/** A verified token's issue time in seconds, to the millisecond when it carries iat_ms. */
+export function issuedAtOf(claims: { readonly [key: string]: unknown }): number | undefined {
+  const ms = claims[ISSUED_MS_CLAIM];
+  if (typeof ms === "number" && Number.isFinite(ms)) return ms / 1000;
+  return typeof claims.iat === "number" && Number.isFinite(claims.iat) ? claims.iat : undefined;
 }

@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from "../json.ts";
 import { err, ok, type Result } from "../result.ts";
-import { type Claims, nowSeconds } from "./claims.ts";
+import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
 import type { Secret } from "./secret.ts";
 import { claimsObject, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
 
@@ -30,10 +30,11 @@ export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: S
   }
   const payload = claimsObject(claims);
   if (!payload.ok) return payload;
-  const iat = options.now ?? nowSeconds();
+  const { iat, iatMs } = issueTimes(options.now ?? nowSeconds());
   return signPayload(secret, {
     ...payload.value,
     iat,
+    [ISSUED_MS_CLAIM]: iatMs,
     exp: iat + windowSeconds,
     aexp: iat + maxLifetimeSeconds,
     w: windowSeconds,
@@ -74,5 +75,5 @@ export function reissueSlidingToken(secret: Secret, claims: JsonObject, options:
   const { exp, aexp, w } = times.value;
   if (now >= aexp) return err("sliding_cap_reached", "sliding token reached its absolute lifetime");
   if (now >= exp) return err("token_expired", "sliding token has lapsed");
-  return signPayload(secret, { ...claims, exp: Math.min(now + w, aexp) });
+  return signPayload(secret, { ...claims, exp: Math.min(Math.floor(now) + w, aexp) });
 }

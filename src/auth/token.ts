@@ -15,7 +15,7 @@ import { encodeText, decodeText } from "../runtime/base64url.ts";
 import { hmacSha256Base64url, type HmacBase64urlSigner } from "../runtime/hmac.ts";
 import { isCanonicalBase64urlAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
-import { type Claims, nowSeconds } from "./claims.ts";
+import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
 import { constantTimeEqual } from "./constant-time.ts";
 import { byteLength, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
 
@@ -77,16 +77,18 @@ function signJson(signer: HmacBase64urlSigner, json: string): string {
  * (which would replace the whole object) and both times are finite numbers (whose JSON form is
  * their string form). Otherwise the general path runs.
  */
-function signStamped(secret: Secret, fields: Record<string, unknown>, iat: number, exp: number): Result<string> {
+function signStamped(secret: Secret, fields: Record<string, unknown>, iat: number, iatMs: number, exp: number): Result<string> {
   if (
     typeof iat !== "number" ||
     !Number.isFinite(iat) ||
+    !Number.isFinite(iatMs) ||
     !Number.isFinite(exp) ||
     Object.hasOwn(fields, "iat") ||
+    Object.hasOwn(fields, ISSUED_MS_CLAIM) ||
     Object.hasOwn(fields, "exp") ||
     fields.toJSON !== undefined
   ) {
-    return signPayload(secret, { ...fields, iat, exp });
+    return signPayload(secret, { ...fields, iat, [ISSUED_MS_CLAIM]: iatMs, exp });
   }
   const signer = signerFor(secret);
   if (!signer.ok) return signer;
@@ -96,7 +98,7 @@ function signStamped(secret: Secret, fields: Record<string, unknown>, iat: numbe
   } catch {
     return err("claims_not_json", "claims have no JSON form (a bigint or a cycle)");
   }
-  const times = `"iat":${iat},"exp":${exp}}`;
+  const times = `"iat":${iat},"${ISSUED_MS_CLAIM}":${iatMs},"exp":${exp}}`;
   return ok(signJson(signer.value, json.length === 2 ? `{${times}` : `${json.slice(0, -1)},${times}`));
 }
 
@@ -120,7 +122,8 @@ export function isPositiveWholeSeconds(value: unknown): value is number {
 
 /**
  * Signs `claims` as an HS256 JWT that expires `expirySeconds` from now. The library stamps `iat`
- * (now) and `exp` (now + expirySeconds); caller-supplied `iat` and `exp` are replaced.
+ * (now, whole seconds), `iat_ms` (now, milliseconds) and `exp` (iat + expirySeconds); caller-supplied
+ * values of those three are replaced.
  */
 export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: number, options: ClockOptions = {}): Result<string> {
   if (!isPositiveWholeSeconds(expirySeconds)) {
@@ -128,8 +131,8 @@ export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: n
   }
   const payload = claimsObject(claims);
   if (!payload.ok) return payload;
-  const iat = options.now ?? nowSeconds();
-  return signStamped(secret, payload.value, iat, iat + expirySeconds);
+  const { iat, iatMs } = issueTimes(options.now ?? nowSeconds());
+  return signStamped(secret, payload.value, iat, iatMs, iat + expirySeconds);
 }
 
 function checkHeader(segment: string): Result<void> {

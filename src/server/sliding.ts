@@ -12,7 +12,7 @@
 import type { MiddlewareHandler } from "hono";
 import { Secret } from "../auth/secret.ts";
 import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
-import { nowSeconds } from "../auth/claims.ts";
+import { issuedAtOf, nowSeconds } from "../auth/claims.ts";
 import type { JsonObject } from "../json.ts";
 import { log } from "../log.ts";
 import type { Result } from "../result.ts";
@@ -21,7 +21,10 @@ import { replaceResponse } from "./hono-response.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
 
 export type SameSite = "Strict" | "Lax" | "None";
-/** Whether `sub` (whose token was issued at `iat`) is revoked; Auth.isRevoked fits. */
+/**
+ * Whether `sub` (whose token was issued at `iat`, in seconds, to the millisecond when the token
+ * carries iat_ms) is revoked; Auth.isRevoked fits.
+ */
 export type RevokedCheck = (sub: string, iat: number) => boolean | Result<boolean> | Promise<boolean | Result<boolean>>;
 
 export type SlidingOptions = {
@@ -138,7 +141,7 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     if (!times.ok || now >= times.value.aexp) return;
     if (options.revokedCheck) {
       const sub = verified.value.sub;
-      const verdict = await askRevoked(options.revokedCheck, typeof sub === "number" ? String(sub) : String(sub ?? ""), times.value.iat);
+      const verdict = await askRevoked(options.revokedCheck, typeof sub === "number" ? String(sub) : String(sub ?? ""), issuedAtOf(verified.value) ?? times.value.iat);
       if (verdict !== "allowed") return;
     }
     const next_ = reissueSlidingToken(secret, verified.value, { now });

@@ -20,7 +20,7 @@ function claimsOf(token: string, now: number) {
 }
 
 test("signSlidingToken stamps iat, exp = iat + window, aexp = iat + max and w beside the caller's claims", () => {
-  assert.deepEqual(claimsOf(issue(), NOW), { sub: "42", iat: NOW, exp: NOW + 900, aexp: NOW + 86_400, w: 900 });
+  assert.deepEqual(claimsOf(issue(), NOW), { sub: "42", iat: NOW, iat_ms: NOW * 1000, exp: NOW + 900, aexp: NOW + 86_400, w: 900 });
 });
 
 test("a window longer than the maximum lifetime is an Err; equal is allowed", () => {
@@ -36,7 +36,7 @@ test("a window longer than the maximum lifetime is an Err; equal is allowed", ()
 test("a re-issue moves exp to now + w and keeps iat, aexp, w and the caller's claims unchanged", () => {
   const reissued = Auth.reissueSlidingToken(secret, claimsOf(issue(), NOW + 600), { now: NOW + 600 });
   assert.ok(reissued.ok);
-  assert.deepEqual(claimsOf(reissued.value, NOW + 600), { sub: "42", iat: NOW, exp: NOW + 1500, aexp: NOW + 86_400, w: 900 });
+  assert.deepEqual(claimsOf(reissued.value, NOW + 600), { sub: "42", iat: NOW, iat_ms: NOW * 1000, exp: NOW + 1500, aexp: NOW + 86_400, w: 900 });
 });
 
 test("a re-issue near the cap stops exp at aexp, and at or after aexp the re-issue is refused", () => {

@@ -35,11 +35,15 @@ function assertCode<T>(result: Result<T>, code: ErrorCode, token?: string): void
 }
 
 describe("signToken", () => {
-  test("produces an HS256 JWT whose payload holds the claims plus iat = now and exp = now + expiry", () => {
+  test("produces an HS256 JWT whose payload holds the claims plus iat = now (seconds), iat_ms = now (ms) and exp = now + expiry", () => {
     const token = sign({ sub: "42", role: "admin" }, 60);
     const [header, payload] = token.split(".");
     assert.deepEqual(JSON.parse(unb64url(header!)), { alg: "HS256", typ: "JWT" });
-    assert.deepEqual(JSON.parse(unb64url(payload!)), { sub: "42", role: "admin", iat: NOW, exp: NOW + 60 });
+    assert.deepEqual(JSON.parse(unb64url(payload!)), { sub: "42", role: "admin", iat: NOW, iat_ms: NOW * 1000, exp: NOW + 60 });
+    // A clock with milliseconds: iat stays whole seconds (what most verifiers expect), iat_ms keeps them.
+    const precise = Auth.signToken(secret, { sub: "1" }, 60, { now: NOW + 0.25 });
+    assert.ok(precise.ok);
+    assert.deepEqual(JSON.parse(unb64url(precise.value.split(".")[1]!)), { sub: "1", iat: NOW, iat_ms: NOW * 1000 + 250, exp: NOW + 60 });
   });
 
   test("replaces caller-supplied iat and exp with the library's stamps", () => {
@@ -79,13 +83,13 @@ describe("verifyToken, step by step in its fixed order", () => {
   test("accepts its own token and returns the claims as a JSON object", () => {
     const result = Auth.verifyToken(secret, sign({ sub: "42", n: [1, { x: null }] }), at);
     assert.ok(result.ok);
-    assert.deepEqual(result.value, { sub: "42", n: [1, { x: null }], iat: NOW, exp: NOW + 3600 });
+    assert.deepEqual(result.value, { sub: "42", n: [1, { x: null }], iat: NOW, iat_ms: NOW * 1000, exp: NOW + 3600 });
   });
 
   test("step 1, shape: wrong segment count, empty segments, non-base64url characters, padding and oversize are malformed", () => {
     const good = sign({ sub: "1" });
     const [h, p, s] = good.split(".") as [string, string, string];
-    for (const token of ["", "abc", `${h}.${p}`, `${h}.${p}.${s}.x`, `.${p}.${s}`, `${h}..${s}`, `${h}.${p}=.${s}`, `${h}.${p}.${s}=`, `${h}+.${p}.${s}`, `${h}.${p}/.${s}`, `${h} .${p}.${s}`, `${h}.${p}x.${s}`, `${h}.${"A".repeat(9000)}.${s}`]) {
+    for (const token of ["", "abc", `${h}.${p}`, `${h}.${p}.${s}.x`, `.${p}.${s}`, `${h}..${s}`, `${h}.${p}=.${s}`, `${h}.${p}.${s}=`, `${h}+.${p}.${s}`, `${h}.${p}/.${s}`, `${h} .${p}.${s}`, `${h}.${p}*.${s}`, `${h}.${"A".repeat(9000)}.${s}`]) {
       assertCode(Auth.verifyToken(secret, token, at), "token_malformed", token);
     }
   });

@@ -60,7 +60,7 @@ test("issued + interaction (page GET or event POST) with now < aexp: re-issued w
     for (const req of [request("/page", tokenAt(T0)), request("/_svc/event", tokenAt(T0), { method: "POST", body: "{}" })]) {
       const next = reissued(await app.fetch(req));
       assert.ok(next, req.url);
-      assert.deepEqual(claimsOf(next.token, clock.now), { sub: "42", iat: T0, exp: T0 + 1200, aexp: T0 + 3600, w: 900 });
+      assert.deepEqual(claimsOf(next.token, clock.now), { sub: "42", iat: T0, iat_ms: T0 * 1000, exp: T0 + 1200, aexp: T0 + 3600, w: 900 });
       assert.equal(next.line, `session=${next.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=900`);
     }
   });

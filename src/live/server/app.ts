@@ -15,6 +15,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
+import { issuedAtOf } from "../../auth/claims.ts";
 import { SvcError } from "../../errors.ts";
 import { withCookie } from "../../server/cookies.ts";
 import { checkSecretAtStart } from "../../server/production.ts";
@@ -273,7 +274,8 @@ export class LiveApp<Model> {
     const sub = auth?.sub;
     const userId = typeof sub === "string" ? sub : typeof sub === "number" && Number.isSafeInteger(sub) ? String(sub) : undefined;
     if (userId === undefined || userId === "") return undefined;
-    return { userId, at: typeof auth?.iat === "number" ? auth.iat * 1000 : this.now() };
+    const issuedAt = auth === undefined ? undefined : issuedAtOf(auth);
+    return { userId, at: issuedAt === undefined ? this.now() : issuedAt * 1000 };
   }
 
   /**
