@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { demoApp } from "../client/demo-app.ts";
+import { eventually, sleep, value } from "./support.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
@@ -21,7 +22,6 @@ const skip = runtime !== "Node"
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
 
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = Date.now();
 
 let context: Promise<BrowserContext> | undefined;
@@ -116,21 +116,6 @@ async function withPage(name: string, fn: (page: Page, demo: Demo) => Promise<vo
   }
 }
 
-/** Polls until `check` passes (or fails with its last assertion after `ms`). */
-async function eventually(check: () => void | Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await sleep(50);
-    }
-  }
-}
-
-const value = (page: Page, selector: string) => page.$eval(selector, (el) => (el as HTMLInputElement).value);
 
 test("G1: 500+ characters typed at human and burst speed into a normalised input, an auto-submitting search and a textarea all arrive, with no caret jump", { skip }, async () => {
   await withPage("G1 typing", async (page, demo) => {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { eventually, sleep, value } from "./support.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
@@ -21,7 +22,6 @@ const skip = runtime !== "Node"
 if (skip !== undefined) console.log(`tests/e2e/demo skipped: ${skip}`);
 
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ADMIN = { email: "admin@demo.test", password: "blue kettle sings" };
 const USER = { email: "user@demo.test", password: "violet-orbit-canyon" };
 
@@ -94,21 +94,6 @@ if (skip === undefined) {
   });
 }
 
-/** Polls until `check` passes (or fails with its last assertion after `ms`). */
-async function eventually(check: () => void | Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await sleep(50);
-    }
-  }
-}
-
-const value = (page: Page, selector: string) => page.$eval(selector, (el) => (el as HTMLInputElement).value);
 const texts = (page: Page, selector: string) => page.$$eval(selector, (els) => els.map((el) => el.textContent ?? ""));
 
 /** Fills the login form and submits it: a plain form POST, then a 303 to the page. */
