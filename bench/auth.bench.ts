@@ -23,7 +23,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import { sign as honoSign, verify as honoVerify } from "hono/jwt";
 import { Auth, Secret } from "../src/auth/mod.ts";
-import { type BenchRow, report } from "./report.ts";
+import { type BenchRow, report, median } from "./report.ts";
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? (globalThis as { process?: { argv: string[] } }).process?.argv.slice(2) ?? [];
 const scaleArg = args.find((arg) => Number(arg) > 0);
@@ -65,12 +65,6 @@ async function timedRound(contender: Contender, ms: number): Promise<number> {
     if (elapsed < ms / 4 && batch < 4096 && elapsed * 1000 < done * 1.2) batch *= 2;
   }
   return (done * 1000) / elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Median ops/s of each contender over alternating rounds, after a warm-up of each. */

@@ -43,8 +43,7 @@ import { app as liveApp } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { bindSessionUser } from "../src/live/server/commands.ts";
 import { setLogSink } from "../src/log.ts";
-import { Ui } from "../src/ui/mod.ts";
-import { eventBody, eventHeaders, openSession, type SessionCreds } from "./live-app.ts";
+import { eventBody, eventHeaders, type FormModel, initialModel, openSession, type SessionCreds, update as formUpdate, view as formView } from "./live-app.ts";
 import { type BenchRow, report } from "./report.ts";
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
@@ -58,52 +57,16 @@ const ORIGIN = "http://bench.test";
 // ---------------------------------------------------------------------------------------------
 // The app: bench/live-app.ts's form, plus a "SignIn" message that binds the session.
 
-type Model = { user: string; count: number; name: string };
-const FIELDS = ["name", "email", "city", "zip", "phone", "note"] as const;
-const ROWS = Array.from({ length: 10 }, (_, i) => ({ sku: `SKU-${100 + i}`, qty: (i * 3) % 7 }));
-const ITEMS = Array.from({ length: 20 }, (_, i) => `Step ${i + 1}: check the order line`);
+/** The 100-node form app of the live bench, plus the signed-in user the gate looks up. */
+type Model = FormModel & { user: string };
 
 function update(model: Model, msg: string, args: readonly JsonValue[]) {
-  switch (msg) {
-    case "SignIn":
-      return [{ ...model, user: String(args[0]) }, bindSessionUser(String(args[0]))] as const;
-    case "Inc":
-      return { ...model, count: model.count + 1 };
-    case "SetName":
-      return { ...model, name: String(args[0] ?? "") };
-    default:
-      return model;
-  }
-}
-
-function view(model: Model) {
-  const field = (name: (typeof FIELDS)[number]) =>
-    Ui.h(
-      "div",
-      { class: "field" },
-      Ui.h("label", { for: name }, name),
-      Ui.h("input", { id: name, name, value: name === "name" ? model.name : "", onInput: name === "name" ? "SetName" : ["SetField", name] }),
-      Ui.h("span", { class: "hint" }, `${name} is required`),
-    );
-  return Ui.h(
-    "main",
-    { class: "app" },
-    Ui.h("header", {}, Ui.h("h1", {}, `Orders of ${model.user || "nobody"}`), Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
-    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), Ui.h("button", { type: "submit" }, "save")),
-    Ui.h(
-      "table",
-      {},
-      Ui.h("thead", {}, Ui.h("tr", {}, Ui.h("th", {}, "sku"), Ui.h("th", {}, "qty"))),
-      Ui.h("tbody", {}, ...ROWS.map((row) => Ui.h("tr", {}, Ui.h("td", {}, row.sku), Ui.h("td", {}, String(row.qty))))),
-    ),
-    Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
-    Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
-    Ui.h("footer", {}, Ui.h("p", {}, "svc gate bench")),
-  );
+  if (msg === "SignIn") return [{ ...model, user: String(args[0]) }, bindSessionUser(String(args[0]))] as const;
+  return { ...formUpdate(model, msg, args), user: model.user };
 }
 
 function gateApp(db: Db | undefined): LiveApp<Model> {
-  const app = liveApp<Model>({ init: () => ({ user: "", count: 0, name: "" }), update, view }, { messages: ["SignIn"] });
+  const app = liveApp<Model>({ init: () => ({ ...initialModel, user: "" }), update, view: formView }, { messages: ["SignIn"] });
   return db ? app.withRevocation(db) : app;
 }
 

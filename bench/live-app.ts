@@ -21,7 +21,7 @@ const FIELDS = ["name", "email", "city", "zip", "phone", "note"] as const;
 const ROWS = Array.from({ length: 10 }, (_, i) => ({ sku: `SKU-${100 + i}`, qty: (i * 3) % 7 }));
 const ITEMS = Array.from({ length: 20 }, (_, i) => `Step ${i + 1}: check the order line`);
 
-function update(model: FormModel, msg: string, args: readonly JsonValue[]): FormModel {
+export function update(model: FormModel, msg: string, args: readonly JsonValue[]): FormModel {
   switch (msg) {
     case "Inc":
       return { ...model, count: model.count + 1 };
@@ -38,7 +38,7 @@ function update(model: FormModel, msg: string, args: readonly JsonValue[]): Form
   }
 }
 
-function view(model: FormModel) {
+export function view(model: FormModel) {
   const field = (name: (typeof FIELDS)[number]) =>
     Ui.h(
       "div",
@@ -132,4 +132,20 @@ export function eventBody(creds: SessionCreds, seq: number): string {
 
 export function eventHeaders(creds: SessionCreds): Record<string, string> {
   return { Cookie: creds.cookie, "X-Svc-Csrf": creds.csrf, "Content-Type": "application/json" };
+}
+
+/** Opens `count` sessions over HTTP, `parallel` page loads at a time. */
+export async function openHttpSessions(port: number, count: number, parallel: number): Promise<SessionCreds[]> {
+  const origin = `http://127.0.0.1:${port}`;
+  const sessions: SessionCreds[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        sessions[i] = await openSession((req) => fetch(req), origin);
+      }
+    }),
+  );
+  return sessions;
 }

@@ -26,8 +26,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventBody, eventHeaders, openSession, type SessionCreds } from "./live-app.ts";
-import { type BenchRow, report } from "./report.ts";
+import { eventBody, eventHeaders, openHttpSessions, type SessionCreds } from "./live-app.ts";
+import { type BenchRow, median, percentile, report } from "./report.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[] }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -40,16 +40,6 @@ const ROUNDS = 3;
 const ROUND_SECONDS = Math.max(1, Math.round(3 * scale));
 const TARGET_RATIO = 0.5;
 const label = SESSIONS.toLocaleString("en-US");
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function readLoad(): Promise<string> {
   return import("node:fs").then(
@@ -74,21 +64,6 @@ async function startServer(): Promise<{ ports: Ports; stop(): void }> {
   return { ports, stop: () => child.kill() };
 }
 
-/** Opens `count` sessions over HTTP, `parallel` page loads at a time. */
-async function openHttpSessions(port: number, count: number, parallel: number): Promise<SessionCreds[]> {
-  const origin = `http://127.0.0.1:${port}`;
-  const sessions: SessionCreds[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) {
-        const i = next++;
-        sessions[i] = await openSession((req) => fetch(req), origin);
-      }
-    }),
-  );
-  return sessions;
-}
 
 type Run = { events: number; seconds: number; latencies: number[]; errors: number; statuses: Map<number, number> };
 

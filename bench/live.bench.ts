@@ -34,8 +34,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bareApp, eventBody, eventHeaders, formApp, openSession, type SessionCreds } from "./live-app.ts";
-import { type BenchRow, report } from "./report.ts";
+import { bareApp, eventBody, eventHeaders, formApp, openHttpSessions, openSession, type SessionCreds } from "./live-app.ts";
+import { type BenchRow, median, percentile, report } from "./report.ts";
 
 type G = {
   Bun?: { version: string };
@@ -59,16 +59,6 @@ const PUBLISHED_BLAZOR = "Blazor Server, published ~250 KB/circuit, not measured
 
 const rows: BenchRow[] = [];
 const skips: { name: string; reason: string }[] = [];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. In process
@@ -238,21 +228,6 @@ async function startServer(): Promise<ServerChild> {
   };
 }
 
-/** Opens `count` sessions over HTTP, `parallel` page loads at a time. */
-async function openHttpSessions(port: number, count: number, parallel: number): Promise<SessionCreds[]> {
-  const origin = `http://127.0.0.1:${port}`;
-  const sessions: SessionCreds[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) {
-        const i = next++;
-        sessions[i] = await openSession((req) => fetch(req), origin);
-      }
-    }),
-  );
-  return sessions;
-}
 
 type AutocannonRun = { events: number; seconds: number; latencies: number[]; errors: number };
 

@@ -45,3 +45,15 @@ export function report(area: string, rows: BenchRow[]): void {
   }
   console.log(`BENCH_JSON ${JSON.stringify({ area, runtime: runtimeLabel(), rows })}`);
 }
+
+/** The median of a list of figures. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The p-th percentile of an already sorted list. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
