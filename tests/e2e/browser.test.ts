@@ -5,20 +5,14 @@
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { demoApp } from "../client/demo-app.ts";
-import { eventually, sleep, value } from "./support.ts";
+import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
-const skip = runtime !== "Node"
-  ? `real-browser tests run under Node (this is ${runtime})`
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} is missing (apt-get install -y chromium)`
-    : undefined;
+const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
 
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;

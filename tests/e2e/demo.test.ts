@@ -7,18 +7,12 @@
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { eventually, sleep, value } from "./support.ts";
+import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
-const skip = runtime !== "Node"
-  ? `real-browser tests run under Node (this is ${runtime})`
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} is missing (apt-get install -y chromium)`
-    : undefined;
+const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/demo skipped: ${skip}`);
 
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
