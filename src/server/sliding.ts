@@ -13,7 +13,8 @@ import type { MiddlewareHandler } from "hono";
 import { Secret } from "../auth/secret.ts";
 import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
 import { issuedAtOf, nowSeconds } from "../auth/claims.ts";
-import type { JsonObject } from "../json.ts";
+import { isJsonObject, type JsonObject } from "../json.ts";
+import { decodeText } from "../runtime/base64url.ts";
 import { log } from "../log.ts";
 import type { Result } from "../result.ts";
 import { getCookie, withCookie } from "./cookies.ts";
@@ -73,12 +74,12 @@ function writeSlidingCookie(req: Request, options: SlidingOptions, token: string
   return withIt;
 }
 
+/** The payload of a token this process just signed (already trusted; only read for exp). */
 function payloadOf(token: string): JsonObject | undefined {
+  const text = decodeText(token.split(".")[1] ?? "");
   try {
-    const body = token.split(".")[1] ?? "";
-    const json = atob(body.replace(/-/g, "+").replace(/_/g, "/"));
-    const value: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (ch) => ch.charCodeAt(0))));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+    const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,6 @@
 /** Unguessable tokens for session ids, CSRF tokens and rotation tickets: 32 random bytes, base64url. */
+import { encodeBytes } from "../../runtime/base64url.ts";
+
 export function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBytes(crypto.getRandomValues(new Uint8Array(32)));
 }
