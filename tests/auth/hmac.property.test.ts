@@ -2,10 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
-import { hmacSha256Base64url, hmacSha256Signer } from "../../src/runtime/hmac.ts";
+import { hmacSha256Key, hmacSha256Signer } from "../../src/runtime/hmac.ts";
 
 // The HMAC behind every token is picked per runtime for speed (src/runtime/hmac.ts); whichever it
 // is, it must agree with an independent implementation bit for bit (RFC 2104, FIPS 180-4).
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const reference = (key: Uint8Array, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
 
 test("RFC 4231 test case 2 (key 'Jefe')", () => {
@@ -21,7 +22,18 @@ test("property: MACs equal node:crypto's for random keys and ASCII or Unicode me
       (key, data) => {
         const expected = reference(key, data);
         assert.deepEqual(Buffer.from(hmacSha256Signer(key)(data)), expected);
-        assert.equal(hmacSha256Base64url(key)(data), expected.toString("base64url"));
+        assert.equal(hmacSha256Key(key).sign(data), expected.toString("base64url"));
+        // verify reads the signing input and the signature in place, as a token holds them.
+        for (const backend of ["auto", "portable"] as const) {
+          const verifier = hmacSha256Key(key, backend);
+          const token = `${data}.${expected.toString("base64url")}`;
+          assert.equal(verifier.verify(token, data.length, data.length + 1), true);
+          assert.equal(verifier.verify(`${token}A`, data.length, data.length + 1), false);
+          assert.equal(verifier.verify(token.slice(0, -1), data.length, data.length + 1), false);
+          // The last char carries 2 unused bits: a second spelling of the same bytes must not match.
+          const respelled = token.slice(0, -1) + ALPHABET[ALPHABET.indexOf(token.at(-1)!) ^ 1];
+          assert.equal(verifier.verify(respelled, data.length, data.length + 1), false);
+        }
         assert.deepEqual(Buffer.from(hmacSha256Signer(key, "portable")(data)), expected);
       },
     ),
@@ -30,7 +42,7 @@ test("property: MACs equal node:crypto's for random keys and ASCII or Unicode me
 });
 
 test("a signer keeps no state between MACs: the same input always gives the same MAC", () => {
-  const sign = hmacSha256Base64url(new Uint8Array(40).fill(7));
+  const sign = hmacSha256Key(new Uint8Array(40).fill(7)).sign;
   const first = sign("header.payload");
   for (const other of ["x", "é".repeat(100), "a".repeat(64), ""]) sign(other);
   assert.equal(sign("header.payload"), first);

@@ -24,6 +24,18 @@ test("every valid token verifies (the properties below are not vacuous)", () => 
   fc.assert(fc.property(claims, (value) => Auth.verifyToken(secret, signed(value), at).ok));
 });
 
+test("claims round-trip exactly, Unicode included (ASCII payloads take a faster decoding path)", () => {
+  const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom("\u2028", "é", "😀", "\u0080", "\u00ff"));
+  fc.assert(
+    fc.property(fc.record({ sub: text, name: text, n: fc.integer() }), (value) => {
+      const verified = Auth.verifyToken(secret, signed(value), at);
+      assert.ok(verified.ok);
+      assert.deepEqual({ sub: verified.value.sub, name: verified.value.name, n: verified.value.n }, { ...value });
+    }),
+    { numRuns: 1000 },
+  );
+});
+
 test("a token with any single bit flipped in any character is never accepted", () => {
   fc.assert(
     fc.property(claims, fc.nat(), fc.integer({ min: 0, max: 6 }), (value, position, bit) => {
