@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { assignIds, parseId, sanitizeKey } from "../../src/live/ids.ts";
-import type { LiveElement, LiveNode } from "../../src/live/tree.ts";
+import { handlerFor, type LiveElement, type LiveNode } from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
 import { build, mutate, specArb, type Spec } from "./support/trees.ts";
 
@@ -113,8 +113,13 @@ test("a line inserted above an input's wrapper gives the wrapper a new index, ne
   assert.deepEqual(idsOf(h("div", {}, h("p", {}, "line"), wrapper)), ["r", "r.0#p", "r.1#div", "r.1#div.#input:title"]);
 });
 
-test("the handler map finds the message of a handler id", () => {
-  const tree = assignIds(h("div", {}, h("button", { onClick: ["Add", 1] }), h("input", { onKeydown: { key: "Enter", msg: "Send" } })));
-  assert.deepEqual(tree.handlers.get("r.0#button"), { click: { msg: "Add", args: [1] } });
-  assert.deepEqual(tree.handlers.get("r.1#input")?.keydown, { msg: "Send", args: [], key: "Enter" });
+test("handlerFor finds the message of a handler id, and nothing for ids that are gone or have no handler", () => {
+  const tree = assignIds(
+    h("div", {}, h("button", { onClick: ["Add", 1] }), h("input", { onKeydown: { key: "Enter", msg: "Send" } }), h("ul", {}, keyed("a", h("li", {}, h("button", { onClick: "Deep" }))))),
+  );
+  assert.deepEqual(handlerFor(tree, "r.0#button", "click"), { msg: "Add", args: [1] });
+  assert.deepEqual(handlerFor(tree, "r.1#input", "keydown"), { msg: "Send", args: [], key: "Enter" });
+  assert.deepEqual(handlerFor(tree, "r.2#ul.#li:a.0#button", "click"), { msg: "Deep", args: [] });
+  for (const id of ["r", "r.2#ul", "r.0#button.0#span", "r.9#button", "r.0#butto", "r.0#buttonx", "", "x"]) assert.equal(handlerFor(tree, id, "click"), undefined, id);
+  assert.equal(handlerFor(tree, "r.0#button", "input"), undefined);
 });

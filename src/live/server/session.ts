@@ -13,7 +13,7 @@ import { log } from "../../log.ts";
 import { diff } from "../diff.ts";
 import { assignIds } from "../ids.ts";
 import type { Patch } from "../protocol.ts";
-import type { LiveTree } from "../tree.ts";
+import { handlersOf, type LiveTree } from "../tree.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { EventEntry, InputReport } from "./body.ts";
@@ -203,7 +203,7 @@ export class LiveSession<Model> {
   private accepts(tree: LiveTree, entry: EventEntry): boolean {
     if (this.extraMessages.has(entry.msg)) return true;
     if (entry.handlerId !== undefined) {
-      const handlers = tree.handlers.get(entry.handlerId);
+      const handlers = handlersOf(tree, entry.handlerId);
       return handlers !== undefined && Object.values(handlers).some((record) => record?.msg === entry.msg);
     }
     return messagesOf(tree).has(entry.msg);
