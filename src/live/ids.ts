@@ -60,27 +60,36 @@ export function assignIds(root: UiElement): LiveTree {
  */
 function resolve(el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, leading: LiveNode[] | undefined): LiveElement {
   const children = el.children;
-  // The kids array is allocated at its final size: a render allocates one per element, and
-  // growing from [] over-allocates (V8 reserves 17 slots at the first push), which the
-  // garbage collector then pays for (bench/diff.bench.ts, 10,000 nodes).
+  // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
+  // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
+  // children as its kids, and other kids arrays are allocated at their final size (growing one
+  // from [] reserves 17 slots at the first push).
   let size = children.length + (leading?.length ?? 0);
-  for (let i = 0; i < children.length; i++) size += (children[i] as UiElement).passes?.length ?? 0;
+  let elements = 0;
+  let hasRaw = false;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i] as UiNode;
+    if (child.kind === "el") {
+      elements++;
+      size += child.passes?.length ?? 0;
+    } else if (child.kind === "raw") hasRaw = true;
+  }
+  // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
+  if (elements === 0 && leading === undefined) return liveElement(el, id, seg, key, indexFree, children as readonly LiveNode[], hasRaw);
   const kids = new Array<LiveNode>(size);
   let w = 0;
   if (leading !== undefined) for (const node of leading) kids[w++] = node;
-  let hasRaw = false;
   const keys = el.keyedKids ? childKeys(children) : undefined;
   const shared = keys === undefined || keys.count <= SCAN_KEYS ? undefined : sharedKeys(children, keys.keys);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
-      if (child.kind === "raw") hasRaw = true;
       kids[w++] = child;
       continue;
     }
     const k = keys?.keys[i];
     const unique = k !== undefined &&
-      (shared === undefined ? !sharedByScan(children, keys!.keys, i, child.tag, k) : !shared.has(`${child.tag}:${k}`));
+      (shared === undefined ? !sharedByScan(children, keys!.keys, i, child.tag, k) : shared[i] === 0);
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const childId = `${id}.${childSeg}`;
     if (child.passes) {
@@ -88,6 +97,12 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
     }
     kids[w++] = resolve(child, childId, childSeg, k, unique, undefined);
   }
+  return liveElement(el, id, seg, key, indexFree, kids, hasRaw);
+}
+
+function liveElement(
+  el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[], hasRaw: boolean,
+): LiveElement {
   return {
     kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, hid: el.handlers !== undefined,
     kids, hasRaw, name: el.name, type: el.type, source: el, pass: undefined,
@@ -139,17 +154,42 @@ function sharedByScan(children: readonly UiNode[], keys: (string | undefined)[],
   return false;
 }
 
-/** `tag:key` pairs that more than one sibling holds: those keep their index (§Node id). */
-function sharedKeys(children: readonly UiNode[], keys: (string | undefined)[]): Set<string> {
-  const seen = new Set<string>();
-  const shared = new Set<string>();
+/**
+ * For each child, 1 when another sibling has the same tag and key (those keep their index,
+ * §Node id). Siblings of one tag are the usual case, so keys are looked up alone, without
+ * building a `tag:key` string per child; a key held by siblings of different tags sends the
+ * whole list to the general path.
+ */
+function sharedKeys(children: readonly UiNode[], keys: (string | undefined)[]): Uint8Array {
+  const shared = new Uint8Array(children.length);
+  const first = new Map<string, number>();
   for (let i = 0; i < children.length; i++) {
     const k = keys[i];
     if (k === undefined) continue;
-    const tk = `${(children[i] as UiElement).tag}:${k}`;
-    if (seen.has(tk)) shared.add(tk);
-    else seen.add(tk);
+    const j = first.get(k);
+    if (j === undefined) {
+      first.set(k, i);
+    } else if ((children[j] as UiElement).tag === (children[i] as UiElement).tag) {
+      shared[i] = shared[j] = 1;
+    } else {
+      return sharedKeysAcrossTags(children, keys);
+    }
   }
+  return shared;
+}
+
+function sharedKeysAcrossTags(children: readonly UiNode[], keys: (string | undefined)[]): Uint8Array {
+  const holders = new Map<string, number[]>();
+  for (let i = 0; i < children.length; i++) {
+    const k = keys[i];
+    if (k === undefined) continue;
+    const tagKey = `${(children[i] as UiElement).tag}:${k}`;
+    const list = holders.get(tagKey);
+    if (list === undefined) holders.set(tagKey, [i]);
+    else list.push(i);
+  }
+  const shared = new Uint8Array(children.length);
+  for (const list of holders.values()) if (list.length > 1) for (const i of list) shared[i] = 1;
   return shared;
 }
 

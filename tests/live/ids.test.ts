@@ -46,6 +46,18 @@ test("sanitising replaces every character outside letters, digits, - and _ with 
   assert.deepEqual(idsOf(h("ul", {}, keyed("a b", h("li", {})), keyed("a_b", h("li", {})))), ["r", "r.0#li:a_b", "r.1#li:a_b"]);
 });
 
+test("long keyed lists (past the sibling scan) judge sharing per tag: shared keys keep their index, a key on another tag does not count", () => {
+  const items = (tag: string, keys: string[]) => keys.map((k) => keyed(k, h(tag, {})));
+  const many = Array.from({ length: 20 }, (_, i) => `k${i}`);
+  // one tag, one key held twice
+  assert.deepEqual(idsOf(h("ul", {}, items("li", [...many, "k3"]))).slice(1, 5), ["r.#li:k0", "r.#li:k1", "r.#li:k2", "r.3#li:k3"]);
+  assert.equal(idsOf(h("ul", {}, items("li", [...many, "k3"]))).at(-1), "r.20#li:k3");
+  // the same key on an li and a div is unique for each tag; a key held by two divs is shared
+  const mixed = idsOf(h("div", {}, items("li", many), items("p", ["k5", "x", "x"])));
+  assert.deepEqual(mixed.slice(-3), ["r.20#p:k5", "r.21#p:x", "r.22#p:x"].map((id, i) => (i === 0 ? "r.#p:k5" : id)));
+  assert.equal(mixed[6], "r.#li:k5");
+});
+
 test("tags with digits and hyphens (h1, custom elements) are ids that parse back", () => {
   const all = idsOf(h("div", {}, h("h1", {}), keyed("x", h("my-widget", {})), h("x-a1", { hover: { color: "red" } })));
   assert.deepEqual(all, ["r", "r.0#h1", "r.#my-widget:x", "r.2#x-a1.~pc", "r.2#x-a1"]);
