@@ -16,7 +16,8 @@
  *    - style, script, textarea, title: the text is compared; a change is an `html` patch (for a
  *      textarea, not when the client already shows that text).
  *    - the same children in the same slots (same id segments, texts and raw markup, and shapes
- *      that step 2 of matching would pair anyway): no children op, only recursion. One walk checks
+ *      that step 2 of matching would pair anyway, or the only element of its tag on both sides,
+ *      which step 3 pairs): no children op, only recursion. One walk checks
  *      the slots and recurses as it goes; a slot that differs drops what the walk emitted, and the
  *      children are reconciled as below.
  *    - a single new text child: a `text` patch.
@@ -125,13 +126,25 @@ function diffInPlace(p: LiveElement, n: LiveElement, reported: Reported | undefi
     if (x.kind !== y.kind) slot = false;
     else if (x.kind === "text") slot = x.text === (y as typeof x).text;
     else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
-    else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement));
+    else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement)));
     if (!slot) {
       out.length = mark;
       return false;
     }
     if (y.kind === "el") diffKept(x as LiveElement, y, reported, childSelect, out);
   }
+  return true;
+}
+
+/**
+ * Whether `el` is the only element of its tag among `kids` (short lists only). Such a pair in the
+ * same slot is one matching pairs whatever its shape: no other element could take either side by
+ * shape (step 2), and leftovers of one tag pair in order (step 3). A table whose tbody gained a
+ * row is then diffed in place instead of matched.
+ */
+function onlyOfTag(kids: readonly LiveNode[], el: LiveElement): boolean {
+  if (kids.length > 8) return false;
+  for (const kid of kids) if (kid !== el && kid.kind === "el" && kid.tag === el.tag) return false;
   return true;
 }
 

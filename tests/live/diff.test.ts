@@ -217,3 +217,12 @@ test("a row inserted above N identical-shape unkeyed rows keeps the old rows", (
     { id: "r.2#li", text: "B" },
   ]);
 });
+
+test("a wrapper whose only child changed shape is walked through: the patch lands on the child, not a kids list on the wrapper", () => {
+  const table = (n: number) => h("table", {}, h("tbody", {}, Array.from({ length: n }, (_, i) => h("tr", {}, h("td", {}, `row ${i}`)))));
+  assert.deepEqual(patches(table(2), table(3)), [{ id: "r.0#tbody", kids: [{ keep: "r.0#tbody.0#tr" }, { keep: "r.0#tbody.1#tr" }, { html: '<tr svc-id="r.0#tbody.2#tr"><td svc-id="r.0#tbody.2#tr.0#td">row 2</td></tr>' }] }]);
+  // Two siblings of that tag: matching decides which old one each new one keeps (here the leftover
+  // pairing of step 3, since the first list's shape changed), with the same patches in the end.
+  const lists = (a: number, b: number) => h("div", {}, h("ul", {}, Array.from({ length: a }, () => h("li", {}))), h("ul", {}, Array.from({ length: b }, () => h("li", {}, h("b", {})))));
+  assert.deepEqual(patches(lists(1, 1), lists(2, 1)), [{ id: "r.0#ul", kids: [{ keep: "r.0#ul.0#li" }, { html: '<li svc-id="r.0#ul.1#li"></li>' }] }]);
+});
