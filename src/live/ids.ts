@@ -66,11 +66,13 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
   // from [] reserves 17 slots at the first push).
   let size = children.length + (leading?.length ?? 0);
   let elements = 0;
+  let keyed = 0;
   let hasRaw = false;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind === "el") {
       elements++;
+      if (child.rawKey !== undefined) keyed++;
       size += child.passes?.length ?? 0;
     } else if (child.kind === "raw") hasRaw = true;
   }
@@ -79,17 +81,18 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
   const kids = new Array<LiveNode>(size);
   let w = 0;
   if (leading !== undefined) for (const node of leading) kids[w++] = node;
-  const keys = el.keyedKids ? childKeys(children) : undefined;
-  const shared = keys === undefined || keys.count <= SCAN_KEYS ? undefined : sharedKeys(children, keys.keys);
+  // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys.
+  const keys = keyed > 1 ? childKeys(children) : undefined;
+  const shared = keys === undefined || keyed <= SCAN_KEYS ? undefined : sharedKeys(children, keys);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
       kids[w++] = child;
       continue;
     }
-    const k = keys?.keys[i];
+    const k = keys !== undefined ? keys[i] : keyed === 1 && child.rawKey !== undefined ? sanitizeKey(child.rawKey) : undefined;
     const unique = k !== undefined &&
-      (shared === undefined ? !sharedByScan(children, keys!.keys, i, child.tag, k) : shared[i] === 0);
+      (keys === undefined || (shared === undefined ? !sharedByScan(children, keys, i, child.tag, k) : shared[i] === 0));
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const childId = `${id}.${childSeg}`;
     if (child.passes) {
@@ -133,17 +136,14 @@ function unkeyedSeg(index: number, tag: string): string {
 /** Up to this many keyed siblings, uniqueness is checked by a scan instead of building sets. */
 const SCAN_KEYS = 16;
 
-/** Keys of element children and how many there are, or undefined when none has one (the common case). */
-function childKeys(children: readonly UiNode[]): { keys: (string | undefined)[]; count: number } | undefined {
-  let keys: (string | undefined)[] | undefined;
-  let count = 0;
+/** The sanitised key of each child element that has one. */
+function childKeys(children: readonly UiNode[]): (string | undefined)[] {
+  const keys = new Array<string | undefined>(children.length);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
-    if (child.kind !== "el" || child.rawKey === undefined) continue;
-    (keys ??= new Array<string | undefined>(children.length))[i] = sanitizeKey(child.rawKey);
-    count++;
+    if (child.kind === "el" && child.rawKey !== undefined) keys[i] = sanitizeKey(child.rawKey);
   }
-  return keys === undefined ? undefined : { keys, count };
+  return keys;
 }
 
 /** Whether another sibling has the same tag and key as child `i` (few keyed siblings). */

@@ -44,8 +44,6 @@ export interface UiElement {
   readonly rawKey: string | undefined;
   readonly name: string | undefined;
   readonly type: string | undefined;
-  /** Whether a child element has a raw key: the id walk looks for keys only then. */
-  readonly keyedKids: boolean;
 }
 export interface UiText {
   readonly kind: "text";
@@ -118,12 +116,7 @@ function element(
 ): UiElement {
   const name = attrs["name"];
   const rawKey = attrs[KEY_ATTR] ?? (nameKeyed ? name : undefined);
-  let keyedKids = false;
-  for (let i = 0; i < children.length && !keyedKids; i++) {
-    const child = children[i] as UiNode;
-    keyedKids = child.kind === "el" && child.rawKey !== undefined;
-  }
-  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"], keyedKids };
+  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"] };
 }
 
 /**
