@@ -48,6 +48,16 @@ describe("session lost", () => {
 });
 
 describe("rotation", () => {
+  test("over https the rotated cookie an event reply sets is __Host- prefixed and Secure", async () => {
+    const a = freshApp();
+    const tab = await openTab(a, "https://app.test/");
+    const resp = await tab.post({ seq: 1, msg: "SignIn", handlerId: buttonId(tab.html, "sign in") });
+    assert.equal(resp.status, 200);
+    const lines = resp.headers.getSetCookie();
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^__Host-svc_sid=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+  });
+
   test("the tab that rotated gets the new cookie and a ticket; the old id answers rotating for 60 s, then lost", async () => {
     let now = 1_000_000;
     const a = freshApp({ now: () => now });
