@@ -9,7 +9,7 @@
  */
 import type { JsonValue } from "../json.ts";
 import {
-  EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
+  EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
 } from "../live/protocol.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./node.ts";
 import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type StyleProps } from "./styles.ts";
@@ -56,6 +56,14 @@ export type NormalAttrs = {
   readonly passes: readonly PassTemplate[] | undefined;
   /** The `value` of a textarea or select, which is not an attribute of theirs (see node.ts). */
   readonly textValue: string | undefined;
+  /**
+   * The `svc-key`, `name` and `type` attributes, noted while the attributes are written: the
+   * element keeps them in fields (node.ts), and reading them back from a bag of varying shape
+   * cost more than writing the whole bag (bench/live.bench.ts).
+   */
+  readonly key: string | undefined;
+  readonly name: string | undefined;
+  readonly type: string | undefined;
 };
 
 /**
@@ -68,8 +76,6 @@ const PROP_INFO = new Map<string, PropInfo>();
 const PROP_INFO_LIMIT = 4096;
 for (const prop of Object.keys(HANDLER_PROPS)) PROP_INFO.set(prop, { handler: HANDLER_PROPS[prop], style: false, attr: "" });
 for (const prop of STYLE_PROP_NAMES) PROP_INFO.set(prop, { handler: undefined, style: true, attr: "" });
-/** Each kind's message attribute name, built once. */
-const MESSAGE_ATTRS = Object.fromEntries(EVENT_KINDS.map((k) => [k, messageAttr(k)])) as Readonly<Record<EventKind, string>>;
 
 function propInfo(prop: string): PropInfo {
   const known = PROP_INFO.get(prop);
@@ -92,7 +98,7 @@ function propInfo(prop: string): PropInfo {
  */
 export const NO_ATTRS: Readonly<Record<string, string>> = Object.freeze({});
 /** The result for an empty attribute bag, the most common one. */
-const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({ attrs: NO_ATTRS, handlers: undefined, passes: undefined, textValue: undefined });
+const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({ attrs: NO_ATTRS, handlers: undefined, passes: undefined, textValue: undefined, key: undefined, name: undefined, type: undefined });
 
 function isEmpty(attrs: object): boolean {
   for (const _ in attrs) return false;
@@ -102,52 +108,71 @@ function isEmpty(attrs: object): boolean {
 export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
   if (isEmpty(input)) return NO_NORMAL_ATTRS;
   const attrs: Record<string, string> = {};
-  let handlers: Partial<Record<EventKind, MessageRecord>> | undefined;
+  // Handlers by their index in EVENT_KINDS, so they are written in that order without looking
+  // each kind up by name in an object of varying shape.
+  let records: (MessageRecord | undefined)[] | undefined;
   let styleProps: Record<string, unknown> | undefined;
-  let textValue: string | undefined;
+  let textValue: string | undefined, key: string | undefined, name: string | undefined, type: string | undefined;
   const valueIsText = tag === "textarea" || tag === "select";
   for (const prop of Object.keys(input)) {
     const value = input[prop];
     const info = propInfo(prop);
     if (info.handler !== undefined) {
       if (value === undefined || value === null || value === false) continue;
-      (handlers ??= {})[info.handler] = messageRecord(prop, value);
+      (records ??= new Array<MessageRecord | undefined>(EVENT_KINDS.length))[KIND_INDEX[info.handler]] = messageRecord(prop, value);
       continue;
     }
     if (info.style) {
       if (value !== undefined && value !== null) (styleProps ??= {})[prop] = value;
       continue;
     }
-    const name = info.attr;
-    const text = attrString(name, value);
-    if (valueIsText && name === "value") {
+    const attr = info.attr;
+    const text = attrString(attr, value);
+    if (valueIsText && attr === "value") {
       textValue = text ?? "";
       continue;
     }
-    if (text !== undefined) attrs[name] = text;
+    if (text === undefined) continue;
+    attrs[attr] = text;
+    if (attr === "name") name = text;
+    else if (attr === "type") type = text;
+    else if (attr === KEY_ATTR) key = text;
   }
   if (styleProps?.["style"] !== undefined) {
     const style = styleProps["style"];
     const css = typeof style === "string" ? style : declarations(style as CssProps);
     if (css !== "") attrs["style"] = css;
   }
-  if (handlers !== undefined) writeHandlers(attrs, handlers);
+  const handlers = records === undefined ? undefined : writeHandlers(attrs, records);
   const passes = styleProps === undefined ? undefined : passTemplates(styleProps as StyleProps);
-  return { attrs: isEmpty(attrs) ? NO_ATTRS : attrs, handlers, passes, textValue };
+  return { attrs: isEmpty(attrs) ? NO_ATTRS : attrs, handlers, passes, textValue, key, name, type };
 }
 
-/** data-svc-on (kinds in EVENT_KINDS order), one message attribute per kind, the key filter. */
-function writeHandlers(attrs: Record<string, string>, handlers: Partial<Record<EventKind, MessageRecord>>): void {
+const KIND_INDEX = Object.fromEntries(EVENT_KINDS.map((kind, i) => [kind, i])) as Readonly<Record<EventKind, number>>;
+const MESSAGE_ATTR_LIST = EVENT_KINDS.map(messageAttr);
+
+/**
+ * Writes data-svc-on (kinds in EVENT_KINDS order), one message attribute per kind and the key
+ * filter; returns the handlers record.
+ */
+function writeHandlers(attrs: Record<string, string>, records: readonly (MessageRecord | undefined)[]): Handlers {
+  const handlers: Partial<Record<EventKind, MessageRecord>> = {};
   let on = "";
-  for (const kind of EVENT_KINDS) if (handlers[kind] !== undefined) on = on === "" ? kind : `${on} ${kind}`;
-  attrs[ON_ATTR] = on;
-  for (const kind of EVENT_KINDS) {
-    const record = handlers[kind];
+  for (let i = 0; i < EVENT_KINDS.length; i++) {
+    const record = records[i];
     if (record === undefined) continue;
-    attrs[MESSAGE_ATTRS[kind]] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
+    const kind = EVENT_KINDS[i]!;
+    handlers[kind] = record;
+    on = on === "" ? kind : `${on} ${kind}`;
+  }
+  attrs[ON_ATTR] = on;
+  for (let i = 0; i < EVENT_KINDS.length; i++) {
+    const record = records[i];
+    if (record !== undefined) attrs[MESSAGE_ATTR_LIST[i]!] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
   }
   const filter = handlers.keydown?.key;
   if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
+  return handlers;
 }
 
 function attrString(name: string, value: unknown): string | undefined {

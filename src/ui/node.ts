@@ -104,18 +104,20 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
   if (info.isVoid && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
-  return element(lower, norm.attrs, norm.handlers, norm.passes, kids, info.nameKeyed);
+  const rawKey = norm.key ?? (info.nameKeyed ? norm.name : undefined);
+  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, rawKey, name: norm.name, type: norm.type };
 }
 
 /** Tags whose `name` attribute is a key (§Node id, key priority 2). */
 export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea", "select", "form", "button", "fieldset"]);
 
+/** An element from a finished attribute bag (keyed and select options; `h` builds its own). */
 function element(
   tag: string, attrs: Readonly<Record<string, string>>, handlers: Handlers | undefined,
-  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[], nameKeyed = NAME_KEYED_TAGS.has(tag),
+  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[],
 ): UiElement {
   const name = attrs["name"];
-  const rawKey = attrs[KEY_ATTR] ?? (nameKeyed ? name : undefined);
+  const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
   return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"] };
 }
 

@@ -55,3 +55,16 @@ test("builder misuse throws at the call", () => {
   assert.throws(() => h("div", { title: {} as never }), /string, number or boolean/);
   assert.throws(() => h("div", { hover: { "bad name": "x" } }), /CSS property/);
 });
+
+test("an element keeps its key (svc-key, else name on form controls), name and type in fields, as rendered", () => {
+  const input = h("input", { Type: "checkbox", NAME: "agree", checked: true });
+  assert.deepEqual([input.rawKey, input.name, input.type], ["agree", "agree", "checkbox"]);
+  assert.deepEqual([input.attrs["name"], input.attrs["type"]], ["agree", "checkbox"]);
+  // svc-key wins over name; a div's name is not a key; keyed() overrides either.
+  assert.equal(h("input", { "svc-key": "k", name: "n" }).rawKey, "k");
+  assert.equal(h("div", { name: "n" }).rawKey, undefined);
+  assert.equal(keyed(7, h("input", { name: "n" })).rawKey, "7");
+  // Absent values ("" and false) are no attribute and no field.
+  const bare = h("button", { name: "", type: false });
+  assert.deepEqual([bare.rawKey, bare.name, bare.type], [undefined, undefined, undefined]);
+});
