@@ -51,7 +51,12 @@ export type LiveAppOptions = {
   readonly idleTimeoutMs?: number;
   /** A quiet session frees its rendered tree after this long (default 10 s). */
   readonly treeIdleMs?: number;
-  /** How many of the most recently used sessions keep their rendered tree between events (default 8; see SessionRegistry). */
+  /**
+   * How many of the most recently used sessions keep their rendered tree between events (default
+   * 256). Others re-render their previous tree on their next event, which about doubles its cost;
+   * a kept tree costs about 40 KB for 100 elements (bench/live.bench.ts, memory), so the default
+   * bounds that memory near 11 MB. Trees of sessions quiet for treeIdleMs are dropped either way.
+   */
   readonly maxTrees?: number;
   readonly heartbeatMs?: number;
   readonly store?: SessionStore;
@@ -94,7 +99,7 @@ export class LiveApp<Model> {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
-      maxTrees: Math.max(1, options.maxTrees ?? 8),
+      maxTrees: Math.max(1, options.maxTrees ?? 256),
       onBind: (session, userId) => this.bindUser(session, userId, this.now(), true),
     });
   }
