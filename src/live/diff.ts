@@ -203,7 +203,7 @@ function textOf(el: LiveElement): string {
 function formChanged(p: LiveElement, n: LiveElement): boolean {
   if (n.tag !== "form" || p.tag !== "form") return false;
   if (p.attrs["action"] !== n.attrs["action"]) return true;
-  const a = p.source?.handlers?.submit, b = n.source?.handlers?.submit;
+  const a = p.handlers?.submit, b = n.handlers?.submit;
   if (a === b) return false;
   if (a === undefined || b === undefined) return true;
   if (a.msg !== b.msg) return true;

@@ -108,7 +108,7 @@ function liveElement(
 ): LiveElement {
   return {
     kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, hid: el.handlers !== undefined,
-    kids, hasRaw, name: el.name, type: el.type, source: el, pass: undefined,
+    kids, hasRaw, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
   };
 }
 
@@ -197,7 +197,7 @@ function styleNode(ownerId: string, ownerSeg: string, pass: Pass, css: string): 
   return {
     kind: "el", tag: "style", id: `${ownerId}.~${pass}`, seg: `${ownerSeg}~${pass}`, key: undefined,
     indexFree: true, attrs: {}, hid: false, kids: [{ kind: "text", text: css }], hasRaw: false,
-    name: undefined, type: undefined, source: undefined, pass,
+    name: undefined, type: undefined, handlers: undefined, pass,
   };
 }
 

@@ -181,7 +181,7 @@ export function sameContent(a: LiveElement, b: LiveElement): boolean {
   if (a.tag !== b.tag || a.hid !== b.hid || a.kids.length !== b.kids.length) return false;
   // A form's submit message is also compared apart (§Client rules 6), so the attribute that
   // spells it cannot hide a changed message.
-  if (a.tag === "form" && a.source?.handlers?.submit?.msg !== b.source?.handlers?.submit?.msg) return false;
+  if (a.tag === "form" && a.handlers?.submit?.msg !== b.handlers?.submit?.msg) return false;
   const aa = a.attrs, ba = b.attrs;
   if (aa !== ba) {
     let count = 0;

@@ -3,7 +3,7 @@
  * on. Ids, keys and injected style nodes are computed once per render, so the diff that runs on
  * every event only compares.
  */
-import type { Handlers, MessageRecord, UiElement, UiRaw, UiText } from "../ui/node.ts";
+import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
 import type { EventKind, Pass } from "./protocol.ts";
 
 export interface LiveElement {
@@ -31,8 +31,11 @@ export interface LiveElement {
   /** The `name` and `type` attributes (child matching compares them, §Child matching order). */
   readonly name: string | undefined;
   readonly type: string | undefined;
-  /** The view element; undefined for an injected style. */
-  readonly source: UiElement | undefined;
+  /**
+   * The element's handlers (undefined for none, and for an injected style). Only these are kept of
+   * the view element, so a session's kept tree does not hold the whole view tree as well.
+   */
+  readonly handlers: Handlers | undefined;
   /** The pass, for an injected style. */
   readonly pass: Pass | undefined;
 }
@@ -70,7 +73,7 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
 
 /** The handlers of the element with this id in this render, if it has any. */
 export function handlersOf(tree: LiveTree, handlerId: string): Handlers | undefined {
-  return findElement(tree, handlerId)?.source?.handlers;
+  return findElement(tree, handlerId)?.handlers;
 }
 
 /**
