@@ -22,6 +22,8 @@ export function encodeCookieValue(value: string): string {
 }
 
 export function decodeCookieValue(raw: string): string {
+  // Most values (session ids, tokens) hold no escape: nothing to decode.
+  if (!raw.includes("%")) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
