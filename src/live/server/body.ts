@@ -108,14 +108,16 @@ export function parseEventBody(text: string): Result<EventBody> {
 export async function readBodyLimited(req: Request, limit: number): Promise<string | undefined> {
   const declared = Number(req.headers.get("Content-Length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) return undefined;
-  if (req.body === null) return "";
   if (Number.isFinite(declared)) {
     // A declared length within the limit: read it whole (the runtime's own, faster path), and
-    // still refuse a body that turns out longer than it said.
+    // still refuse a body that turns out longer than it said. `req.body` is not touched on this
+    // path: a server adapter's lazy request (@hono/node-server's) reads a body it is asked for as
+    // text straight from the socket, but builds a whole stream-backed Request for `.body`.
     const text = await req.text();
     // A UTF-16 unit is at most 3 UTF-8 bytes: only a long text needs its bytes counted.
     return text.length > limit || (text.length * 3 > limit && new TextEncoder().encode(text).length > limit) ? undefined : text;
   }
+  if (req.body === null) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
