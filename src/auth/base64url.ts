@@ -30,3 +30,17 @@ export function hasCanonicalEnd(text: string, start: number, end: number): boole
   const unusedBits = length % 4 === 2 ? 4 : length % 4 === 3 ? 2 : 0;
   return (valueOf[text.charCodeAt(end - 1) & 127]! & ((1 << unusedBits) - 1)) === 0;
 }
+
+/** URL-alphabet chars from `lastIndex` on: a sticky regex runs natively, without a match object. */
+const URL_ALPHABET_RUN = /[A-Za-z0-9_-]*/y;
+
+/**
+ * Whether every char from `start` to `end` is in the URL alphabet, where `end` is a "." or the
+ * end of `text` (so the run of alphabet chars from `start` cannot go past it): one segment of a
+ * token checked in place, for the header we sign, whose own segment needs no check.
+ */
+export function hasUrlAlphabetAt(text: string, start: number, end: number): boolean {
+  URL_ALPHABET_RUN.lastIndex = start;
+  URL_ALPHABET_RUN.test(text);
+  return URL_ALPHABET_RUN.lastIndex === end;
+}

@@ -13,7 +13,7 @@ import { isJsonObject, type JsonObject } from "../json.ts";
 import { err, ok, type Result } from "../result.ts";
 import { encodeText, decodeText } from "../runtime/base64url.ts";
 import { hmacSha256Key, type HmacBase64urlKey } from "../runtime/hmac.ts";
-import { hasCanonicalEnd, hasCompactJwsChars } from "./base64url.ts";
+import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
 import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
 import { constantTimeEqual } from "./constant-time.ts";
@@ -164,6 +164,15 @@ function checkTimes(payload: JsonObject, now: number): Result<JsonObject> {
   return ok(payload);
 }
 
+/** Whether the signature segment, from `start` to the end, is empty or strict base64url. */
+function signatureShape(token: string, start: number): boolean {
+  return start === token.length || (hasUrlAlphabetAt(token, start, token.length) && hasCanonicalEnd(token, start, token.length));
+}
+
+function malformed(): Result<never> {
+  return err("token_malformed", "token segments must be strict base64url");
+}
+
 /** Verifies an HS256 JWT and returns its payload (the verified claims). */
 export function verifyToken(secret: Secret, token: string, options?: ClockOptions): Result<JsonObject> {
   if (typeof token !== "string") return expectString("verifyToken", token) as Result<never>;
@@ -179,24 +188,30 @@ export function verifyToken(secret: Secret, token: string, options?: ClockOption
     return err("token_malformed", "token must have three segments");
   }
   const signatureStart = secondDot + 1;
-  if (
-    !hasCompactJwsChars(token) ||
-    !hasCanonicalEnd(token, 0, firstDot) ||
-    !hasCanonicalEnd(token, firstDot + 1, secondDot) ||
-    (signatureStart < token.length && !hasCanonicalEnd(token, signatureStart, token.length))
-  ) {
-    return err("token_malformed", "token segments must be strict base64url");
-  }
+  // The header we sign is a canonical constant, and a signature that spells the MAC we compute is
+  // canonical by construction: with our header only the payload is checked here, and the
+  // signature's spelling only when it does not match (still reported as malformed, step 1 before
+  // step 3). Any other token has all three segments checked at once.
+  const ourHeader = firstDot === SIGNED_HEADER.length && token.startsWith(SIGNED_HEADER);
+  const wellFormed = ourHeader
+    ? hasUrlAlphabetAt(token, firstDot + 1, secondDot) && hasCanonicalEnd(token, firstDot + 1, secondDot)
+    : hasCompactJwsChars(token) &&
+      hasCanonicalEnd(token, 0, firstDot) &&
+      hasCanonicalEnd(token, firstDot + 1, secondDot) &&
+      (signatureStart === token.length || hasCanonicalEnd(token, signatureStart, token.length));
+  if (!wellFormed) return malformed();
 
   // 2. Header and the pinned algorithm (the header we sign is recognised without decoding it).
-  if (firstDot !== SIGNED_HEADER.length || !token.startsWith(SIGNED_HEADER)) {
+  if (!ourHeader) {
     const headerOk = checkHeader(token.slice(0, firstDot));
     if (!headerOk.ok) return headerOk;
   }
 
   // 3. Signature, in constant time. A signature of another length (another algorithm's MAC)
   // cannot match: refused here, not in step 1.
-  if (!key.value.verify(token, secondDot, signatureStart)) return err("bad_signature", "token signature does not match");
+  if (!key.value.verify(token, secondDot, signatureStart)) {
+    return ourHeader && !signatureShape(token, signatureStart) ? malformed() : err("bad_signature", "token signature does not match");
+  }
 
   // 4. Payload.
   const text = decodeText(token.slice(firstDot + 1, secondDot));
