@@ -161,12 +161,14 @@ function diffKept(pc: LiveElement, nc: LiveElement, reported: Reported | undefin
  */
 function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array): string[] | undefined {
   const removed: string[] = [];
+  // An old child's current id in the client's DOM: its own, or under a renamed parent `<new parent id>.<old seg>`.
+  const renamed = p.id !== n.id;
   let j = 0;
   for (let i = 0; i < p.kids.length; i++) {
     const old = p.kids[i] as LiveNode;
     const cur = n.kids[j];
     if (cur !== undefined && corresponds(old, i, cur, toPrev[j] as number)) j++;
-    else if (old.kind === "el") removed.push(`${n.id}.${old.seg}`);
+    else if (old.kind === "el") removed.push(renamed ? `${n.id}.${old.seg}` : old.id);
     else return undefined;
   }
   return j === n.kids.length ? removed : undefined;
@@ -179,6 +181,7 @@ function corresponds(old: LiveNode, oldIndex: number, cur: LiveNode, matched: nu
 
 function kidEntries(p: LiveElement, n: LiveElement, toPrev: Int32Array): KidEntry[] {
   const entries: KidEntry[] = new Array(n.kids.length);
+  const renamed = p.id !== n.id; // as in onlyRemovals
   for (let j = 0; j < n.kids.length; j++) {
     const cur = n.kids[j] as LiveNode;
     const i = toPrev[j] as number;
@@ -187,7 +190,7 @@ function kidEntries(p: LiveElement, n: LiveElement, toPrev: Int32Array): KidEntr
       continue;
     }
     const old = p.kids[i] as LiveElement;
-    const keep = `${n.id}.${old.seg}`;
+    const keep = renamed ? `${n.id}.${old.seg}` : old.id;
     const seg = (cur as LiveElement).seg;
     entries[j] = seg === old.seg ? { keep } : { keep, id: (cur as LiveElement).id };
   }
