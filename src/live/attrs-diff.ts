@@ -46,7 +46,7 @@ export function diffAttrs(
     }
   }
   // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
-  if (p.hid !== n.hid) (out ??= {})[HID_ATTR] = n.hid ? n.id : REMOVED;
+  if ((p.handlers === undefined) !== (n.handlers === undefined)) (out ??= {})[HID_ATTR] = n.handlers !== undefined ? n.id : REMOVED;
   return out;
 }
 

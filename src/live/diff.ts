@@ -42,7 +42,7 @@ import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import type { KidEntry, Patch } from "./protocol.ts";
 import { renderElement, renderKids, renderNode } from "./render.ts";
-import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
+import { hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 export type { ClientValues };
 
@@ -73,7 +73,7 @@ function diffElement(p: LiveElement, n: LiveElement, reported: Reported | undefi
     if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(p.id, content, reported))) html = renderKids(n);
   } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
     text = (n.kids[0] as { text: string }).text;
-  } else if (p.hasRaw || n.hasRaw || n.kids.length === 0) {
+  } else if (n.kids.length === 0 || hasRawKid(p) || hasRawKid(n)) {
     html = renderKids(n);
   } else {
     const match = matchKids(p.kids, n.kids);

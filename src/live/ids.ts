@@ -67,17 +67,16 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
   let size = children.length + (leading?.length ?? 0);
   let elements = 0;
   let keyed = 0;
-  let hasRaw = false;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind === "el") {
       elements++;
       if (child.rawKey !== undefined) keyed++;
       size += child.passes?.length ?? 0;
-    } else if (child.kind === "raw") hasRaw = true;
+    }
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
-  if (elements === 0 && leading === undefined) return liveElement(el, id, seg, key, indexFree, children as readonly LiveNode[], hasRaw);
+  if (elements === 0 && leading === undefined) return liveElement(el, id, seg, key, indexFree, children as readonly LiveNode[]);
   const kids = new Array<LiveNode>(size);
   let w = 0;
   if (leading !== undefined) for (const node of leading) kids[w++] = node;
@@ -100,15 +99,14 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
     }
     kids[w++] = resolve(child, childId, childSeg, k, unique, undefined);
   }
-  return liveElement(el, id, seg, key, indexFree, kids, hasRaw);
+  return liveElement(el, id, seg, key, indexFree, kids);
 }
 
 function liveElement(
-  el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[], hasRaw: boolean,
+  el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[],
 ): LiveElement {
   return {
-    kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, hid: el.handlers !== undefined,
-    kids, hasRaw, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
+    kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
   };
 }
 
@@ -196,8 +194,7 @@ function sharedKeysAcrossTags(children: readonly UiNode[], keys: (string | undef
 function styleNode(ownerId: string, ownerSeg: string, pass: Pass, css: string): LiveElement {
   return {
     kind: "el", tag: "style", id: `${ownerId}.~${pass}`, seg: `${ownerSeg}~${pass}`, key: undefined,
-    indexFree: true, attrs: {}, hid: false, kids: [{ kind: "text", text: css }], hasRaw: false,
-    name: undefined, type: undefined, handlers: undefined, pass,
+    indexFree: true, attrs: {}, kids: [{ kind: "text", text: css }], name: undefined, type: undefined, handlers: undefined, pass,
   };
 }
 

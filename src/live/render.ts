@@ -18,7 +18,7 @@ export function render(tree: LiveTree | UiElement): string {
 
 export function renderElement(el: LiveElement): string {
   let out = `<${el.tag} ${ID_ATTR}="${el.id}"`;
-  if (el.hid) out += ` ${HID_ATTR}="${el.id}"`;
+  if (el.handlers !== undefined) out += ` ${HID_ATTR}="${el.id}"`;
   const attrs = el.attrs;
   for (const name in attrs) out += ` ${name}="${escapeAttr(attrs[name] as string)}"`;
   out += ">";

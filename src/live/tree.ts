@@ -22,18 +22,17 @@ export interface LiveElement {
   readonly indexFree: boolean;
   /** Rendered attributes except svc-id and data-svc-hid, which derive from the id. */
   readonly attrs: Readonly<Record<string, string>>;
-  /** Whether the element has handlers, hence a data-svc-hid attribute. */
-  readonly hid: boolean;
   /** DOM children: view children, with each child's injected styles just before it. */
   readonly kids: readonly LiveNode[];
-  /** Whether a kid is raw HTML (such children are only ever replaced as a whole, §Patch html). */
-  readonly hasRaw: boolean;
   /** The `name` and `type` attributes (child matching compares them, §Child matching order). */
   readonly name: string | undefined;
   readonly type: string | undefined;
   /**
-   * The element's handlers (undefined for none, and for an injected style). Only these are kept of
-   * the view element, so a session's kept tree does not hold the whole view tree as well.
+   * The element's handlers (undefined for none, and for an injected style); with them it carries a
+   * data-svc-hid attribute. Only these are kept of the view element, so a session's kept tree does
+   * not hold the whole view tree as well. What can be derived (whether a kid is raw HTML) is not
+   * stored: every session keeps a tree, and every field is paid per element (bench/live.bench.ts,
+   * memory).
    */
   readonly handlers: Handlers | undefined;
   /** The pass, for an injected style. */
@@ -41,6 +40,12 @@ export interface LiveElement {
 }
 
 export type LiveNode = LiveElement | UiText | UiRaw;
+
+/** Whether a kid is raw HTML (such children are only ever replaced as a whole, §Patch html). */
+export function hasRawKid(el: LiveElement): boolean {
+  for (const kid of el.kids) if (kid.kind === "raw") return true;
+  return false;
+}
 
 export interface LiveTree {
   readonly kind: "tree";
