@@ -7,7 +7,8 @@
  * Ours: assign ids to the new view tree + diff against the previous live tree + JSON.stringify of
  * the patches, i.e. the per-event work after `view`. Peer: hono/jsx renderToString of the same new
  * tree, prebuilt (what a re-render-and-send server does per event). Our own full render is printed
- * beside it. Time: median of batches after warm-up. Bytes: patch JSON vs the peer's HTML.
+ * beside it. Time: median of batches from alternating rounds after a warm-up. Bytes: patch JSON vs
+ * the peer's HTML.
  *
  * Targets: diff + serialise at most 1.0x the time of renderToString; a one-cell change in a
  * 300-row table at most 150 bytes of patch JSON.
@@ -18,7 +19,7 @@ import { diff } from "../src/live/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import { h, keyed, type UiElement } from "../src/ui/node.ts";
-import { type BenchRow, report } from "./report.ts";
+import { type BenchRow, median, report } from "./report.ts";
 
 type Row = { id: number; name: string; qty: string };
 type Model = { rows: Row[]; keyed: boolean };
@@ -53,22 +54,42 @@ const EDITS: Edit[] = [
   { name: "insert at the top", keyed: false, apply: (m) => ({ ...m, rows: [{ id: -1, name: "new", qty: "0" }, ...m.rows] }) },
 ];
 
-/** Median time in µs of `fn`, measured in batches after a warm-up. */
-function time(fn: () => unknown): number {
+/** A batch runner for `fn`: time per call in ms, over `n` calls. */
+function batcher(fn: () => unknown): (n: number) => number {
   let sink = 0;
-  const batch = (n: number) => {
+  return (n) => {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) sink += (fn() as { length?: number })?.length ?? 1;
+    if (sink === -1) console.log(sink);
     return (performance.now() - t0) / n;
   };
+}
+
+/** Calls per batch so that one batch takes about 20 ms (and a warm-up on the way). */
+function batchSize(batch: (n: number) => number): number {
   let n = 1;
-  while (batch(n) * n < 20) n *= 2; // warm-up and batch sizing: ~20 ms per batch
-  const samples: number[] = [];
-  const until = performance.now() + 400;
-  while (performance.now() < until || samples.length < 5) samples.push(batch(n));
-  samples.sort((a, b) => a - b);
-  if (sink === -1) console.log(sink);
-  return (samples[samples.length >> 1] as number) * 1000;
+  while (batch(n) * n < 20) n *= 2;
+  return n;
+}
+
+/**
+ * Median time in µs per call of each function, side by side: after a warm-up, alternating rounds
+ * of about 100 ms each (five per function at least), so a change in the shared machine's load or
+ * a collection left over by one side weighs on both alike. Every batch is a sample.
+ */
+function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
+  const batches = fns.map(batcher);
+  const sizes = batches.map(batchSize);
+  const samples = fns.map(() => [] as number[]);
+  for (let round = 0; round < 5; round++) {
+    for (let k = 0; k < fns.length; k++) {
+      const which = (round + k) % fns.length;
+      const until = performance.now() + 100;
+      do samples[which]!.push(batches[which]!(sizes[which]!));
+      while (performance.now() < until);
+    }
+  }
+  return samples.map((list) => median(list) * 1000);
 }
 
 const rows: BenchRow[] = [];
@@ -81,9 +102,11 @@ for (const nodes of [100, 1_000, 10_000]) {
     const peerTree = peer(after);
     const json = JSON.stringify(diff(prevLive, assignIds(nextView)));
     const html = renderToString(peerTree);
-    const tDiff = time(() => JSON.stringify(diff(prevLive, assignIds(nextView))));
-    const tPeer = time(() => renderToString(peerTree));
-    const tRender = time(() => render(assignIds(nextView)));
+    const [tDiff, tPeer, tRender] = timeSideBySide([
+      () => JSON.stringify(diff(prevLive, assignIds(nextView))),
+      () => renderToString(peerTree),
+      () => render(assignIds(nextView)),
+    ]) as [number, number, number];
     console.log(
       `${String(nodes).padStart(6)} nodes, ${edit.name.padEnd(22)} diff+JSON ${tDiff.toFixed(1).padStart(8)} µs ${String(json.length).padStart(8)} B | ` +
         `our render ${tRender.toFixed(1).padStart(8)} µs | hono renderToString ${tPeer.toFixed(1).padStart(8)} µs ${String(html.length).padStart(8)} B | ` +
