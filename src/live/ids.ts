@@ -38,14 +38,11 @@ import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
 
 export { NAME_KEYED_TAGS };
 
-export function sanitizeKey(key: string): string {
-  return /^[A-Za-z0-9_-]*$/.test(key) ? key : key.replace(/[^A-Za-z0-9_-]/gu, "_");
-}
+export { sanitizeKey } from "./keys.ts";
 
-/** The sanitised key of an element, or undefined (§Node id, key priority). */
+/** The sanitised key of an element, or undefined (§Node id, key priority; set by the builders). */
 export function keyOf(el: UiElement): string | undefined {
-  // Attributes are never "" (src/ui/attrs.ts), so a present svc-key or name is non-empty.
-  return el.rawKey === undefined ? undefined : sanitizeKey(el.rawKey);
+  return el.key;
 }
 
 /** Assigns ids to a view tree: one walk, done once per render. */
@@ -71,7 +68,7 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
     const child = children[i] as UiNode;
     if (child.kind === "el") {
       elements++;
-      if (child.rawKey !== undefined) keyed++;
+      if (child.key !== undefined) keyed++;
       size += child.passes?.length ?? 0;
     }
   }
@@ -81,17 +78,15 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
   let w = 0;
   if (leading !== undefined) for (const node of leading) kids[w++] = node;
   // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys.
-  const keys = keyed > 1 ? childKeys(children) : undefined;
-  const shared = keys === undefined || keyed <= SCAN_KEYS ? undefined : sharedKeys(children, keys);
+  const shared = keyed <= SCAN_KEYS ? undefined : sharedKeys(children);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
       kids[w++] = child;
       continue;
     }
-    const k = keys !== undefined ? keys[i] : keyed === 1 && child.rawKey !== undefined ? sanitizeKey(child.rawKey) : undefined;
-    const unique = k !== undefined &&
-      (keys === undefined || (shared === undefined ? !sharedByScan(children, keys, i, child.tag, k) : shared[i] === 0));
+    const k = child.key;
+    const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const childId = `${id}.${childSeg}`;
     if (child.passes) {
@@ -134,20 +129,16 @@ function unkeyedSeg(index: number, tag: string): string {
 /** Up to this many keyed siblings, uniqueness is checked by a scan instead of building sets. */
 const SCAN_KEYS = 16;
 
-/** The sanitised key of each child element that has one. */
-function childKeys(children: readonly UiNode[]): (string | undefined)[] {
-  const keys = new Array<string | undefined>(children.length);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i] as UiNode;
-    if (child.kind === "el" && child.rawKey !== undefined) keys[i] = sanitizeKey(child.rawKey);
-  }
-  return keys;
+/** The key of child `i`, when it is an element that has one. */
+function keyAt(children: readonly UiNode[], i: number): string | undefined {
+  const child = children[i] as UiNode;
+  return child.kind === "el" ? child.key : undefined;
 }
 
 /** Whether another sibling has the same tag and key as child `i` (few keyed siblings). */
-function sharedByScan(children: readonly UiNode[], keys: (string | undefined)[], i: number, tag: string, key: string): boolean {
-  for (let j = 0; j < keys.length; j++) {
-    if (j !== i && keys[j] === key && (children[j] as UiElement).tag === tag) return true;
+function sharedByScan(children: readonly UiNode[], i: number, tag: string, key: string): boolean {
+  for (let j = 0; j < children.length; j++) {
+    if (j !== i && keyAt(children, j) === key && (children[j] as UiElement).tag === tag) return true;
   }
   return false;
 }
@@ -158,11 +149,11 @@ function sharedByScan(children: readonly UiNode[], keys: (string | undefined)[],
  * building a `tag:key` string per child; a key held by siblings of different tags sends the
  * whole list to the general path.
  */
-function sharedKeys(children: readonly UiNode[], keys: (string | undefined)[]): Uint8Array {
+function sharedKeys(children: readonly UiNode[]): Uint8Array {
   const shared = new Uint8Array(children.length);
   const first = new Map<string, number>();
   for (let i = 0; i < children.length; i++) {
-    const k = keys[i];
+    const k = keyAt(children, i);
     if (k === undefined) continue;
     const j = first.get(k);
     if (j === undefined) {
@@ -170,16 +161,16 @@ function sharedKeys(children: readonly UiNode[], keys: (string | undefined)[]): 
     } else if ((children[j] as UiElement).tag === (children[i] as UiElement).tag) {
       shared[i] = shared[j] = 1;
     } else {
-      return sharedKeysAcrossTags(children, keys);
+      return sharedKeysAcrossTags(children);
     }
   }
   return shared;
 }
 
-function sharedKeysAcrossTags(children: readonly UiNode[], keys: (string | undefined)[]): Uint8Array {
+function sharedKeysAcrossTags(children: readonly UiNode[]): Uint8Array {
   const holders = new Map<string, number[]>();
   for (let i = 0; i < children.length; i++) {
-    const k = keys[i];
+    const k = keyAt(children, i);
     if (k === undefined) continue;
     const tagKey = `${(children[i] as UiElement).tag}:${k}`;
     const list = holders.get(tagKey);

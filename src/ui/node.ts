@@ -9,6 +9,7 @@
  */
 import type { JsonValue } from "../json.ts";
 import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
+import { sanitizeKey } from "../live/keys.ts";
 import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
 
 /** A message a handler dispatches: a name, or a name followed by JSON arguments. */
@@ -37,11 +38,12 @@ export interface UiElement {
   readonly passes: readonly PassTemplate[] | undefined;
   readonly children: readonly UiNode[];
   /**
-   * The raw key by priority (svc-key, then name on form controls; live-input-authority.md §Node id)
-   * and the `name` and `type` attributes, copied out of `attrs` once so the id walk and the child
-   * matching, which run per event, read fixed fields instead of looking through attribute bags.
+   * The key by priority (svc-key, then name on form controls), sanitised (live-input-authority.md
+   * §Node id), and the `name` and `type` attributes: worked out once, when the element is built, so
+   * the id walk and the child matching, which run per event, read final fields instead of looking
+   * through attribute bags.
    */
-  readonly rawKey: string | undefined;
+  readonly key: string | undefined;
   readonly name: string | undefined;
   readonly type: string | undefined;
 }
@@ -105,7 +107,8 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
   const rawKey = norm.key ?? (info.nameKeyed ? norm.name : undefined);
-  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, rawKey, name: norm.name, type: norm.type };
+  const key = rawKey === undefined ? undefined : sanitizeKey(rawKey);
+  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type };
 }
 
 /** Tags whose `name` attribute is a key (§Node id, key priority 2). */
@@ -118,7 +121,7 @@ function element(
 ): UiElement {
   const name = attrs["name"];
   const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
-  return { kind: "el", tag, attrs, handlers, passes, children, rawKey, name, type: attrs["type"] };
+  return { kind: "el", tag, attrs, handlers, passes, children, key: rawKey === undefined ? undefined : sanitizeKey(rawKey), name, type: attrs["type"] };
 }
 
 /**
