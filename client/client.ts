@@ -11,6 +11,11 @@
  * pending debounced input sends are queued first, so the server sees the typed values before the
  * message (G2). A click on an anchor, and the tab's unload, send every pending message at once as
  * one `batch` (fetch with keepalive, or a beacon with the CSRF token in the body, rules 8 and 9).
+ * That batch also carries, first and under its own seq, the event still in flight: the batch may
+ * reach the server before it (another connection), and the navigation message must not overtake
+ * the value before it, nor may that value be lost if the navigation aborts its request. Every body
+ * names this page load (`page`), and the server processes a page's seq once, whichever copy
+ * arrives first (src/live/server/session.ts, firstSight).
  *
  * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
  * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
@@ -52,7 +57,8 @@ export type Options = {
 export const DEFAULTS = { debounceMs: 150, gapMs: 1500, retryMs: 100 } as const;
 const MAX_RETRIES = 8;
 
-type EventBody = { seq: number; msg: string; args: Json[]; handlerId: string; inputState?: Record<string, InputReport> };
+type EventEntry = { seq: number; msg: string; args: Json[]; handlerId: string };
+type EventBody = EventEntry & { inputState?: Record<string, InputReport> };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -68,6 +74,10 @@ export class LiveClient {
   readonly queue: Send[] = [];
   halted = false;
   private inFlight = false;
+  /** The entry of the request in flight, re-sent ahead of a navigation batch. */
+  private inFlightEntry: EventEntry | undefined;
+  /** This page load's id: the server processes each of its seqs once. */
+  private readonly page = pageId();
   private ticket: string | undefined;
   private stream: Stream | undefined;
   private resyncing: Promise<void> | undefined;
@@ -165,7 +175,7 @@ export class LiveClient {
     const sends = this.queue.splice(0);
     if (extra !== undefined) sends.push(extra);
     if (sends.length === 0 || this.halted) return;
-    const body = JSON.stringify({ sessionId: this.sessionId, ...this.batch(sends) });
+    const body = JSON.stringify({ sessionId: this.sessionId, page: this.page, ...this.batch(sends) });
     this.host
       .fetch(this.url(EVENT_PATH), { method: "POST", headers: this.headers(), body, credentials: "same-origin", keepalive: true })
       .then(
@@ -184,17 +194,18 @@ export class LiveClient {
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
     if (sends.length === 0 || this.host.beacon === undefined) return;
-    const body = JSON.stringify({ csrf: this.boot.csrf, sessionId: this.sessionId, ...this.batch(sends) });
+    const body = JSON.stringify({ csrf: this.boot.csrf, sessionId: this.sessionId, page: this.page, ...this.batch(sends) });
     this.host.beacon(this.url(EVENT_PATH), body);
   }
 
-  private batch(sends: Send[]): { inputState?: Record<string, InputReport>; batch: Omit<EventBody, "inputState">[] } {
+  private batch(sends: Send[]): { inputState?: Record<string, InputReport>; batch: EventEntry[] } {
     const first = this.seq + 1;
     const inputState = this.inputs.snapshot(first);
-    const batch = sends.map((send) => {
+    const fresh = sends.map((send) => {
       const seq = ++this.seq;
       return { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
     });
+    const batch = this.inFlightEntry === undefined ? fresh : [this.inFlightEntry, ...fresh];
     for (const send of sends) if (send.entry?.pending === send) send.entry.pending = undefined;
     return inputState === undefined ? { batch } : { inputState, batch };
   }
@@ -219,12 +230,14 @@ export class LiveClient {
     // The snapshot comes before the send leaves pendingSend, so its own input is reported.
     const inputState = this.inputs.snapshot(seq);
     if (send.entry?.pending === send) send.entry.pending = undefined;
-    const body: EventBody = { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
-    if (inputState !== undefined) body.inputState = inputState;
+    const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
+    const body: EventBody = inputState === undefined ? entry : { ...entry, inputState };
     this.inFlight = true;
+    this.inFlightEntry = entry;
     this.host.doc.documentElement.setAttribute(BUSY_ATTR, "");
     void this.post(body, send.control !== undefined).finally(() => {
       this.inFlight = false;
+      this.inFlightEntry = undefined;
       this.host.doc.documentElement.removeAttribute(BUSY_ATTR);
       this.pump();
     });
@@ -236,7 +249,7 @@ export class LiveClient {
     try {
       resp = await this.host.fetch(this.url(EVENT_PATH), {
         method: "POST", headers: this.headers(), credentials: "same-origin",
-        body: JSON.stringify({ ...body, sessionId: this.sessionId }),
+        body: JSON.stringify({ ...body, sessionId: this.sessionId, page: this.page }),
       });
     } catch (error) {
       if (idempotent && attempt < 3 && !this.halted) {
@@ -373,3 +386,11 @@ export class LiveClient {
   }
 }
 
+
+/** A random id for one page load: 16 bytes as base64url (Web Crypto, in every browser). */
+function pageId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

@@ -2,7 +2,7 @@
 // change (live-input-authority.md §Event request body, §Per-input client state, §Client rules 8).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { json, page, ROOT, settle, sleep, TITLE } from "./support.ts";
+import { json, page, ROOT, settle, sleep, TITLE, pageOf } from "./support.ts";
 
 const noPatches = (seq: number, extra: Record<string, unknown> = {}) => json({ seq, patches: [], ...extra });
 
@@ -14,7 +14,7 @@ test("a click on a handler posts seq 1 with the message, handler id, session id,
   assert.equal(req.method, "POST");
   assert.equal(req.headers["X-Svc-Csrf"], "tok");
   assert.equal(req.init.credentials, "same-origin");
-  assert.deepEqual(req.body, { seq: 1, msg: "Inc", args: [], handlerId: "r.2#button", sessionId: "h1" });
+  assert.deepEqual(req.body, { seq: 1, msg: "Inc", args: [], handlerId: "r.2#button", sessionId: "h1", page: pageOf(req.body) });
   await p.close();
 });
 
@@ -39,7 +39,7 @@ test("keystrokes within the debounce become one input send carrying the final va
   assert.equal(p.requests.length, 0, "nothing is sent while the debounce is pending");
   const req = await p.waitFor(1);
   assert.deepEqual(req.body, {
-    seq: 1, msg: "SetTitle", args: ["abc"], handlerId: TITLE, sessionId: "h1",
+    seq: 1, msg: "SetTitle", args: ["abc"], handlerId: TITLE, sessionId: "h1", page: pageOf(req.body),
     inputState: { [TITLE]: { value: "abc", seq: 1 } },
   });
   await p.close();

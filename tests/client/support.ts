@@ -168,3 +168,10 @@ export const ROOT = `<main svc-id="r">` +
   `</main>`;
 
 export const TITLE = "r.#input:title";
+
+/** The page id a client body carries (one per page load, 16 random bytes as base64url), checked. */
+export function pageOf(body: Record<string, unknown> | undefined): string {
+  const page = body?.["page"];
+  if (typeof page !== "string" || !/^[A-Za-z0-9_-]{22}$/.test(page)) throw new Error(`expected a page id, got ${JSON.stringify(page)}`);
+  return page;
+}

@@ -159,6 +159,43 @@ describe("POST /_svc/event", () => {
     assert.equal(sessionOf(a).outSeq, 3, "each entry produced its own frame");
   });
 
+  test("a page's entry sent twice (the request in flight, re-sent ahead of a navigation batch) is processed once, whichever copy comes first", async () => {
+    const a = freshApp();
+    const tab = await openTab(a);
+    const inc = buttonId(tab.html, "\\+");
+    const page = "p".repeat(22);
+    // The batch arrives first: the in-flight entry (seq 1) and the navigation's own entries run;
+    // the late original is answered 204 and not processed.
+    const batch = await tab.post({ page, inputState: { [TITLE]: { value: "late", seq: 2 } }, batch: [{ seq: 1, msg: "Inc", handlerId: inc }, { seq: 2, msg: "SetTitle", args: ["late"], handlerId: TITLE }] });
+    assert.equal(batch.status, 204);
+    assert.equal(sessionOf(a).inputSeqs.get(TITLE), 2, "the reported inputs went with the first entry processed");
+    const original = await tab.post({ page, seq: 1, msg: "Inc", handlerId: inc });
+    assert.equal(original.status, 204);
+    assert.equal(modelOf(a).count, 1);
+    // The original arrives first: the batch skips its copy and runs the rest.
+    const first = await tab.post({ page, seq: 3, msg: "Inc", handlerId: inc });
+    assert.equal(first.status, 200);
+    await tab.post({ page, batch: [{ seq: 3, msg: "Inc", handlerId: inc }, { seq: 4, msg: "Inc", handlerId: inc }] });
+    assert.equal(modelOf(a).count, 3);
+    const outSeq = sessionOf(a).outSeq;
+    // Another page (a second tab, a reload) counts its own seqs; a body without a page is never a copy.
+    assert.equal((await tab.post({ page: "q".repeat(22), seq: 1, msg: "Inc", handlerId: inc })).status, 200);
+    assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: inc })).status, 200);
+    assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: inc })).status, 200);
+    assert.equal(modelOf(a).count, 6);
+    assert.equal(sessionOf(a).outSeq, outSeq + 3, "a skipped copy takes no frame");
+  });
+
+  test("a page id that is not a short string is a 400, and the session is untouched", async () => {
+    const a = freshApp();
+    const tab = await openTab(a);
+    for (const page of [7, "", "x".repeat(600), ["a"]]) {
+      const resp = await tab.post({ page, seq: 1, msg: "Inc", handlerId: buttonId(tab.html, "\\+") });
+      assert.equal(resp.status, 400, JSON.stringify(page).slice(0, 20));
+    }
+    assert.equal(modelOf(a).count, 0);
+  });
+
   test("the session store holds each session's durable snapshot, updated after every change", async () => {
     const store = new MemorySessionStore();
     const a = freshApp({ store });

@@ -26,6 +26,11 @@ export type EventBody = {
   readonly isBatch: boolean;
   readonly inputState: ReadonlyMap<string, InputReport>;
   readonly csrf: string | undefined;
+  /**
+   * The sending page's id (one page load of the client), an extension of the spec's body: with it
+   * an entry sent twice (see LiveSession.firstSight) is processed once. Optional.
+   */
+  readonly page: string | undefined;
 };
 
 type Fields = Record<string, unknown>;
@@ -79,6 +84,8 @@ export function parseEventBody(text: string): Result<EventBody> {
   if (!isObject(parsed)) return err("invalid_argument", "the body must be a JSON object");
   const sessionId = optionalName(parsed, "sessionId");
   if (!sessionId.ok) return sessionId;
+  const page = optionalName(parsed, "page");
+  if (!page.ok) return page;
   const csrf = parsed.csrf === undefined ? undefined : typeof parsed.csrf === "string" ? parsed.csrf : null;
   if (csrf === null) return err("invalid_argument", "csrf must be a string");
   const inputState = inputStateOf(parsed.inputState);
@@ -101,7 +108,7 @@ export function parseEventBody(text: string): Result<EventBody> {
     if (!checked.ok) return checked;
     entries.push(checked.value);
   }
-  return ok({ sessionId: sessionId.value, entries, isBatch, inputState: inputState.value, csrf });
+  return ok({ sessionId: sessionId.value, entries, isBatch, inputState: inputState.value, csrf, page: page.value });
 }
 
 /** Reads at most `limit` bytes of a request body; undefined when it is larger. */

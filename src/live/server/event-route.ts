@@ -63,14 +63,18 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   session.lastActive = now;
   if (body.isBatch) {
     // §Endpoints, batch: one after another, each as if alone; frames still go out over SSE.
+    // The reported inputs go with the first entry processed (a re-sent one may be skipped).
+    let inputs = body.inputState;
     body.entries.forEach((entry, i) => {
-      const outcome = session.step(entry, i === 0 ? body.inputState : new Map(), false);
+      const outcome = session.step(entry, inputs, false, body.page);
+      if (outcome.kind === "duplicate") return;
+      inputs = new Map();
       if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
     });
     return new Response(null, { status: 204 });
   }
   const [entry] = body.entries;
-  const outcome = session.step(entry!, body.inputState, true);
+  const outcome = session.step(entry!, body.inputState, true, body.page);
   switch (outcome.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
@@ -82,6 +86,9 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
       return appError();
     case "ended":
       return sessionLost();
+    case "duplicate":
+      // Already processed from this page's navigation batch: its frame went out then.
+      return new Response(null, { status: 204 });
   }
 }
 

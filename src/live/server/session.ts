@@ -35,12 +35,16 @@ export interface SessionHost {
 
 /** How many recent frames a session keeps for reconnecting streams. */
 const RECENT_FRAMES = 16;
+/** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
+const RECENT_PAGES = 16;
 
 export type StepOutcome =
   | { readonly kind: "frame"; readonly frame: Frame }
   | { readonly kind: "unknown_message" }
   | { readonly kind: "app_error" }
-  | { readonly kind: "ended" };
+  | { readonly kind: "ended" }
+  /** An entry this page already sent (see `firstSight`): processed once, not again. */
+  | { readonly kind: "duplicate" };
 
 export type SessionInit = {
   readonly id: string;
@@ -62,6 +66,8 @@ export class LiveSession<Model> {
   boundAt: number;
   /** Per input id, the largest client seq seen; only rises; evicted when the input leaves the tree. */
   readonly inputSeqs = new Map<string, number>();
+  /** Per page id (one page load of the client), the highest event seq processed; the most recent pages only. */
+  private readonly pageSeqs = new Map<string, number>();
   readonly streams = new Set<FrameSink>();
   /** The last few frames, replayed to a stream that (re)connects after missing them. */
   readonly recent: Frame[] = [];
@@ -121,8 +127,11 @@ export class LiveSession<Model> {
    * Processes one event entry, steps 1-6 of §Processing of each event. `inputs` are the client's
    * dirty inputs (for a batch, they come with its first entry).
    */
-  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean): StepOutcome {
+  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string): StepOutcome {
     if (this.ended) return { kind: "ended" };
+    // A copy of an entry already processed is recognised first: its message may be gone from the
+    // render that processing produced.
+    if (!this.firstSight(page, entry.seq)) return { kind: "duplicate" };
     const prev = this.currentTree();
     if (!this.accepts(prev, entry)) return { kind: "unknown_message" };
 
@@ -153,6 +162,24 @@ export class LiveSession<Model> {
     this.run(result.cmd);
     this.host.persist(this as LiveSession<unknown>);
     return { kind: "frame", frame };
+  }
+
+  /**
+   * Whether this page's entry with this seq is new. A page sends its events one at a time in seq
+   * order, except that a navigation batch or an unload beacon re-sends the event still in flight
+   * (with its own seq) ahead of the navigation message, so that the message never overtakes the
+   * value before it (G2) even when the two requests arrive in the other order. Whichever copy
+   * arrives second is a seq this page has already had, and is not processed again. Without a page
+   * id (an older client) or a seq, every entry is new.
+   */
+  private firstSight(page: string | undefined, seq: number): boolean {
+    if (page === undefined || seq <= 0) return true;
+    const highest = this.pageSeqs.get(page);
+    if (highest !== undefined && seq <= highest) return false;
+    this.pageSeqs.delete(page);
+    this.pageSeqs.set(page, seq);
+    if (this.pageSeqs.size > RECENT_PAGES) this.pageSeqs.delete(this.pageSeqs.keys().next().value as string);
+    return true;
   }
 
   /** A message from a background completion or a subscription tick: its frame goes over SSE. */
