@@ -160,18 +160,22 @@ function diffKept(pc: LiveElement, nc: LiveElement, reported: Reported | undefin
  * undefined.
  */
 function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array): string[] | undefined {
+  const pk = p.kids, nk = n.kids;
+  if (nk.length > pk.length) return undefined;
   const removed: string[] = [];
   // An old child's current id in the client's DOM: its own, or under a renamed parent `<new parent id>.<old seg>`.
   const renamed = p.id !== n.id;
   let j = 0;
-  for (let i = 0; i < p.kids.length; i++) {
-    const old = p.kids[i] as LiveNode;
-    const cur = n.kids[j];
+  for (let i = 0; i < pk.length; i++) {
+    // Fewer old children left than new ones to match: not a removal (a reorder, say); stop early.
+    if (pk.length - i < nk.length - j) return undefined;
+    const old = pk[i] as LiveNode;
+    const cur = nk[j];
     if (cur !== undefined && corresponds(old, i, cur, toPrev[j] as number)) j++;
     else if (old.kind === "el") removed.push(renamed ? `${n.id}.${old.seg}` : old.id);
     else return undefined;
   }
-  return j === n.kids.length ? removed : undefined;
+  return j === nk.length ? removed : undefined;
 }
 
 function corresponds(old: LiveNode, oldIndex: number, cur: LiveNode, matched: number): boolean {
