@@ -16,7 +16,6 @@ import { hmacSha256Key, type HmacBase64urlKey } from "../runtime/hmac.ts";
 import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
 import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
-import { constantTimeEqual } from "./constant-time.ts";
 import { byteLength, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
 
 /** Tokens longer than this are refused before any decoding, so a huge header cannot cost memory. */

@@ -3,7 +3,7 @@
  * through `sql.unsafe(text, args)`, which sends the arguments as bind parameters: nothing is
  * spliced into the text. A transaction is `sql.begin`, which pins one connection.
  */
-import type { Driver, Row, SqlValue, Statement } from "./driver.ts";
+import type { Driver, Row, SqlValue } from "./driver.ts";
 
 type Unsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
 

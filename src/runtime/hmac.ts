@@ -14,6 +14,7 @@
  */
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { encodeBytes } from "./base64url.ts";
 
 /** Returns the MAC of `data` (UTF-8 text) under the key this signer was made for. */
 export type HmacSigner = (data: string) => Uint8Array;
@@ -34,6 +35,8 @@ export type HmacBase64urlKey = {
 
 const utf8 = new TextEncoder();
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/** A 32-byte MAC in unpadded base64url is always 43 characters. */
+const MAC_BASE64URL_LENGTH = 43;
 
 // ---------------------------------------------------------------------------------------------
 // SHA-256 compression (FIPS 180-4 §6.2.2), on 32-bit words kept as signed int32 with `| 0`.
@@ -97,9 +100,10 @@ function compress(state: Int32Array): void {
 
 /**
  * Hashes the first `length` chars of `message` onto `state`, which has already absorbed
- * `prefixBytes` bytes (the 64-byte key pad), and pads it (FIPS 180-4 §5.1.1), taking each char as one byte. Returns the OR of every
- * char: above 0x7f, the text was not ASCII, the state is not its hash, and the caller hashes its
- * UTF-8 bytes instead. Checking while hashing saves a second pass over the (usually ASCII) input.
+ * `prefixBytes` bytes (the 64-byte key pad), and pads it (FIPS 180-4 §5.1.1), taking each char as
+ * one byte. Returns the OR of every char: above 0x7f, the text was not ASCII, the state is not its
+ * hash, and the caller hashes its UTF-8 bytes instead. Checking while hashing saves a second pass
+ * over the (usually ASCII) input.
  */
 function absorbFinal(state: Int32Array, message: string, length: number, prefixBytes: number): number {
   let seen = 0;
@@ -206,7 +210,7 @@ const alphabetCodes = Array.from(BASE64URL, (char) => char.charCodeAt(0));
 const sextets = new Int8Array(128).fill(-1);
 alphabetCodes.forEach((code, value) => (sextets[code] = value));
 /** Reused char codes of one encoded MAC; one String.fromCharCode call builds a flat string. */
-const encodedCodes: number[] = new Array<number>(43).fill(0);
+const encodedCodes: number[] = new Array<number>(MAC_BASE64URL_LENGTH).fill(0);
 
 /** 32 bytes in unpadded base64url: ten 3-byte groups of 4 chars, then 2 bytes as 3 chars. */
 function wordsToBase64url(words: Int32Array): string {
@@ -286,12 +290,7 @@ function nobleSigner(key: Uint8Array): HmacSigner {
 
 function nobleKey(key: Uint8Array): HmacBase64urlKey {
   const sign = nobleSigner(key);
-  return keyOfSigner((data) => {
-    const mac = sign(data);
-    let binary = "";
-    for (const byte of mac) binary += String.fromCharCode(byte);
-    return btoa(binary).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
-  });
+  return keyOfSigner((data) => encodeBytes(sign(data)));
 }
 
 function portableKey(key: Uint8Array): HmacBase64urlKey {
@@ -303,7 +302,7 @@ function portableKey(key: Uint8Array): HmacBase64urlKey {
       return wordsToBase64url(words);
     },
     verify(text, dataEnd, signatureStart) {
-      if (text.length - signatureStart !== 43) return false;
+      if (text.length - signatureStart !== MAC_BASE64URL_LENGTH) return false;
       mac(text, dataEnd, words);
       return spellsDigest(text, signatureStart, words);
     },

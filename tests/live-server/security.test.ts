@@ -1,8 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { buttonId, formAppPool, type FormModel } from "./apps.ts";
+import { buttonId, formAppPool } from "./apps.ts";
 import { cookieHeader, openTab } from "./harness.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
 
 // live-input-authority.md §Authentication, §Session id states, §Errors; the hostile-body corpus.
 const freshApp = formAppPool(after);

@@ -1,8 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { buttonId, formAppPool, type FormModel } from "./apps.ts";
+import { buttonId, formAppPool } from "./apps.ts";
 import { openTab, sleep } from "./harness.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
 
 // live-input-authority.md §GET /_svc/subscribe, §Events, §Session counters.
 const freshApp = formAppPool(after);
