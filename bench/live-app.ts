@@ -14,6 +14,7 @@ import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import type { LiveElement, LiveTree } from "../src/live/tree.ts";
 import { Ui } from "../src/ui/mod.ts";
+import { type BenchRow, median, percentile } from "./report.ts";
 
 export type FormModel = { count: number; name: string; email: string; city: string; zip: string; phone: string; note: string };
 
@@ -148,4 +149,40 @@ export async function openHttpSessions(port: number, count: number, parallel: nu
     }),
   );
   return sessions;
+}
+
+/** The events/s ratio both live benches hold ours to against the bare route. */
+export const TARGET_RATIO = 0.5;
+
+/**
+ * The rows of an HTTP load run: events/s (medians of the rounds) against the bare route, and the
+ * p50 and p99 latencies over every response. Latencies must be sorted.
+ */
+export function httpRows(sessions: string, rates: { ours: number[]; bare: number[] }, latencies: { ours: number[]; bare: number[] }): BenchRow[] {
+  const ours = median(rates.ours);
+  const bare = median(rates.bare);
+  const latencyRow = (p: number): BenchRow => ({
+    name: `HTTP event latency p${p}, ${sessions} concurrent sessions`,
+    ours: percentile(latencies.ours, p),
+    peer: percentile(latencies.bare, p),
+    peerName: "bare Hono route, same load",
+    unit: "ms",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
+  });
+  return [
+    {
+      name: `events/s over HTTP (node-server), ${sessions} sessions`,
+      ours,
+      peer: bare,
+      peerName: "bare Hono route, same JSON",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: `ratio >= ${TARGET_RATIO}x`,
+      met: ours / bare >= TARGET_RATIO,
+    },
+    latencyRow(50),
+    latencyRow(99),
+  ];
 }

@@ -26,8 +26,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventBody, eventHeaders, openHttpSessions, type SessionCreds } from "./live-app.ts";
-import { type BenchRow, median, percentile, report } from "./report.ts";
+import { eventBody, eventHeaders, httpRows, openHttpSessions, type SessionCreds } from "./live-app.ts";
+import { type BenchRow, report } from "./report.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[] }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -38,7 +38,6 @@ const scale = numbers[0] ?? 1;
 const SESSIONS = numbers[1] !== undefined && Number.isInteger(numbers[1]) && numbers[1] >= 10 ? numbers[1] : 1_000;
 const ROUNDS = 3;
 const ROUND_SECONDS = Math.max(1, Math.round(3 * scale));
-const TARGET_RATIO = 0.5;
 const label = SESSIONS.toLocaleString("en-US");
 
 function readLoad(): Promise<string> {
@@ -152,32 +151,7 @@ async function loadRows(): Promise<BenchRow[]> {
       `HTTP, ${label} sessions x 1 connection, events/s per ${ROUND_SECONDS} s round: ours ${rates.ours.map(Math.round).join(" ")}; bare ${rates.bare.map(Math.round).join(" ")}` +
         ` (${oursEvents.toLocaleString("en-US")} events of ours measured, no error)`,
     );
-    const ours = median(rates.ours);
-    const bare = median(rates.bare);
-    const latencyRow = (p: number): BenchRow => ({
-      name: `HTTP event latency p${p}, ${label} concurrent sessions`,
-      ours: percentile(latencies.ours, p),
-      peer: percentile(latencies.bare, p),
-      peerName: "bare Hono route, same load",
-      unit: "ms",
-      higherIsBetter: false,
-      target: "(info)",
-      met: true,
-    });
-    return [
-      {
-        name: `events/s over HTTP (node-server), ${label} sessions`,
-        ours,
-        peer: bare,
-        peerName: "bare Hono route, same JSON",
-        unit: "events/s",
-        higherIsBetter: true,
-        target: `ratio >= ${TARGET_RATIO}x`,
-        met: ours / bare >= TARGET_RATIO,
-      },
-      latencyRow(50),
-      latencyRow(99),
-    ];
+    return httpRows(label, rates, latencies);
   } finally {
     server.stop();
   }

@@ -34,8 +34,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bareApp, eventBody, eventHeaders, formApp, openHttpSessions, openSession, type SessionCreds } from "./live-app.ts";
-import { type BenchRow, median, percentile, report } from "./report.ts";
+import { bareApp, eventBody, eventHeaders, formApp, httpRows, openHttpSessions, openSession, type SessionCreds, TARGET_RATIO } from "./live-app.ts";
+import { type BenchRow, median, report } from "./report.ts";
 
 type G = {
   Bun?: { version: string };
@@ -50,7 +50,6 @@ const scale = scaleArg === undefined ? 1 : Number(scaleArg);
 const parts = new Set(args.filter((arg) => ["inproc", "memory", "http", "streams"].includes(arg)));
 const wants = (part: string) => parts.size === 0 || parts.has(part);
 
-const TARGET_RATIO = 0.5;
 const TARGET_IDLE_KB = 10;
 const LIVEVIEW_KB = 40;
 const BLAZOR_KB = 250;
@@ -279,7 +278,7 @@ async function cannonRound(port: number, sessions: SessionCreds[], seqs: number[
   return { events, seconds: (performance.now() - start) / 1000, latencies, errors };
 }
 
-async function httpRows(server: ServerChild): Promise<BenchRow[]> {
+async function httpLoadRows(server: ServerChild): Promise<BenchRow[]> {
   const sessions = await openHttpSessions(server.ports.events, 100, 10);
   const oursSeqs = sessions.map(() => 0);
   const bareSeqs = sessions.map(() => 0);
@@ -307,32 +306,7 @@ async function httpRows(server: ServerChild): Promise<BenchRow[]> {
   oursLatencies.sort((a, b) => a - b);
   bareLatencies.sort((a, b) => a - b);
   console.log(`HTTP, 100 sessions x 1 connection, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
-  const ours = median(oursRates);
-  const bare = median(bareRates);
-  const latencyRow = (p: number): BenchRow => ({
-    name: `HTTP event latency p${p}, 100 concurrent sessions`,
-    ours: percentile(oursLatencies, p),
-    peer: percentile(bareLatencies, p),
-    peerName: "bare Hono route, same load",
-    unit: "ms",
-    higherIsBetter: false,
-    target: "(info)",
-    met: true,
-  });
-  return [
-    {
-      name: "events/s over HTTP (node-server), 100 sessions",
-      ours,
-      peer: bare,
-      peerName: "bare Hono route, same JSON",
-      unit: "events/s",
-      higherIsBetter: true,
-      target: `ratio >= ${TARGET_RATIO}x`,
-      met: ours / bare >= TARGET_RATIO,
-    },
-    latencyRow(50),
-    latencyRow(99),
-  ];
+  return httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies });
 }
 
 /** Opens `count` sessions, each with one SSE stream held open; returns a function closing them. */
@@ -409,7 +383,7 @@ if (wants("http") || wants("streams")) {
   } else {
     const server = await startServer();
     try {
-      if (wants("http")) rows.push(...(await httpRows(server)));
+      if (wants("http")) rows.push(...(await httpLoadRows(server)));
       if (wants("streams")) rows.push(...(await streamRows(server)));
     } finally {
       server.stop();

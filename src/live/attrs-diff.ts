@@ -10,7 +10,7 @@
  * map.
  */
 import { CHECKED_ON, HID_ATTR, REMOVED } from "./protocol.ts";
-import type { LiveElement } from "./tree.ts";
+import { hasHandlerId, type LiveElement } from "./tree.ts";
 
 /** Node id → the value the client reported in `inputState` (step 3). */
 export type ClientValues = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -46,7 +46,7 @@ export function diffAttrs(
     }
   }
   // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
-  if ((p.handlers === undefined) !== (n.handlers === undefined)) (out ??= {})[HID_ATTR] = n.handlers !== undefined ? n.id : REMOVED;
+  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? n.id : REMOVED;
   return out;
 }
 

@@ -26,7 +26,7 @@
  * a pathological list cannot stall the event path. The tie-break compares content only inside the
  * overlap, at most twice per element there.
  */
-import type { LiveElement, LiveNode } from "./tree.ts";
+import { hasHandlerId, type LiveElement, type LiveNode } from "./tree.ts";
 
 const LCS_LIMIT = 1_000_000;
 
@@ -178,7 +178,7 @@ function bestSplit(
  * styles by their text, which names ids). The diff of such a pair is empty, so it need not run.
  */
 export function sameContent(a: LiveElement, b: LiveElement): boolean {
-  if (a.tag !== b.tag || (a.handlers === undefined) !== (b.handlers === undefined) || a.kids.length !== b.kids.length) return false;
+  if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;
   // A form's submit message is also compared apart (§Client rules 6), so the attribute that
   // spells it cannot hide a changed message.
   if (a.tag === "form" && a.handlers?.submit?.msg !== b.handlers?.submit?.msg) return false;

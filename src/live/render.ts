@@ -9,7 +9,7 @@ import { type UiElement, VOID_TAGS } from "../ui/node.ts";
 import { assignIds } from "./ids.ts";
 import { escapeAttr, escapeRawText, escapeText } from "./escape.ts";
 import { HID_ATTR, ID_ATTR } from "./protocol.ts";
-import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
+import { hasHandlerId, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 /** Renders a whole tree (assigning ids first when given a view tree). */
 export function render(tree: LiveTree | UiElement): string {
@@ -18,7 +18,7 @@ export function render(tree: LiveTree | UiElement): string {
 
 export function renderElement(el: LiveElement): string {
   let out = `<${el.tag} ${ID_ATTR}="${el.id}"`;
-  if (el.handlers !== undefined) out += ` ${HID_ATTR}="${el.id}"`;
+  if (hasHandlerId(el)) out += ` ${HID_ATTR}="${el.id}"`;
   const attrs = el.attrs;
   for (const name in attrs) out += ` ${name}="${escapeAttr(attrs[name] as string)}"`;
   out += ">";

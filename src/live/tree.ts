@@ -41,6 +41,11 @@ export interface LiveElement {
 
 export type LiveNode = LiveElement | UiText | UiRaw;
 
+/** Whether the element has handlers, hence a data-svc-hid attribute. */
+export function hasHandlerId(el: LiveElement): boolean {
+  return el.handlers !== undefined;
+}
+
 /** Whether a kid is raw HTML (such children are only ever replaced as a whole, §Patch html). */
 export function hasRawKid(el: LiveElement): boolean {
   for (const kid of el.kids) if (kid.kind === "raw") return true;
