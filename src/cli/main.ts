@@ -18,17 +18,27 @@ export type Command = {
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-/** `svc init <dir> [--svc <specifier>]`. */
-async function initCommand(args: readonly string[], io: Io): Promise<number> {
+/**
+ * A command's arguments: positional ones, and the value of its one option (`--name value` or
+ * `--name=value`); `unknown` names the first other option.
+ */
+function parseArgs(args: readonly string[], option: string): { positional: string[]; value: string | undefined; unknown: string | undefined } {
   const positional: string[] = [];
-  let svc: string | undefined;
+  let value: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === "--svc") svc = args[++i];
-    else if (arg.startsWith("--svc=")) svc = arg.slice("--svc=".length);
-    else if (arg.startsWith("-")) return usageError(io, `unknown option ${arg}`, COMMANDS.init!);
+    if (arg === option) value = args[++i];
+    else if (arg.startsWith(`${option}=`)) value = arg.slice(option.length + 1);
+    else if (arg.startsWith("-")) return { positional, value, unknown: arg };
     else positional.push(arg);
   }
+  return { positional, value, unknown: undefined };
+}
+
+/** `svc init <dir> [--svc <specifier>]`. */
+async function initCommand(args: readonly string[], io: Io): Promise<number> {
+  const { positional, value: svc, unknown } = parseArgs(args, "--svc");
+  if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.init!);
   if (positional.length !== 1 || svc === "") return usageError(io, "give one directory", COMMANDS.init!);
   const done = await init(fileSystem, positional[0]!, svc === undefined ? {} : { svc });
   if (!done.ok) {
@@ -43,14 +53,8 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
 
 /** `svc doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */
 async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
-  const positional: string[] = [];
-  let prefix: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--prefix") prefix = args[++i];
-    else if (arg.startsWith("-")) return usageError(io, `unknown option ${arg}`, COMMANDS.doctor!);
-    else positional.push(arg);
-  }
+  const { positional, value: prefix, unknown } = parseArgs(args, "--prefix");
+  if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.doctor!);
   if (positional.length !== 1) return usageError(io, "give one app module", COMMANDS.doctor!);
   const path = fileSystem.resolve(positional[0]!);
   let source: string;

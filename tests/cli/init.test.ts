@@ -136,6 +136,16 @@ test("the command line dispatches init, and answers no command or an unknown one
   const again = captured();
   assert.equal(await main(["init", dir], again.io), 1);
   assert.match(again.err.join("\n"), /not empty/);
+
+  // Options: `--name value` and `--name=value`; anything else starting with "-" is a usage error.
+  const other = freshDir();
+  assert.equal(await main(["init", other, "--svc=^0.2.0"], captured().io), 0);
+  assert.equal((JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc"], "^0.2.0");
+  for (const args of [["init", freshDir(), "--force"], ["doctor", "app.ts", "--verbose"]]) {
+    const bad = captured();
+    assert.equal(await main(args, bad.io), 2, args.join(" "));
+    assert.match(bad.err.join("\n"), new RegExp(`unknown option ${args[2]}`));
+  }
 });
 
 test("bin/svc.js runs init as a program and exits 0", () => {
