@@ -154,13 +154,19 @@ export async function openHttpSessions(port: number, count: number, parallel: nu
 /** The events/s ratio both live benches hold ours to against the bare route. */
 export const TARGET_RATIO = 0.5;
 
+/** An events/s row, ours against the bare route, held to TARGET_RATIO. */
+export function eventsRow(name: string, ours: number, bare: number): BenchRow {
+  return {
+    name, ours, peer: bare, peerName: "bare Hono route, same JSON", unit: "events/s",
+    higherIsBetter: true, target: `ratio >= ${TARGET_RATIO}x`, met: ours / bare >= TARGET_RATIO,
+  };
+}
+
 /**
  * The rows of an HTTP load run: events/s (medians of the rounds) against the bare route, and the
  * p50 and p99 latencies over every response. Latencies must be sorted.
  */
 export function httpRows(sessions: string, rates: { ours: number[]; bare: number[] }, latencies: { ours: number[]; bare: number[] }): BenchRow[] {
-  const ours = median(rates.ours);
-  const bare = median(rates.bare);
   const latencyRow = (p: number): BenchRow => ({
     name: `HTTP event latency p${p}, ${sessions} concurrent sessions`,
     ours: percentile(latencies.ours, p),
@@ -172,16 +178,7 @@ export function httpRows(sessions: string, rates: { ours: number[]; bare: number
     met: true,
   });
   return [
-    {
-      name: `events/s over HTTP (node-server), ${sessions} sessions`,
-      ours,
-      peer: bare,
-      peerName: "bare Hono route, same JSON",
-      unit: "events/s",
-      higherIsBetter: true,
-      target: `ratio >= ${TARGET_RATIO}x`,
-      met: ours / bare >= TARGET_RATIO,
-    },
+    eventsRow(`events/s over HTTP (node-server), ${sessions} sessions`, median(rates.ours), median(rates.bare)),
     latencyRow(50),
     latencyRow(99),
   ];

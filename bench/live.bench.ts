@@ -34,7 +34,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bareApp, eventBody, eventHeaders, formApp, httpRows, openHttpSessions, openSession, type SessionCreds, TARGET_RATIO } from "./live-app.ts";
+import { bareApp, eventBody, eventHeaders, eventsRow, formApp, httpRows, openHttpSessions, openSession, type SessionCreds } from "./live-app.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
 type G = {
@@ -116,16 +116,7 @@ async function inProcess(sessionCount: number): Promise<BenchRow> {
   console.log(`in process, ${sessionCount} session(s), events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
   const oursRate = median(oursAll);
   const bareRate = median(bareAll);
-  return {
-    name: `events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}`,
-    ours: oursRate,
-    peer: bareRate,
-    peerName: "bare Hono route, same JSON",
-    unit: "events/s",
-    higherIsBetter: true,
-    target: `ratio >= ${TARGET_RATIO}x`,
-    met: oursRate / bareRate >= TARGET_RATIO,
-  };
+  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}`, oursRate, bareRate);
 }
 
 // ---------------------------------------------------------------------------------------------
