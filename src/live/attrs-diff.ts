@@ -16,6 +16,15 @@ import { hasHandlerId, type LiveElement } from "./tree.ts";
 export type ClientValues = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 export type Reported = (id: string) => string | undefined;
 
+/**
+ * The ids of the pair being diffed, by depth on the diff's path: the old id (what the client
+ * posted, the authority map's key) and the new one. Joined only when used.
+ */
+export interface IdPaths {
+  oldId(depth: number): string;
+  newId(depth: number): string;
+}
+
 export function reporter(values: ClientValues | undefined): Reported | undefined {
   if (values === undefined) return undefined;
   if (values instanceof Map) return (id) => values.get(id);
@@ -24,41 +33,42 @@ export function reporter(values: ClientValues | undefined): Reported | undefined
 }
 
 /**
- * The attrs of a patch from `p` to `n`, or undefined when none changed. `reported` is looked up
- * with old ids, the ids the client posted. `selectId` is the old id of the enclosing select.
+ * The attrs of a patch from `p` to `n` (at `depth` on the path of `ids`), or undefined when none
+ * changed. `reported` is looked up with old ids, the ids the client posted. `selectId` is the old
+ * id of the enclosing select.
  */
 export function diffAttrs(
-  p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined,
+  p: LiveElement, n: LiveElement, reported: Reported | undefined, ids: IdPaths, depth: number, selectId: string | undefined,
 ): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
   const pa = p.attrs, na = n.attrs;
   if (pa !== na) {
     for (const name in na) {
       const value = na[name] as string;
-      if (pa[name] !== value && !(reported && clientShows(n, name, value, p.id, reported, selectId))) {
+      if (pa[name] !== value && !(reported && clientShows(n, name, value, reported, ids, depth, selectId))) {
         (out ??= {})[name] = value;
       }
     }
     for (const name in pa) {
-      if (na[name] === undefined && !(reported && clientShows(n, name, REMOVED, p.id, reported, selectId))) {
+      if (na[name] === undefined && !(reported && clientShows(n, name, REMOVED, reported, ids, depth, selectId))) {
         (out ??= {})[name] = REMOVED;
       }
     }
   }
   // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
-  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? n.id : REMOVED;
+  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? ids.newId(depth) : REMOVED;
   return out;
 }
 
 /** Whether the client already shows the new rendered `value` of attribute `name`. */
 function clientShows(
-  n: LiveElement, name: string, value: string, oldId: string, reported: Reported, selectId: string | undefined,
+  n: LiveElement, name: string, value: string, reported: Reported, ids: IdPaths, depth: number, selectId: string | undefined,
 ): boolean {
   if (n.tag === "input") {
     const type = n.attrs["type"];
     const toggle = type === "checkbox" || type === "radio";
     if (toggle ? name !== "checked" : name !== "value") return false;
-    const shown = reported(oldId);
+    const shown = reported(ids.oldId(depth));
     if (shown === undefined) return false;
     return toggle ? (value === REMOVED ? "" : CHECKED_ON) === shown : value === shown;
   }
@@ -79,7 +89,7 @@ function optionValue(option: LiveElement): string {
   return text;
 }
 
-/** A textarea whose new text is what the client reported needs no html patch. */
-export function clientShowsText(oldId: string, text: string, reported: Reported | undefined): boolean {
-  return reported !== undefined && reported(oldId) === text;
+/** A textarea (at `depth` on the path of `ids`) whose new text is what the client reported needs no html patch. */
+export function clientShowsText(reported: Reported | undefined, ids: IdPaths, depth: number, text: string): boolean {
+  return reported !== undefined && reported(ids.oldId(depth)) === text;
 }

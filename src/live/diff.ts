@@ -2,8 +2,10 @@
  * The diff engine: previous live tree + new live tree (+ client-reported values) → patches
  * (live-input-authority.md §Patch, §Processing of each event step 5, §Limits).
  *
- * Algorithm. Both trees carry their ids already (src/live/ids.ts), so the diff only compares.
- * It walks the two trees together, depth first, from the root:
+ * Algorithm. Both trees carry their id segments already (src/live/ids.ts), so the diff only
+ * compares. It walks the two trees together, depth first, from the root, keeping the segs of the
+ * path it is on for each tree; an id string is joined from them only when a patch names it or the
+ * authority map is read (most elements emit nothing):
  *
  * 1. Root: a different tag (or a form root whose submit handler or action changed) is a `replace`
  *    of `r` with the new markup, and the diff ends there.
@@ -33,16 +35,16 @@
  *    by the authority map (src/live/attrs-diff.ts).
  *
  * Inside a renamed subtree the old ids are stale, so the client's current id of an old child is
- * computed as `<new parent id>.<old seg>`; the authority map is read with the old ids, which are
- * the ids the client posted.
+ * `<new parent id>.<old seg>` (outside one, the new parent id is the old one, so the same formula
+ * holds); the authority map is read with the old ids, which are the ids the client posted.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
-import { clientShowsText, diffAttrs, reporter, type ClientValues, type Reported } from "./attrs-diff.ts";
+import { clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
-import type { KidEntry, Patch } from "./protocol.ts";
+import { type KidEntry, type Patch, ROOT_ID } from "./protocol.ts";
 import { renderElement, renderKids, renderNode } from "./render.ts";
-import { hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
+import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 export type { ClientValues };
 
@@ -50,90 +52,137 @@ export type { ClientValues };
 export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, clientValues?: ClientValues): Patch[] {
   const p = prev.kind === "tree" ? prev.root : assignIds(prev).root;
   const n = next.kind === "tree" ? next.root : assignIds(next).root;
-  const out: Patch[] = [];
-  const reported = reporter(clientValues);
-  if (p.tag !== n.tag || formChanged(p, n)) out.push({ id: n.id, replace: renderElement(n) });
-  else diffElement(p, n, reported, undefined, out);
-  return out;
+  if (p.tag !== n.tag || formChanged(p, n)) return [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }];
+  const walk = new DiffWalk(reporter(clientValues));
+  walk.element(p, n, 0, undefined);
+  return walk.out;
 }
 
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
 
-function diffElement(p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): void {
-  const textOnly = TEXT_ONLY_TAGS.has(n.tag);
-  if (!textOnly && p.kids.length === n.kids.length && diffInPlace(p, n, reported, selectId, out)) return;
-  // Ops are collected first and the patch built only when there is one: most elements have none.
-  let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
-  let pairs: number[] | undefined; // flat [old index, new index, …] of kept elements to recurse into
-  let removed: string[] | undefined;
-  let same: Uint8Array | undefined; // new indexes whose kept element has the same content: no recursion
+/**
+ * One diff: the patches so far and the path of the pair being compared, as the segs of the old and
+ * the new element at each depth (depth 0 is the root).
+ */
+class DiffWalk implements IdPaths {
+  readonly out: Patch[] = [];
+  private readonly oldSegs: string[] = [ROOT_ID];
+  private readonly newSegs: string[] = [ROOT_ID];
 
-  if (textOnly) {
-    const content = textOf(n);
-    if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(p.id, content, reported))) html = renderKids(n);
-  } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
-    text = (n.kids[0] as { text: string }).text;
-  } else if (n.kids.length === 0 || hasRawKid(p) || hasRawKid(n)) {
-    html = renderKids(n);
-  } else {
-    const match = matchKids(p.kids, n.kids);
-    const toPrev = match.toPrev;
-    same = match.same;
-    pairs = [];
-    for (let j = 0; j < toPrev.length; j++) if ((toPrev[j] as number) >= 0) pairs.push(toPrev[j] as number, j);
-    if (pairs.length === 0) {
-      pairs = undefined;
-      html = renderKids(n);
+  constructor(private readonly reported: Reported | undefined) {}
+
+  /** The id the client posted for the old element at `depth` on the path. */
+  oldId(depth: number): string {
+    return joinSegs(this.oldSegs, depth);
+  }
+
+  /** The id of the new element at `depth` on the path: what patches name it by. */
+  newId(depth: number): string {
+    return joinSegs(this.newSegs, depth);
+  }
+
+  /** A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place. */
+  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined): void {
+    this.oldSegs[depth] = pc.seg;
+    this.newSegs[depth] = nc.seg;
+    if (formChanged(pc, nc)) {
+      const id = this.newId(depth);
+      this.out.push({ id, replace: renderElement(nc, id) });
+    } else this.element(pc, nc, depth, selectId);
+  }
+
+  /** A matched pair at `depth`, whose segs are on the path. */
+  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): void {
+    const textOnly = TEXT_ONLY_TAGS.has(n.tag);
+    if (!textOnly && p.kids.length === n.kids.length && this.inPlace(p, n, depth, selectId)) return;
+    // Ops are collected first and the patch built only when there is one: most elements have none.
+    let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
+    let pairs: number[] | undefined; // flat [old index, new index, …] of kept elements to recurse into
+    let removed: string[] | undefined;
+    let same: Uint8Array | undefined; // new indexes whose kept element has the same content: no recursion
+
+    if (textOnly) {
+      const content = textOf(n);
+      if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) html = renderKids(n, this.newId(depth));
+    } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
+      text = (n.kids[0] as { text: string }).text;
+    } else if (n.kids.length === 0 || hasRawKid(p) || hasRawKid(n)) {
+      html = renderKids(n, this.newId(depth));
     } else {
-      removed = onlyRemovals(p, n, toPrev);
-      if (removed === undefined) kids = kidEntries(p, n, toPrev);
+      const match = matchKids(p.kids, n.kids);
+      const toPrev = match.toPrev;
+      same = match.same;
+      pairs = [];
+      for (let j = 0; j < toPrev.length; j++) if ((toPrev[j] as number) >= 0) pairs.push(toPrev[j] as number, j);
+      if (pairs.length === 0) {
+        pairs = undefined;
+        html = renderKids(n, this.newId(depth));
+      } else {
+        const id = this.newId(depth);
+        removed = onlyRemovals(p, n, toPrev, id);
+        if (removed === undefined) kids = kidEntries(p, n, toPrev, id);
+      }
+    }
+
+    const attrs = diffAttrs(p, n, this.reported, this, depth, selectId);
+    if (text !== undefined || html !== undefined || kids !== undefined || attrs !== undefined) {
+      const patch: MutablePatch = { id: this.newId(depth) };
+      if (text !== undefined) patch.text = text;
+      if (html !== undefined) patch.html = html;
+      if (kids !== undefined) patch.kids = kids;
+      if (attrs !== undefined) patch.attrs = attrs;
+      this.out.push(patch);
+    }
+    if (removed !== undefined) for (const id of removed) this.out.push({ id, remove: true });
+    if (pairs === undefined) return;
+    const childSelect = this.selectIdBelow(n, depth, selectId);
+    for (let k = 0; k < pairs.length; k += 2) {
+      const j = pairs[k + 1] as number;
+      if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect);
     }
   }
 
-  const attrs = diffAttrs(p, n, reported, selectId);
-  if (text !== undefined || html !== undefined || kids !== undefined || attrs !== undefined) {
-    const patch: MutablePatch = { id: n.id };
-    if (text !== undefined) patch.text = text;
-    if (html !== undefined) patch.html = html;
-    if (kids !== undefined) patch.kids = kids;
-    if (attrs !== undefined) patch.attrs = attrs;
-    out.push(patch);
+  /**
+   * The same children in the same slots (equal texts and raw markup, equal id segments, and shapes
+   * that matching would pair anyway): no children op, only the element's attrs and the kept
+   * children. One walk checks each slot and diffs its element as it goes; at the first slot that
+   * differs it drops what it emitted and returns false, and the caller reconciles the children
+   * instead.
+   */
+  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): boolean {
+    const out = this.out;
+    const mark = out.length;
+    const attrs = diffAttrs(p, n, this.reported, this, depth, selectId);
+    if (attrs !== undefined) out.push({ id: this.newId(depth), attrs });
+    const childSelect = this.selectIdBelow(n, depth, selectId);
+    const pk = p.kids, nk = n.kids;
+    for (let i = 0; i < nk.length; i++) {
+      const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
+      let slot: boolean;
+      if (x.kind !== y.kind) slot = false;
+      else if (x.kind === "text") slot = x.text === (y as typeof x).text;
+      else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
+      else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement)));
+      if (!slot) {
+        out.length = mark;
+        return false;
+      }
+      if (y.kind === "el") this.kept(x as LiveElement, y, depth + 1, childSelect);
+    }
+    return true;
   }
-  if (removed !== undefined) for (const id of removed) out.push({ id, remove: true });
-  if (pairs === undefined) return;
-  const childSelect = n.tag === "select" ? p.id : n.tag === "optgroup" ? selectId : undefined;
-  for (let k = 0; k < pairs.length; k += 2) {
-    const j = pairs[k + 1] as number;
-    if (same === undefined || same[j] !== 1) diffKept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, reported, childSelect, out);
+
+  /** The old id of the select the children of `n` are in: `n` itself, or the one `n` (an optgroup) is in. */
+  private selectIdBelow(n: LiveElement, depth: number, selectId: string | undefined): string | undefined {
+    return n.tag === "select" ? this.oldId(depth) : n.tag === "optgroup" ? selectId : undefined;
   }
 }
 
-/**
- * The same children in the same slots (equal texts and raw markup, equal id segments, and shapes
- * that matching would pair anyway): no children op, only the element's attrs and the kept children.
- * One walk checks each slot and diffs its element as it goes; at the first slot that differs it
- * drops what it emitted and returns false, and the caller reconciles the children instead.
- */
-function diffInPlace(p: LiveElement, n: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): boolean {
-  const mark = out.length;
-  const attrs = diffAttrs(p, n, reported, selectId);
-  if (attrs !== undefined) out.push({ id: n.id, attrs });
-  const childSelect = n.tag === "select" ? p.id : n.tag === "optgroup" ? selectId : undefined;
-  const pk = p.kids, nk = n.kids;
-  for (let i = 0; i < nk.length; i++) {
-    const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
-    let slot: boolean;
-    if (x.kind !== y.kind) slot = false;
-    else if (x.kind === "text") slot = x.text === (y as typeof x).text;
-    else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
-    else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement)));
-    if (!slot) {
-      out.length = mark;
-      return false;
-    }
-    if (y.kind === "el") diffKept(x as LiveElement, y, reported, childSelect, out);
-  }
-  return true;
+/** The id of the element at `depth` on a path of segs. */
+function joinSegs(segs: readonly string[], depth: number): string {
+  let id = segs[0] as string;
+  for (let i = 1; i <= depth; i++) id = childId(id, segs[i] as string);
+  return id;
 }
 
 /**
@@ -148,23 +197,15 @@ function onlyOfTag(kids: readonly LiveNode[], el: LiveElement): boolean {
   return true;
 }
 
-/** A kept child: a changed form is replaced (step 4), anything else diffed in place. */
-function diffKept(pc: LiveElement, nc: LiveElement, reported: Reported | undefined, selectId: string | undefined, out: Patch[]): void {
-  if (formChanged(pc, nc)) out.push({ id: nc.id, replace: renderElement(nc) });
-  else diffElement(pc, nc, reported, selectId, out);
-}
-
 /**
  * When the new children are the old ones with some elements left out (every kept element in its
- * old order under its old id, every text unchanged), the ids of the left-out elements; otherwise
- * undefined.
+ * old order under its old id, every text unchanged), the ids of the left-out elements (`id` is the
+ * new parent's); otherwise undefined.
  */
-function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array): string[] | undefined {
+function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array, id: string): string[] | undefined {
   const pk = p.kids, nk = n.kids;
   if (nk.length > pk.length) return undefined;
   const removed: string[] = [];
-  // An old child's current id in the client's DOM: its own, or under a renamed parent `<new parent id>.<old seg>`.
-  const renamed = p.id !== n.id;
   let j = 0;
   for (let i = 0; i < pk.length; i++) {
     // Fewer old children left than new ones to match: not a removal (a reorder, say); stop early.
@@ -172,7 +213,7 @@ function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array): strin
     const old = pk[i] as LiveNode;
     const cur = nk[j];
     if (cur !== undefined && corresponds(old, i, cur, toPrev[j] as number)) j++;
-    else if (old.kind === "el") removed.push(renamed ? `${n.id}.${old.seg}` : old.id);
+    else if (old.kind === "el") removed.push(childId(id, old.seg));
     else return undefined;
   }
   return j === nk.length ? removed : undefined;
@@ -183,20 +224,20 @@ function corresponds(old: LiveNode, oldIndex: number, cur: LiveNode, matched: nu
   return old.kind === "el" && matched === oldIndex && (cur as LiveElement).seg === old.seg;
 }
 
-function kidEntries(p: LiveElement, n: LiveElement, toPrev: Int32Array): KidEntry[] {
+/** The kids list of `n` (whose id is `id`): an old child is named by its current id in the client, `<id>.<old seg>`. */
+function kidEntries(p: LiveElement, n: LiveElement, toPrev: Int32Array, id: string): KidEntry[] {
   const entries: KidEntry[] = new Array(n.kids.length);
-  const renamed = p.id !== n.id; // as in onlyRemovals
   for (let j = 0; j < n.kids.length; j++) {
     const cur = n.kids[j] as LiveNode;
     const i = toPrev[j] as number;
     if (i < 0) {
-      entries[j] = { html: renderNode(cur, n.tag) };
+      entries[j] = { html: renderNode(cur, n.tag, id) };
       continue;
     }
     const old = p.kids[i] as LiveElement;
-    const keep = renamed ? `${n.id}.${old.seg}` : old.id;
+    const keep = childId(id, old.seg);
     const seg = (cur as LiveElement).seg;
-    entries[j] = seg === old.seg ? { keep } : { keep, id: (cur as LiveElement).id };
+    entries[j] = seg === old.seg ? { keep } : { keep, id: childId(id, seg) };
   }
   return entries;
 }

@@ -47,15 +47,23 @@ export function keyOf(el: UiElement): string | undefined {
 
 /** Assigns ids to a view tree: one walk, done once per render. */
 export function assignIds(root: UiElement): LiveTree {
-  const rootStyles = root.passes?.map((p) => styleNode(ROOT_ID, "", p.pass, passCss(p, ROOT_ID)));
-  return { kind: "tree", root: resolve(root, ROOT_ID, ROOT_ID, undefined, false, rootStyles) };
+  const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
+  path.length = 0;
+  return { kind: "tree", root: resolve(root, ROOT_ID, undefined, false, rootStyles, 0) };
 }
 
 /**
- * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
- * children (the root's own injected styles).
+ * The segs from the root down to the element being resolved (`path[0]` is "r"): an element keeps
+ * only its seg (src/live/tree.ts), and a whole id is joined from here only for an element with
+ * injected styles, whose CSS names its owner's id.
  */
-function resolve(el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, leading: LiveNode[] | undefined): LiveElement {
+const path: string[] = [];
+
+/**
+ * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
+ * children (the root's own injected styles). `depth`: the element's place in `path`.
+ */
+function resolve(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, leading: LiveNode[] | undefined, depth: number): LiveElement {
   const children = el.children;
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
@@ -73,7 +81,8 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
     }
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
-  if (elements === 0 && leading === undefined) return liveElement(el, id, seg, key, indexFree, children as readonly LiveNode[]);
+  if (elements === 0 && leading === undefined) return liveElement(el, seg, key, indexFree, children as readonly LiveNode[]);
+  path[depth] = seg;
   const kids = new Array<LiveNode>(size);
   let w = 0;
   if (leading !== undefined) for (const node of leading) kids[w++] = node;
@@ -88,20 +97,18 @@ function resolve(el: UiElement, id: string, seg: string, key: string | undefined
     const k = child.key;
     const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
-    const childId = `${id}.${childSeg}`;
     if (child.passes) {
-      for (const p of child.passes) kids[w++] = styleNode(childId, `${childSeg}.`, p.pass, passCss(p, childId));
+      const ownerId = `${path.slice(0, depth + 1).join(".")}.${childSeg}`;
+      for (const p of child.passes) kids[w++] = styleNode(`${childSeg}.`, p.pass, passCss(p, ownerId));
     }
-    kids[w++] = resolve(child, childId, childSeg, k, unique, undefined);
+    kids[w++] = resolve(child, childSeg, k, unique, undefined, depth + 1);
   }
-  return liveElement(el, id, seg, key, indexFree, kids);
+  return liveElement(el, seg, key, indexFree, kids);
 }
 
-function liveElement(
-  el: UiElement, id: string, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[],
-): LiveElement {
+function liveElement(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
   return {
-    kind: "el", tag: el.tag, id, seg, key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
+    kind: "el", tag: el.tag, seg, key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
   };
 }
 
@@ -182,9 +189,10 @@ function sharedKeysAcrossTags(children: readonly UiNode[]): Uint8Array {
   return shared;
 }
 
-function styleNode(ownerId: string, ownerSeg: string, pass: Pass, css: string): LiveElement {
+/** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
+function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
   return {
-    kind: "el", tag: "style", id: `${ownerId}.~${pass}`, seg: `${ownerSeg}~${pass}`, key: undefined,
+    kind: "el", tag: "style", seg: `${ownerSeg}~${pass}`, key: undefined,
     indexFree: true, attrs: {}, kids: [{ kind: "text", text: css }], name: undefined, type: undefined, handlers: undefined, pass,
   };
 }

@@ -1,7 +1,13 @@
 /**
  * The live tree: a view tree with ids assigned (src/live/ids.ts), the form render and diff work
- * on. Ids, keys and injected style nodes are computed once per render, so the diff that runs on
- * every event only compares.
+ * on. Id segments, keys and injected style nodes are computed once per render, so the diff that
+ * runs on every event only compares.
+ *
+ * An element stores its id segment, not its whole id: the id is `<parent id>.<seg>`, and the walks
+ * that need ids (render, diff, lookups) go down from the root and join the segments of their path
+ * only where an id is written out. Building every id string in every render cost about a third of
+ * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
+ * an event writes a handful.
  */
 import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
 import type { EventKind, Pass } from "./protocol.ts";
@@ -9,11 +15,10 @@ import type { EventKind, Pass } from "./protocol.ts";
 export interface LiveElement {
   readonly kind: "el";
   readonly tag: string;
-  /** The node id (§Node id). */
-  readonly id: string;
   /**
-   * The id relative to the parent element in the DOM: `id === parent.id + "." + seg` (the root's
-   * seg is "r"). Child matching compares segs, so it works under a renamed ancestor.
+   * The id relative to the parent element in the DOM: the element's id (§Node id) is
+   * `<parent id>.<seg>`, and the root's is its seg, "r" (see `childId`). Child matching compares
+   * segs, so it works under a renamed ancestor.
    */
   readonly seg: string;
   /** The sanitised key, or undefined (§Node id, key priority). */
@@ -57,28 +62,47 @@ export interface LiveTree {
   readonly root: LiveElement;
 }
 
+/** The id of a child whose parent has id `parentId` (§Node id). */
+export function childId(parentId: string, seg: string): string {
+  return `${parentId}.${seg}`;
+}
+
 /**
  * The element with this id, found by walking down the id's own path rather than through an index
  * of every id: an event names a handful of ids, and a map of all ids per render cost more than the
  * diff itself (each id string hashed, hence flattened; 1.3 ms of 2 ms for 2,000 handlers). An id is
- * `<parent id>.<seg>`, and an injected style's id `<owner id>.~<pass>` sits beside its owner in the
- * parent's kids (src/live/ids.ts), so at each level the wanted id is either one of the kids or below
- * the one kid whose id, followed by ".", prefixes it.
+ * `<parent id>.<seg>`, and an injected style's seg `<owner seg>.~<pass>` sits beside its owner in
+ * the parent's kids (src/live/ids.ts), so at each level the rest of the wanted id either is one
+ * kid's seg or starts with the seg, followed by ".", of the one kid it lies below.
  */
 export function findElement(tree: LiveTree, id: string): LiveElement | undefined {
   let el: LiveElement = tree.root;
-  if (el.id === id) return el;
+  if (id === el.seg) return el;
+  if (!id.startsWith(el.seg) || id.charCodeAt(el.seg.length) !== 46 /* . */) return undefined;
+  let at = el.seg.length + 1; // where the rest of the id starts
   for (;;) {
     let below: LiveElement | undefined;
     for (const kid of el.kids) {
       if (kid.kind !== "el") continue;
-      const kidId = kid.id;
-      if (kidId === id) return kid;
-      if (below === undefined && id.length > kidId.length && id.charCodeAt(kidId.length) === 46 /* . */ && id.startsWith(kidId)) below = kid;
+      const seg = kid.seg;
+      if (!id.startsWith(seg, at)) continue;
+      const end = at + seg.length;
+      if (end === id.length) return kid;
+      if (below === undefined && id.charCodeAt(end) === 46) below = kid;
     }
     if (below === undefined) return undefined;
+    at += below.seg.length + 1;
     el = below;
   }
+}
+
+/** Calls `visit` with every element of the tree and its id, depth first, parents before children. */
+export function forEachElement(tree: LiveTree, visit: (el: LiveElement, id: string) => void): void {
+  const walk = (el: LiveElement, id: string): void => {
+    visit(el, id);
+    for (const kid of el.kids) if (kid.kind === "el") walk(kid, childId(id, kid.seg));
+  };
+  walk(tree.root, tree.root.seg);
 }
 
 /** The handlers of the element with this id in this render, if it has any. */

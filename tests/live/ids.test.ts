@@ -3,16 +3,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { assignIds, parseId, sanitizeKey } from "../../src/live/ids.ts";
-import { handlerFor, type LiveElement, type LiveNode } from "../../src/live/tree.ts";
+import { childId, findElement, forEachElement, handlerFor, type LiveElement, type LiveNode, type LiveTree } from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
 import { build, mutate, specArb, type Spec } from "./support/trees.ts";
 
-function ids(node: LiveElement, out: string[] = []): string[] {
-  out.push(node.id);
-  for (const kid of node.kids) if (kid.kind === "el") ids(kid, out);
+/** Every id of a tree, in document order. */
+function ids(tree: LiveTree): string[] {
+  const out: string[] = [];
+  forEachElement(tree, (_, id) => out.push(id));
   return out;
 }
-const idsOf = (el: ReturnType<typeof h>) => ids(assignIds(el).root);
+const idsOf = (el: ReturnType<typeof h>) => ids(assignIds(el));
 
 test("ids follow the grammar's five forms, and text counts in the index", () => {
   const tree = h(
@@ -77,7 +78,7 @@ test("ids outside the grammar do not parse", () => {
 
 test("in every render ids are unique and each parses back to its parent", () => {
   fc.assert(fc.property(specArb, (spec) => {
-    const all = ids(assignIds(build(spec)).root);
+    const all = ids(assignIds(build(spec)));
     assert.equal(new Set(all).size, all.length);
     for (const id of all) assert.notEqual(parseId(id), undefined, id);
   }), { numRuns: 500 });
@@ -87,17 +88,17 @@ test("in every render ids are unique and each parses back to its parent", () => 
 type At = { id: string; tag: string; chain: string };
 function byPath(spec: Spec): Map<string, At> {
   const out = new Map<string, At>();
-  const walk = (live: LiveElement, path: string, chain: string) => {
+  const walk = (live: LiveElement, id: string, path: string, chain: string) => {
     const here = `${chain}/${live.tag}:${live.key ?? ""}:${live.indexFree}`;
-    out.set(path, { id: live.id, tag: live.tag, chain: here });
+    out.set(path, { id, tag: live.tag, chain: here });
     let index = 0;
     for (const kid of live.kids as LiveNode[]) {
       if (kid.kind === "el" && kid.pass !== undefined) continue;
-      if (kid.kind === "el") walk(kid, `${path}/${index}`, here);
+      if (kid.kind === "el") walk(kid, childId(id, kid.seg), `${path}/${index}`, here);
       index++;
     }
   };
-  walk(assignIds(build(spec)).root, "", "");
+  walk(assignIds(build(spec)).root, "r", "", "");
   return out;
 }
 
@@ -134,4 +135,20 @@ test("handlerFor finds the message of a handler id, and nothing for ids that are
   assert.deepEqual(handlerFor(tree, "r.2#ul.#li:a.0#button", "click"), { msg: "Deep", args: [] });
   for (const id of ["r", "r.2#ul", "r.0#button.0#span", "r.9#button", "r.0#butto", "r.0#buttonx", "", "x"]) assert.equal(handlerFor(tree, id, "click"), undefined, id);
   assert.equal(handlerFor(tree, "r.0#button", "input"), undefined);
+});
+
+test("findElement walks an id's path to its element, styles included, and finds nothing for ids not in the tree", () => {
+  fc.assert(fc.property(specArb, (spec) => {
+    const tree = assignIds(build(spec));
+    const all = new Set<string>();
+    forEachElement(tree, (el, id) => {
+      all.add(id);
+      assert.equal(findElement(tree, id), el, id);
+    });
+    for (const id of all) {
+      for (const near of [`${id}.0#div`, `${id}x`, id.slice(0, -1), `${id}.~mq`, `x${id}`]) {
+        if (!all.has(near)) assert.equal(findElement(tree, near), undefined, near);
+      }
+    }
+  }), { numRuns: 300 });
 });
