@@ -17,8 +17,8 @@
  * equally long pairings (`bestSplit`): the one that pairs the most elements with equal content
  * (`sameContent`: equal but for ids), prefix first on a tie. So a row inserted above unkeyed rows
  * of one shape is one new node, and every old row is kept under its new index instead of taking
- * the content of the row above. Pairs found content-equal are reported in `same`, so the diff
- * skips them: their diff would be empty.
+ * the content of the row above. Pairs found content-equal (here, and every pair of step 1) are
+ * reported in `same`, so the diff skips them: their diff would be empty.
  *
  * Cost: step 2 trims the common prefix and suffix first (the usual edit touches one place), then
  * runs the quadratic LCS table on what is left. Above LCS_LIMIT cells it falls back to a greedy
@@ -45,6 +45,10 @@ export function sameShape(a: LiveElement, b: LiveElement): boolean {
   }
 }
 
+function isIndexFree(node: LiveNode): boolean {
+  return node.kind === "el" && node.indexFree;
+}
+
 function shapeKey(el: LiveElement): string {
   let tags = "";
   for (const kid of el.kids) if (kid.kind === "el") tags += `${kid.tag},`;
@@ -62,21 +66,41 @@ export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]):
   let same: Uint8Array | undefined;
   const used = new Uint8Array(prev.length);
 
-  // 1. index-free ids
-  let bySeg: Map<string, number> | undefined;
-  for (let i = 0; i < prev.length; i++) {
-    const p = prev[i] as LiveNode;
-    if (p.kind === "el" && p.indexFree) (bySeg ??= new Map()).set(p.seg, i);
+  // 1. index-free ids: each pairs with the old element of the same seg (segs are unique among
+  //    siblings). Lists mostly keep their order, so the old list is walked along with the new one,
+  //    and a map of old segs is built only for the few the walk misses: hashing every fresh seg of
+  //    a long keyed list cost more than comparing it in place (bench/diff.bench.ts, keyed reorder).
+  const pair1 = (i: number, j: number) => {
+    toPrev[j] = i;
+    used[i] = 1;
+    // A keyed element that moved is usually unchanged inside: comparing content is cheaper than
+    // diffing it, and an equal pair is not diffed.
+    if (sameContent(prev[i] as LiveElement, next[j] as LiveElement)) (same ??= new Uint8Array(next.length))[j] = 1;
+  };
+  let missed: number[] | undefined;
+  let cursor = 0;
+  for (let j = 0; j < next.length; j++) {
+    const n = next[j] as LiveNode;
+    if (n.kind !== "el" || !n.indexFree) continue;
+    while (cursor < prev.length && !isIndexFree(prev[cursor] as LiveNode)) cursor++;
+    if (cursor < prev.length && (prev[cursor] as LiveElement).seg === n.seg) {
+      pair1(cursor++, j);
+      continue;
+    }
+    // One old element skipped over (it moved or went): the walk goes on past it.
+    let ahead = cursor + 1;
+    while (ahead < prev.length && !isIndexFree(prev[ahead] as LiveNode)) ahead++;
+    if (ahead < prev.length && (prev[ahead] as LiveElement).seg === n.seg) {
+      pair1(ahead, j);
+      cursor = ahead + 1;
+    } else (missed ??= []).push(j);
   }
-  if (bySeg !== undefined) {
-    for (let j = 0; j < next.length; j++) {
-      const n = next[j] as LiveNode;
-      if (n.kind !== "el" || !n.indexFree) continue;
-      const i = bySeg.get(n.seg);
-      if (i !== undefined) {
-        toPrev[j] = i;
-        used[i] = 1;
-      }
+  if (missed !== undefined) {
+    const bySeg = new Map<string, number>();
+    for (let i = 0; i < prev.length; i++) if (used[i] === 0 && isIndexFree(prev[i] as LiveNode)) bySeg.set((prev[i] as LiveElement).seg, i);
+    for (const j of missed) {
+      const i = bySeg.get((next[j] as LiveElement).seg);
+      if (i !== undefined) pair1(i, j);
     }
   }
 

@@ -106,6 +106,27 @@ test("a keyed reorder keeps every child as the same node, and their ids do not c
   ]);
 });
 
+test("keyed lists pair every moved child with its own old node, whatever the move, and diff only the changed ones", () => {
+  const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+  const list = (ks: string[], changed = "") => h("ul", {}, ...ks.map((k) => keyed(k, h("li", { class: "row" }, h("span", {}, k === changed ? `${k}!` : k)))));
+  const moves: Record<string, string[]> = {
+    "last to top": [keys[39]!, ...keys.slice(0, 39)],
+    "first to bottom": [...keys.slice(1), keys[0]!],
+    "two swapped": keys.map((k, i) => (i === 5 ? keys[30]! : i === 30 ? keys[5]! : k)),
+    "reversed": [...keys].reverse(),
+    "every other dropped, one new": ["new", ...keys.filter((_, i) => i % 2 === 0)],
+  };
+  for (const [name, order] of Object.entries(moves)) {
+    const out = patches(list(keys), list(order, "k5"));
+    const kids = out.find((p) => p.id === "r")?.kids;
+    assert.ok(kids, name);
+    assert.deepEqual(kids, order.map((k) => (keys.includes(k) ? { keep: `r.#li:${k}` } : kids[order.indexOf(k)])), name);
+    // Only the changed row below the list is diffed; the rest were found equal.
+    const below = out.filter((p) => p.id !== "r");
+    assert.deepEqual(below, order.includes("k5") ? [{ id: "r.#li:k5.0#span", text: "k5!" }] : [], name);
+  }
+});
+
 test("removing children while the rest keep their ids is a remove patch per child", () => {
   const list = (...ks: string[]) => h("ul", {}, ...ks.map((k) => keyed(k, h("li", {}, k))));
   assert.deepEqual(patches(list("a", "b", "c"), list("a", "c")), [{ id: "r.#li:b", remove: true }]);
