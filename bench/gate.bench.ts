@@ -43,7 +43,7 @@ import { app as liveApp } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { bindSessionUser } from "../src/live/server/commands.ts";
 import { setLogSink } from "../src/log.ts";
-import { eventBody, eventHeaders, type FormModel, initialModel, openSession, type SessionCreds, update as formUpdate, view as formView } from "./live-app.ts";
+import { eventBody, eventRequest, type FormModel, initialModel, openSession, type SessionCreds, update as formUpdate, view as formView } from "./live-app.ts";
 import { type BenchRow, report } from "./report.ts";
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
@@ -90,7 +90,7 @@ async function contender(name: string, app: LiveApp<Model>, users: string[]): Pr
   for (const user of users) {
     const creds = await openSession(app.fetch, ORIGIN);
     const resp = await app.fetch(
-      new Request(`${ORIGIN}/_svc/event`, { method: "POST", body: JSON.stringify({ sessionId: creds.handle, seq: 1, msg: "SignIn", args: [user] }), headers: eventHeaders(creds) }),
+      eventRequest(ORIGIN, creds, JSON.stringify({ sessionId: creds.handle, seq: 1, msg: "SignIn", args: [user] })),
     );
     if (resp.status !== 200) throw new Error(`${name}: SignIn answered ${resp.status}: ${await resp.text()}`);
     await resp.text();
@@ -117,7 +117,7 @@ async function slice(c: Contender, count: number): Promise<void> {
     const k = c.next++ % c.sessions.length;
     const creds = c.sessions[k]!;
     c.seqs[k]! += 1;
-    const resp = await c.app.fetch(new Request(`${ORIGIN}/_svc/event`, { method: "POST", body: eventBody(creds, c.seqs[k]!), headers: eventHeaders(creds) }));
+    const resp = await c.app.fetch(eventRequest(ORIGIN, creds, eventBody(creds, c.seqs[k]!)));
     if (resp.status !== 200) throw new Error(`${c.name}: event answered ${resp.status}: ${await resp.text()}`);
     await resp.text();
   }

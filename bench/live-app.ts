@@ -14,6 +14,7 @@ import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import type { LiveElement, LiveTree } from "../src/live/tree.ts";
 import { Ui } from "../src/ui/mod.ts";
+import type { UiElement } from "../src/ui/node.ts";
 import { type BenchRow, median, percentile } from "./report.ts";
 
 export type FormModel = { count: number; name: string; email: string; city: string; zip: string; phone: string; note: string };
@@ -65,10 +66,48 @@ export function view(model: FormModel) {
   );
 }
 
+/**
+ * The same page with its static parts built once, outside `view`, as an app would write them: the
+ * heading, labels and hints, the table, the list, the buttons and the footer. The view hands the
+ * same element objects back on every render, so their ids and their diff are not worked out again
+ * (src/live/ids.ts). Same markup, same 93 elements.
+ */
+const STATIC = {
+  heading: Ui.h("h1", {}, "Order form"),
+  labels: Object.fromEntries(FIELDS.map((name) => [name, Ui.h("label", { for: name }, name)])) as Record<(typeof FIELDS)[number], UiElement>,
+  hints: Object.fromEntries(FIELDS.map((name) => [name, Ui.h("span", { class: "hint" }, `${name} is required`)])) as Record<(typeof FIELDS)[number], UiElement>,
+  save: Ui.h("button", { type: "submit" }, "save"),
+  table: Ui.h(
+    "table",
+    {},
+    Ui.h("thead", {}, Ui.h("tr", {}, Ui.h("th", {}, "sku"), Ui.h("th", {}, "qty"))),
+    Ui.h("tbody", {}, ...ROWS.map((row) => Ui.h("tr", {}, Ui.h("td", {}, row.sku), Ui.h("td", {}, String(row.qty))))),
+  ),
+  steps: Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
+  nav: Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
+  footer: Ui.h("footer", {}, Ui.h("p", {}, "svc bench form")),
+};
+
+export function viewStaticBuiltOnce(model: FormModel) {
+  const field = (name: (typeof FIELDS)[number]) =>
+    Ui.h("div", { class: "field" }, STATIC.labels[name], Ui.h("input", { id: name, name, value: model[name], onInput: name === "name" ? "SetName" : ["SetField", name] }), STATIC.hints[name]);
+  return Ui.h(
+    "main",
+    { class: "app" },
+    Ui.h("header", {}, STATIC.heading, Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
+    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), STATIC.save),
+    STATIC.table,
+    STATIC.steps,
+    STATIC.nav,
+    STATIC.footer,
+  );
+}
+
 export const initialModel: FormModel = { count: 0, name: "", email: "", city: "", zip: "", phone: "", note: "" };
 
-export function formApp(options: LiveAppOptions = {}): LiveApp<FormModel> {
-  return liveApp<FormModel>({ init: () => initialModel, update, view }, options);
+/** The form app; `staticBuiltOnce` renders with `viewStaticBuiltOnce` (same page). */
+export function formApp(options: LiveAppOptions = {}, staticBuiltOnce = false): LiveApp<FormModel> {
+  return liveApp<FormModel>({ init: () => initialModel, update, view: staticBuiltOnce ? viewStaticBuiltOnce : view }, options);
 }
 
 /** Number of elements in the rendered tree (the "100-node" of the issue). */
@@ -135,6 +174,17 @@ export function eventHeaders(creds: SessionCreds): Record<string, string> {
   return { Cookie: creds.cookie, "X-Svc-Csrf": creds.csrf, "Content-Type": "application/json" };
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * An event POST as it reaches a server from the browser client: with its Content-Length, which a
+ * browser always sends for a string body (and the server reads the body whole on that evidence).
+ */
+export function eventRequest(origin: string, creds: SessionCreds, body: string): Request {
+  const headers = { ...eventHeaders(creds), "Content-Length": String(utf8.encode(body).length) };
+  return new Request(`${origin}/_svc/event`, { method: "POST", body, headers });
+}
+
 /** Opens `count` sessions over HTTP, `parallel` page loads at a time. */
 export async function openHttpSessions(port: number, count: number, parallel: number): Promise<SessionCreds[]> {
   const origin = `http://127.0.0.1:${port}`;
@@ -151,6 +201,9 @@ export async function openHttpSessions(port: number, count: number, parallel: nu
   return sessions;
 }
 
+/** How the rows of the form built with `viewStaticBuiltOnce` are told apart. */
+export const STATIC_VARIANT = ", static parts built once";
+
 /** The events/s ratio both live benches hold ours to against the bare route. */
 export const TARGET_RATIO = 0.5;
 
@@ -164,11 +217,14 @@ export function eventsRow(name: string, ours: number, bare: number): BenchRow {
 
 /**
  * The rows of an HTTP load run: events/s (medians of the rounds) against the bare route, and the
- * p50 and p99 latencies over every response. Latencies must be sorted.
+ * p50 and p99 latencies over every response. Latencies must be sorted. `variant` ends the row names
+ * (", static parts built once").
  */
-export function httpRows(sessions: string, rates: { ours: number[]; bare: number[] }, latencies: { ours: number[]; bare: number[] }): BenchRow[] {
+export function httpRows(
+  sessions: string, rates: { ours: number[]; bare: number[] }, latencies: { ours: number[]; bare: number[] }, variant = "",
+): BenchRow[] {
   const latencyRow = (p: number): BenchRow => ({
-    name: `HTTP event latency p${p}, ${sessions} concurrent sessions`,
+    name: `HTTP event latency p${p}, ${sessions} concurrent sessions${variant}`,
     ours: percentile(latencies.ours, p),
     peer: percentile(latencies.bare, p),
     peerName: "bare Hono route, same load",
@@ -178,7 +234,7 @@ export function httpRows(sessions: string, rates: { ours: number[]; bare: number
     met: true,
   });
   return [
-    eventsRow(`events/s over HTTP (node-server), ${sessions} sessions`, median(rates.ours), median(rates.bare)),
+    eventsRow(`events/s over HTTP (node-server), ${sessions} sessions${variant}`, median(rates.ours), median(rates.bare)),
     latencyRow(50),
     latencyRow(99),
   ];

@@ -13,7 +13,7 @@
  * used few keep one). A warm-up batch of sessions is made and swept first, so compiled code and
  * caches are not counted. Prints one line: LIVE_MEMORY {…} with the figures in bytes per session.
  */
-import { elementCount, eventBody, eventHeaders, formApp, openSession } from "./live-app.ts";
+import { elementCount, eventBody, eventRequest, formApp, openSession } from "./live-app.ts";
 
 const g = globalThis as {
   gc?: () => void;
@@ -51,7 +51,7 @@ async function measure(options: { maxTrees?: number }): Promise<{ afterEvent: nu
   const app = formApp({ now: () => clock, treeIdleMs: TREE_IDLE_MS, ...options });
   const session = async () => {
     const creds = await openSession(app.fetch, origin);
-    const resp = await app.fetch(new Request(`${origin}/_svc/event`, { method: "POST", body: eventBody(creds, 1), headers: eventHeaders(creds) }));
+    const resp = await app.fetch(eventRequest(origin, creds, eventBody(creds, 1)));
     if (resp.status !== 200) throw new Error(`event answered ${resp.status}`);
     await resp.text();
   };

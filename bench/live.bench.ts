@@ -9,7 +9,10 @@
  *   1. In process: events/s through `app.fetch(new Request(...))`, ours against the bare route's
  *      `fetch`, in short alternating rounds (median kept), two ways: one tab sending events back to
  *      back, and 100 sessions served round-robin (each event's previous tree is then old, as on a
- *      busy server). Target: ours >= 0.5x the bare route.
+ *      busy server). Target: ours >= 0.5x the bare route. Each request carries its Content-Length,
+ *      as the browser's does. Both ways run twice: with the view building the whole page on every
+ *      render, and with its static parts built once outside the view (`viewStaticBuiltOnce`, the
+ *      same page), which the ids and the diff then skip.
  *   2. Memory per session (a child process with the collector exposed: node --expose-gc, bun's
  *      Bun.gc, deno --v8-flags=--expose-gc): heap growth over 2,000 sessions that each loaded the
  *      page and sent one event, "active" (rendered tree kept) and "idle" (after treeIdleMs, the
@@ -20,7 +23,8 @@
  *      server child process; autocannon in this process. 100 sessions, each driven by its own
  *      autocannon instance with one connection, its own session cookie and CSRF header, and its own
  *      rising seq; the bare route gets the same 100 single-connection clients and the same bodies.
- *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response.
+ *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response;
+ *      for both views, as in part 1.
  *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS
  *      and heap (after forced collections) before and after, with the streams open and the
  *      sessions quiet past treeIdleMs and swept.
@@ -34,7 +38,9 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bareApp, eventBody, eventHeaders, eventsRow, formApp, httpRows, openHttpSessions, openSession, type SessionCreds } from "./live-app.ts";
+import {
+  bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, openHttpSessions, openSession, type SessionCreds, STATIC_VARIANT,
+} from "./live-app.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
 type G = {
@@ -75,7 +81,7 @@ async function round(fetch: Fetch, sessions: SessionCreds[], seqs: number[], ori
       const k = next++ % sessions.length;
       const creds = sessions[k]!;
       seqs[k]! += 1;
-      const resp = await fetch(new Request(`${origin}/_svc/event`, { method: "POST", body: eventBody(creds, seqs[k]!), headers: eventHeaders(creds) }));
+      const resp = await fetch(eventRequest(origin, creds, eventBody(creds, seqs[k]!)));
       if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
       await resp.text();
     }
@@ -85,9 +91,9 @@ async function round(fetch: Fetch, sessions: SessionCreds[], seqs: number[], ori
   return (done * 1000) / elapsed;
 }
 
-async function inProcess(sessionCount: number): Promise<BenchRow> {
+async function inProcess(sessionCount: number, staticBuiltOnce: boolean): Promise<BenchRow> {
   const origin = "http://bench.test";
-  const ours = formApp();
+  const ours = formApp({}, staticBuiltOnce);
   const bare = bareApp();
   const sessions: SessionCreds[] = [];
   for (let i = 0; i < sessionCount; i++) sessions.push(await openSession(ours.fetch, origin));
@@ -113,10 +119,11 @@ async function inProcess(sessionCount: number): Promise<BenchRow> {
     }
   }
   ours.close();
-  console.log(`in process, ${sessionCount} session(s), events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
+  console.log(`in process, ${sessionCount} session(s)${staticBuiltOnce ? STATIC_VARIANT : ""}, events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
   const oursRate = median(oursAll);
   const bareRate = median(bareAll);
-  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}`, oursRate, bareRate);
+  const variant = staticBuiltOnce ? STATIC_VARIANT : "";
+  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}${variant}`, oursRate, bareRate);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,7 +195,7 @@ async function memoryRows(): Promise<BenchRow[]> {
 // 3-4. Over HTTP, Node only: the server child, autocannon, and 10,000 open streams
 
 type ServerChild = {
-  ports: { events: number; streams: number; bare: number };
+  ports: { events: number; eventsStatic: number; streams: number; bare: number };
   ask<T>(kind: string): Promise<T>;
   stop(): void;
 };
@@ -269,13 +276,15 @@ async function cannonRound(port: number, sessions: SessionCreds[], seqs: number[
   return { events, seconds: (performance.now() - start) / 1000, latencies, errors };
 }
 
-async function httpLoadRows(server: ServerChild): Promise<BenchRow[]> {
-  const sessions = await openHttpSessions(server.ports.events, 100, 10);
+async function httpLoadRows(server: ServerChild, staticBuiltOnce: boolean): Promise<BenchRow[]> {
+  const oursPort = staticBuiltOnce ? server.ports.eventsStatic : server.ports.events;
+  const variant = staticBuiltOnce ? STATIC_VARIANT : "";
+  const sessions = await openHttpSessions(oursPort, 100, 10);
   const oursSeqs = sessions.map(() => 0);
   const bareSeqs = sessions.map(() => 0);
   const seconds = Math.max(2, Math.round(5 * scale));
   // A short warm-up of each, so neither side is measured while its code is still being compiled.
-  await cannonRound(server.ports.events, sessions, oursSeqs, 1);
+  await cannonRound(oursPort, sessions, oursSeqs, 1);
   await cannonRound(server.ports.bare, sessions, bareSeqs, 1);
   const oursRates: number[] = [];
   const bareRates: number[] = [];
@@ -285,7 +294,7 @@ async function httpLoadRows(server: ServerChild): Promise<BenchRow[]> {
   for (let r = 0; r < 3; r++) {
     const order = r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const);
     for (const who of order) {
-      const run = await cannonRound(who === "ours" ? server.ports.events : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
+      const run = await cannonRound(who === "ours" ? oursPort : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
       (who === "ours" ? oursRates : bareRates).push(run.events / run.seconds);
       // A loop, not a spread: a quiet machine yields more latencies than a call may take arguments.
       const into = who === "ours" ? oursLatencies : bareLatencies;
@@ -296,8 +305,8 @@ async function httpLoadRows(server: ServerChild): Promise<BenchRow[]> {
   if (oursErrors > 0) throw new Error(`${oursErrors} event requests failed over HTTP`);
   oursLatencies.sort((a, b) => a - b);
   bareLatencies.sort((a, b) => a - b);
-  console.log(`HTTP, 100 sessions x 1 connection, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
-  return httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies });
+  console.log(`HTTP, 100 sessions x 1 connection${variant}, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
+  return httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies }, variant);
 }
 
 /** Opens `count` sessions, each with one SSE stream held open; returns a function closing them. */
@@ -362,8 +371,10 @@ async function streamRows(server: ServerChild): Promise<BenchRow[]> {
 
 const loadBefore = await readLoad();
 if (wants("inproc")) {
-  rows.push(await inProcess(1));
-  rows.push(await inProcess(100));
+  for (const staticBuiltOnce of [false, true]) {
+    rows.push(await inProcess(1, staticBuiltOnce));
+    rows.push(await inProcess(100, staticBuiltOnce));
+  }
 }
 if (wants("memory")) rows.push(...(await memoryRows()));
 if (wants("http") || wants("streams")) {
@@ -374,7 +385,7 @@ if (wants("http") || wants("streams")) {
   } else {
     const server = await startServer();
     try {
-      if (wants("http")) rows.push(...(await httpLoadRows(server)));
+      if (wants("http")) for (const staticBuiltOnce of [false, true]) rows.push(...(await httpLoadRows(server, staticBuiltOnce)));
       if (wants("streams")) rows.push(...(await streamRows(server)));
     } finally {
       server.stop();

@@ -83,6 +83,8 @@ class DiffWalk implements IdPaths {
 
   /** A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place. */
   kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined): void {
+    // One live element in both renders: the view handed back the same element (src/live/ids.ts).
+    if (pc === nc) return;
     this.oldSegs[depth] = pc.seg;
     this.newSegs[depth] = nc.seg;
     if (formChanged(pc, nc)) {
@@ -162,7 +164,7 @@ class DiffWalk implements IdPaths {
       if (x.kind !== y.kind) slot = false;
       else if (x.kind === "text") slot = x.text === (y as typeof x).text;
       else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
-      else slot = x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement)));
+      else slot = x === y || (x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement))));
       if (!slot) {
         out.length = mark;
         return false;

@@ -101,9 +101,24 @@ function resolve(el: UiElement, seg: string, key: string | undefined, indexFree:
       const ownerId = `${path.slice(0, depth + 1).join(".")}.${childSeg}`;
       for (const p of child.passes) kids[w++] = styleNode(`${childSeg}.`, p.pass, passCss(p, ownerId));
     }
-    kids[w++] = resolve(child, childSeg, k, unique, undefined, depth + 1);
+    kids[w++] = reusedOrResolved(child, childSeg, k, unique, depth + 1);
   }
   return liveElement(el, seg, key, indexFree, kids);
+}
+
+/**
+ * A view element the view handed back again (built once outside `view`, or memoised) keeps the
+ * live element built from it last time when it sits under the same seg: its segs are relative to
+ * its parent, so the subtree is the same wherever that is, and the diff skips a pair that is one
+ * object. Not when the subtree holds injected styles, whose CSS names whole ids.
+ */
+function reusedOrResolved(child: UiElement, seg: string, key: string | undefined, indexFree: boolean, depth: number): LiveElement {
+  const cached = child.live;
+  if (cached !== undefined && cached.seg === seg) return cached;
+  const stylesBefore = stylesMade;
+  const live = resolve(child, seg, key, indexFree, undefined, depth);
+  child.live = stylesMade === stylesBefore ? live : undefined;
+  return live;
 }
 
 function liveElement(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
@@ -189,8 +204,12 @@ function sharedKeysAcrossTags(children: readonly UiNode[]): Uint8Array {
   return shared;
 }
 
+/** Injected style nodes built so far (a subtree that made none may be reused, see `reusedOrResolved`). */
+let stylesMade = 0;
+
 /** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
 function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
+  stylesMade++;
   return {
     kind: "el", tag: "style", seg: `${ownerSeg}~${pass}`, key: undefined,
     indexFree: true, attrs: {}, kids: [{ kind: "text", text: css }], name: undefined, type: undefined, handlers: undefined, pass,

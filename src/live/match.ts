@@ -32,6 +32,7 @@ const LCS_LIMIT = 1_000_000;
 
 /** Whether two elements have the same shape; no allocation, for the hot path. */
 export function sameShape(a: LiveElement, b: LiveElement): boolean {
+  if (a === b) return true;
   if (a.tag !== b.tag || a.key !== b.key || a.name !== b.name || a.type !== b.type) return false;
   const ak = a.kids, bk = b.kids;
   let i = 0, j = 0;
@@ -202,6 +203,7 @@ function bestSplit(
  * styles by their text, which names ids). The diff of such a pair is empty, so it need not run.
  */
 export function sameContent(a: LiveElement, b: LiveElement): boolean {
+  if (a === b) return true;
   if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;
   // A form's submit message is also compared apart (§Client rules 6), so the attribute that
   // spells it cannot hide a changed message.

@@ -10,6 +10,7 @@
 import type { JsonValue } from "../json.ts";
 import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
 import { sanitizeKey } from "../live/keys.ts";
+import type { LiveElement } from "../live/tree.ts";
 import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
 
 /** A message a handler dispatches: a name, or a name followed by JSON arguments. */
@@ -46,6 +47,12 @@ export interface UiElement {
   readonly key: string | undefined;
   readonly name: string | undefined;
   readonly type: string | undefined;
+  /**
+   * The live element last built from this element (src/live/ids.ts), kept so that an element
+   * object a view hands back again (a static part built once, a memoised subtree) is not walked
+   * again, and the diff sees the same live element and skips it. Not part of the view's meaning.
+   */
+  live: LiveElement | undefined;
 }
 export interface UiText {
   readonly kind: "text";
@@ -108,7 +115,7 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
   const rawKey = norm.key ?? (info.nameKeyed ? norm.name : undefined);
   const key = rawKey === undefined ? undefined : sanitizeKey(rawKey);
-  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type };
+  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type, live: undefined };
 }
 
 /** Tags whose `name` attribute is a key (§Node id, key priority 2). */
@@ -121,7 +128,7 @@ function element(
 ): UiElement {
   const name = attrs["name"];
   const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
-  return { kind: "el", tag, attrs, handlers, passes, children, key: rawKey === undefined ? undefined : sanitizeKey(rawKey), name, type: attrs["type"] };
+  return { kind: "el", tag, attrs, handlers, passes, children, key: rawKey === undefined ? undefined : sanitizeKey(rawKey), name, type: attrs["type"], live: undefined };
 }
 
 /**
