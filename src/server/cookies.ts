@@ -42,13 +42,27 @@ export function withMutableHeaders(resp: Response): Response {
   }
 }
 
+/** Responses `withCookie` wrote a cookie to (see `cookieWritten`). */
+const withCookies = new WeakSet<Response>();
+
 /** The four-argument form, the only one (std-auth.md §Versioning 3): attrs are passed through. */
 export function withCookie(name: string, value: string, attrs: string, resp: Response): Response {
   const line = `${checkName(name)}=${encodeCookieValue(value)}`;
   const trimmed = typeof attrs === "string" ? attrs.trim().replace(/^;\s*/, "") : "";
   const target = withMutableHeaders(resp);
   target.headers.append("Set-Cookie", trimmed === "" ? line : `${line}; ${trimmed}`);
+  withCookies.add(target);
   return target;
+}
+
+/**
+ * Whether `withCookie` wrote a cookie to this response. A handler whose responses get cookies only
+ * from `withCookie` can skip reading the headers of the others: on a server adapter with lazy
+ * responses (@hono/node-server's), reading `headers` builds the whole Response it stands for, which
+ * cost a live event over HTTP more than the event's own work (bench/live.bench.ts, HTTP).
+ */
+export function cookieWritten(resp: Response): boolean {
+  return withCookies.has(resp);
 }
 
 export function cookie(name: string, value: string): Cookie {

@@ -17,7 +17,7 @@ import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
 import { issuedAtOf } from "../../auth/claims.ts";
 import { SvcError } from "../../errors.ts";
-import { withCookie } from "../../server/cookies.ts";
+import { cookieWritten, withCookie } from "../../server/cookies.ts";
 import { checkSecretAtStart } from "../../server/production.ts";
 import { log } from "../../log.ts";
 import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
@@ -188,10 +188,15 @@ export class LiveApp<Model> {
     });
   }
 
-  /** The event route outside the router: what the middleware and Hono's error handler would do around it. */
+  /**
+   * The event route outside the router: what the middleware and Hono's error handler would do
+   * around it. Every cookie an event reply can carry (a rotated or ended session's) is written by
+   * `withCookie`, so only such replies have their cookies checked against the Secure rule.
+   */
   private async directEvent(req: Request): Promise<Response> {
     try {
-      return secureResponseCookies(req, await this.event(req, undefined), this.options.prefix);
+      const resp = await this.event(req, undefined);
+      return cookieWritten(resp) ? secureResponseCookies(req, resp, this.options.prefix) : resp;
     } catch (error) {
       log.error(`live.event failed: ${error instanceof Error ? error.message : String(error)}`);
       return new Response("Internal Server Error", { status: 500 });
