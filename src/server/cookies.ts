@@ -86,15 +86,38 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
   return cookies;
 }
 
-/** Parsed once per request: a live event reads several cookies of the same header. */
-const parsedCookies = new WeakMap<Request, Map<string, string>>();
-
-/** The cookie's value, or undefined when the request does not carry it. */
+/**
+ * The cookie's value, or undefined when the request does not carry it: the first pair of that name
+ * wins, names and values trimmed as `parseCookieHeader` trims them. The header is scanned in place:
+ * a live event reads two or three cookies of a two-cookie header, and parsing it into a map kept per
+ * request cost more than the scans (bench/live.bench.ts).
+ */
 export function getCookie(name: string, req: Request): string | undefined {
-  let cookies = parsedCookies.get(req);
-  if (cookies === undefined) {
-    cookies = parseCookieHeader(req.headers.get("Cookie"));
-    parsedCookies.set(req, cookies);
+  return cookieIn(req.headers.get("Cookie"), name);
+}
+
+/** The value of the first cookie named `name` in a Cookie header, or undefined. */
+export function cookieIn(header: string | null, name: string): string | undefined {
+  if (!header || name === "") return undefined;
+  for (let start = 0; start < header.length; ) {
+    let end = header.indexOf(";", start);
+    if (end < 0) end = header.length;
+    const eq = header.indexOf("=", start);
+    if (eq > start && eq < end) {
+      let from = start, to = eq;
+      while (from < to && isTrimmed(header.charCodeAt(from))) from++;
+      while (to > from && isTrimmed(header.charCodeAt(to - 1))) to--;
+      if (to - from === name.length && header.startsWith(name, from)) return decodeCookieValue(header.slice(eq + 1, end).trim());
+    }
+    start = end + 1;
   }
-  return cookies.get(name);
+  return undefined;
+}
+
+/** Whether String.prototype.trim removes this code unit (ECMAScript WhiteSpace and LineTerminator). */
+function isTrimmed(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
+    || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }

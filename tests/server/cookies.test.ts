@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Server } from "../../src/server/mod.ts";
+import fc from "fast-check";
+import { cookieIn, parseCookieHeader } from "../../src/server/cookies.ts";
 
 test("withCookie passes the attribute string through verbatim", () => {
   const resp = Server.withCookie("theme", "dark", "Path=/app; Max-Age=60; SameSite=Strict", new Response("ok"));
@@ -71,4 +73,14 @@ test("cookies can be added to a response whose headers are immutable", async () 
   assert.equal(resp.status, 302);
   assert.equal(resp.headers.get("Location"), "http://x/elsewhere");
   assert.deepEqual(resp.headers.getSetCookie(), ["a=b; Path=/"]);
+});
+
+test("reading one cookie in place agrees with parsing the whole header, for any header", () => {
+  const piece = fc.constantFrom("a", "svc_sid", "__svc_csrf", "=", ";", " ", "\t", "\u00a0", "\ufeff", "%41", "%zz", "x y", "==", "; ");
+  const names = ["a", "svc_sid", "__svc_csrf", "b"];
+  fc.assert(fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+    const header = pieces.join("");
+    const all = parseCookieHeader(header);
+    for (const name of names) assert.equal(cookieIn(header, name), all.get(name), JSON.stringify({ header, name }));
+  }), { numRuns: 2000 });
 });

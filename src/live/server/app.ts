@@ -27,7 +27,7 @@ import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { handleEvent } from "./event-route.ts";
-import { RevocationGate } from "./gate.ts";
+import { type GateVerdict, RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
@@ -328,12 +328,20 @@ export class LiveApp<Model> {
    * Every interaction passes here: a sliding app's token binds the session, then the revocation
    * gate decides. Eviction ends the session and answers session-lost with the cookie cleared.
    */
-  private async admit(session: LiveSession<Model>, auth: JsonObject | undefined, req: Request): Promise<Response | undefined> {
+  private admit(session: LiveSession<Model>, auth: JsonObject | undefined, req: Request): Response | undefined | Promise<Response | undefined> {
     const bound = this.tokenBinding(auth);
     if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
     if (this.gate === undefined) return undefined;
     // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
-    const verdict = await this.gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
+    const options = { warnUnbound: this.sliding === undefined };
+    // A verdict known now (a cached access row) is answered without an await: events are the hot path.
+    const now = this.gate.checkNow(session as LiveSession<unknown>, options);
+    if (now !== undefined) return this.admitted(now, session, req);
+    return this.gate.check(session as LiveSession<unknown>, options).then((verdict) => this.admitted(verdict, session, req));
+  }
+
+  /** The answer to a gate verdict: nothing for allow, else the refusal (an evicted session ends). */
+  private admitted(verdict: GateVerdict, session: LiveSession<Model>, req: Request): Response | undefined {
     if (verdict === "allow") return undefined;
     if (verdict === "unavailable") return gateUnavailable();
     this.sessions.end(session as LiveSession<unknown>);

@@ -11,7 +11,7 @@
  * sliding app, where binding is automatic and an unbound session is simply a signed-out visitor.
  */
 import type { Db } from "../../db/db.ts";
-import { userAccessState } from "../../auth/revocation.ts";
+import { cachedAccessState, userAccessState } from "../../auth/revocation.ts";
 import { log } from "../../log.ts";
 import type { LiveSession } from "./session.ts";
 
@@ -23,6 +23,14 @@ export class RevocationGate {
   constructor(readonly db: Db) {}
 
   async check(session: LiveSession<unknown>, options: { warnUnbound: boolean } = { warnUnbound: true }): Promise<GateVerdict> {
+    return this.checkNow(session, options) ?? this.verdictFor(session.user!, session.boundAt);
+  }
+
+  /**
+   * The verdict when it is known without waiting: an unbound session, or a bound one whose user's
+   * access row is in the read-through cache. Undefined when the database must be asked (`check`).
+   */
+  checkNow(session: LiveSession<unknown>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | undefined {
     if (session.user === undefined) {
       if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);
@@ -30,7 +38,8 @@ export class RevocationGate {
       }
       return "allow";
     }
-    return this.verdictFor(session.user, session.boundAt);
+    const cached = cachedAccessState(this.db, session.user, session.boundAt / 1000);
+    return cached === undefined ? undefined : cached === "Active" ? "allow" : "evict";
   }
 
   /** The verdict for a user whose session (or token) was issued at `issuedAtMs`. */
