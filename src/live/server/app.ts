@@ -26,7 +26,7 @@ import { render } from "../render.ts";
 import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
-import { handleEvent } from "./event-route.ts";
+import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { type GateVerdict, RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
@@ -178,14 +178,21 @@ export class LiveApp<Model> {
   }
 
   private event(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    return handleEvent(req, {
+    return handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
+  }
+
+  /** What the event route needs of the app: made once, not per event. */
+  private eventContext: EventRouteContext<Model> | undefined;
+
+  private makeEventContext(): EventRouteContext<Model> {
+    return {
       registry: this.sessions,
       now: this.now,
       sessionIdOf: (r) => readSessionId(r, this.cookieName),
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
-      admit: (session, r) => (this.gate === undefined && this.sliding === undefined ? undefined : this.admit(session, auth, r)),
+      admit: (session, r, auth) => (this.gate === undefined && this.sliding === undefined ? undefined : this.admit(session, auth, r)),
       finish: (session, r, resp) => this.finishReply(session, r, resp),
-    });
+    };
   }
 
   /**

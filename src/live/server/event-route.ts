@@ -6,6 +6,7 @@
  * token (403; the header, or for a beacon batch the body's csrf field), the advisory sessionId
  * (another session's: the same 404), and only then the session's mutex and the six steps.
  */
+import type { JsonObject } from "../../json.ts";
 import { log } from "../../log.ts";
 import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import { csrfMatches } from "./cookies.ts";
@@ -20,13 +21,16 @@ export type EventRouteContext<Model> = {
   readonly now: () => number;
   /** Resolves the request's session id from its cookie. */
   readonly sessionIdOf: (req: Request) => string | undefined;
-  /** The revocation gate and other checks before any processing; a Response refuses the request. */
-  readonly admit: (session: LiveSession<Model>, req: Request) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * The revocation gate and other checks before any processing; a Response refuses the request.
+   * `auth`: the verified sliding token's claims, when the app has one.
+   */
+  readonly admit: (session: LiveSession<Model>, req: Request, auth: JsonObject | undefined) => Response | undefined | Promise<Response | undefined>;
   /** Adds what the processing changed about the session to the reply (rotation, end). */
   readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
 };
 
-export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>): Promise<Response> {
+export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
   const resolved = ctx.registry.resolve(ctx.sessionIdOf(req));
   if (resolved.kind === "lost") return sessionLost();
   if (resolved.kind === "rotating") return sessionRotating();
@@ -49,7 +53,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
     renamed = true;
   }
 
-  const admitted = ctx.admit(session, req);
+  const admitted = ctx.admit(session, req, auth);
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
