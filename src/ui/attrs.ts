@@ -168,12 +168,33 @@ function writeHandlers(attrs: Record<string, string>, records: readonly (Message
   attrs[ON_ATTR] = on;
   for (let i = 0; i < EVENT_KINDS.length; i++) {
     const record = records[i];
-    if (record !== undefined) attrs[MESSAGE_ATTR_LIST[i]!] = record.args.length === 0 ? record.msg : JSON.stringify([record.msg, ...record.args]);
+    if (record !== undefined) attrs[MESSAGE_ATTR_LIST[i]!] = messageAttrValue(record);
   }
   const filter = handlers.keydown?.key;
   if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
   return handlers;
 }
+
+/**
+ * A message attribute: the name alone, or the JSON array `[msg, ...args]`. Handlers with a few plain
+ * arguments (`["SetField", "email"]`) are the common case and are rendered on every view, so their
+ * JSON is written directly when nothing in them needs escaping; anything else goes to JSON.stringify.
+ */
+function messageAttrValue(record: MessageRecord): string {
+  const args = record.args;
+  if (args.length === 0) return record.msg;
+  if (!PLAIN_JSON_STRING.test(record.msg) || args.length > 4) return JSON.stringify([record.msg, ...args]);
+  let out = `["${record.msg}"`;
+  for (const arg of args) {
+    if (typeof arg === "string" && PLAIN_JSON_STRING.test(arg)) out += `,"${arg}"`;
+    else if (typeof arg === "number" && Number.isFinite(arg) && !Object.is(arg, -0)) out += `,${arg}`;
+    else return JSON.stringify([record.msg, ...args]);
+  }
+  return `${out}]`;
+}
+
+/** Printable ASCII without `"` and `\`: such a string is its own JSON string body. */
+const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/;
 
 function attrString(name: string, value: unknown): string | undefined {
   if (value === undefined || value === null || value === false || value === "") return undefined;

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Ui } from "../../src/ui/mod.ts";
+import fc from "fast-check";
 
 const { h, keyed, raw, text } = Ui;
 
@@ -69,4 +70,13 @@ test("an element keeps its key (svc-key, else name on form controls; sanitised),
   // Absent values ("" and false) are no attribute and no field.
   const bare = h("button", { name: "", type: false });
   assert.deepEqual([bare.key, bare.name, bare.type], [undefined, undefined, undefined]);
+});
+
+test("a handler's message attribute is the message name, or exactly JSON.stringify([msg, ...args])", () => {
+  const text = fc.oneof(fc.constantFrom("SetField", "email", "a b", "", "\"", "\\", "</script>", "\u2028", "é", "\ud800"), fc.string({ maxLength: 6 }));
+  const arg = fc.oneof(text, fc.integer(), fc.double(), fc.constantFrom(-0, 1e21, null, true), fc.array(fc.integer(), { maxLength: 2 }));
+  fc.assert(fc.property(text.filter((m) => m !== ""), fc.array(arg, { maxLength: 6 }), (msg, args) => {
+    const el = Ui.h("button", { onClick: [msg, ...args] });
+    assert.equal(el.attrs["data-svc-click"], args.length === 0 ? msg : JSON.stringify([msg, ...args]));
+  }), { numRuns: 3000 });
 });
