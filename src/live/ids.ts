@@ -117,8 +117,17 @@ function reusedOrResolved(child: UiElement, seg: string, key: string | undefined
   if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
   const live = resolve(child, seg, key, indexFree, undefined, depth);
-  child.live = stylesMade === stylesBefore ? live : undefined;
+  remember(child, stylesMade === stylesBefore ? live : undefined);
   return live;
+}
+
+/** Notes the live element on its view element; an app may have frozen a view constant, which then keeps nothing. */
+function remember(child: UiElement, live: LiveElement | undefined): void {
+  try {
+    child.live = live;
+  } catch {
+    // Frozen: reused by identity all the same, only walked again each render.
+  }
 }
 
 function liveElement(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {

@@ -45,3 +45,18 @@ test("diffs between views that share elements give exactly the new DOM", () => {
     assert.deepEqual(diff(next, assignIds(after)), []);
   }), { numRuns: 300 });
 });
+
+test("a frozen view constant is rendered and diffed like any other element", () => {
+  const deepFreeze = <T extends object>(value: T): T => {
+    for (const key of Object.keys(value)) {
+      const inner = (value as Record<string, unknown>)[key];
+      if (typeof inner === "object" && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner);
+    }
+    return Object.freeze(value);
+  };
+  const footer = deepFreeze(h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?")));
+  const view = (count: number) => h("main", {}, h("p", {}, `count ${count}`), footer);
+  const a = assignIds(view(1)), b = assignIds(view(2));
+  assert.equal(render(a), render(assignIds(h("main", {}, h("p", {}, "count 1"), h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?"))))));
+  assert.deepEqual(diff(a, b), [{ id: "r.0#p", text: "count 2" }]);
+});
