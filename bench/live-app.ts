@@ -40,30 +40,80 @@ export function update(model: FormModel, msg: string, args: readonly JsonValue[]
   }
 }
 
-export function view(model: FormModel) {
-  const field = (name: (typeof FIELDS)[number]) =>
-    Ui.h(
-      "div",
-      { class: "field" },
-      Ui.h("label", { for: name }, name),
-      Ui.h("input", { id: name, name, value: model[name], onInput: name === "name" ? "SetName" : ["SetField", name] }),
-      Ui.h("span", { class: "hint" }, `${name} is required`),
-    );
-  return Ui.h(
-    "main",
-    { class: "app" },
-    Ui.h("header", {}, Ui.h("h1", {}, "Order form"), Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
-    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), Ui.h("button", { type: "submit" }, "save")),
+type Field = (typeof FIELDS)[number];
+
+/** The parts of the page that do not depend on the model. */
+type StaticParts = {
+  heading(): UiElement;
+  label(name: Field): UiElement;
+  hint(name: Field): UiElement;
+  save(): UiElement;
+  table(): UiElement;
+  steps(): UiElement;
+  nav(): UiElement;
+  footer(): UiElement;
+};
+
+/** Static parts built afresh on every call: what a view that builds the whole page each render does. */
+const BUILT_EACH_RENDER: StaticParts = {
+  heading: () => Ui.h("h1", {}, "Order form"),
+  label: (name) => Ui.h("label", { for: name }, name),
+  hint: (name) => Ui.h("span", { class: "hint" }, `${name} is required`),
+  save: () => Ui.h("button", { type: "submit" }, "save"),
+  table: () =>
     Ui.h(
       "table",
       {},
       Ui.h("thead", {}, Ui.h("tr", {}, Ui.h("th", {}, "sku"), Ui.h("th", {}, "qty"))),
       Ui.h("tbody", {}, ...ROWS.map((row) => Ui.h("tr", {}, Ui.h("td", {}, row.sku), Ui.h("td", {}, String(row.qty))))),
     ),
-    Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
-    Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
-    Ui.h("footer", {}, Ui.h("p", {}, "svc bench form")),
+  steps: () => Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
+  nav: () => Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
+  footer: () => Ui.h("footer", {}, Ui.h("p", {}, "svc bench form")),
+};
+
+/** The same parts built once and handed back on every call, as an app would keep static markup. */
+function builtOnce(parts: StaticParts): StaticParts {
+  const byField = (make: (name: Field) => UiElement) => {
+    const built = new Map(FIELDS.map((name) => [name, make(name)]));
+    return (name: Field) => built.get(name)!;
+  };
+  const once = (make: () => UiElement) => {
+    const built = make();
+    return () => built;
+  };
+  return {
+    heading: once(parts.heading), label: byField(parts.label), hint: byField(parts.hint), save: once(parts.save),
+    table: once(parts.table), steps: once(parts.steps), nav: once(parts.nav), footer: once(parts.footer),
+  };
+}
+
+const BUILT_ONCE = builtOnce(BUILT_EACH_RENDER);
+
+function page(model: FormModel, parts: StaticParts) {
+  const field = (name: Field) =>
+    Ui.h(
+      "div",
+      { class: "field" },
+      parts.label(name),
+      Ui.h("input", { id: name, name, value: model[name], onInput: name === "name" ? "SetName" : ["SetField", name] }),
+      parts.hint(name),
+    );
+  return Ui.h(
+    "main",
+    { class: "app" },
+    Ui.h("header", {}, parts.heading(), Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
+    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), parts.save()),
+    parts.table(),
+    parts.steps(),
+    parts.nav(),
+    parts.footer(),
   );
+}
+
+/** The form, every element built on every render. */
+export function view(model: FormModel) {
+  return page(model, BUILT_EACH_RENDER);
 }
 
 /**
@@ -72,35 +122,8 @@ export function view(model: FormModel) {
  * same element objects back on every render, so their ids and their diff are not worked out again
  * (src/live/ids.ts). Same markup, same 93 elements.
  */
-const STATIC = {
-  heading: Ui.h("h1", {}, "Order form"),
-  labels: Object.fromEntries(FIELDS.map((name) => [name, Ui.h("label", { for: name }, name)])) as Record<(typeof FIELDS)[number], UiElement>,
-  hints: Object.fromEntries(FIELDS.map((name) => [name, Ui.h("span", { class: "hint" }, `${name} is required`)])) as Record<(typeof FIELDS)[number], UiElement>,
-  save: Ui.h("button", { type: "submit" }, "save"),
-  table: Ui.h(
-    "table",
-    {},
-    Ui.h("thead", {}, Ui.h("tr", {}, Ui.h("th", {}, "sku"), Ui.h("th", {}, "qty"))),
-    Ui.h("tbody", {}, ...ROWS.map((row) => Ui.h("tr", {}, Ui.h("td", {}, row.sku), Ui.h("td", {}, String(row.qty))))),
-  ),
-  steps: Ui.h("ul", { class: "steps" }, ...ITEMS.map((item) => Ui.h("li", {}, item))),
-  nav: Ui.h("nav", {}, Ui.h("button", { onClick: "Inc" }, "+"), Ui.h("button", { onClick: "Dec" }, "-")),
-  footer: Ui.h("footer", {}, Ui.h("p", {}, "svc bench form")),
-};
-
 export function viewStaticBuiltOnce(model: FormModel) {
-  const field = (name: (typeof FIELDS)[number]) =>
-    Ui.h("div", { class: "field" }, STATIC.labels[name], Ui.h("input", { id: name, name, value: model[name], onInput: name === "name" ? "SetName" : ["SetField", name] }), STATIC.hints[name]);
-  return Ui.h(
-    "main",
-    { class: "app" },
-    Ui.h("header", {}, STATIC.heading, Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
-    Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(field), STATIC.save),
-    STATIC.table,
-    STATIC.steps,
-    STATIC.nav,
-    STATIC.footer,
-  );
+  return page(model, BUILT_ONCE);
 }
 
 export const initialModel: FormModel = { count: 0, name: "", email: "", city: "", zip: "", phone: "", note: "" };

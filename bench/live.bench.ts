@@ -39,8 +39,10 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
-  bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, openHttpSessions, openSession, type SessionCreds, STATIC_VARIANT,
+  bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, initialModel, openHttpSessions, openSession, type SessionCreds,
+  STATIC_VARIANT, view, viewStaticBuiltOnce,
 } from "./live-app.ts";
+import { render } from "../src/live/render.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
 type G = {
@@ -371,6 +373,9 @@ async function streamRows(server: ServerChild): Promise<BenchRow[]> {
 
 const loadBefore = await readLoad();
 if (wants("inproc")) {
+  // The two views must be the same page, or the rows would compare different work.
+  const sample = { ...initialModel, count: 3, name: "Ada" };
+  if (render(view(sample)) !== render(viewStaticBuiltOnce(sample))) throw new Error("viewStaticBuiltOnce renders another page than view");
   for (const staticBuiltOnce of [false, true]) {
     rows.push(await inProcess(1, staticBuiltOnce));
     rows.push(await inProcess(100, staticBuiltOnce));
