@@ -340,11 +340,9 @@ export class LiveApp<Model> {
     if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
     if (this.gate === undefined) return undefined;
     // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
-    const options = { warnUnbound: this.sliding === undefined };
+    const verdict = this.gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
     // A verdict known now (a cached access row) is answered without an await: events are the hot path.
-    const now = this.gate.checkNow(session as LiveSession<unknown>, options);
-    if (now !== undefined) return this.admitted(now, session, req);
-    return this.gate.check(session as LiveSession<unknown>, options).then((verdict) => this.admitted(verdict, session, req));
+    return verdict instanceof Promise ? verdict.then((known) => this.admitted(known, session, req)) : this.admitted(verdict, session, req);
   }
 
   /** The answer to a gate verdict: nothing for allow, else the refusal (an evicted session ends). */
