@@ -73,24 +73,11 @@ export function addCookie(c: Cookie, resp: Response): Response {
   return withCookie(c.name, c.value, DEFAULT_COOKIE_ATTRIBUTES, resp);
 }
 
-/** Every cookie of a request, first occurrence of a name winning (RFC 6265 §5.4 ordering). */
-export function parseCookieHeader(header: string | null): Map<string, string> {
-  const cookies = new Map<string, string>();
-  if (!header) return cookies;
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) continue;
-    const name = pair.slice(0, eq).trim();
-    if (name !== "" && !cookies.has(name)) cookies.set(name, decodeCookieValue(pair.slice(eq + 1).trim()));
-  }
-  return cookies;
-}
-
 /**
  * The cookie's value, or undefined when the request does not carry it: the first pair of that name
- * wins, names and values trimmed as `parseCookieHeader` trims them. The header is scanned in place:
- * a live event reads two or three cookies of a two-cookie header, and parsing it into a map kept per
- * request cost more than the scans (bench/live.bench.ts).
+ * wins (RFC 6265 §5.4 ordering), names and values trimmed as String.prototype.trim trims. The
+ * header is scanned in place: a live event reads two or three cookies of a two-cookie header, and
+ * parsing it into a map kept per request cost more than the scans (bench/live.bench.ts).
  */
 export function getCookie(name: string, req: Request): string | undefined {
   return cookieIn(req.headers.get("Cookie"), name);
