@@ -49,7 +49,7 @@ export function keyOf(el: UiElement): string | undefined {
 export function assignIds(root: UiElement): LiveTree {
   const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  return { kind: "tree", root: resolve(root, ROOT_ID, undefined, false, rootStyles, 0) };
+  return { kind: "tree", root: resolve(root, ROOT_ID, false, rootStyles, 0) };
 }
 
 /**
@@ -63,7 +63,7 @@ const path: string[] = [];
  * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
  * children (the root's own injected styles). `depth`: the element's place in `path`.
  */
-function resolve(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, leading: LiveNode[] | undefined, depth: number): LiveElement {
+function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNode[] | undefined, depth: number): LiveElement {
   const children = el.children;
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
@@ -81,7 +81,7 @@ function resolve(el: UiElement, seg: string, key: string | undefined, indexFree:
     }
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
-  if (elements === 0 && leading === undefined) return liveElement(el, seg, key, indexFree, children as readonly LiveNode[]);
+  if (elements === 0 && leading === undefined) return liveElement(el, seg, indexFree, children as readonly LiveNode[]);
   path[depth] = seg;
   const kids = new Array<LiveNode>(size);
   let w = 0;
@@ -101,9 +101,9 @@ function resolve(el: UiElement, seg: string, key: string | undefined, indexFree:
       const ownerId = `${path.slice(0, depth + 1).join(".")}.${childSeg}`;
       for (const p of child.passes) kids[w++] = styleNode(`${childSeg}.`, p.pass, passCss(p, ownerId));
     }
-    kids[w++] = reusedOrResolved(child, childSeg, k, unique, depth + 1);
+    kids[w++] = reusedOrResolved(child, childSeg, unique, depth + 1);
   }
-  return liveElement(el, seg, key, indexFree, kids);
+  return liveElement(el, seg, indexFree, kids);
 }
 
 /**
@@ -112,11 +112,11 @@ function resolve(el: UiElement, seg: string, key: string | undefined, indexFree:
  * its parent, so the subtree is the same wherever that is, and the diff skips a pair that is one
  * object. Not when the subtree holds injected styles, whose CSS names whole ids.
  */
-function reusedOrResolved(child: UiElement, seg: string, key: string | undefined, indexFree: boolean, depth: number): LiveElement {
+function reusedOrResolved(child: UiElement, seg: string, indexFree: boolean, depth: number): LiveElement {
   const cached = child.live;
   if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
-  const live = resolve(child, seg, key, indexFree, undefined, depth);
+  const live = resolve(child, seg, indexFree, undefined, depth);
   remember(child, stylesMade === stylesBefore ? live : undefined);
   return live;
 }
@@ -126,13 +126,13 @@ function remember(child: UiElement, live: LiveElement | undefined): void {
   try {
     child.live = live;
   } catch {
-    // Frozen: reused by identity all the same, only walked again each render.
+    // Frozen: it keeps nothing, and is walked again on every render.
   }
 }
 
-function liveElement(el: UiElement, seg: string, key: string | undefined, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
+function liveElement(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
   return {
-    kind: "el", tag: el.tag, seg, key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
+    kind: "el", tag: el.tag, seg, key: el.key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
   };
 }
 

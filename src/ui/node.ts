@@ -113,8 +113,7 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
   if (info.isVoid && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
-  const rawKey = norm.key ?? (info.nameKeyed ? norm.name : undefined);
-  const key = rawKey === undefined ? undefined : sanitizeKey(rawKey);
+  const key = keyOf(norm.key, info.nameKeyed, norm.name);
   return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type, live: undefined };
 }
 
@@ -127,8 +126,13 @@ function element(
   passes: readonly PassTemplate[] | undefined, children: readonly UiNode[],
 ): UiElement {
   const name = attrs["name"];
-  const rawKey = attrs[KEY_ATTR] ?? (NAME_KEYED_TAGS.has(tag) ? name : undefined);
-  return { kind: "el", tag, attrs, handlers, passes, children, key: rawKey === undefined ? undefined : sanitizeKey(rawKey), name, type: attrs["type"], live: undefined };
+  return { kind: "el", tag, attrs, handlers, passes, children, key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name), name, type: attrs["type"], live: undefined };
+}
+
+/** The element's key by priority (§Node id): its svc-key, else its name on a form control; sanitised. */
+function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | undefined): string | undefined {
+  const raw = svcKey ?? (nameKeyed ? name : undefined);
+  return raw === undefined ? undefined : sanitizeKey(raw);
 }
 
 /**
