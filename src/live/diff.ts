@@ -99,17 +99,18 @@ class DiffWalk implements IdPaths {
     if (!textOnly && p.kids.length === n.kids.length && this.inPlace(p, n, depth, selectId)) return;
     // Ops are collected first and the patch built only when there is one: most elements have none.
     let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
+    let id: string | undefined; // the new id, joined once when an op needs it
     let pairs: number[] | undefined; // flat [old index, new index, …] of kept elements to recurse into
     let removed: string[] | undefined;
     let same: Uint8Array | undefined; // new indexes whose kept element has the same content: no recursion
 
     if (textOnly) {
       const content = textOf(n);
-      if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) html = renderKids(n, this.newId(depth));
+      if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) html = renderKids(n, (id = this.newId(depth)));
     } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
       text = (n.kids[0] as { text: string }).text;
     } else if (n.kids.length === 0 || hasRawKid(p) || hasRawKid(n)) {
-      html = renderKids(n, this.newId(depth));
+      html = renderKids(n, (id = this.newId(depth)));
     } else {
       const match = matchKids(p.kids, n.kids);
       const toPrev = match.toPrev;
@@ -118,9 +119,9 @@ class DiffWalk implements IdPaths {
       for (let j = 0; j < toPrev.length; j++) if ((toPrev[j] as number) >= 0) pairs.push(toPrev[j] as number, j);
       if (pairs.length === 0) {
         pairs = undefined;
-        html = renderKids(n, this.newId(depth));
+        html = renderKids(n, (id = this.newId(depth)));
       } else {
-        const id = this.newId(depth);
+        id = this.newId(depth);
         removed = onlyRemovals(p, n, toPrev, id);
         if (removed === undefined) kids = kidEntries(p, n, toPrev, id);
       }
@@ -128,7 +129,7 @@ class DiffWalk implements IdPaths {
 
     const attrs = diffAttrs(p, n, this.reported, this, depth, selectId);
     if (text !== undefined || html !== undefined || kids !== undefined || attrs !== undefined) {
-      const patch: MutablePatch = { id: this.newId(depth) };
+      const patch: MutablePatch = { id: id ?? this.newId(depth) };
       if (text !== undefined) patch.text = text;
       if (html !== undefined) patch.html = html;
       if (kids !== undefined) patch.kids = kids;
