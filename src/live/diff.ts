@@ -81,22 +81,32 @@ class DiffWalk implements IdPaths {
     return joinSegs(this.newSegs, depth);
   }
 
-  /** A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place. */
-  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined): void {
+  /**
+   * A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place.
+   * `verify`: see `element`.
+   */
+  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean): boolean {
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
-    if (pc === nc) return;
+    if (pc === nc) return true;
     this.oldSegs[depth] = pc.seg;
     this.newSegs[depth] = nc.seg;
-    if (formChanged(pc, nc)) {
-      const id = this.newId(depth);
-      this.out.push({ id, replace: renderElement(nc, id) });
-    } else this.element(pc, nc, depth, selectId);
+    if (!formChanged(pc, nc)) return this.element(pc, nc, depth, selectId, verify);
+    if (verify && !sameShape(pc, nc)) return false;
+    const id = this.newId(depth);
+    this.out.push({ id, replace: renderElement(nc, id) });
+    return true;
   }
 
-  /** A matched pair at `depth`, whose segs are on the path. */
-  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): void {
+  /**
+   * A matched pair at `depth`, whose segs are on the path. `verify`: the pair was taken in place
+   * by its parent before its child tags were compared (see `inPlace`); when they differ, nothing is
+   * emitted and the answer is false, for the parent to decide.
+   */
+  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify = false): boolean {
     const textOnly = TEXT_ONLY_TAGS.has(n.tag);
-    if (!textOnly && p.kids.length === n.kids.length && this.inPlace(p, n, depth, selectId)) return;
+    // In place, every kid slot held the same kind and seg (so the same tag): the shapes are equal.
+    if (!textOnly && p.kids.length === n.kids.length && this.inPlace(p, n, depth, selectId)) return true;
+    if (verify && !sameShape(p, n)) return false;
     // Ops are collected first and the patch built only when there is one: most elements have none.
     let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
     let id: string | undefined; // the new id, joined once when an op needs it
@@ -137,12 +147,13 @@ class DiffWalk implements IdPaths {
       this.out.push(patch);
     }
     if (removed !== undefined) for (const id of removed) this.out.push({ id, remove: true });
-    if (pairs === undefined) return;
+    if (pairs === undefined) return true;
     const childSelect = this.selectIdBelow(n, depth, selectId);
     for (let k = 0; k < pairs.length; k += 2) {
       const j = pairs[k + 1] as number;
-      if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect);
+      if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false);
     }
+    return true;
   }
 
   /**
@@ -151,6 +162,12 @@ class DiffWalk implements IdPaths {
    * children. One walk checks each slot and diffs its element as it goes; at the first slot that
    * differs it drops what it emitted and returns false, and the caller reconciles the children
    * instead.
+   *
+   * A slot's shapes (§Child matching order, step 2: tag, key, name, type, child tags) are checked
+   * in two halves: tag and key are in the seg, and name and type are compared here; the child
+   * tags are left to the pair's own diff, whose in-place walk compares every kid's seg anyway, so
+   * only a pair that is not diffed in place compares them apart (`verify`). Comparing them up
+   * front read every kid of every element twice per event.
    */
   private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): boolean {
     const out = this.out;
@@ -161,18 +178,33 @@ class DiffWalk implements IdPaths {
     const pk = p.kids, nk = n.kids;
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
-      let slot: boolean;
-      if (x.kind !== y.kind) slot = false;
-      else if (x.kind === "text") slot = x.text === (y as typeof x).text;
-      else if (x.kind === "raw") slot = x.html === (y as typeof x).html;
-      else slot = x === y || (x.seg === (y as LiveElement).seg && (x.indexFree || sameShape(x, y as LiveElement) || (onlyOfTag(pk, x) && onlyOfTag(nk, y as LiveElement))));
-      if (!slot) {
-        out.length = mark;
-        return false;
+      if (x.kind !== y.kind) return this.drop(mark);
+      if (x.kind === "text") {
+        if (x.text !== (y as typeof x).text) return this.drop(mark);
+        continue;
       }
-      if (y.kind === "el") this.kept(x as LiveElement, y, depth + 1, childSelect);
+      if (x.kind === "raw") {
+        if (x.html !== (y as typeof x).html) return this.drop(mark);
+        continue;
+      }
+      const ny = y as LiveElement;
+      if (x === ny) continue;
+      if (x.seg !== ny.seg) return this.drop(mark);
+      // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
+      // must be the only element of its tag on both sides, which matching pairs whatever its shape.
+      if (x.indexFree) this.kept(x, ny, depth + 1, childSelect, false);
+      else if (!(x.name === ny.name && x.type === ny.type && this.kept(x, ny, depth + 1, childSelect, true))) {
+        if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
+        this.kept(x, ny, depth + 1, childSelect, false);
+      }
     }
     return true;
+  }
+
+  /** Drops what an in-place walk emitted since `mark`; false, for the walk to return. */
+  private drop(mark: number): false {
+    this.out.length = mark;
+    return false;
   }
 
   /** The old id of the select the children of `n` are in: `n` itself, or the one `n` (an optgroup) is in. */
