@@ -9,15 +9,14 @@
  *   "sweep"    runs the stream app's registry sweep (quiet sessions drop their rendered tree)
  *   "stats"    { sessions, streams } of the stream app
  *
- * Three live apps: `events` and `eventsStatic` (the same page with its static parts built once) for
- * the throughput runs, `streams` for the 10,000-stream memory run (with a short treeIdleMs, so the
+ * Live apps: `events`, one per way of writing the form's view (bench/live-app.ts, FormVariant: the
+ * same page each way) for the throughput runs, `streams` for the 10,000-stream memory run (with a short treeIdleMs, so the
  * sweep acts as it would after ten quiet seconds).
  */
 import { serve } from "@hono/node-server";
 import { bareApp, formApp } from "./live-app.ts";
 
-const events = formApp();
-const eventsStatic = formApp({}, true);
+const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned") };
 const streams = formApp({ treeIdleMs: 1_000 });
 const bare = bareApp();
 
@@ -39,7 +38,11 @@ function memory(): { heapUsed: number; rss: number } {
   return { heapUsed: usage.heapUsed, rss: usage.rss };
 }
 
-const ports = { events: await listen(events.fetch), eventsStatic: await listen(eventsStatic.fetch), streams: await listen(streams.fetch), bare: await listen(bare.fetch) };
+const ports = {
+  events: { plain: await listen(events.plain.fetch), static: await listen(events.static.fetch), tuned: await listen(events.tuned.fetch) },
+  streams: await listen(streams.fetch),
+  bare: await listen(bare.fetch),
+};
 process.send!({ kind: "ready", ports });
 process.on("message", (message: { kind: string; id: number }) => {
   const answer = (value: unknown) => process.send!({ kind: "answer", id: message.id, value });

@@ -10,9 +10,11 @@
  *      `fetch`, in short alternating rounds (median kept), two ways: one tab sending events back to
  *      back, and 100 sessions served round-robin (each event's previous tree is then old, as on a
  *      busy server). Target: ours >= 0.5x the bare route. Each request carries its Content-Length,
- *      as the browser's does. Both ways run twice: with the view building the whole page on every
- *      render, and with its static parts built once outside the view (`viewStaticBuiltOnce`, the
- *      same page), which the ids and the diff then skip.
+ *      as the browser's does. Both ways run three times, for three ways of writing the same page
+ *      (bench/live-app.ts): "plain", the view building the whole page on every render; "static
+ *      parts built once" outside the view (`viewStaticBuiltOnce`), which the ids and the diff then
+ *      skip; and "tuned" (`viewTuned`), static parts built once and each field a `Ui.lazy` part of
+ *      its name and value, so an event rebuilds only what it changed.
  *   2. Memory per session (a child process with the collector exposed: node --expose-gc, bun's
  *      Bun.gc, deno --v8-flags=--expose-gc): heap growth over 2,000 sessions that each loaded the
  *      page and sent one event, "active" (rendered tree kept) and "idle" (after treeIdleMs, the
@@ -24,7 +26,7 @@
  *      autocannon instance with one connection, its own session cookie and CSRF header, and its own
  *      rising seq; the bare route gets the same 100 single-connection clients and the same bodies.
  *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response;
- *      for both views, as in part 1.
+ *      for the three views, as in part 1.
  *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS
  *      and heap (after forced collections) before and after, with the streams open and the
  *      sessions quiet past treeIdleMs and swept.
@@ -40,7 +42,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
   bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, initialModel, openHttpSessions, openSession, type SessionCreds,
-  STATIC_VARIANT, view, viewStaticBuiltOnce,
+  type FormVariant, VARIANT_SUFFIX, view, viewStaticBuiltOnce, viewTuned,
 } from "./live-app.ts";
 import { render } from "../src/live/render.ts";
 import { type BenchRow, median, report } from "./report.ts";
@@ -65,6 +67,7 @@ const PUBLISHED_LIVEVIEW = "Phoenix LiveView, published ~40 KB/process, not meas
 const PUBLISHED_BLAZOR = "Blazor Server, published ~250 KB/circuit, not measured here";
 
 const rows: BenchRow[] = [];
+const FORM_VARIANTS: readonly FormVariant[] = ["plain", "static", "tuned"];
 const skips: { name: string; reason: string }[] = [];
 
 // ---------------------------------------------------------------------------------------------
@@ -93,9 +96,9 @@ async function round(fetch: Fetch, sessions: SessionCreds[], seqs: number[], ori
   return (done * 1000) / elapsed;
 }
 
-async function inProcess(sessionCount: number, staticBuiltOnce: boolean): Promise<BenchRow> {
+async function inProcess(sessionCount: number, variant: FormVariant): Promise<BenchRow> {
   const origin = "http://bench.test";
-  const ours = formApp({}, staticBuiltOnce);
+  const ours = formApp({}, variant);
   const bare = bareApp();
   const sessions: SessionCreds[] = [];
   for (let i = 0; i < sessionCount; i++) sessions.push(await openSession(ours.fetch, origin));
@@ -121,11 +124,11 @@ async function inProcess(sessionCount: number, staticBuiltOnce: boolean): Promis
     }
   }
   ours.close();
-  console.log(`in process, ${sessionCount} session(s)${staticBuiltOnce ? STATIC_VARIANT : ""}, events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
+  const suffix = VARIANT_SUFFIX[variant];
+  console.log(`in process, ${sessionCount} session(s)${suffix}, events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
   const oursRate = median(oursAll);
   const bareRate = median(bareAll);
-  const variant = staticBuiltOnce ? STATIC_VARIANT : "";
-  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}${variant}`, oursRate, bareRate);
+  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}${suffix}`, oursRate, bareRate);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,7 +200,7 @@ async function memoryRows(): Promise<BenchRow[]> {
 // 3-4. Over HTTP, Node only: the server child, autocannon, and 10,000 open streams
 
 type ServerChild = {
-  ports: { events: number; eventsStatic: number; streams: number; bare: number };
+  ports: { events: Record<FormVariant, number>; streams: number; bare: number };
   ask<T>(kind: string): Promise<T>;
   stop(): void;
 };
@@ -278,9 +281,9 @@ async function cannonRound(port: number, sessions: SessionCreds[], seqs: number[
   return { events, seconds: (performance.now() - start) / 1000, latencies, errors };
 }
 
-async function httpLoadRows(server: ServerChild, staticBuiltOnce: boolean): Promise<BenchRow[]> {
-  const oursPort = staticBuiltOnce ? server.ports.eventsStatic : server.ports.events;
-  const variant = staticBuiltOnce ? STATIC_VARIANT : "";
+async function httpLoadRows(server: ServerChild, form: FormVariant): Promise<BenchRow[]> {
+  const oursPort = server.ports.events[form];
+  const variant = VARIANT_SUFFIX[form];
   const sessions = await openHttpSessions(oursPort, 100, 10);
   const oursSeqs = sessions.map(() => 0);
   const bareSeqs = sessions.map(() => 0);
@@ -373,12 +376,12 @@ async function streamRows(server: ServerChild): Promise<BenchRow[]> {
 
 const loadBefore = await readLoad();
 if (wants("inproc")) {
-  // The two views must be the same page, or the rows would compare different work.
+  // The views must be the same page, or the rows would compare different work.
   const sample = { ...initialModel, count: 3, name: "Ada" };
-  if (render(view(sample)) !== render(viewStaticBuiltOnce(sample))) throw new Error("viewStaticBuiltOnce renders another page than view");
-  for (const staticBuiltOnce of [false, true]) {
-    rows.push(await inProcess(1, staticBuiltOnce));
-    rows.push(await inProcess(100, staticBuiltOnce));
+  for (const other of [viewStaticBuiltOnce, viewTuned]) if (render(view(sample)) !== render(other(sample))) throw new Error(`${other.name} renders another page than view`);
+  for (const variant of FORM_VARIANTS) {
+    rows.push(await inProcess(1, variant));
+    rows.push(await inProcess(100, variant));
   }
 }
 if (wants("memory")) rows.push(...(await memoryRows()));
@@ -390,7 +393,7 @@ if (wants("http") || wants("streams")) {
   } else {
     const server = await startServer();
     try {
-      if (wants("http")) for (const staticBuiltOnce of [false, true]) rows.push(...(await httpLoadRows(server, staticBuiltOnce)));
+      if (wants("http")) for (const variant of FORM_VARIANTS) rows.push(...(await httpLoadRows(server, variant)));
       if (wants("streams")) rows.push(...(await streamRows(server)));
     } finally {
       server.stop();

@@ -1,12 +1,15 @@
 /**
  * svc/ui: the view tree. `Ui.h(tag, attrs, ...children)`, `Ui.keyed(key, node)` (the spec's
- * Std.Ui.Keyed), `Ui.raw(html)` (the only unescaped markup) and `Ui.text(s)`.
+ * Std.Ui.Keyed), `Ui.raw(html)` (the only unescaped markup), `Ui.text(s)` and `Ui.lazy(fn, ...args)`
+ * (a part built again only when its arguments change).
  */
+import { lazy } from "./lazy.ts";
 import { h, keyed, raw, text } from "./node.ts";
 
 export { h, keyed, raw, text, TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
+export { lazy } from "./lazy.ts";
 export type { Child, Handlers, Message, MessageRecord, UiElement, UiNode, UiRaw, UiText } from "./node.ts";
 export type { Attrs, AttrValue, HandlerProps, KeyHandler } from "./attrs.ts";
 export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
 
-export const Ui = { h, keyed, raw, text } as const;
+export const Ui = { h, keyed, raw, text, lazy } as const;

@@ -11,6 +11,7 @@
 import type { JsonValue } from "../../json.ts";
 import { log } from "../../log.ts";
 import { diff } from "../diff.ts";
+import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
 import { assignIds } from "../ids.ts";
 import type { Patch } from "../protocol.ts";
 import { handlersOf, type LiveTree } from "../tree.ts";
@@ -73,6 +74,8 @@ export class LiveSession<Model> {
   readonly recent: Frame[] = [];
   readonly mutex = new Mutex();
   private tree: LiveTree | undefined;
+  /** The Ui.lazy results of the kept tree's render (src/ui/lazy.ts); dropped with the tree. */
+  private memo: LazyMemo | undefined;
   private readonly subscriptions: SubscriptionSet;
 
   constructor(
@@ -93,15 +96,21 @@ export class LiveSession<Model> {
   /** The tree the client shows: kept between events, rebuilt from the model after an idle drop. */
   currentTree(): LiveTree {
     if (this.tree === undefined) {
-      this.tree = assignIds(this.app.view(this.model));
+      this.tree = this.render(this.model);
       this.host.usedTree(this as LiveSession<unknown>);
     }
     return this.tree;
   }
 
+  /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
+  private render(model: Model): LiveTree {
+    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)));
+  }
+
   /** Frees the rendered tree of an idle session; the next event re-renders it from the model. */
   dropTree(): void {
     this.tree = undefined;
+    this.memo = undefined;
     this.recent.length = 0;
   }
 
@@ -111,6 +120,7 @@ export class LiveSession<Model> {
    */
   releaseTree(): void {
     this.tree = undefined;
+    this.memo = undefined;
   }
 
   get hasTree(): boolean {
@@ -239,7 +249,7 @@ export class LiveSession<Model> {
   private apply(msg: string, args: readonly JsonValue[], prev: LiveTree, clientValues: Map<string, string> | undefined) {
     try {
       const [model, cmd] = splitUpdate(this.app.update(this.model, msg, args));
-      const next = model === this.model ? prev : assignIds(this.app.view(model));
+      const next = model === this.model ? prev : this.render(model);
       const patches = next === prev ? [] : diff(prev, next, clientValues);
       this.model = model;
       this.tree = next;

@@ -1,0 +1,150 @@
+/**
+ * Ui.lazy (src/ui/lazy.ts): a part of the view built again only when its arguments change, within
+ * a session's renders; and whatever is reused, the renders and their diffs are exactly those of
+ * the same view without lazy.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { diff } from "../../src/live/diff.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { render } from "../../src/live/render.ts";
+import { app } from "../../src/live/server/mod.ts";
+import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { Ui } from "../../src/ui/mod.ts";
+import type { UiElement } from "../../src/ui/node.ts";
+import { applyPatches } from "../live/support/apply.ts";
+import { canon, parse } from "../live/support/dom.ts";
+import { openTab } from "../live-server/harness.ts";
+
+/** A row builder that counts its calls. */
+function countingRow() {
+  const calls: string[] = [];
+  const row = (label: string, done: boolean) => {
+    calls.push(label);
+    return Ui.h("li", { class: done ? "done" : undefined }, label);
+  };
+  return { row, calls };
+}
+
+test("outside a session's render, lazy just calls the function", () => {
+  const { row, calls } = countingRow();
+  const a = Ui.lazy(row, "a", false);
+  const b = Ui.lazy(row, "a", false);
+  assert.deepEqual(calls, ["a", "a"]);
+  assert.notEqual(a, b);
+  assert.equal(render(a), render(row("a", false)));
+});
+
+test("a call with the same function and arguments as in the previous render gets that render's element", () => {
+  const { row, calls } = countingRow();
+  const memo = new LazyMemo();
+  const view = (items: [string, boolean][]) => Ui.h("ul", {}, ...items.map(([label, done]) => Ui.lazy(row, label, done)));
+  const first = renderWithMemo(memo, () => view([["a", false], ["b", false]]));
+  const second = renderWithMemo(memo, () => view([["a", false], ["b", true]]));
+  assert.deepEqual(calls, ["a", "b", "b"]);
+  assert.equal(second.children[0], first.children[0]);
+  assert.notEqual(second.children[1], first.children[1]);
+  // Only the previous render counts: "a" left out once is built again when it comes back.
+  renderWithMemo(memo, () => view([["b", true]]));
+  renderWithMemo(memo, () => view([["a", false], ["b", true]]));
+  assert.deepEqual(calls, ["a", "b", "b", "a"]);
+});
+
+test("a row inserted above or removed from a list of lazy rows builds that row only", () => {
+  const { row, calls } = countingRow();
+  const memo = new LazyMemo();
+  const labels = Array.from({ length: 50 }, (_, i) => `row ${i}`);
+  const view = (list: string[]) => Ui.h("ul", {}, ...list.map((label) => Ui.lazy(row, label, false)));
+  renderWithMemo(memo, () => view(labels));
+  calls.length = 0;
+  renderWithMemo(memo, () => view(["new", ...labels]));
+  assert.deepEqual(calls, ["new"]);
+  renderWithMemo(memo, () => view(labels));
+  assert.deepEqual(calls, ["new"]);
+  renderWithMemo(memo, () => view(labels.slice(3)));
+  renderWithMemo(memo, () => view(["x", "y", ...labels.slice(3, 20), "z", ...labels.slice(20)]));
+  assert.deepEqual(calls, ["new", "x", "y", "z"]);
+});
+
+test("a view that throws leaves the previous render's results in place", () => {
+  const { row, calls } = countingRow();
+  const memo = new LazyMemo();
+  renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
+  assert.throws(() => renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "b", false), (() => { throw new Error("view failed"); })())));
+  renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
+  assert.deepEqual(calls, ["a", "b"]);
+});
+
+test("lazy refuses a non-function and a function that returns no element", () => {
+  assert.throws(() => Ui.lazy("nope" as unknown as () => UiElement), /expects a function/);
+  assert.throws(() => Ui.lazy((() => "text") as unknown as () => UiElement), /must return an element/);
+  assert.throws(() => renderWithMemo(new LazyMemo(), () => Ui.lazy((() => null) as unknown as () => UiElement)), /must return an element/);
+});
+
+// A small model and two views of it, one plain and one with lazy parts: every render and every
+// diff must be the same.
+type Model = { title: string; count: number; rows: { id: number; text: string; done: boolean }[] };
+
+const heading = (title: string) => Ui.h("header", {}, Ui.h("h1", {}, title), Ui.h("input", { name: "title", value: title, onInput: "SetTitle" }));
+const line = (id: number, text: string, done: boolean) =>
+  Ui.keyed(id, Ui.h("li", { class: done ? "done" : undefined }, Ui.h("span", {}, text), Ui.h("button", { onClick: ["Toggle", id] }, done ? "undo" : "done")));
+
+function plainView(m: Model) {
+  return Ui.h("main", {}, heading(m.title), Ui.h("p", {}, `count ${m.count}`), Ui.h("ul", {}, ...m.rows.map((r) => line(r.id, r.text, r.done))));
+}
+function lazyView(m: Model) {
+  return Ui.h("main", {}, Ui.lazy(heading, m.title), Ui.h("p", {}, `count ${m.count}`), Ui.h("ul", {}, ...m.rows.map((r) => Ui.lazy(line, r.id, r.text, r.done))));
+}
+
+const rowArb = fc.record({ id: fc.integer({ min: 1, max: 12 }), text: fc.constantFrom("a", "b", "c <d>", ""), done: fc.boolean() });
+const modelArb: fc.Arbitrary<Model> = fc.record({
+  title: fc.constantFrom("", "Todo", "Todo & more"),
+  count: fc.nat(3),
+  rows: fc.uniqueArray(rowArb, { selector: (r) => r.id, maxLength: 8 }),
+});
+
+test("a session's renders with lazy parts render and diff exactly as the same view without them", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => {
+      const memo = new LazyMemo();
+      let kept = assignIds(renderWithMemo(memo, () => lazyView(models[0]!)));
+      let plainKept = assignIds(plainView(models[0]!));
+      const dom = parse(render(kept));
+      for (const model of models.slice(1)) {
+        const next = assignIds(renderWithMemo(memo, () => lazyView(model)));
+        const plainNext = assignIds(plainView(model));
+        const patches = diff(kept, next);
+        assert.deepEqual(patches, diff(plainKept, plainNext));
+        assert.equal(render(next), render(plainNext));
+        applyPatches(dom, patches);
+        assert.deepEqual(canon(dom), canon(parse(render(plainNext))));
+        [kept, plainKept] = [next, plainNext];
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a live app's lazy parts are built again only for the events that change their arguments", async () => {
+  const { row, calls } = countingRow();
+  type M = { count: number; items: string[] };
+  const live = app<M>({
+    init: () => ({ count: 0, items: ["a", "b", "c"] }),
+    update: (m, msg) => (msg === "Inc" ? { ...m, count: m.count + 1 } : msg === "Add" ? { ...m, items: [...m.items, "d"] } : m),
+    view: (m) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, `count ${m.count}`), Ui.h("button", { onClick: "Add" }, "add"), Ui.h("ul", {}, ...m.items.map((item) => Ui.lazy(row, item, false)))),
+  });
+  try {
+    const tab = await openTab(live);
+    assert.deepEqual(calls, ["a", "b", "c"]);
+    const inc = await tab.post({ seq: 1, msg: "Inc", args: [] });
+    assert.equal(inc.status, 200);
+    assert.deepEqual((await inc.json()).patches, [{ id: "r.0#button", text: "count 1" }]);
+    assert.deepEqual(calls, ["a", "b", "c"], "no row was built again");
+    const add = await tab.post({ seq: 2, msg: "Add", args: [] });
+    assert.equal(add.status, 200);
+    assert.deepEqual(calls, ["a", "b", "c", "d"]);
+  } finally {
+    live.close();
+  }
+});
