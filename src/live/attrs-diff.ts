@@ -33,31 +33,38 @@ export function reporter(values: ClientValues | undefined): Reported | undefined
 }
 
 /**
- * The attrs of a patch from `p` to `n` (at `depth` on the path of `ids`), or undefined when none
- * changed. `reported` is looked up with old ids, the ids the client posted. `selectId` is the old
- * id of the enclosing select.
+ * What `diffAttrs` answers when attributes changed but the client already shows every change: no
+ * patch, yet the two elements differ (the diff must not swap the new element for the old one).
+ */
+export const CHANGE_SHOWN: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The attrs of a patch from `p` to `n` (at `depth` on the path of `ids`), undefined when none
+ * changed, or CHANGE_SHOWN when the client shows every change already. `reported` is looked up
+ * with old ids, the ids the client posted. `selectId` is the old id of the enclosing select.
  */
 export function diffAttrs(
   p: LiveElement, n: LiveElement, reported: Reported | undefined, ids: IdPaths, depth: number, selectId: string | undefined,
 ): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
+  let shown = false;
   const pa = p.attrs, na = n.attrs;
   if (pa !== na) {
     for (const name in na) {
       const value = na[name] as string;
-      if (pa[name] !== value && !(reported && clientShows(n, name, value, reported, ids, depth, selectId))) {
-        (out ??= {})[name] = value;
-      }
+      if (pa[name] === value) continue;
+      if (reported && clientShows(n, name, value, reported, ids, depth, selectId)) shown = true;
+      else (out ??= {})[name] = value;
     }
     for (const name in pa) {
-      if (na[name] === undefined && !(reported && clientShows(n, name, REMOVED, reported, ids, depth, selectId))) {
-        (out ??= {})[name] = REMOVED;
-      }
+      if (na[name] !== undefined) continue;
+      if (reported && clientShows(n, name, REMOVED, reported, ids, depth, selectId)) shown = true;
+      else (out ??= {})[name] = REMOVED;
     }
   }
   // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
   if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? ids.newId(depth) : REMOVED;
-  return out;
+  return out ?? (shown ? CHANGE_SHOWN : undefined);
 }
 
 /** Whether the client already shows the new rendered `value` of attribute `name`. */

@@ -39,7 +39,7 @@
  * holds); the authority map is read with the old ids, which are the ids the client posted.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
-import { clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
+import { CHANGE_SHOWN, clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "./protocol.ts";
@@ -54,11 +54,24 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
   const n = next.kind === "tree" ? next.root : assignIds(next).root;
   if (p.tag !== n.tag || formChanged(p, n)) return [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }];
   const walk = new DiffWalk(reporter(clientValues));
-  walk.element(p, n, 0, undefined);
+  // An equal new root takes the old root's kids (see DiffWalk.inPlace): none of its render is kept.
+  if (walk.element(p, n, 0, undefined, false) === EQUAL && p !== n) (n as Swappable).kids = p.kids;
   return walk.out;
 }
 
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
+
+/** An element of the new render, whose kids the diff may swap for equal old ones (DiffWalk.inPlace). */
+type Swappable = { kids: readonly LiveNode[] };
+
+/**
+ * What comparing a pair found: a shape that differs (only when asked to verify it; nothing was
+ * emitted), a difference (patched, or hidden by the client's reported values), or nothing at all.
+ */
+const MISMATCH = 0, CHANGED = 1, EQUAL = 2;
+/** What `DiffWalk.inPlace` answers when the kids are not in the same slots. */
+const NOT_IN_PLACE = -1;
+type Found = typeof MISMATCH | typeof CHANGED | typeof EQUAL;
 
 /**
  * One diff: the patches so far and the path of the pair being compared, as the segs of the old and
@@ -85,28 +98,33 @@ class DiffWalk implements IdPaths {
    * A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place.
    * `verify`: see `element`.
    */
-  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean): boolean {
+  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean): Found {
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
-    if (pc === nc) return true;
+    if (pc === nc) return EQUAL;
     this.oldSegs[depth] = pc.seg;
     this.newSegs[depth] = nc.seg;
     if (!formChanged(pc, nc)) return this.element(pc, nc, depth, selectId, verify);
-    if (verify && !sameShape(pc, nc)) return false;
+    if (verify && !sameShape(pc, nc)) return MISMATCH;
     const id = this.newId(depth);
     this.out.push({ id, replace: renderElement(nc, id) });
-    return true;
+    return CHANGED;
   }
 
   /**
    * A matched pair at `depth`, whose segs are on the path. `verify`: the pair was taken in place
    * by its parent before its child tags were compared (see `inPlace`); when they differ, nothing is
-   * emitted and the answer is false, for the parent to decide.
+   * emitted and the answer is MISMATCH, for the parent to decide. EQUAL only when nothing differs,
+   * not even what the client's reported values hide; CHANGED may also mean "not worth finding out"
+   * (reconciled kids).
    */
-  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify = false): boolean {
+  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify: boolean): Found {
     const textOnly = TEXT_ONLY_TAGS.has(n.tag);
     // In place, every kid slot held the same kind and seg (so the same tag): the shapes are equal.
-    if (!textOnly && p.kids.length === n.kids.length && this.inPlace(p, n, depth, selectId)) return true;
-    if (verify && !sameShape(p, n)) return false;
+    if (!textOnly && p.kids.length === n.kids.length) {
+      const found = this.inPlace(p, n, depth, selectId);
+      if (found !== NOT_IN_PLACE) return found;
+    }
+    if (verify && !sameShape(p, n)) return MISMATCH;
     // Ops are collected first and the patch built only when there is one: most elements have none.
     let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
     let id: string | undefined; // the new id, joined once when an op needs it
@@ -137,7 +155,8 @@ class DiffWalk implements IdPaths {
       }
     }
 
-    const attrs = diffAttrs(p, n, this.reported, this, depth, selectId);
+    const changed = diffAttrs(p, n, this.reported, this, depth, selectId);
+    const attrs = changed === CHANGE_SHOWN ? undefined : changed;
     if (text !== undefined || html !== undefined || kids !== undefined || attrs !== undefined) {
       const patch: MutablePatch = { id: id ?? this.newId(depth) };
       if (text !== undefined) patch.text = text;
@@ -147,64 +166,86 @@ class DiffWalk implements IdPaths {
       this.out.push(patch);
     }
     if (removed !== undefined) for (const id of removed) this.out.push({ id, remove: true });
-    if (pairs === undefined) return true;
-    const childSelect = this.selectIdBelow(n, depth, selectId);
-    for (let k = 0; k < pairs.length; k += 2) {
-      const j = pairs[k + 1] as number;
-      if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false);
+    if (pairs !== undefined) {
+      const childSelect = this.selectIdBelow(n, depth, selectId);
+      for (let k = 0; k < pairs.length; k += 2) {
+        const j = pairs[k + 1] as number;
+        if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false);
+      }
     }
-    return true;
+    // Here only a text-only element (style, script, textarea, title) can be equal: same text, same attributes.
+    return textOnly && changed === undefined && textOf(p) === textOf(n) ? EQUAL : CHANGED;
   }
 
   /**
    * The same children in the same slots (equal texts and raw markup, equal id segments, and shapes
    * that matching would pair anyway): no children op, only the element's attrs and the kept
    * children. One walk checks each slot and diffs its element as it goes; at the first slot that
-   * differs it drops what it emitted and returns false, and the caller reconciles the children
-   * instead.
+   * differs it drops what it emitted and answers NOT_IN_PLACE, and the caller reconciles the
+   * children instead. EQUAL when nothing differs at all.
    *
    * A slot's shapes (§Child matching order, step 2: tag, key, name, type, child tags) are checked
    * in two halves: tag and key are in the seg, and name and type are compared here; the child
    * tags are left to the pair's own diff, whose in-place walk compares every kid's seg anyway, so
    * only a pair that is not diffed in place compares them apart (`verify`). Comparing them up
    * front read every kid of every element twice per event.
+   *
+   * Kids found equal to the old ones are swapped for them in the new render (when this element
+   * is not equal as a whole: then its parent swaps it). A session keeps the new render until its
+   * next event; without the swap all of it, hundreds of objects for an event that changed one
+   * text, would outlive the collector's young generation and be copied there, on every event of
+   * every busy session (bench/live.bench.ts, 100 sessions). With it, the parts that do not change
+   * stay the objects of an earlier render, and only the elements on the way to a change are new.
    */
-  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): boolean {
+  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): Found | typeof NOT_IN_PLACE {
     const out = this.out;
     const mark = out.length;
-    const attrs = diffAttrs(p, n, this.reported, this, depth, selectId);
-    if (attrs !== undefined) out.push({ id: this.newId(depth), attrs });
+    const changed = diffAttrs(p, n, this.reported, this, depth, selectId);
+    if (changed !== undefined && changed !== CHANGE_SHOWN) out.push({ id: this.newId(depth), attrs: changed });
     const childSelect = this.selectIdBelow(n, depth, selectId);
     const pk = p.kids, nk = n.kids;
+    let equal = changed === undefined;
+    let swapped: LiveNode[] | undefined; // the new kids with the equal ones swapped, made at the first swap
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
+      if (x === y) continue;
+      let found: Found;
       if (x.kind !== y.kind) return this.drop(mark);
       if (x.kind === "text") {
         if (x.text !== (y as typeof x).text) return this.drop(mark);
-        continue;
-      }
-      if (x.kind === "raw") {
+        found = EQUAL;
+      } else if (x.kind === "raw") {
         if (x.html !== (y as typeof x).html) return this.drop(mark);
-        continue;
+        found = EQUAL;
+      } else {
+        const ny = y as LiveElement;
+        if (x.seg !== ny.seg) return this.drop(mark);
+        // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
+        // must be the only element of its tag on both sides, which matching pairs whatever its shape.
+        found = x.indexFree ? this.kept(x, ny, depth + 1, childSelect, false) : MISMATCH;
+        if (!x.indexFree && x.name === ny.name && x.type === ny.type) found = this.kept(x, ny, depth + 1, childSelect, true);
+        if (found === MISMATCH) {
+          if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
+          found = this.kept(x, ny, depth + 1, childSelect, false);
+        }
       }
-      const ny = y as LiveElement;
-      if (x === ny) continue;
-      if (x.seg !== ny.seg) return this.drop(mark);
-      // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
-      // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-      if (x.indexFree) this.kept(x, ny, depth + 1, childSelect, false);
-      else if (!(x.name === ny.name && x.type === ny.type && this.kept(x, ny, depth + 1, childSelect, true))) {
-        if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
-        this.kept(x, ny, depth + 1, childSelect, false);
+      if (found === EQUAL) {
+        if (!equal) (swapped ??= nk.slice())[i] = x;
+      } else if (equal) {
+        // The first difference: every kid before it was equal, and is swapped for the old one.
+        equal = false;
+        swapped = nk.slice();
+        for (let k = 0; k < i; k++) swapped[k] = pk[k] as LiveNode;
       }
     }
-    return true;
+    if (swapped !== undefined) (n as Swappable).kids = swapped;
+    return equal ? EQUAL : CHANGED;
   }
 
-  /** Drops what an in-place walk emitted since `mark`; false, for the walk to return. */
-  private drop(mark: number): false {
+  /** Drops what an in-place walk emitted since `mark`; NOT_IN_PLACE, for the walk to return. */
+  private drop(mark: number): typeof NOT_IN_PLACE {
     this.out.length = mark;
-    return false;
+    return NOT_IN_PLACE;
   }
 
   /** The old id of the select the children of `n` are in: `n` itself, or the one `n` (an optgroup) is in. */

@@ -1,0 +1,74 @@
+/**
+ * The render a session keeps between events. The diff swaps the parts of the new render that equal
+ * the old one for the old objects (src/live/diff.ts, DiffWalk.inPlace), so the kept tree must still
+ * mean exactly the new render: it renders the same markup as a fresh render, and the next diff from
+ * it is right. A change the client already shows (the authority map hides its patch) is a change
+ * all the same.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { diff } from "../../src/live/diff.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { render } from "../../src/live/render.ts";
+import { forEachElement, type LiveElement } from "../../src/live/tree.ts";
+import { h } from "../../src/ui/node.ts";
+import { applyPatches } from "./support/apply.ts";
+import { canon, parse } from "./support/dom.ts";
+import { build, mutate, specArb } from "./support/trees.ts";
+
+test("a chain of renders, each diffed against the kept one, patches the DOM right and keeps renders that mean the new view", () => {
+  fc.assert(
+    fc.property(specArb, fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (first, steps) => {
+      let spec = first;
+      let kept = assignIds(build(spec));
+      const dom = parse(render(kept));
+      for (const picks of steps) {
+        // Every other step is an equal rebuild: the whole new render is then equal to the kept one.
+        spec = picks[0]! % 2 === 0 ? structuredClone(spec) : mutate(spec, picks);
+        const next = assignIds(build(spec));
+        applyPatches(dom, diff(kept, next));
+        const fresh = render(assignIds(build(spec)));
+        assert.equal(render(next), fresh);
+        assert.deepEqual(canon(dom), canon(parse(fresh)));
+        kept = next;
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test("an unchanged part of the new render is the old render's objects, a changed part is new", () => {
+  const view = (count: number) =>
+    h("main", {}, h("header", {}, h("h1", {}, "Title"), h("p", {}, `count ${count}`)), h("ul", {}, h("li", {}, "one"), h("li", {}, "two")));
+  const before = assignIds(view(1));
+  const after = assignIds(view(2));
+  assert.deepEqual(diff(before, after), [{ id: "r.0#header.1#p", text: "count 2" }]);
+  const [oldHeader, oldList] = before.root.kids as LiveElement[];
+  const [newHeader, newList] = after.root.kids as LiveElement[];
+  assert.equal(newList, oldList, "the equal list is the old one");
+  assert.notEqual(newHeader, oldHeader, "the header holds the change");
+  assert.equal(newHeader!.kids[0], oldHeader!.kids[0], "its equal heading is the old one");
+  assert.notEqual(newHeader!.kids[1], oldHeader!.kids[1]);
+  assert.equal(render(after), render(assignIds(view(2))));
+});
+
+test("an equal render keeps the old kids under its root", () => {
+  const view = () => h("main", {}, h("p", {}, "a"), h("p", {}, "b"));
+  const before = assignIds(view());
+  const after = assignIds(view());
+  assert.deepEqual(diff(before, after), []);
+  assert.equal(after.root.kids, before.root.kids);
+});
+
+test("a value the client already shows is not patched, and the kept render still holds the new value", () => {
+  const field = (value: string) => h("form", {}, h("input", { name: "title", value, onInput: "Set" }), h("p", {}, "hint"));
+  const typed = assignIds(field("abc"));
+  // The client typed "abc": its patch is hidden, yet the input differs from the old one.
+  assert.deepEqual(diff(assignIds(field("ab")), typed, { "r.#input:title": "abc" }), []);
+  let value: string | undefined;
+  forEachElement(typed, (el) => (el.tag === "input" ? (value = el.attrs["value"]) : undefined));
+  assert.equal(value, "abc");
+  // The model resets the field to its old value: that is a change from what the client shows.
+  assert.deepEqual(diff(typed, assignIds(field("ab"))), [{ id: "r.#input:title", attrs: { value: "ab" } }]);
+});
