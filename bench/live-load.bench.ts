@@ -26,7 +26,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventBody, eventHeaders, httpRows, openHttpSessions, type SessionCreds } from "./live-app.ts";
+import { eventBody, eventHeaders, type FormVariant, httpRows, openHttpSessions, type SessionCreds } from "./live-app.ts";
 import { type BenchRow, report } from "./report.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[] }; process?: { argv: string[]; execPath: string } };
@@ -47,7 +47,8 @@ function readLoad(): Promise<string> {
   );
 }
 
-type Ports = { events: number; streams: number; bare: number };
+/** The server child's ports (bench/live-server.ts); this bench loads the plain form, `events.plain`. */
+type Ports = { events: Record<FormVariant, number>; streams: number; bare: number };
 
 /** Starts bench/live-server.ts (Node, tsx) and waits for its ports. */
 async function startServer(): Promise<{ ports: Ports; stop(): void }> {
@@ -119,11 +120,11 @@ async function loadRows(): Promise<BenchRow[]> {
   const server = await startServer();
   try {
     const opened = performance.now();
-    const sessions = await openHttpSessions(server.ports.events, SESSIONS, 16);
+    const sessions = await openHttpSessions(server.ports.events.plain, SESSIONS, 16);
     console.log(`${label} sessions opened over HTTP in ${((performance.now() - opened) / 1000).toFixed(1)} s`);
     const oursSeqs = sessions.map(() => 0);
     const bareSeqs = sessions.map(() => 0);
-    await loadRound(server.ports.events, sessions, oursSeqs, 1);
+    await loadRound(server.ports.events.plain, sessions, oursSeqs, 1);
     await loadRound(server.ports.bare, sessions, bareSeqs, 1);
     const rates = { ours: [] as number[], bare: [] as number[] };
     const latencies = { ours: [] as number[], bare: [] as number[] };
@@ -131,7 +132,7 @@ async function loadRows(): Promise<BenchRow[]> {
     const oursStatuses = new Map<number, number>();
     for (let r = 0; r < ROUNDS; r++) {
       for (const who of r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const)) {
-        const run = await loadRound(who === "ours" ? server.ports.events : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, ROUND_SECONDS);
+        const run = await loadRound(who === "ours" ? server.ports.events.plain : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, ROUND_SECONDS);
         rates[who].push(run.events / run.seconds);
         for (const ms of run.latencies) latencies[who].push(ms); // a spread of 100,000+ values overflows the stack
         if (who === "ours") {
