@@ -5,7 +5,12 @@
  * (unkeyed rows, so every row below is renamed: the worst case for the kids list).
  *
  * Ours: assign ids to the new view tree + diff against the previous live tree + JSON.stringify of
- * the patches, i.e. the per-event work after `view`. Peer: hono/jsx renderToString of the same new
+ * the patches, i.e. the per-event work after `view`. The new view tree is built once, like the
+ * peer's, so before each timed call its elements forget the live elements the last call placed on
+ * them (src/live/ids.ts keeps them, for a view that hands an element back again): otherwise every
+ * call after the first would reuse those, and diff against a tree that the first call already made
+ * share the old one's objects (src/live/diff.ts), measuring neither the ids nor the diff. The walk
+ * that forgets them is counted in our time. Peer: hono/jsx renderToString of the same new
  * tree, prebuilt (what a re-render-and-send server does per event). Our own full render is printed
  * beside it. Time: median of batches from alternating rounds after a warm-up. Bytes: patch JSON vs
  * the peer's HTML.
@@ -92,6 +97,13 @@ function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
   return samples.map((list) => median(list) * 1000);
 }
 
+/** Clears the live element each view element of the tree keeps from its last placement; returns the tree. */
+function forgetPlacements(el: UiElement): UiElement {
+  el.live = undefined;
+  for (const kid of el.children) if (kid.kind === "el") forgetPlacements(kid);
+  return el;
+}
+
 const rows: BenchRow[] = [];
 for (const nodes of [100, 1_000, 10_000]) {
   for (const edit of EDITS) {
@@ -103,9 +115,9 @@ for (const nodes of [100, 1_000, 10_000]) {
     const json = JSON.stringify(diff(prevLive, assignIds(nextView)));
     const html = renderToString(peerTree);
     const [tDiff, tPeer, tRender] = timeSideBySide([
-      () => JSON.stringify(diff(prevLive, assignIds(nextView))),
+      () => JSON.stringify(diff(prevLive, assignIds(forgetPlacements(nextView)))),
       () => renderToString(peerTree),
-      () => render(assignIds(nextView)),
+      () => render(assignIds(forgetPlacements(nextView))),
     ]) as [number, number, number];
     console.log(
       `${String(nodes).padStart(6)} nodes, ${edit.name.padEnd(22)} diff+JSON ${tDiff.toFixed(1).padStart(8)} µs ${String(json.length).padStart(8)} B | ` +
