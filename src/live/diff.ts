@@ -196,6 +196,8 @@ class DiffWalk implements IdPaths {
    * text, would outlive the collector's young generation and be copied there, on every event of
    * every busy session (bench/live.bench.ts, 100 sessions). With it, the parts that do not change
    * stay the objects of an earlier render, and only the elements on the way to a change are new.
+   * Equal means equal in everything a render holds, so an element shared with other renders (a
+   * static part's live element, src/live/ids.ts) means the same after its kids are swapped.
    */
   private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): Found | typeof NOT_IN_PLACE {
     const out = this.out;
@@ -222,8 +224,8 @@ class DiffWalk implements IdPaths {
         if (x.seg !== ny.seg) return this.drop(mark);
         // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
         // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-        found = x.indexFree ? this.kept(x, ny, depth + 1, childSelect, false) : MISMATCH;
-        if (!x.indexFree && x.name === ny.name && x.type === ny.type) found = this.kept(x, ny, depth + 1, childSelect, true);
+        if (x.indexFree) found = this.kept(x, ny, depth + 1, childSelect, false);
+        else found = x.name === ny.name && x.type === ny.type ? this.kept(x, ny, depth + 1, childSelect, true) : MISMATCH;
         if (found === MISMATCH) {
           if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
           found = this.kept(x, ny, depth + 1, childSelect, false);
