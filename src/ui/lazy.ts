@@ -12,9 +12,10 @@
  * call with equal arguments is not run again. Pass a function defined once, outside `view`: an
  * arrow written inline in `view` is a new function on every render and never matches.
  *
- * Memory: the previous render's entries are what the session's kept tree holds anyway; they are
- * dropped with it (a quiet session, src/live/server/session.ts). Outside a session (rendering a
- * view directly) `lazy` simply calls `fn`.
+ * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
+ * render's lazy calls; they are dropped with the tree (a quiet session, src/live/server/session.ts),
+ * and never shared with another session. Outside a session (rendering a view directly) `lazy`
+ * simply calls `fn`.
  */
 import type { UiElement } from "./node.ts";
 

@@ -49,7 +49,7 @@ export interface UiElement {
   readonly type: string | undefined;
   /**
    * The live element last built from this element (src/live/ids.ts), kept so that an element
-   * object a view hands back again (a static part built once, a memoised subtree) is not walked
+   * object a view hands back again (a static part built once, a `Ui.lazy` part) is not walked
    * again, and the diff sees the same live element and skips it. Not part of the view's meaning.
    */
   live: LiveElement | undefined;

@@ -148,3 +148,33 @@ test("a live app's lazy parts are built again only for the events that change th
     live.close();
   }
 });
+
+test("lazy results are a session's own, and go when its rendered tree is dropped", async () => {
+  const { row, calls } = countingRow();
+  let now = 0;
+  const live = app<{ count: number }>(
+    {
+      init: () => ({ count: 0 }),
+      update: (m, msg) => (msg === "Inc" ? { count: m.count + 1 } : m),
+      view: (m) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, `count ${m.count}`), Ui.h("ul", {}, Ui.lazy(row, "shared", false))),
+    },
+    { now: () => now, treeIdleMs: 1_000 },
+  );
+  try {
+    const first = await openTab(live);
+    const second = await openTab(live);
+    // The same call in another session is built for that session: nothing passes between them.
+    assert.deepEqual(calls, ["shared", "shared"]);
+    assert.equal((await first.post({ seq: 1, msg: "Inc", args: [] })).status, 200);
+    assert.deepEqual(calls, ["shared", "shared"]);
+    now += 1_000;
+    live.sessions.sweep();
+    // The quiet sessions dropped their trees and memos: the next event re-renders the previous
+    // model, which builds the row again, and its own render then reuses that.
+    const resp = await second.post({ seq: 1, msg: "Inc", args: [] });
+    assert.deepEqual((await resp.json()).patches, [{ id: "r.0#button", text: "count 1" }]);
+    assert.deepEqual(calls, ["shared", "shared", "shared"]);
+  } finally {
+    live.close();
+  }
+});
