@@ -8,6 +8,8 @@
  *   "memory"   after two forced collections: { heapUsed, rss } in bytes
  *   "sweep"    runs the stream app's registry sweep (quiet sessions drop their rendered tree)
  *   "stats"    { sessions, streams } of the stream app
+ *   "cpu"      { cpuMicros, requests }: the process's user + system CPU time so far and, per port,
+ *              the requests served; two readings around a load round give the CPU per event
  *
  * Live apps: `events`, one per way of writing the form's view (bench/live-app.ts, FormVariant: the
  * same page each way) for the throughput runs, `streams` for the 10,000-stream memory run (with a short treeIdleMs, so the
@@ -20,9 +22,17 @@ const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp
 const streams = formApp({ treeIdleMs: 1_000 });
 const bare = bareApp();
 
+/** Requests served, by port: the one line of bookkeeping every app, ours and the bare route, pays alike. */
+const served: Record<number, number> = {};
+
 function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<number> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+    let port = 0;
+    const counted = (req: Request) => {
+      served[port] = (served[port] ?? 0) + 1;
+      return fetch(req);
+    };
+    const server = serve({ fetch: counted, hostname: "127.0.0.1", port: 0 }, (info) => resolve((port = info.port)));
     // Thousands of idle SSE connections are the point of the stream run: no socket timeout.
     (server as unknown as { setTimeout?: (ms: number) => void }).setTimeout?.(0);
     (server as unknown as { maxConnections?: number }).maxConnections = 20_000;
@@ -50,6 +60,9 @@ process.on("message", (message: { kind: string; id: number }) => {
   else if (message.kind === "sweep") {
     streams.sessions.sweep();
     answer(true);
+  } else if (message.kind === "cpu") {
+    const usage = process.cpuUsage();
+    answer({ cpuMicros: usage.user + usage.system, requests: { ...served } });
   } else if (message.kind === "stats") {
     let open = 0;
     for (const session of streams.sessions.all()) open += session.streams.size;

@@ -26,7 +26,10 @@
  *      autocannon instance with one connection, its own session cookie and CSRF header, and its own
  *      rising seq; the bare route gets the same 100 single-connection clients and the same bodies.
  *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response;
- *      for the three views, as in part 1.
+ *      for the three views, as in part 1. Also the server's CPU time (user + system) per event,
+ *      read in the server child around each round: on a small machine the load generator shares
+ *      the cores, so this says what each event costs the server apart from how fast the client
+ *      can send.
  *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS
  *      and heap (after forced collections) before and after, with the streams open and the
  *      sessions quiet past treeIdleMs and swept.
@@ -199,6 +202,9 @@ async function memoryRows(): Promise<BenchRow[]> {
 // ---------------------------------------------------------------------------------------------
 // 3-4. Over HTTP, Node only: the server child, autocannon, and 10,000 open streams
 
+/** The server child's answer to "cpu": its CPU time so far (µs) and the requests served per port. */
+type CpuReading = { cpuMicros: number; requests: Record<number, number> };
+
 type ServerChild = {
   ports: { events: Record<FormVariant, number>; streams: number; bare: number };
   ask<T>(kind: string): Promise<T>;
@@ -295,11 +301,16 @@ async function httpLoadRows(server: ServerChild, form: FormVariant): Promise<Ben
   const bareRates: number[] = [];
   const oursLatencies: number[] = [];
   const bareLatencies: number[] = [];
+  const cpuPerEvent = { ours: [] as number[], bare: [] as number[] };
   let oursErrors = 0;
   for (let r = 0; r < 3; r++) {
     const order = r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const);
     for (const who of order) {
-      const run = await cannonRound(who === "ours" ? oursPort : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
+      const port = who === "ours" ? oursPort : server.ports.bare;
+      const before = await server.ask<CpuReading>("cpu");
+      const run = await cannonRound(port, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
+      const after = await server.ask<CpuReading>("cpu");
+      cpuPerEvent[who].push((after.cpuMicros - before.cpuMicros) / ((after.requests[port] ?? 0) - (before.requests[port] ?? 0)));
       (who === "ours" ? oursRates : bareRates).push(run.events / run.seconds);
       // A loop, not a spread: a quiet machine yields more latencies than a call may take arguments.
       const into = who === "ours" ? oursLatencies : bareLatencies;
@@ -311,7 +322,13 @@ async function httpLoadRows(server: ServerChild, form: FormVariant): Promise<Ben
   oursLatencies.sort((a, b) => a - b);
   bareLatencies.sort((a, b) => a - b);
   console.log(`HTTP, 100 sessions x 1 connection${variant}, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
-  return httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies }, variant);
+  console.log(`HTTP, 100 sessions${variant}, server CPU µs per event per round: ours ${cpuPerEvent.ours.map((v) => v.toFixed(1)).join(" ")}; bare ${cpuPerEvent.bare.map((v) => v.toFixed(1)).join(" ")}`);
+  const cpuRow: BenchRow = {
+    name: `server CPU (user + system) per event over HTTP, 100 sessions${variant}`,
+    ours: median(cpuPerEvent.ours), peer: median(cpuPerEvent.bare), peerName: "bare Hono route, same load",
+    unit: "µs", higherIsBetter: false, target: "(info)", met: true,
+  };
+  return [...httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies }, variant), cpuRow];
 }
 
 /** Opens `count` sessions, each with one SSE stream held open; returns a function closing them. */
