@@ -86,10 +86,16 @@ export function getCookie(name: string, req: Request): string | undefined {
 /** The value of the first cookie named `name` in a Cookie header, or undefined. */
 export function cookieIn(header: string | null, name: string): string | undefined {
   if (!header || name === "") return undefined;
+  // The next "=" at or after `start`, searched again only once the scan has passed it: pairs
+  // without one ("a; b; c=1") would otherwise each rescan the rest of the header (quadratic).
+  let eq = -1;
   for (let start = 0; start < header.length; ) {
     let end = header.indexOf(";", start);
     if (end < 0) end = header.length;
-    const eq = header.indexOf("=", start);
+    if (eq !== header.length && eq < start) {
+      eq = header.indexOf("=", start);
+      if (eq < 0) eq = header.length;
+    }
     if (eq > start && eq < end) {
       let from = start, to = eq;
       while (from < to && isTrimmed(header.charCodeAt(from))) from++;
