@@ -203,7 +203,7 @@ export class LiveSession<Model> {
       // A background change the render does not show sends nothing (and takes no seq).
       if (result.patches.length > 0) this.emit(result.patches, undefined, undefined);
       this.run(result.cmd);
-    this.host.persist(this as LiveSession<unknown>);
+      this.host.persist(this as LiveSession<unknown>);
     });
   }
 
