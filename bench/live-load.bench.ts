@@ -26,7 +26,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { eventBody, eventHeaders, type FormVariant, httpRows, openHttpSessions, type SessionCreds } from "./live-app.ts";
+import type { ServerPorts } from "./live-server.ts";
+import { eventBody, eventHeaders, httpRows, openHttpSessions, type SessionCreds } from "./live-app.ts";
 import { type BenchRow, report } from "./report.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[] }; process?: { argv: string[]; execPath: string } };
@@ -47,17 +48,15 @@ function readLoad(): Promise<string> {
   );
 }
 
-/** The server child's ports (bench/live-server.ts); this bench loads the plain form, `events.plain`. */
-type Ports = { events: Record<FormVariant, number>; streams: number; bare: number };
 
 /** Starts bench/live-server.ts (Node, tsx) and waits for its ports. */
-async function startServer(): Promise<{ ports: Ports; stop(): void }> {
+async function startServer(): Promise<{ ports: ServerPorts; stop(): void }> {
   const file = fileURLToPath(new URL("live-server.ts", import.meta.url));
   const child = spawn(g.process!.execPath, ["--expose-gc", "--import", "tsx", file], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const ports = await new Promise<Ports>((resolve, reject) => {
+  const ports = await new Promise<ServerPorts>((resolve, reject) => {
     child.on("error", reject);
     child.on("exit", (code) => reject(new Error(`live-server.ts exited with ${code}`)));
-    child.on("message", (message: { kind: string; ports?: Ports }) => {
+    child.on("message", (message: { kind: string; ports?: ServerPorts }) => {
       if (message.kind === "ready") resolve(message.ports!);
     });
   });

@@ -16,7 +16,10 @@
  * sweep acts as it would after ten quiet seconds).
  */
 import { serve } from "@hono/node-server";
-import { bareApp, formApp } from "./live-app.ts";
+import { bareApp, formApp, type FormVariant } from "./live-app.ts";
+
+/** The ports this process serves on, sent to the parent when ready: one per form view, the stream app's and the bare route's. */
+export type ServerPorts = { events: Record<FormVariant, number>; streams: number; bare: number };
 
 const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned") };
 const streams = formApp({ treeIdleMs: 1_000 });
@@ -48,7 +51,7 @@ function memory(): { heapUsed: number; rss: number } {
   return { heapUsed: usage.heapUsed, rss: usage.rss };
 }
 
-const ports = {
+const ports: ServerPorts = {
   events: { plain: await listen(events.plain.fetch), static: await listen(events.static.fetch), tuned: await listen(events.tuned.fetch) },
   streams: await listen(streams.fetch),
   bare: await listen(bare.fetch),

@@ -47,6 +47,7 @@ import {
   bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, initialModel, openHttpSessions, openSession, type SessionCreds,
   type FormVariant, VARIANT_SUFFIX, view, viewStaticBuiltOnce, viewTuned,
 } from "./live-app.ts";
+import type { ServerPorts } from "./live-server.ts";
 import { render } from "../src/live/render.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
@@ -206,7 +207,7 @@ async function memoryRows(): Promise<BenchRow[]> {
 type CpuReading = { cpuMicros: number; requests: Record<number, number> };
 
 type ServerChild = {
-  ports: { events: Record<FormVariant, number>; streams: number; bare: number };
+  ports: ServerPorts;
   ask<T>(kind: string): Promise<T>;
   stop(): void;
 };
