@@ -106,3 +106,31 @@ test("the resync render returns the current tree as full HTML with the session's
   const noCsrf = await a.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: tab.cookies } }));
   assert.equal(noCsrf.status, 403);
 });
+
+test("an open stream gets heartbeat comments, and each one keeps its session from expiring as idle", async () => {
+  let now = 1_000_000;
+  const a = freshApp({ now: () => now, idleTimeoutMs: 60_000, heartbeatMs: 20 });
+  const tab = await openTab(a);
+  const session = [...a.sessions.all()][0]!;
+  const resp = await a.fetch(new Request("http://app.test/_svc/subscribe", { headers: { Cookie: tab.cookies } }));
+  const reader = resp.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  // Past the idle timeout on the app's clock, then wait (in real time) for a heartbeat to arrive.
+  // A ref'd timer bounds the wait and keeps the process alive (the server's timers are unref'd).
+  now += 60_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 2_000)));
+  while (!text.includes(": heartbeat\n\n")) {
+    const chunk = await Promise.race([reader.read(), timeout]);
+    if (chunk === undefined || chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  clearTimeout(timer);
+  assert.match(text, /^: connected\n\n/);
+  assert.match(text, /: heartbeat\n\n/, "a heartbeat comment arrived");
+  assert.equal(session.lastActive, now, "the heartbeat marked the session active");
+  a.sessions.sweep();
+  assert.equal(session.ended, false, "a session with an open stream is not idle");
+  await reader.cancel();
+});
