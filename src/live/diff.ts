@@ -21,7 +21,9 @@
  *      that step 2 of matching would pair anyway, or the only element of its tag on both sides,
  *      which step 3 pairs): no children op, only recursion. One walk checks
  *      the slots and recurses as it goes; a slot that differs drops what the walk emitted, and the
- *      children are reconciled as below.
+ *      children are reconciled as below. A slot whose stretch of the two trees' flat records is
+ *      the same (src/live/flat.ts) is equal as it stands: the walk neither compares nor recurses
+ *      into its objects, which on a busy server have long left the processor's caches.
  *    - a single new text child: a `text` patch.
  *    - raw HTML among the old or new children, no children, or no child matched: an `html` patch.
  *    - otherwise the children are matched (src/live/match.ts). When the new list is the old one
@@ -40,6 +42,7 @@
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
 import { CHANGE_SHOWN, clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
+import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "./protocol.ts";
@@ -50,12 +53,15 @@ export type { ClientValues };
 
 /** `diff(prevTree, nextTree, clientValues?)`: the patches that turn the old render into the new. */
 export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, clientValues?: ClientValues): Patch[] {
-  const p = prev.kind === "tree" ? prev.root : assignIds(prev).root;
-  const n = next.kind === "tree" ? next.root : assignIds(next).root;
+  const before = prev.kind === "tree" ? prev : assignIds(prev);
+  const after = next.kind === "tree" ? next : assignIds(next);
+  const p = before.root, n = after.root;
   if (p.tag !== n.tag || formChanged(p, n)) return [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }];
-  const walk = new DiffWalk(reporter(clientValues));
+  const walk = new DiffWalk(reporter(clientValues), before.flat, after.flat);
+  const length = before.flat.length;
+  const equal = (length === after.flat.length && sameEntries(before.flat, 0, after.flat, 0, length)) || walk.element(p, n, 0, undefined, false, 0, 0) === EQUAL;
   // An equal new root takes the old root's kids (see DiffWalk.inPlace): none of its render is kept.
-  if (walk.element(p, n, 0, undefined, false) === EQUAL && p !== n) (n as Swappable).kids = p.kids;
+  if (equal && p !== n) (n as Swappable).kids = p.kids;
   return walk.out;
 }
 
@@ -73,16 +79,25 @@ const MISMATCH = 0, CHANGED = 1, EQUAL = 2;
 const NOT_IN_PLACE = -1;
 type Found = typeof MISMATCH | typeof CHANGED | typeof EQUAL;
 
+/** Where a pair's elements start in the flat records, when the walk knows it (UNKNOWN when not). */
+const UNKNOWN = -1;
+
 /**
  * One diff: the patches so far and the path of the pair being compared, as the segs of the old and
- * the new element at each depth (depth 0 is the root).
+ * the new element at each depth (depth 0 is the root). While kids are taken in place, the walk also
+ * keeps the place of the pair in the two trees' flat records (src/live/flat.ts), and a kid whose
+ * stretch of the record is the same in both is equal without a visit to its objects.
  */
 class DiffWalk implements IdPaths {
   readonly out: Patch[] = [];
   private readonly oldSegs: string[] = [ROOT_ID];
   private readonly newSegs: string[] = [ROOT_ID];
 
-  constructor(private readonly reported: Reported | undefined) {}
+  constructor(
+    private readonly reported: Reported | undefined,
+    private readonly oldFlat: Flat,
+    private readonly newFlat: Flat,
+  ) {}
 
   /** The id the client posted for the old element at `depth` on the path. */
   oldId(depth: number): string {
@@ -96,14 +111,14 @@ class DiffWalk implements IdPaths {
 
   /**
    * A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place.
-   * `verify`: see `element`.
+   * `verify`: see `element`; `op` and `np`: where the pair starts in the flat records, or UNKNOWN.
    */
-  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean): Found {
+  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean, op: number, np: number): Found {
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
     if (pc === nc) return EQUAL;
     this.oldSegs[depth] = pc.seg;
     this.newSegs[depth] = nc.seg;
-    if (!formChanged(pc, nc)) return this.element(pc, nc, depth, selectId, verify);
+    if (!formChanged(pc, nc)) return this.element(pc, nc, depth, selectId, verify, op, np);
     if (verify && !sameShape(pc, nc)) return MISMATCH;
     const id = this.newId(depth);
     this.out.push({ id, replace: renderElement(nc, id) });
@@ -117,11 +132,11 @@ class DiffWalk implements IdPaths {
    * not even what the client's reported values hide; CHANGED may also mean "not worth finding out"
    * (reconciled kids).
    */
-  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify: boolean): Found {
+  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify: boolean, op: number, np: number): Found {
     const textOnly = TEXT_ONLY_TAGS.has(n.tag);
     // In place, every kid slot held the same kind and seg (so the same tag): the shapes are equal.
     if (!textOnly && p.kids.length === n.kids.length) {
-      const found = this.inPlace(p, n, depth, selectId);
+      const found = this.inPlace(p, n, depth, selectId, op, np);
       if (found !== NOT_IN_PLACE) return found;
     }
     if (verify && !sameShape(p, n)) return MISMATCH;
@@ -170,7 +185,7 @@ class DiffWalk implements IdPaths {
       const childSelect = this.selectIdBelow(n, depth, selectId);
       for (let k = 0; k < pairs.length; k += 2) {
         const j = pairs[k + 1] as number;
-        if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false);
+        if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false, UNKNOWN, UNKNOWN);
       }
     }
     // Here only a text-only element (style, script, textarea, title) can be equal: same text, same attributes.
@@ -199,9 +214,13 @@ class DiffWalk implements IdPaths {
    * Equal means equal in everything a render holds, so an element shared with other renders (a
    * static part's live element, src/live/ids.ts) means the same after its kids are swapped.
    */
-  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined): Found | typeof NOT_IN_PLACE {
+  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, op: number, np: number): Found | typeof NOT_IN_PLACE {
     const out = this.out;
     const mark = out.length;
+    const oldFlat = this.oldFlat, newFlat = this.newFlat;
+    const placed = op !== UNKNOWN && np !== UNKNOWN;
+    // Where the current kid starts in each record.
+    let oAt = placed ? kidsStart(oldFlat, op) : UNKNOWN, nAt = placed ? kidsStart(newFlat, np) : UNKNOWN;
     const changed = diffAttrs(p, n, this.reported, this, depth, selectId);
     if (changed !== undefined && changed !== CHANGE_SHOWN) out.push({ id: this.newId(depth), attrs: changed });
     const childSelect = this.selectIdBelow(n, depth, selectId);
@@ -210,6 +229,18 @@ class DiffWalk implements IdPaths {
     let swapped: LiveNode[] | undefined; // the new kids with the equal ones swapped, made at the first swap
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
+      // This kid's place in each record; the next kid's follows it.
+      const xAt = oAt, yAt = nAt;
+      if (placed) {
+        const xLength = entryLength(oldFlat, xAt), yLength = entryLength(newFlat, yAt);
+        oAt += xLength;
+        nAt += yLength;
+        // The same stretch of both records: the same subtree, found without reading its objects.
+        if (x !== y && xLength === yLength && sameEntries(oldFlat, xAt, newFlat, yAt, xLength)) {
+          if (!equal) (swapped ??= nk.slice())[i] = x;
+          continue;
+        }
+      }
       if (x === y) continue;
       let found: Found;
       if (x.kind !== y.kind) return this.drop(mark);
@@ -222,13 +253,16 @@ class DiffWalk implements IdPaths {
       } else {
         const ny = y as LiveElement;
         if (x.seg !== ny.seg) return this.drop(mark);
+        // Below, the records are followed only where both kids are recorded in full.
+        const inRecords = placed && opensElement(oldFlat, xAt) && opensElement(newFlat, yAt);
+        const xPlace = inRecords ? xAt : UNKNOWN, yPlace = inRecords ? yAt : UNKNOWN;
         // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
         // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-        if (x.indexFree) found = this.kept(x, ny, depth + 1, childSelect, false);
-        else found = x.name === ny.name && x.type === ny.type ? this.kept(x, ny, depth + 1, childSelect, true) : MISMATCH;
+        if (x.indexFree) found = this.kept(x, ny, depth + 1, childSelect, false, xPlace, yPlace);
+        else found = x.name === ny.name && x.type === ny.type ? this.kept(x, ny, depth + 1, childSelect, true, xPlace, yPlace) : MISMATCH;
         if (found === MISMATCH) {
           if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
-          found = this.kept(x, ny, depth + 1, childSelect, false);
+          found = this.kept(x, ny, depth + 1, childSelect, false, xPlace, yPlace);
         }
       }
       if (found === EQUAL) {

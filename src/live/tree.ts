@@ -10,6 +10,7 @@
  * an event writes a handful.
  */
 import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
+import type { Flat } from "./flat.ts";
 import type { EventKind, Pass } from "./protocol.ts";
 
 export interface LiveElement {
@@ -60,6 +61,8 @@ export function hasRawKid(el: LiveElement): boolean {
 export interface LiveTree {
   readonly kind: "tree";
   readonly root: LiveElement;
+  /** The tree's content, flat (src/live/flat.ts): what lets the diff find an unchanged subtree without walking it. */
+  readonly flat: Flat;
 }
 
 /** The id of a child whose parent has id `parentId` (§Node id). */

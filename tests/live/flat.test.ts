@@ -1,0 +1,126 @@
+/**
+ * The flat record of a render (src/live/flat.ts): it mirrors the live tree node for node, two
+ * equal stretches of two records always stand for subtrees that render alike, and the diff takes
+ * such a subtree as unchanged without reading its objects.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { diff } from "../../src/live/diff.ts";
+import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "../../src/live/flat.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { renderElement } from "../../src/live/render.ts";
+import type { LiveElement, LiveTree } from "../../src/live/tree.ts";
+import { h } from "../../src/ui/node.ts";
+import { build, mutate, specArb } from "./support/trees.ts";
+
+/** Every element of a tree recorded in full, with where its entries start. */
+function placesOf(tree: LiveTree): { el: LiveElement; at: number }[] {
+  const places: { el: LiveElement; at: number }[] = [];
+  const walk = (el: LiveElement, at: number) => {
+    places.push({ el, at });
+    let kid = kidsStart(tree.flat, at);
+    for (const node of el.kids) {
+      if (node.kind === "el" && opensElement(tree.flat, kid)) walk(node, kid);
+      kid += entryLength(tree.flat, kid);
+    }
+  };
+  walk(tree.root, 0);
+  return places;
+}
+
+/** Asserts that the record at `at` describes `el`: seg, attributes in order, kids one for one; returns its length. */
+function assertMirrors(flat: Flat, at: number, el: LiveElement): number {
+  assert.equal(flat[at], at === 0 ? el.tag : el.seg, "an element's seg, the root's tag");
+  const names = Object.keys(el.attrs);
+  assert.equal(flat[at + 2], names.length);
+  names.forEach((name, i) => {
+    assert.equal(flat[at + 3 + 2 * i], name);
+    assert.equal(flat[at + 4 + 2 * i], el.attrs[name]);
+  });
+  let kid = kidsStart(flat, at);
+  for (const node of el.kids) {
+    if (node.kind === "el" && opensElement(flat, kid)) assertMirrors(flat, kid, node);
+    else if (node.kind === "el") assert.equal(flat[kid + 1], node, "a reused element is recorded as itself");
+    else assert.equal(flat[kid + 1], node.kind === "text" ? node.text : node.html);
+    kid += entryLength(flat, kid);
+  }
+  assert.equal(kid - at, flat[at + 1], "the span covers the kids exactly");
+  return kid - at;
+}
+
+test("the record mirrors the tree node for node, and ends where the root's span ends", () => {
+  fc.assert(
+    fc.property(specArb, (spec) => {
+      const tree = assignIds(build(spec));
+      assert.equal(assertMirrors(tree.flat, 0, tree.root), tree.flat.length);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("a view element handed back again is recorded as its reused live element", () => {
+  const footer = h("footer", {}, h("p", {}, "static"));
+  const view = (n: number) => h("main", {}, h("p", {}, `n ${n}`), footer);
+  assignIds(view(1));
+  const tree = assignIds(view(2));
+  assert.equal(assertMirrors(tree.flat, 0, tree.root), tree.flat.length);
+  assert.ok(tree.flat.includes(tree.root.kids[1]), "the footer's live element stands for its subtree");
+});
+
+test("the same view built twice has the same record, so an unchanged subtree is found equal", () => {
+  fc.assert(
+    fc.property(specArb, (spec) => {
+      const a = assignIds(build(spec)), b = assignIds(build(structuredClone(spec)));
+      assert.equal(a.flat.length, b.flat.length);
+      assert.ok(sameEntries(a.flat, 0, b.flat, 0, a.flat.length));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("equal stretches of two records always stand for subtrees that render alike", () => {
+  fc.assert(
+    fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (spec, picks) => {
+      const a = assignIds(build(spec)), b = assignIds(build(mutate(spec, picks)));
+      for (const x of placesOf(a)) {
+        for (const y of placesOf(b)) {
+          const length = entryLength(a.flat, x.at);
+          if (length !== entryLength(b.flat, y.at) || !sameEntries(a.flat, x.at, b.flat, y.at, length)) continue;
+          // Rendered under one id, so that only the subtrees themselves are compared.
+          assert.equal(renderElement(x.el, "r"), renderElement(y.el, "r"));
+          assert.equal(x.el.tag, y.el.tag);
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** An object that fails the test if any of its properties is read. */
+function untouchable(what: string): LiveElement {
+  return new Proxy({} as LiveElement, {
+    get: (_target, prop) => assert.fail(`the diff read ${String(prop)} of ${what}`),
+  });
+}
+
+test("the diff takes a subtree whose record is unchanged as equal without reading its old objects", () => {
+  const items = Array.from({ length: 50 }, (_, i) => `item ${i}`);
+  const view = (count: number) =>
+    h("main", { class: "app" }, h("p", { id: "count" }, `count ${count}`), h("ul", { class: "list" }, ...items.map((item) => h("li", {}, item))));
+  const before = assignIds(view(1));
+  const after = assignIds(view(2));
+  // The old list: every object of it out of reach. The record still holds its content.
+  (before.root.kids as LiveElement[])[1] = untouchable("the old list");
+  assert.deepEqual(diff(before, after), [{ id: "r.0#p", text: "count 2" }]);
+  // The unchanged list of the new render was swapped for the old one (DiffWalk.inPlace), as before.
+  assert.equal(after.root.kids[1], before.root.kids[1]);
+});
+
+test("a change inside a subtree is still found when its siblings are taken from the record", () => {
+  const view = (last: string) => h("ul", {}, ...["a", "b", "c", last].map((text) => h("li", {}, text)));
+  const before = assignIds(view("d"));
+  const after = assignIds(view("e"));
+  for (let i = 0; i < 3; i++) (before.root.kids as LiveElement[])[i] = untouchable(`li ${i}`);
+  assert.deepEqual(diff(before, after), [{ id: "r.3#li", text: "e" }]);
+});
