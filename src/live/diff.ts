@@ -57,9 +57,12 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
   const after = next.kind === "tree" ? next : assignIds(next);
   const p = before.root, n = after.root;
   if (p.tag !== n.tag || formChanged(p, n)) return [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }];
-  const walk = new DiffWalk(reporter(clientValues), before.flat, after.flat);
-  const length = before.flat.length;
-  const equal = (length === after.flat.length && sameEntries(before.flat, 0, after.flat, 0, length)) || walk.element(p, n, 0, undefined, false, 0, 0) === EQUAL;
+  const oldFlat = before.flat, newFlat = after.flat;
+  const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
+  const recorded = oldFlat !== undefined && newFlat !== undefined;
+  const equal =
+    (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) ||
+    walk.element(p, n, 0, undefined, false, recorded ? 0 : UNKNOWN, recorded ? 0 : UNKNOWN) === EQUAL;
   // An equal new root takes the old root's kids (see DiffWalk.inPlace): none of its render is kept.
   if (equal && p !== n) (n as Swappable).kids = p.kids;
   return walk.out;
@@ -79,8 +82,9 @@ const MISMATCH = 0, CHANGED = 1, EQUAL = 2;
 const NOT_IN_PLACE = -1;
 type Found = typeof MISMATCH | typeof CHANGED | typeof EQUAL;
 
-/** Where a pair's elements start in the flat records, when the walk knows it (UNKNOWN when not). */
+/** Where a pair's elements start in the flat records, when the walk knows it (UNKNOWN when not, or when a tree has no record). */
 const UNKNOWN = -1;
+const NO_RECORD: Flat = [];
 
 /**
  * One diff: the patches so far and the path of the pair being compared, as the segs of the old and

@@ -62,33 +62,59 @@ export function sameEntries(x: Flat, a: number, y: Flat, b: number, length: numb
   return true;
 }
 
-/** Builds a flat record while the id walk goes down the tree. */
+/**
+ * The longest record kept: 16,384 entries (128 KB, under the size at which the engine puts an
+ * array in its large-object space, which costs far more to allocate). A tree of some 2,000
+ * elements and more is diffed without one: building a record that size on every render costs
+ * more than walking the tree saves (bench/diff.bench.ts, 10,000 nodes).
+ */
+export const MAX_RECORD = 16_384;
+
+/**
+ * Builds a flat record while the id walk goes down the tree, or nothing: a writer made without an
+ * expected length records nothing, and one whose record outgrows MAX_RECORD stops and keeps none.
+ */
 export class FlatWriter {
   private readonly out: unknown[];
   private length = 0;
+  private recording: boolean;
 
-  /** `expected`: about how many entries the record will have (the last one's length), so that the array does not grow by steps. */
-  constructor(expected: number) {
-    this.out = new Array(expected);
+  /**
+   * `expected`: about how many entries the record will have (the session's last record's length),
+   * so that the array does not grow by steps; undefined to record nothing.
+   */
+  constructor(expected: number | undefined) {
+    this.recording = expected !== undefined;
+    this.out = expected !== undefined && expected > 0 ? new Array(Math.min(expected, MAX_RECORD)) : [];
   }
 
-  /** The finished record. */
-  finish(): Flat {
+  /** The finished record, or undefined when there is none. */
+  finish(): Flat | undefined {
+    if (!this.recording) return undefined;
     this.out.length = this.length;
     return this.out;
   }
 
   /** Opens an element: its seg and attributes. Returns where it starts, for `close`. */
   open(seg: string, attrs: Readonly<Record<string, string>>): number {
+    if (!this.recording) return 0;
     const out = this.out;
     const at = this.length;
+    if (at > MAX_RECORD) {
+      this.recording = false;
+      out.length = 0;
+      return 0;
+    }
+    // Written front to back, so that an array that runs out of room grows as if pushed to.
+    out[at] = seg;
+    out[at + 1] = 0;
+    out[at + 2] = 0;
     let w = at + 3;
     for (const name in attrs) {
       out[w] = name;
       out[w + 1] = attrs[name];
       w += 2;
     }
-    out[at] = seg;
     out[at + 2] = (w - at - 3) / 2;
     this.length = w;
     return at;
@@ -96,7 +122,7 @@ export class FlatWriter {
 
   /** Closes the element opened at `at`: its span is now known. */
   close(at: number): void {
-    this.out[at + 1] = this.length - at;
+    if (this.recording) this.out[at + 1] = this.length - at;
   }
 
   text(text: string): void {
@@ -112,6 +138,7 @@ export class FlatWriter {
   }
 
   private pair(marker: object, value: unknown): void {
+    if (!this.recording) return;
     const at = this.length;
     this.out[at] = marker;
     this.out[at + 1] = value;

@@ -46,22 +46,24 @@ export function keyOf(el: UiElement): string | undefined {
   return el.key;
 }
 
-/** Assigns ids to a view tree: one walk, done once per render, that also writes the tree's flat record (src/live/flat.ts). */
-export function assignIds(root: UiElement): LiveTree {
+/**
+ * Assigns ids to a view tree: one walk, done once per render. With `record`, the walk also writes
+ * the tree's flat record (src/live/flat.ts), `record` being about how many entries it will have
+ * (a session passes its last record's length, since a view renders trees of about one size). A
+ * session keeps its tree until its next event, and the record is what lets that diff skip an
+ * unchanged subtree without walking it; a tree that is diffed while it is fresh (a test, a single
+ * render) has no use for one.
+ */
+export function assignIds(root: UiElement, record?: number): LiveTree {
   const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  flat = new FlatWriter(lastFlatLength);
+  flat = new FlatWriter(record);
   const live = resolve(root, ROOT_ID, false, rootStyles, 0);
-  const record = flat.finish();
-  lastFlatLength = Math.min(record.length, FLAT_HINT_LIMIT);
-  return { kind: "tree", root: live, flat: record };
+  return { kind: "tree", root: live, flat: flat.finish() };
 }
 
 /** The flat record of the tree being built. */
-let flat = new FlatWriter(0);
-/** The length of the last record built: a view renders trees of about one size, so the next record starts at that size. */
-let lastFlatLength = 0;
-const FLAT_HINT_LIMIT = 1 << 16;
+let flat = new FlatWriter(undefined);
 
 /**
  * The segs from the root down to the element being resolved (`path[0]` is "r"): an element keeps

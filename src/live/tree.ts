@@ -61,8 +61,11 @@ export function hasRawKid(el: LiveElement): boolean {
 export interface LiveTree {
   readonly kind: "tree";
   readonly root: LiveElement;
-  /** The tree's content, flat (src/live/flat.ts): what lets the diff find an unchanged subtree without walking it. */
-  readonly flat: Flat;
+  /**
+   * The tree's content, flat (src/live/flat.ts): what lets the diff find an unchanged subtree
+   * without walking it. A session's trees have one (up to a size); others do not.
+   */
+  readonly flat: Flat | undefined;
 }
 
 /** The id of a child whose parent has id `parentId` (§Node id). */

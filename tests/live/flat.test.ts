@@ -7,15 +7,22 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff } from "../../src/live/diff.ts";
-import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "../../src/live/flat.ts";
+import { entryLength, type Flat, kidsStart, MAX_RECORD, opensElement, sameEntries } from "../../src/live/flat.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { renderElement } from "../../src/live/render.ts";
 import type { LiveElement, LiveTree } from "../../src/live/tree.ts";
-import { h } from "../../src/ui/node.ts";
+import { h, type UiElement } from "../../src/ui/node.ts";
 import { build, mutate, specArb } from "./support/trees.ts";
 
+/** A tree with its flat record, as a session renders it. */
+function recorded(view: UiElement): LiveTree & { flat: Flat } {
+  const tree = assignIds(view, 0);
+  assert.ok(tree.flat !== undefined, "a record was asked for");
+  return tree as LiveTree & { flat: Flat };
+}
+
 /** Every element of a tree recorded in full, with where its entries start. */
-function placesOf(tree: LiveTree): { el: LiveElement; at: number }[] {
+function placesOf(tree: LiveTree & { flat: Flat }): { el: LiveElement; at: number }[] {
   const places: { el: LiveElement; at: number }[] = [];
   const walk = (el: LiveElement, at: number) => {
     places.push({ el, at });
@@ -52,7 +59,7 @@ function assertMirrors(flat: Flat, at: number, el: LiveElement): number {
 test("the record mirrors the tree node for node, and ends where the root's span ends", () => {
   fc.assert(
     fc.property(specArb, (spec) => {
-      const tree = assignIds(build(spec));
+      const tree = recorded(build(spec));
       assert.equal(assertMirrors(tree.flat, 0, tree.root), tree.flat.length);
     }),
     { numRuns: 500 },
@@ -62,8 +69,8 @@ test("the record mirrors the tree node for node, and ends where the root's span 
 test("a view element handed back again is recorded as its reused live element", () => {
   const footer = h("footer", {}, h("p", {}, "static"));
   const view = (n: number) => h("main", {}, h("p", {}, `n ${n}`), footer);
-  assignIds(view(1));
-  const tree = assignIds(view(2));
+  recorded(view(1));
+  const tree = recorded(view(2));
   assert.equal(assertMirrors(tree.flat, 0, tree.root), tree.flat.length);
   assert.ok(tree.flat.includes(tree.root.kids[1]), "the footer's live element stands for its subtree");
 });
@@ -71,7 +78,7 @@ test("a view element handed back again is recorded as its reused live element", 
 test("the same view built twice has the same record, so an unchanged subtree is found equal", () => {
   fc.assert(
     fc.property(specArb, (spec) => {
-      const a = assignIds(build(spec)), b = assignIds(build(structuredClone(spec)));
+      const a = recorded(build(spec)), b = recorded(build(structuredClone(spec)));
       assert.equal(a.flat.length, b.flat.length);
       assert.ok(sameEntries(a.flat, 0, b.flat, 0, a.flat.length));
     }),
@@ -82,7 +89,7 @@ test("the same view built twice has the same record, so an unchanged subtree is 
 test("equal stretches of two records always stand for subtrees that render alike", () => {
   fc.assert(
     fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (spec, picks) => {
-      const a = assignIds(build(spec)), b = assignIds(build(mutate(spec, picks)));
+      const a = recorded(build(spec)), b = recorded(build(mutate(spec, picks)));
       for (const x of placesOf(a)) {
         for (const y of placesOf(b)) {
           const length = entryLength(a.flat, x.at);
@@ -108,8 +115,8 @@ test("the diff takes a subtree whose record is unchanged as equal without readin
   const items = Array.from({ length: 50 }, (_, i) => `item ${i}`);
   const view = (count: number) =>
     h("main", { class: "app" }, h("p", { id: "count" }, `count ${count}`), h("ul", { class: "list" }, ...items.map((item) => h("li", {}, item))));
-  const before = assignIds(view(1));
-  const after = assignIds(view(2));
+  const before = recorded(view(1));
+  const after = recorded(view(2));
   // The old list: every object of it out of reach. The record still holds its content.
   (before.root.kids as LiveElement[])[1] = untouchable("the old list");
   assert.deepEqual(diff(before, after), [{ id: "r.0#p", text: "count 2" }]);
@@ -119,8 +126,36 @@ test("the diff takes a subtree whose record is unchanged as equal without readin
 
 test("a change inside a subtree is still found when its siblings are taken from the record", () => {
   const view = (last: string) => h("ul", {}, ...["a", "b", "c", last].map((text) => h("li", {}, text)));
-  const before = assignIds(view("d"));
-  const after = assignIds(view("e"));
+  const before = recorded(view("d"));
+  const after = recorded(view("e"));
   for (let i = 0; i < 3; i++) (before.root.kids as LiveElement[])[i] = untouchable(`li ${i}`);
   assert.deepEqual(diff(before, after), [{ id: "r.3#li", text: "e" }]);
+});
+
+test("diffs of trees with records give exactly the patches of the same trees without them", () => {
+  fc.assert(
+    fc.property(specArb, fc.array(fc.nat(), { maxLength: 6 }), (spec, picks) => {
+      const next = mutate(spec, picks);
+      const plain = diff(assignIds(build(spec)), assignIds(build(next)));
+      assert.deepEqual(diff(recorded(build(spec)), recorded(build(next))), plain);
+      // One side without a record: the walk compares objects all the way.
+      assert.deepEqual(diff(recorded(build(spec)), assignIds(build(next))), plain);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test("a tree whose record would outgrow MAX_RECORD keeps none, and its diffs still work", () => {
+  const rows = (n: number, changed: number) => h("ul", {}, ...Array.from({ length: n }, (_, i) => h("li", { class: "row" }, i === changed ? "changed" : `row ${i}`)));
+  const size = MAX_RECORD; // each row takes more than one entry, so this is well past the limit
+  const before = assignIds(rows(size, -1), 0), after = assignIds(rows(size, 7), 0);
+  assert.equal(before.flat, undefined);
+  assert.equal(after.flat, undefined);
+  assert.deepEqual(diff(before, after), [{ id: "r.7#li", text: "changed" }]);
+  const small = assignIds(rows(10, -1), 0);
+  assert.ok(small.flat !== undefined && small.flat.length < MAX_RECORD);
+});
+
+test("without a record asked for, a tree has none", () => {
+  assert.equal(assignIds(h("p", {}, "x")).flat, undefined);
 });

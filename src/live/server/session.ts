@@ -104,7 +104,8 @@ export class LiveSession<Model> {
 
   /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
   private render(model: Model): LiveTree {
-    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)));
+    // Kept until the next event: with a flat record (sized like the last one), so that the diff then skips what did not change.
+    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), this.tree?.flat?.length ?? 0);
   }
 
   /** Frees the rendered tree of an idle session; the next event re-renders it from the model. */
