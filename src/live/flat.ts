@@ -88,9 +88,9 @@ export class FlatWriter {
     this.out = expected !== undefined && expected > 0 ? new Array(Math.min(expected, MAX_RECORD)) : [];
   }
 
-  /** The finished record, or undefined when there is none. */
+  /** The finished record, or undefined when there is none (not asked for, or longer than MAX_RECORD). */
   finish(): Flat | undefined {
-    if (!this.recording) return undefined;
+    if (!this.recording || this.length > MAX_RECORD) return undefined;
     this.out.length = this.length;
     return this.out;
   }
@@ -100,6 +100,7 @@ export class FlatWriter {
     if (!this.recording) return 0;
     const out = this.out;
     const at = this.length;
+    // Checked per element: the kids written after the last check still count at `finish`.
     if (at > MAX_RECORD) {
       this.recording = false;
       out.length = 0;

@@ -11,7 +11,7 @@ import { entryLength, type Flat, kidsStart, MAX_RECORD, opensElement, sameEntrie
 import { assignIds } from "../../src/live/ids.ts";
 import { renderElement } from "../../src/live/render.ts";
 import type { LiveElement, LiveTree } from "../../src/live/tree.ts";
-import { h, type UiElement } from "../../src/ui/node.ts";
+import { h, raw, type UiElement } from "../../src/ui/node.ts";
 import { build, mutate, specArb } from "./support/trees.ts";
 
 /** A tree with its flat record, as a session renders it. */
@@ -158,4 +158,10 @@ test("a tree whose record would outgrow MAX_RECORD keeps none, and its diffs sti
 
 test("without a record asked for, a tree has none", () => {
   assert.equal(assignIds(h("p", {}, "x")).flat, undefined);
+});
+
+test("a record that passes MAX_RECORD in the kids after its last element is dropped all the same", () => {
+  // One element, then raw kids only: no element opens after the limit is passed.
+  const tree = assignIds(h("div", {}, ...Array.from({ length: MAX_RECORD / 2 + 8 }, () => raw("<b>x</b>"))), 0);
+  assert.equal(tree.flat, undefined);
 });
