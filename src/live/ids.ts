@@ -47,17 +47,17 @@ export function keyOf(el: UiElement): string | undefined {
 }
 
 /**
- * Assigns ids to a view tree: one walk, done once per render. With `record`, the walk also writes
- * the tree's flat record (src/live/flat.ts), `record` being about how many entries it will have
- * (a session passes its last record's length, since a view renders trees of about one size). A
+ * Assigns ids to a view tree: one walk, done once per render. With `recordLength`, the walk also
+ * writes the tree's flat record (src/live/flat.ts), of about that many entries (a session passes
+ * its last record's length, since a view renders trees of about one size). A
  * session keeps its tree until its next event, and the record is what lets that diff skip an
  * unchanged subtree without walking it; a tree that is diffed while it is fresh (a test, a single
  * render) has no use for one.
  */
-export function assignIds(root: UiElement, record?: number): LiveTree {
+export function assignIds(root: UiElement, recordLength?: number): LiveTree {
   const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  flat = new FlatWriter(record);
+  flat = new FlatWriter(recordLength);
   const live = resolve(root, ROOT_ID, false, rootStyles, 0);
   return { kind: "tree", root: live, flat: flat.finish() };
 }

@@ -104,8 +104,11 @@ export class LiveSession<Model> {
 
   /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
   private render(model: Model): LiveTree {
-    // Kept until the next event: with a flat record (sized like the last one), so that the diff then skips what did not change.
-    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), this.tree?.flat?.length ?? 0);
+    // Kept until the next event, with a flat record sized like the last one, so that the diff then
+    // skips what did not change. A last tree without one was too large for a record (MAX_RECORD,
+    // src/live/flat.ts): this one is about as large, and is not written up to the limit in vain.
+    const recordLength = this.tree === undefined ? 0 : this.tree.flat?.length;
+    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), recordLength);
   }
 
   /** Frees the rendered tree of an idle session; the next event re-renders it from the model. */
