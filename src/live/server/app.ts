@@ -54,8 +54,8 @@ export type LiveAppOptions = {
   /**
    * How many of the most recently used sessions keep their rendered tree between events (default
    * 256). Others re-render their previous tree on their next event, which about doubles its cost;
-   * a kept tree costs about 24 KB for 100 elements (bench/live.bench.ts, memory), so the default
-   * bounds that memory near 6 MB. Trees of sessions quiet for treeIdleMs are dropped either way.
+   * a kept tree costs about 29 KB for 100 elements (bench/live.bench.ts, memory), so the default
+   * bounds that memory near 7.5 MB. Trees of sessions quiet for treeIdleMs are dropped either way.
    */
   readonly maxTrees?: number;
   readonly heartbeatMs?: number;
