@@ -236,19 +236,15 @@ class DiffWalk implements IdPaths {
       // This kid's place in each record; the next kid's follows it.
       const xAt = oAt, yAt = nAt;
       if (placed) {
-        const xLength = entryLength(oldFlat, xAt), yLength = entryLength(newFlat, yAt);
-        oAt += xLength;
-        nAt += yLength;
-        // The same stretch of both records: the same subtree, found without reading its objects.
-        if (x !== y && xLength === yLength && sameEntries(oldFlat, xAt, newFlat, yAt, xLength)) {
-          if (!equal) (swapped ??= nk.slice())[i] = x;
-          continue;
-        }
+        oAt += entryLength(oldFlat, xAt);
+        nAt += entryLength(newFlat, yAt);
       }
       if (x === y) continue;
       let found: Found;
-      if (x.kind !== y.kind) return this.drop(mark);
-      if (x.kind === "text") {
+      // The same stretch of both records: the same subtree, found without reading its objects.
+      if (placed && oAt - xAt === nAt - yAt && sameEntries(oldFlat, xAt, newFlat, yAt, oAt - xAt)) found = EQUAL;
+      else if (x.kind !== y.kind) return this.drop(mark);
+      else if (x.kind === "text") {
         if (x.text !== (y as typeof x).text) return this.drop(mark);
         found = EQUAL;
       } else if (x.kind === "raw") {
