@@ -25,6 +25,7 @@
 import { jsx } from "hono/jsx";
 import { renderToString } from "hono/jsx/dom/server";
 import { diff } from "../src/live/diff.ts";
+import { recordLengthAfter } from "../src/live/flat.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import { h, keyed, type UiElement } from "../src/ui/node.ts";
@@ -174,7 +175,7 @@ for (const nodes of [100, 1_000, 10_000]) {
       models[k] = { ...models[k]!, count: models[k]!.count + 1 };
       evictCaches();
       const t0 = performance.now();
-      const next = assignIds(formView(models[k]!), withRecord ? trees[k]!.flat?.length ?? 0 : undefined);
+      const next = assignIds(formView(models[k]!), withRecord ? recordLengthAfter(trees[k]) : undefined);
       sink += diff(trees[k]!, next).length;
       samples.push(performance.now() - t0);
       trees[k] = next;

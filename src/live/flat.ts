@@ -30,7 +30,7 @@
  * same attributes written in another order, a subtree reused in one render and rebuilt in the
  * other): then the diff compares the objects, as it would without the record.
  */
-import type { LiveElement } from "./tree.ts";
+import type { LiveElement, LiveTree } from "./tree.ts";
 
 /** A tree's flat record (see the module note). */
 export type Flat = readonly unknown[];
@@ -50,10 +50,9 @@ export function opensElement(flat: Flat, at: number): boolean {
   return typeof flat[at] === "string";
 }
 
-/** The number of entries of the kid that starts at `at`. */
+/** The number of entries of the kid that starts at `at`: an element's span, or a marker and its value. */
 export function entryLength(flat: Flat, at: number): number {
-  const first = flat[at];
-  return first === TEXT || first === RAW || first === REUSED ? 2 : (flat[at + 1] as number);
+  return opensElement(flat, at) ? (flat[at + 1] as number) : 2;
 }
 
 /** Whether the `length` entries from `a` in `x` equal those from `b` in `y`. */
@@ -69,6 +68,16 @@ export function sameEntries(x: Flat, a: number, y: Flat, b: number, length: numb
  * more than walking the tree saves (bench/diff.bench.ts, 10,000 nodes).
  */
 export const MAX_RECORD = 16_384;
+
+/**
+ * The record length to ask of a render that follows `last`, a session's previous tree: about the
+ * length of its record, since a view renders trees of about one size; 0 for a first render; none
+ * when `last` had none (it was too large for one, and this tree is about as large, so a record
+ * would be written up to MAX_RECORD in vain).
+ */
+export function recordLengthAfter(last: LiveTree | undefined): number | undefined {
+  return last === undefined ? 0 : last.flat?.length;
+}
 
 /**
  * Builds a flat record while the id walk goes down the tree, or nothing: a writer made without an

@@ -57,13 +57,16 @@ export function keyOf(el: UiElement): string | undefined {
 export function assignIds(root: UiElement, recordLength?: number): LiveTree {
   const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  flat = new FlatWriter(recordLength);
+  flat = recordLength === undefined ? NOT_RECORDING : new FlatWriter(recordLength);
   const live = resolve(root, ROOT_ID, false, rootStyles, 0);
   return { kind: "tree", root: live, flat: flat.finish() };
 }
 
+/** A writer that records nothing and so holds no state: one serves every tree built without a record. */
+const NOT_RECORDING = new FlatWriter(undefined);
+
 /** The flat record of the tree being built. */
-let flat = new FlatWriter(undefined);
+let flat = NOT_RECORDING;
 
 /**
  * The segs from the root down to the element being resolved (`path[0]` is "r"): an element keeps

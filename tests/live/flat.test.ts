@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff } from "../../src/live/diff.ts";
-import { entryLength, type Flat, kidsStart, MAX_RECORD, opensElement, sameEntries } from "../../src/live/flat.ts";
+import { entryLength, type Flat, kidsStart, MAX_RECORD, opensElement, recordLengthAfter, sameEntries } from "../../src/live/flat.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { renderElement } from "../../src/live/render.ts";
 import type { LiveElement, LiveTree } from "../../src/live/tree.ts";
@@ -154,6 +154,15 @@ test("a tree whose record would outgrow MAX_RECORD keeps none, and its diffs sti
   assert.deepEqual(diff(before, after), [{ id: "r.7#li", text: "changed" }]);
   const small = assignIds(rows(10, -1), 0);
   assert.ok(small.flat !== undefined && small.flat.length < MAX_RECORD);
+});
+
+test("a session's render asks for a record sized like its last one, and none after a tree too large for one", () => {
+  assert.equal(recordLengthAfter(undefined), 0);
+  const small = assignIds(h("ul", {}, h("li", {}, "a"), h("li", {}, "b")), 0);
+  assert.equal(recordLengthAfter(small), small.flat?.length);
+  assert.ok((recordLengthAfter(small) ?? 0) > 0);
+  const large = assignIds(h("div", {}, ...Array.from({ length: MAX_RECORD }, (_, i) => h("p", {}, String(i)))), 0);
+  assert.equal(recordLengthAfter(large), undefined);
 });
 
 test("without a record asked for, a tree has none", () => {

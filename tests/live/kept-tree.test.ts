@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff } from "../../src/live/diff.ts";
+import { recordLengthAfter } from "../../src/live/flat.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveElement } from "../../src/live/tree.ts";
@@ -26,7 +27,7 @@ function chainProperty(recorded: boolean) {
     for (const picks of steps) {
       // Every other step is an equal rebuild: the whole new render is then equal to the kept one.
       spec = picks[0]! % 2 === 0 ? structuredClone(spec) : mutate(spec, picks);
-      const next = assignIds(build(spec), recorded ? kept.flat?.length : undefined);
+      const next = assignIds(build(spec), recorded ? recordLengthAfter(kept) : undefined);
       applyPatches(dom, diff(kept, next));
       const fresh = render(assignIds(build(spec)));
       assert.equal(render(next), fresh);

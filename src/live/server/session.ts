@@ -12,6 +12,7 @@ import type { JsonValue } from "../../json.ts";
 import { log } from "../../log.ts";
 import { diff } from "../diff.ts";
 import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
+import { recordLengthAfter } from "../flat.ts";
 import { assignIds } from "../ids.ts";
 import type { Patch } from "../protocol.ts";
 import { handlersOf, type LiveTree } from "../tree.ts";
@@ -104,11 +105,8 @@ export class LiveSession<Model> {
 
   /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
   private render(model: Model): LiveTree {
-    // Kept until the next event, with a flat record sized like the last one, so that the diff then
-    // skips what did not change. A last tree without one was too large for a record (MAX_RECORD,
-    // src/live/flat.ts): this one is about as large, and is not written up to the limit in vain.
-    const recordLength = this.tree === undefined ? 0 : this.tree.flat?.length;
-    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), recordLength);
+    // Kept until the next event, with a flat record, so that the diff then skips what did not change.
+    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), recordLengthAfter(this.tree));
   }
 
   /** Frees the rendered tree of an idle session; the next event re-renders it from the model. */
