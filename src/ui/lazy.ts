@@ -19,72 +19,93 @@
  */
 import type { UiElement } from "./node.ts";
 
-type Entry = { readonly args: readonly unknown[]; readonly element: UiElement };
+type Entry = { readonly key: object; readonly args: readonly unknown[]; readonly element: UiElement };
 
 /**
- * How far from its expected place a call's previous entry is looked for: rows inserted or removed
- * above, up to this many at once, still find theirs; farther moves rebuild (a miss costs one call
- * of `fn`, never a wrong element).
+ * How a kind of memoised call compares and keeps its arguments: `Ui.lazy` compares them with
+ * `Object.is` and keeps them as they are; a template (src/ui/template.ts) compares plain data by
+ * value and keeps a copy of it.
+ */
+export type ArgRule = {
+  readonly same: (kept: readonly unknown[], args: readonly unknown[]) => boolean;
+  readonly keep: (args: readonly unknown[]) => readonly unknown[];
+};
+
+/**
+ * How far from its expected place a call's previous entry is looked for: calls inserted or removed
+ * before it, up to this many at once, still find theirs; farther moves rebuild (a miss costs one
+ * call of `fn`, never a wrong element).
  */
 const SEARCH = 8;
 
 /**
- * One session's memo: the lazy results of its previous render, and those of the render under way.
- * Its maps are made by the first lazy call, so a view without any costs nothing per render.
+ * One session's memo: the lazy results of its previous render, and those of the render under way,
+ * each a list in call order. A render makes its calls in about the same order as the one before
+ * it, so a call's previous entry is looked for first at its own place in that order, shifted by
+ * what the last hit found (rows inserted above), then up to SEARCH places either side. One list
+ * per render, rather than one per function or template, keeps a render's entries together in
+ * memory: a busy server meets each session's memo cold, and every separate object is another
+ * cache miss (bench/live.bench.ts).
  */
 export class LazyMemo {
-  private previous: Map<Function, Entry[]> | undefined;
-  private current: Map<Function, Entry[]> | undefined;
-  /**
-   * Where the previous render's entries of a function sit relative to this render's calls of it,
-   * as found by the last hit: a row inserted above a list of lazy rows shifts the rest by one.
-   */
-  private shift: Map<Function, number> | undefined;
+  private previous: Entry[] = NO_ENTRIES;
+  private current: Entry[] = [];
+  /** Where the previous render's entries sit relative to this render's calls, as the last hit found. */
+  private shift = 0;
 
-  lookup(fn: Function, args: readonly unknown[]): UiElement {
-    const current = (this.current ??= new Map());
-    let used = current.get(fn);
-    if (used === undefined) current.set(fn, (used = []));
-    const old = this.previous?.get(fn);
+  /**
+   * The element of the previous render's call of `key` (a lazy function, a template) whose
+   * arguments are the same by `rule`, or a new one from `build(args)`.
+   */
+  lookup(key: object, args: readonly unknown[], build: (args: readonly unknown[]) => UiElement, rule: ArgRule): UiElement {
+    const used = this.current;
+    const old = this.previous;
     const i = used.length;
-    if (old !== undefined) {
-      const shifts = (this.shift ??= new Map());
-      const shift = shifts.get(fn) ?? 0;
-      // The place the last hit predicts first, then places ever farther from it, up to SEARCH.
-      for (let d = 0; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
-        const at = i + shift + d;
-        const entry = old[at];
-        if (entry !== undefined && sameArgs(entry.args, args)) {
-          if (d !== 0) shifts.set(fn, at - i);
-          used.push(entry);
-          return entry.element;
-        }
+    const shift = this.shift;
+    // The place the last hit predicts first, then places ever farther from it, up to SEARCH.
+    for (let d = 0; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
+      const at = i + shift + d;
+      if (at < 0 || at >= old.length) continue;
+      const entry = old[at]!;
+      if (entry.key === key && rule.same(entry.args, args)) {
+        if (d !== 0) this.shift = at - i;
+        used.push(entry);
+        return entry.element;
       }
     }
-    const element = checked(fn(...args));
-    used.push({ args, element });
+    const element = build(args);
+    used.push({ key, args: rule.keep(args), element });
     return element;
   }
 
   /** A render finished: its lazy results are the ones the next render may reuse. */
   commit(): void {
+    // The two lists swap, so a steady view allocates no new list.
+    const spare = this.previous === NO_ENTRIES ? [] : this.previous;
+    spare.length = 0;
     this.previous = this.current;
-    this.current = undefined;
-    this.shift = undefined;
+    this.current = spare;
+    this.shift = 0;
   }
 
   /** A render failed: what it built is forgotten, the previous render's results stay. */
   abandon(): void {
-    this.current = undefined;
-    this.shift = undefined;
+    this.current.length = 0;
+    this.shift = 0;
   }
 }
 
-function sameArgs(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) return false;
-  return true;
-}
+const NO_ENTRIES: Entry[] = [];
+
+/** `Ui.lazy`'s rule: the same arguments one by one (`Object.is`), kept as they are. */
+const BY_IDENTITY: ArgRule = {
+  same(a, b) {
+    if (a.length !== b.length) return false;
+    for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) return false;
+    return true;
+  },
+  keep: (args) => args,
+};
 
 function checked(result: unknown): UiElement {
   if (typeof result !== "object" || result === null || (result as UiElement).kind !== "el") {
@@ -95,6 +116,11 @@ function checked(result: unknown): UiElement {
 
 /** The memo of the render under way, if a session is rendering. */
 let active: LazyMemo | undefined;
+
+/** The memo of the render under way, or undefined outside a session's render. */
+export function activeMemo(): LazyMemo | undefined {
+  return active;
+}
 
 /**
  * Runs `view` as one render with `memo` (a session's). The memo takes the render's lazy results
@@ -118,5 +144,5 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
 /** `Ui.lazy(fn, ...args)`: `fn(...args)`, or the element an earlier render got from the same call. */
 export function lazy<Args extends unknown[]>(fn: (...args: Args) => UiElement, ...args: Args): UiElement {
   if (typeof fn !== "function") throw new TypeError("Ui.lazy: expects a function, then its arguments");
-  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args);
+  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, (kept) => checked(fn(...(kept as Args))), BY_IDENTITY);
 }
