@@ -106,9 +106,17 @@ function tagInfo(tag: string): TagInfo {
 
 /** `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. */
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
+  return elementOf(tag, attrs, children);
+}
+
+/**
+ * `h` with its children as an array, which the element takes over (it may write into it): for
+ * builders that gather children themselves (src/ui/template.ts).
+ */
+export function elementOf(tag: string, attrs: Attrs | Record<string, unknown> | null | undefined, children: Child[]): UiElement {
   const info = tagInfo(tag);
   const lower = info.name;
-  const norm = normalizeAttrs(lower, attrs ?? NO_ATTRS);
+  const norm = normalizeAttrs(lower, (attrs ?? NO_ATTRS) as Attrs);
   let kids = simpleKids(children) ?? flatten(children, []);
   if (info.isVoid && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);

@@ -1,0 +1,194 @@
+/**
+ * `Ui.html`: views written as HTML templates, whose static parts are known once and never built,
+ * walked or compared again (the split LiveView's HEEx and Lit make at compile time).
+ *
+ *   const field = (name: string, value: string) => Ui.html`
+ *     <div class="field">
+ *       <label for=${name}>${name}</label>
+ *       <input id=${name} name=${name} value=${value} onInput=${["SetField", name]}>
+ *     </div>`;
+ *
+ * A template is parsed once, at its first use (src/ui/template-parse.ts, which gives the language),
+ * and compiled into a builder that makes the same elements `Ui.h` would make from the same markup:
+ * every element goes through `Ui.h`'s own normalisation, so ids, keys, handlers and styles are
+ * exactly `Ui.h`'s. What the compiler adds:
+ *
+ * - an element with no hole anywhere inside it is built once per template and the same object is
+ *   handed back by every call, in every session; the id walk and the diff skip an element they
+ *   have seen as one object (src/live/ids.ts, src/live/diff.ts), so a page's static markup costs
+ *   nothing per render;
+ * - within a live session's render, a template call whose values are the same as those of a call
+ *   of the same template in the previous render gets that render's element back without building
+ *   anything (the memo `Ui.lazy` uses, src/ui/lazy.ts). Values are compared as data: strings and
+ *   numbers by value, arrays and plain objects (handler messages, style objects) entry by entry,
+ *   elements by identity; the memo keeps a copy of the plain data it compared, so a model mutated
+ *   in place is still seen as changed. An event that changes one field of a form builds that
+ *   field's template again, and the templates around it, and nothing else.
+ *
+ * Outside a session's render (a test, a static page), `html` simply builds.
+ */
+import { activeMemo, type ArgRule } from "./lazy.ts";
+import { elementOf, text, type Child, type UiElement, type UiNode } from "./node.ts";
+import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
+
+type Build = (values: readonly unknown[]) => UiElement;
+type Compiled = { readonly constant: UiElement; readonly build?: undefined } | { readonly constant?: undefined; readonly build: Build };
+
+/** One compiled template per call site: a tagged template's strings array is the same object on every call. */
+const COMPILED = new WeakMap<readonly string[], Compiled>();
+
+/** `Ui.html\`…\``: the template's one root element, with the hole values in place. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): UiElement {
+  let compiled = COMPILED.get(strings);
+  if (compiled === undefined) {
+    if (!Array.isArray(strings) || !Array.isArray((strings as { raw?: unknown }).raw)) {
+      throw new TypeError("Ui.html: use it as a template tag: Ui.html`<p>${text}</p>`");
+    }
+    compiled = compileElement(parseTemplate(strings));
+    COMPILED.set(strings, compiled);
+  }
+  if (compiled.constant !== undefined) return compiled.constant;
+  const memo = activeMemo();
+  return memo === undefined ? compiled.build(values) : memo.lookup(strings, values, compiled.build, BY_VALUE);
+}
+
+/** Handler props written in lowercase, as HTML spells event attributes, name the same handlers as Ui.h's camelCase props. */
+const HANDLER_NAMES: Readonly<Record<string, string>> = {
+  onclick: "onClick", oninput: "onInput", onchange: "onChange", onsubmit: "onSubmit", onkeydown: "onKeydown",
+};
+
+function propName(name: string): string {
+  return HANDLER_NAMES[name.toLowerCase()] ?? name;
+}
+
+function hasHole(node: TemplateElement): boolean {
+  return node.attrs.some((a) => a.parts.some((p) => typeof p === "number")) || node.children.some((c) => c.kind === "hole" || (c.kind === "el" && hasHole(c)));
+}
+
+/** A child slot of a compiled element: a node built once, a hole's index, or a builder. */
+type Slot = UiNode | number | Build;
+
+function compileElement(node: TemplateElement): Compiled {
+  if (!hasHole(node)) {
+    const attrs: Record<string, unknown> = {};
+    for (const attr of node.attrs) attrs[propName(attr.name)] = attr.parts.length === 0 ? true : attr.parts[0];
+    const children = node.children.map((c) => constantChild(c, compileElement));
+    return { constant: elementOf(node.tag, attrs, children) };
+  }
+  const tag = node.tag;
+  const attrsOf = compileAttrs(node.attrs);
+  const slots: Slot[] = node.children.map((child): Slot => {
+    if (child.kind === "hole") return child.index;
+    if (child.kind === "text") return text(child.text);
+    const compiled = compileElement(child);
+    return compiled.constant ?? compiled.build;
+  });
+  const count = slots.length;
+  return {
+    build(values) {
+      const children = new Array<Child>(count);
+      for (let k = 0; k < count; k++) {
+        const slot = slots[k]!;
+        children[k] = typeof slot === "number" ? (values[slot] as Child) : typeof slot === "function" ? slot(values) : slot;
+      }
+      return elementOf(tag, attrsOf(values), children);
+    },
+  };
+}
+
+function constantChild(child: TemplateElement["children"][number], compile: (node: TemplateElement) => Compiled): UiNode {
+  if (child.kind === "text") return text(child.text);
+  if (child.kind === "el") return compile(child).constant!;
+  throw new Error("unreachable: a constant element has no hole");
+}
+
+/** The attribute bag of an element: the same object each time when no value has a hole. */
+function compileAttrs(attrs: readonly TemplateAttr[]): (values: readonly unknown[]) => Record<string, unknown> {
+  const names = attrs.map((a) => propName(a.name));
+  if (!attrs.some((a) => a.parts.some((p) => typeof p === "number"))) {
+    const fixed: Record<string, unknown> = {};
+    attrs.forEach((a, k) => (fixed[names[k]!] = a.parts.length === 0 ? true : a.parts[0]));
+    return () => fixed;
+  }
+  const values = attrs.map((a) => attrValue(a));
+  return (holes) => {
+    const bag: Record<string, unknown> = {};
+    for (let k = 0; k < names.length; k++) bag[names[k]!] = values[k]!(holes);
+    return bag;
+  };
+}
+
+/** An attribute's value: true (bare), its static string, a whole hole's value as it is, or a text joined from parts. */
+function attrValue(attr: TemplateAttr): (holes: readonly unknown[]) => unknown {
+  const parts = attr.parts;
+  if (parts.length === 0) return () => true;
+  const [first] = parts;
+  if (parts.length === 1) return typeof first === "number" ? (holes) => holes[first] : () => first;
+  return (holes) => {
+    let out = "";
+    for (const part of parts) out += typeof part === "number" ? partText(attr.name, holes[part]) : part;
+    return out;
+  };
+}
+
+/** A hole inside a quoted value is text: null, undefined and false are empty. */
+function partText(name: string, value: unknown): string {
+  if (value === null || value === undefined || value === false) return "";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  throw new TypeError(`Ui.html: a hole inside ${name}'s quoted value must be a string, number or boolean`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The memo's rule for template values
+
+/** Deeper plain data is not compared: a template holding it is built again on every render. */
+const MAX_DEPTH = 16;
+/** What the memo keeps in place of a value it cannot compare: equal to nothing. */
+const NEVER: unique symbol = Symbol("never equal");
+
+const isElement = (value: object): boolean => (value as { kind?: unknown }).kind === "el";
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/** Values equal as data: what a template built from one it would build from the other. */
+function sameValue(kept: unknown, value: unknown): boolean {
+  if (Object.is(kept, value)) return true;
+  if (typeof kept !== "object" || kept === null || typeof value !== "object" || value === null) return false;
+  if (Array.isArray(kept)) {
+    if (!Array.isArray(value) || kept.length !== value.length) return false;
+    for (let k = 0; k < kept.length; k++) if (!sameValue(kept[k], value[k])) return false;
+    return true;
+  }
+  // Kept elements are the objects themselves (they are never changed once built): identity only.
+  if (Array.isArray(value) || isElement(kept) || isElement(value) || !isPlainObject(value)) return false;
+  const keys = Object.keys(kept);
+  if (keys.length !== Object.keys(value).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
+    if (!sameValue((kept as Record<string, unknown>)[key], (value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** A copy of a value's plain data (elements themselves), so that a later change in place is seen. */
+function keptCopy(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > MAX_DEPTH) return NEVER;
+  if (Array.isArray(value)) return value.map((entry) => keptCopy(entry, depth + 1));
+  if (isElement(value)) return value;
+  if (!isPlainObject(value)) return NEVER;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = keptCopy((value as Record<string, unknown>)[key], depth + 1);
+  return copy;
+}
+
+const BY_VALUE: ArgRule = {
+  same(kept, values) {
+    if (kept.length !== values.length) return false;
+    for (let k = 0; k < kept.length; k++) if (!sameValue(kept[k], values[k])) return false;
+    return true;
+  },
+  keep: (values) => values.map((value) => keptCopy(value, 0)),
+};

@@ -1,0 +1,286 @@
+/**
+ * Ui.html (src/ui/template.ts, src/ui/template-parse.ts): a template builds exactly the elements
+ * Ui.h builds from the same markup; its static parts are one object for every call; within a
+ * session's renders a call with unchanged values hands back its previous element, and whatever is
+ * reused, renders and diffs are those of a fresh build.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { diff } from "../../src/live/diff.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { render } from "../../src/live/render.ts";
+import { app } from "../../src/live/server/mod.ts";
+import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { Ui } from "../../src/ui/mod.ts";
+import type { UiElement } from "../../src/ui/node.ts";
+import { applyPatches } from "../live/support/apply.ts";
+import { canon, parse } from "../live/support/dom.ts";
+import { build, specArb, type Spec } from "../live/support/trees.ts";
+import { openTab } from "../live-server/harness.ts";
+
+/** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
+const dom = (el: UiElement) => canon(parse(render(assignIds(el))));
+const same = (a: UiElement, b: UiElement) => assert.deepEqual(dom(a), dom(b));
+
+/** Calls Ui.html with a strings array made at run time, as a tag call would pass it. */
+function call(strings: readonly string[], values: readonly unknown[]): UiElement {
+  const tsa = Object.assign([...strings], { raw: [...strings] });
+  return Ui.html(Object.freeze(tsa) as unknown as TemplateStringsArray, ...values);
+}
+
+test("a template builds what Ui.h builds from the same markup", () => {
+  const name = "email";
+  const value = "a@b.c";
+  same(
+    Ui.html`
+      <form class="signup" onSubmit="Save">
+        <label for=${name}>Your ${name}</label>
+        <input id=${name} name=${name} value=${value} onInput=${["SetField", name]} required>
+        <p class="hint ${value === "" ? "empty" : "filled"}">&lt;we never share it&gt; &amp; &#169;&#xA9;</p>
+        <button type="submit" disabled=${false}>save</button>
+      </form>`,
+    Ui.h(
+      "form",
+      { class: "signup", onSubmit: "Save" },
+      Ui.h("label", { for: name }, `Your ${name}`),
+      Ui.h("input", { id: name, name, value, onInput: ["SetField", name], required: true }),
+      Ui.h("p", { class: "hint filled" }, "<we never share it> & ©©"),
+      Ui.h("button", { type: "submit" }, "save"),
+    ),
+  );
+});
+
+test("holes take children as Ui.h does: texts merge, arrays spread, null and booleans vanish", () => {
+  const items = ["a", "b"];
+  const el = Ui.html`<ul class="list">${items.map((item) => Ui.html`<li>${item}</li>`)}${null}${false}<li>count ${3} of ${items.length}</li></ul>`;
+  same(el, Ui.h("ul", { class: "list" }, Ui.h("li", {}, "a"), Ui.h("li", {}, "b"), Ui.h("li", {}, "count 3 of 2")));
+  // "count " and 3 and " of " and 2 are one text node, as the HTML parser would read them.
+  const li = el.children[2] as UiElement;
+  assert.deepEqual(li.children, [{ kind: "text", text: "count 3 of 2" }]);
+});
+
+test("indentation with line breaks is dropped; spaces on one line stay (the JSX rule)", () => {
+  const el = Ui.html`
+    <p>
+      <b>bold</b> <i>it</i>
+      and a line ${"x"}
+      ${"y"}
+    </p>`;
+  // As in JSX, a line break between two parts leaves no space: "x" and "y" meet.
+  assert.deepEqual(
+    el.children.map((c) => (c.kind === "text" ? c.text : c.kind === "el" ? `<${c.tag}>` : "raw")),
+    ["<b>", " ", "<i>", "and a line xy"],
+  );
+});
+
+test("lowercase handler names, bare attributes, self-closing and void elements, comments", () => {
+  const el = Ui.html`<div><!-- a note --><button onclick="Go">go</button><input type="checkbox" checked><br><span/><span class=plain>x</span></div>`;
+  same(el, Ui.h("div", {}, Ui.h("button", { onClick: "Go" }, "go"), Ui.h("input", { type: "checkbox", checked: true }), Ui.h("br", {}), Ui.h("span", {}), Ui.h("span", { class: "plain" }, "x")));
+});
+
+test("style content is raw text; textarea content is text with its hole", () => {
+  const css = Ui.html`<style>a > b { content: "&amp;" }</style>`;
+  assert.deepEqual(css.children, [{ kind: "text", text: 'a > b { content: "&amp;" }' }]);
+  const note = "typed <text>";
+  same(Ui.html`<textarea name="note">${note}</textarea>`, Ui.h("textarea", { name: "note", value: note }));
+  same(Ui.html`<textarea name="note">a &amp; b</textarea>`, Ui.h("textarea", { name: "note" }, "a & b"));
+});
+
+test("style objects, key filters and svc-key pass through whole holes", () => {
+  const el = Ui.html`<li svc-key=${7} hover=${{ color: "red" }} onKeydown=${{ key: "Enter", msg: "Send" }}>x</li>`;
+  same(el, Ui.keyed(7, Ui.h("li", { hover: { color: "red" }, onKeydown: { key: "Enter", msg: "Send" } }, "x")));
+  assert.equal(el.key, "7");
+});
+
+test("an element with no hole inside is one object for every call", () => {
+  const page = (n: number) => Ui.html`<main><header><h1>Title</h1><nav><a href="/">home</a></nav></header><p>${n}</p></main>`;
+  const a = page(1);
+  const b = page(2);
+  assert.notEqual(a, b);
+  assert.equal(a.children[0], b.children[0], "the static header is shared");
+  const whole = () => Ui.html`<p>always the same</p>`;
+  assert.equal(whole(), whole());
+});
+
+test("mistakes in a template throw a TypeError that says what and where", () => {
+  const cases: [readonly string[], RegExp][] = [
+    [["<div><p>x</div>"], /<\/div> closes <p>/],
+    [["<div>"], /<div> is not closed/],
+    [["<p>a</p><p>b</p>"], /exactly one root element/],
+    [["text <p>a</p>"], /exactly one root element/],
+    [["<p>a</p>", ""], /exactly one root element/],
+    [["<", ">x</p>"], /exactly one root element|closes nothing/],
+    [["<p ", ">x</p>"], /a hole in <p> must be an attribute's value/],
+    [["<p><!-- ", " --></p>"], /comment must end/],
+    [["<p a=1 a=2>x</p>"], /has a twice/],
+    [["<p class=a", ">x</p>"], /mixes text and a hole: quote it/],
+    [["<p class=\"a>x</p>"], /no closing quote/],
+    [["<p>&hearts;</p>"], /unknown character reference &hearts;/],
+    [["<style>", "</style>"], /a hole cannot go inside <style>/],
+    [["</p>"], /closes nothing/],
+    [["<p>x</p "], /closing tag must be/],
+    [["<1p>x</1p>"], /exactly one root element|closing tag/],
+    [["<p onfoo=\"x\">y</p>"], /use a message handler/],
+  ];
+  for (const [strings, expected] of cases) {
+    assert.throws(() => call(strings, strings.slice(1).map(() => "v")), (error: unknown) => error instanceof TypeError && expected.test(error.message), strings.join("${}"));
+  }
+  assert.throws(() => (Ui.html as unknown as (s: string[]) => UiElement)(["<p>x</p>"]), /use it as a template tag/);
+});
+
+test("a hole inside a quoted value takes text only", () => {
+  assert.throws(() => Ui.html`<p class="a ${{ b: 1 }}">x</p>`, /must be a string, number or boolean/);
+  same(Ui.html`<p class="a ${null}${undefined}${false}b ${1}">x</p>`, Ui.h("p", { class: "a b 1" }, "x"));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Any tree, written as a template with some of its parts as holes, builds what Ui.h builds.
+
+/** Writes a tree spec as template strings and values; `hole(k)` says whether the k-th part is a hole. */
+function asTemplate(spec: Spec, hole: (k: number) => boolean): { strings: string[]; values: unknown[] } {
+  const strings: string[] = [];
+  const values: unknown[] = [];
+  let text = "";
+  let k = 0;
+  const put = (value: unknown) => {
+    strings.push(text);
+    values.push(value);
+    text = "";
+  };
+  const escape = (s: string, quote: boolean) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll('"', quote ? "&quot;" : '"');
+  const write = (s: Spec) => {
+    text += `<${s.tag}`;
+    const attrs = Object.entries(s.attrs).filter(([, v]) => v !== undefined);
+    if (s.key !== undefined) attrs.push(["svc-key", s.key]);
+    for (const [name, value] of attrs) {
+      if (typeof value === "string" && !hole(k++)) text += ` ${name}="${escape(value, true)}"`;
+      else if (value === true && !hole(k++)) text += ` ${name}`;
+      else {
+        text += ` ${name}=`;
+        put(value);
+      }
+    }
+    text += ">";
+    for (const kid of s.kids) {
+      if ("tag" in kid) write(kid);
+      else if ("raw" in kid) put(Ui.raw(kid.raw));
+      else if (/[\r\n]/.test(kid.text) || hole(k++)) put(kid.text);
+      else text += escape(kid.text, false);
+    }
+    if (s.tag !== "input") text += `</${s.tag}>`;
+  };
+  write(spec);
+  strings.push(text);
+  return { strings, values };
+}
+
+test("property: any tree written as a template, with any of its parts as holes, builds what Ui.h builds", () => {
+  fc.assert(
+    fc.property(specArb, fc.integer(), (spec, seed) => {
+      const { strings, values } = asTemplate(spec, (k) => ((seed >>> (k % 31)) & 1) === 1);
+      same(call(strings, values), build(spec));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Within a session's renders
+
+type Row = { id: number; text: string; done: boolean; tags: string[] };
+type Model = { title: string; count: number; rows: Row[] };
+
+const row = (r: Row) => Ui.html`
+  <li svc-key=${r.id} class=${r.done ? "done" : undefined}>
+    <span>${r.text}</span>
+    <small>${r.tags.join(", ")}</small>
+    <button onClick=${["Toggle", r.id]}>${r.done ? "undo" : "done"}</button>
+  </li>`;
+const templateView = (m: Model) => Ui.html`
+  <main>
+    <header><h1>${m.title}</h1><input name="title" value=${m.title} onInput="SetTitle"></header>
+    <p>count ${m.count}</p>
+    <ul>${m.rows.map(row)}</ul>
+    <footer><p>static</p></footer>
+  </main>`;
+
+test("in a session, a call with the same values as in the previous render gets that render's element", () => {
+  const memo = new LazyMemo();
+  const rows: Row[] = [{ id: 1, text: "a", done: false, tags: [] }, { id: 2, text: "b", done: false, tags: ["x"] }];
+  const first = renderWithMemo(memo, () => templateView({ title: "T", count: 0, rows }));
+  const second = renderWithMemo(memo, () => templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+  const items = (el: UiElement) => (el.children[2] as UiElement).children;
+  assert.notEqual(second, first, "the count changed: the page is built again");
+  assert.equal(second.children[3], first.children[3], "the footer has no hole: one object");
+  assert.equal(items(second)[0], items(first)[0], "row 1 is the same");
+  assert.notEqual(items(second)[1], items(first)[1], "row 2 changed");
+  same(second, templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+});
+
+test("in a session, plain data changed in place is still seen as changed", () => {
+  const memo = new LazyMemo();
+  const tags = ["x"];
+  const message = ["Pick", 1];
+  const view = () => Ui.html`<p data-tags=${tags.join(" ")} onClick=${message}>${tags}</p>`;
+  const first = renderWithMemo(memo, view);
+  tags.push("y");
+  message[1] = 2;
+  const second = renderWithMemo(memo, view);
+  assert.notEqual(second, first);
+  same(second, Ui.h("p", { "data-tags": "x y", onClick: ["Pick", 2] }, "x", "y"));
+  assert.equal(renderWithMemo(memo, view), second, "unchanged again: reused");
+});
+
+const rowArb = fc.record({
+  id: fc.integer({ min: 1, max: 12 }),
+  text: fc.constantFrom("a", "b", "c <d>", ""),
+  done: fc.boolean(),
+  tags: fc.array(fc.constantFrom("x", "y"), { maxLength: 2 }),
+});
+const modelArb: fc.Arbitrary<Model> = fc.record({
+  title: fc.constantFrom("", "Todo", "Todo & more"),
+  count: fc.nat(3),
+  rows: fc.uniqueArray(rowArb, { selector: (r) => r.id, maxLength: 8 }),
+});
+
+test("property: a session's template renders, reused parts and all, render and diff exactly as fresh builds", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => {
+      const memo = new LazyMemo();
+      let kept = assignIds(renderWithMemo(memo, () => templateView(models[0]!)), 0);
+      let freshKept = assignIds(templateView(models[0]!));
+      const page = parse(render(kept));
+      for (const model of models.slice(1)) {
+        const next = assignIds(renderWithMemo(memo, () => templateView(model)), kept.flat?.length ?? 0);
+        const freshNext = assignIds(templateView(model));
+        const patches = diff(kept, next);
+        assert.deepEqual(patches, diff(freshKept, freshNext));
+        assert.equal(render(next), render(freshNext));
+        applyPatches(page, patches);
+        assert.deepEqual(canon(page), canon(parse(render(freshNext))));
+        [kept, freshKept] = [next, freshNext];
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a live app written with templates answers an event with only what changed", async () => {
+  const live = app<Model>({
+    init: () => ({ title: "Todo", count: 0, rows: [{ id: 1, text: "a", done: false, tags: [] }] }),
+    update: (m, msg, args) => (msg === "Toggle" ? { ...m, rows: m.rows.map((r) => (r.id === args[0] ? { ...r, done: !r.done } : r)) } : m),
+    view: templateView,
+  });
+  try {
+    const tab = await openTab(live);
+    const resp = await tab.post({ seq: 1, msg: "Toggle", args: [1], handlerId: "r.2#ul.#li:1.2#button" });
+    assert.equal(resp.status, 200);
+    assert.deepEqual((await resp.json()).patches, [
+      { id: "r.2#ul.#li:1", attrs: { class: "done" } },
+      { id: "r.2#ul.#li:1.2#button", text: "undo" },
+    ]);
+  } finally {
+    live.close();
+  }
+});
