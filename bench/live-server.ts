@@ -21,7 +21,7 @@ import { bareApp, formApp, type FormVariant } from "./live-app.ts";
 /** The ports this process serves on, sent to the parent when ready: one per form view, the stream app's and the bare route's. */
 export type ServerPorts = { events: Record<FormVariant, number>; streams: number; bare: number };
 
-const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned") };
+const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned"), template: formApp({}, "template") };
 const streams = formApp({ treeIdleMs: 1_000 });
 const bare = bareApp();
 
@@ -52,7 +52,10 @@ function memory(): { heapUsed: number; rss: number } {
 }
 
 const ports: ServerPorts = {
-  events: { plain: await listen(events.plain.fetch), static: await listen(events.static.fetch), tuned: await listen(events.tuned.fetch) },
+  events: {
+    plain: await listen(events.plain.fetch), static: await listen(events.static.fetch), tuned: await listen(events.tuned.fetch),
+    template: await listen(events.template.fetch),
+  },
   streams: await listen(streams.fetch),
   bare: await listen(bare.fetch),
 };

@@ -45,7 +45,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
   bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, initialModel, openHttpSessions, openSession, type SessionCreds,
-  type FormVariant, VARIANT_SUFFIX, view, viewStaticBuiltOnce, viewTuned,
+  type FormVariant, VARIANT_SUFFIX, view, viewStaticBuiltOnce, viewTemplate, viewTuned,
 } from "./live-app.ts";
 import type { ServerPorts } from "./live-server.ts";
 import { render } from "../src/live/render.ts";
@@ -71,7 +71,7 @@ const PUBLISHED_LIVEVIEW = "Phoenix LiveView, published ~40 KB/process, not meas
 const PUBLISHED_BLAZOR = "Blazor Server, published ~250 KB/circuit, not measured here";
 
 const rows: BenchRow[] = [];
-const FORM_VARIANTS: readonly FormVariant[] = ["plain", "static", "tuned"];
+const FORM_VARIANTS: readonly FormVariant[] = ["template", "plain", "static", "tuned"];
 const skips: { name: string; reason: string }[] = [];
 
 // ---------------------------------------------------------------------------------------------
@@ -396,7 +396,7 @@ const loadBefore = await readLoad();
 if (wants("inproc")) {
   // The views must be the same page, or the rows would compare different work.
   const sample = { ...initialModel, count: 3, name: "Ada" };
-  for (const other of [viewStaticBuiltOnce, viewTuned]) if (render(view(sample)) !== render(other(sample))) throw new Error(`${other.name} renders another page than view`);
+  for (const other of [viewStaticBuiltOnce, viewTuned, viewTemplate]) if (render(view(sample)) !== render(other(sample))) throw new Error(`${other.name} renders another page than view`);
   for (const variant of FORM_VARIANTS) {
     rows.push(await inProcess(1, variant));
     rows.push(await inProcess(100, variant));
