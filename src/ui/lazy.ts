@@ -19,7 +19,21 @@
  */
 import type { UiElement } from "./node.ts";
 
-type Entry = { readonly key: object; readonly args: readonly unknown[]; readonly element: UiElement };
+/**
+ * One memoised call of a render: its key (a lazy function, a template), its arguments as the rule
+ * kept them, its element, and the parts a template built it from (src/ui/template.ts), which the
+ * next call of the template may reuse where their values did not change.
+ */
+export type MemoEntry = {
+  readonly key: object;
+  readonly args: readonly unknown[];
+  readonly element: UiElement;
+  readonly parts: readonly UiElement[] | undefined;
+};
+type Entry = MemoEntry;
+
+/** What a memoised call builds on a miss: its element, and a template's parts. */
+export type Built = { readonly element: UiElement; readonly parts?: readonly UiElement[] };
 
 /**
  * How a kind of memoised call compares and keeps its arguments: `Ui.lazy` compares them with
@@ -55,27 +69,32 @@ export class LazyMemo {
 
   /**
    * The element of the previous render's call of `key` (a lazy function, a template) whose
-   * arguments are the same by `rule`, or a new one from `build(args)`.
+   * arguments are the same by `rule`, or a new one from `build`. On a miss, `build` is given the
+   * previous call of `key` nearest to where this call is expected (the same row of a list, the
+   * same template, with other values), if there is one.
    */
-  lookup(key: object, args: readonly unknown[], build: (args: readonly unknown[]) => UiElement, rule: ArgRule): UiElement {
+  lookup(key: object, args: readonly unknown[], build: (args: readonly unknown[], previous: MemoEntry | undefined) => Built, rule: ArgRule): UiElement {
     const used = this.current;
     const old = this.previous;
     const i = used.length;
     const shift = this.shift;
+    let nearest: Entry | undefined;
     // The place the last hit predicts first, then places ever farther from it, up to SEARCH.
     for (let d = 0; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
       const at = i + shift + d;
       if (at < 0 || at >= old.length) continue;
       const entry = old[at]!;
-      if (entry.key === key && rule.same(entry.args, args)) {
+      if (entry.key !== key) continue;
+      if (rule.same(entry.args, args)) {
         if (d !== 0) this.shift = at - i;
         used.push(entry);
         return entry.element;
       }
+      nearest ??= entry;
     }
-    const element = build(args);
-    used.push({ key, args: rule.keep(args), element });
-    return element;
+    const built = build(args, nearest);
+    used.push({ key, args: rule.keep(args), element: built.element, parts: built.parts });
+    return built.element;
   }
 
   /** A render finished: its lazy results are the ones the next render may reuse. */
@@ -144,5 +163,5 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
 /** `Ui.lazy(fn, ...args)`: `fn(...args)`, or the element an earlier render got from the same call. */
 export function lazy<Args extends unknown[]>(fn: (...args: Args) => UiElement, ...args: Args): UiElement {
   if (typeof fn !== "function") throw new TypeError("Ui.lazy: expects a function, then its arguments");
-  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, (kept) => checked(fn(...(kept as Args))), BY_IDENTITY);
+  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, (current) => ({ element: checked(fn(...(current as Args))) }), BY_IDENTITY);
 }

@@ -22,17 +22,38 @@
  *   anything (the memo `Ui.lazy` uses, src/ui/lazy.ts). Values are compared as data: strings and
  *   numbers by value, arrays and plain objects (handler messages, style objects) entry by entry,
  *   elements by identity; the memo keeps a copy of the plain data it compared, so a model mutated
- *   in place is still seen as changed. An event that changes one field of a form builds that
- *   field's template again, and the templates around it, and nothing else.
+ *   in place is still seen as changed;
+ * - a call whose values did change starts from the same template's previous call (the nearest in
+ *   call order, as the memo finds it): an element none of whose holes changed is taken from it, so
+ *   only the elements on the path to a changed value are built again, as LiveView's change
+ *   tracking re-renders only the expressions whose assigns changed. An event that changes one
+ *   field of a form builds that field's input and the elements above it, and nothing else.
  *
  * Outside a session's render (a test, a static page), `html` simply builds.
  */
-import { activeMemo, type ArgRule } from "./lazy.ts";
+import { activeMemo, type ArgRule, type Built, type MemoEntry } from "./lazy.ts";
 import { elementOf, text, type Child, type UiElement, type UiNode } from "./node.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
 
-type Build = (values: readonly unknown[]) => UiElement;
-type Compiled = { readonly constant: UiElement; readonly build?: undefined } | { readonly constant?: undefined; readonly build: Build };
+/**
+ * A compiled element with holes. It builds its element from the values; with `reuse` (the same
+ * template's previous call in this session, and which of its values changed), an element none of
+ * whose holes changed is that call's element again, so a changed count rebuilds the elements on
+ * its path and nothing beside them. Every element it ends up with is noted in `parts`, by its
+ * number in the template, for the next call.
+ */
+type Build = (values: readonly unknown[], reuse: Reuse | undefined, parts: UiElement[]) => UiElement;
+type Reuse = { readonly parts: readonly UiElement[]; readonly changed: Uint8Array };
+
+type Dynamic = {
+  readonly constant?: undefined;
+  readonly build: Build;
+  /** How many elements with holes the template has (its parts). */
+  readonly partCount: number;
+  /** The build the session memo calls on a miss (made once, so a call allocates no closure). */
+  readonly memoBuild: (values: readonly unknown[], previous: MemoEntry | undefined) => Built;
+};
+type Compiled = { readonly constant: UiElement } | Dynamic;
 
 /** One compiled template per call site: a tagged template's strings array is the same object on every call. */
 const COMPILED = new WeakMap<readonly string[], Compiled>();
@@ -44,12 +65,13 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): UiEle
     if (!Array.isArray(strings) || !Array.isArray((strings as { raw?: unknown }).raw)) {
       throw new TypeError("Ui.html: use it as a template tag: Ui.html`<p>${text}</p>`");
     }
-    compiled = compileElement(parseTemplate(strings));
+    compiled = compileTemplate(parseTemplate(strings));
     COMPILED.set(strings, compiled);
   }
   if (compiled.constant !== undefined) return compiled.constant;
   const memo = activeMemo();
-  return memo === undefined ? compiled.build(values) : memo.lookup(strings, values, compiled.build, BY_VALUE);
+  if (memo === undefined) return compiled.build(values, undefined, new Array<UiElement>(compiled.partCount));
+  return memo.lookup(strings, values, compiled.memoBuild, BY_VALUE);
 }
 
 /** Handler props written in lowercase, as HTML spells event attributes, name the same handlers as Ui.h's camelCase props. */
@@ -61,45 +83,73 @@ function propName(name: string): string {
   return HANDLER_NAMES[name.toLowerCase()] ?? name;
 }
 
-function hasHole(node: TemplateElement): boolean {
-  return node.attrs.some((a) => a.parts.some((p) => typeof p === "number")) || node.children.some((c) => c.kind === "hole" || (c.kind === "el" && hasHole(c)));
+/** The holes of an element and everything inside it. */
+function holesOf(node: TemplateElement, into: number[] = []): number[] {
+  for (const attr of node.attrs) for (const part of attr.parts) if (typeof part === "number") into.push(part);
+  for (const child of node.children) {
+    if (child.kind === "hole") into.push(child.index);
+    else if (child.kind === "el") holesOf(child, into);
+  }
+  return into;
+}
+
+function compileTemplate(root: TemplateElement): Compiled {
+  const counter = { parts: 0 };
+  const compiled = compileElement(root, counter);
+  if (typeof compiled !== "function") return { constant: compiled };
+  const build = compiled;
+  const partCount = counter.parts;
+  return {
+    build,
+    partCount,
+    memoBuild(values, previous) {
+      let reuse: Reuse | undefined;
+      if (previous?.parts !== undefined) {
+        const changed = new Uint8Array(values.length);
+        for (let k = 0; k < values.length; k++) changed[k] = sameValue(previous.args[k], values[k]) ? 0 : 1;
+        reuse = { parts: previous.parts, changed };
+      }
+      const parts = reuse === undefined ? new Array<UiElement>(partCount) : reuse.parts.slice();
+      return { element: build(values, reuse, parts), parts };
+    },
+  };
 }
 
 /** A child slot of a compiled element: a node built once, a hole's index, or a builder. */
 type Slot = UiNode | number | Build;
 
-function compileElement(node: TemplateElement): Compiled {
-  if (!hasHole(node)) {
+/** An element without holes becomes its element, built once; one with holes, its builder. */
+function compileElement(node: TemplateElement, counter: { parts: number }): UiElement | Build {
+  const holes = holesOf(node);
+  if (holes.length === 0) {
     const attrs: Record<string, unknown> = {};
     for (const attr of node.attrs) attrs[propName(attr.name)] = attr.parts.length === 0 ? true : attr.parts[0];
-    const children = node.children.map((c) => constantChild(c, compileElement));
-    return { constant: elementOf(node.tag, attrs, children) };
+    const children = node.children.map((child) => (child.kind === "text" ? text(child.text) : (compileElement(child as TemplateElement, counter) as UiElement)));
+    return elementOf(node.tag, attrs, children);
   }
+  const part = counter.parts++;
   const tag = node.tag;
   const attrsOf = compileAttrs(node.attrs);
   const slots: Slot[] = node.children.map((child): Slot => {
     if (child.kind === "hole") return child.index;
     if (child.kind === "text") return text(child.text);
-    const compiled = compileElement(child);
-    return compiled.constant ?? compiled.build;
+    return compileElement(child, counter);
   });
   const count = slots.length;
-  return {
-    build(values) {
-      const children = new Array<Child>(count);
-      for (let k = 0; k < count; k++) {
-        const slot = slots[k]!;
-        children[k] = typeof slot === "number" ? (values[slot] as Child) : typeof slot === "function" ? slot(values) : slot;
-      }
-      return elementOf(tag, attrsOf(values), children);
-    },
+  return (values, reuse, parts) => {
+    if (reuse !== undefined && !anyChanged(reuse.changed, holes)) return reuse.parts[part]!;
+    const children = new Array<Child>(count);
+    for (let k = 0; k < count; k++) {
+      const slot = slots[k]!;
+      children[k] = typeof slot === "number" ? (values[slot] as Child) : typeof slot === "function" ? slot(values, reuse, parts) : slot;
+    }
+    return (parts[part] = elementOf(tag, attrsOf(values), children));
   };
 }
 
-function constantChild(child: TemplateElement["children"][number], compile: (node: TemplateElement) => Compiled): UiNode {
-  if (child.kind === "text") return text(child.text);
-  if (child.kind === "el") return compile(child).constant!;
-  throw new Error("unreachable: a constant element has no hole");
+function anyChanged(changed: Uint8Array, holes: readonly number[]): boolean {
+  for (let k = 0; k < holes.length; k++) if (changed[holes[k]!] === 1) return true;
+  return false;
 }
 
 /** The attribute bag of an element: the same object each time when no value has a hole. */

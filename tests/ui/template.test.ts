@@ -31,7 +31,7 @@ function call(strings: readonly string[], values: readonly unknown[]): UiElement
 
 test("a template builds what Ui.h builds from the same markup", () => {
   const name = "email";
-  const value = "a@b.c";
+  const value: string = "a@b.c";
   same(
     Ui.html`
       <form class="signup" onSubmit="Save">
@@ -216,20 +216,32 @@ test("in a session, a call with the same values as in the previous render gets t
   assert.equal(items(second)[0], items(first)[0], "row 1 is the same");
   assert.notEqual(items(second)[1], items(first)[1], "row 2 changed");
   same(second, templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+  // Only the count changes: the page is built again along the count's path, and its other
+  // elements with holes (the header, the list) are the previous call's.
+  const third = renderWithMemo(memo, () => templateView({ title: "T", count: 2, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+  assert.notEqual(third.children[1], second.children[1], "the count's paragraph is new");
+  assert.equal(third.children[0], second.children[0], "the header is reused");
+  assert.equal(third.children[2], second.children[2], "the list is reused");
+  same(third, templateView({ title: "T", count: 2, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
 });
 
 test("in a session, plain data changed in place is still seen as changed", () => {
   const memo = new LazyMemo();
   const tags = ["x"];
   const message = ["Pick", 1];
-  const view = () => Ui.html`<p data-tags=${tags.join(" ")} onClick=${message}>${tags}</p>`;
+  const style = { color: "red" };
+  const view = () => Ui.html`<p hover=${style} onClick=${message}>${tags}</p>`;
   const first = renderWithMemo(memo, view);
   tags.push("y");
-  message[1] = 2;
   const second = renderWithMemo(memo, view);
   assert.notEqual(second, first);
-  same(second, Ui.h("p", { "data-tags": "x y", onClick: ["Pick", 2] }, "x", "y"));
-  assert.equal(renderWithMemo(memo, view), second, "unchanged again: reused");
+  same(second, Ui.h("p", { hover: { color: "red" }, onClick: ["Pick", 1] }, "x", "y"));
+  message[1] = 2;
+  style.color = "blue";
+  const third = renderWithMemo(memo, view);
+  assert.notEqual(third, second);
+  same(third, Ui.h("p", { hover: { color: "blue" }, onClick: ["Pick", 2] }, "x", "y"));
+  assert.equal(renderWithMemo(memo, view), third, "unchanged again: reused");
 });
 
 const rowArb = fc.record({
