@@ -43,7 +43,7 @@ import { parseTemplate, type TemplateAttr, type TemplateElement } from "./templa
  * number in the template, for the next call.
  */
 type Build = (values: readonly unknown[], reuse: Reuse | undefined, parts: UiElement[]) => UiElement;
-type Reuse = { readonly parts: readonly UiElement[]; readonly changed: Uint8Array };
+type Reuse = { readonly parts: readonly UiElement[]; readonly changed: readonly boolean[] };
 
 type Dynamic = {
   readonly constant?: undefined;
@@ -105,8 +105,8 @@ function compileTemplate(root: TemplateElement): Compiled {
     memoBuild(values, previous) {
       let reuse: Reuse | undefined;
       if (previous?.parts !== undefined) {
-        const changed = new Uint8Array(values.length);
-        for (let k = 0; k < values.length; k++) changed[k] = sameValue(previous.args[k], values[k]) ? 0 : 1;
+        const changed = new Array<boolean>(values.length);
+        for (let k = 0; k < values.length; k++) changed[k] = !sameValue(previous.args[k], values[k]);
         reuse = { parts: previous.parts, changed };
       }
       const parts = reuse === undefined ? new Array<UiElement>(partCount) : reuse.parts.slice();
@@ -147,8 +147,8 @@ function compileElement(node: TemplateElement, counter: { parts: number }): UiEl
   };
 }
 
-function anyChanged(changed: Uint8Array, holes: readonly number[]): boolean {
-  for (let k = 0; k < holes.length; k++) if (changed[holes[k]!] === 1) return true;
+function anyChanged(changed: readonly boolean[], holes: readonly number[]): boolean {
+  for (let k = 0; k < holes.length; k++) if (changed[holes[k]!]) return true;
   return false;
 }
 
