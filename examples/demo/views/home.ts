@@ -1,11 +1,11 @@
-/** The signed-in home page: profile editor, keyed list, and search. */
+/** The signed-in home page: profile editor, keyed list, and search, written as Ui.html templates. */
 import { Ui, type UiElement } from "../../../src/mod.ts";
 import type { SignedIn } from "../model.ts";
 
-const { h, keyed } = Ui;
+const { html } = Ui;
 
 export function homeView(model: SignedIn): UiElement {
-  return h("div", { class: "grid" }, profileCard(model), listCard(model), searchCard(model));
+  return html`<div class="grid">${profileCard(model)}${listCard(model)}${searchCard(model)}</div>`;
 }
 
 /**
@@ -14,37 +14,39 @@ export function homeView(model: SignedIn): UiElement {
  */
 function profileCard(model: SignedIn): UiElement {
   const status = model.saveFailed ? "Could not save." : model.saveAsked === 0 ? "Saved when you leave a field." : model.saveDone >= model.saveAsked ? "Saved." : "Saving…";
-  return h("section", { class: "card", id: "profile" },
-    h("h2", {}, "Profile"),
-    h("label", { for: "name" }, "Display name"),
-    h("input", { id: "name", name: "name", value: model.name, onInput: "SetName", onChange: "CommitProfile", autocomplete: "off", placeholder: "Ada Lovelace" }),
-    h("label", { for: "handle" }, "Handle"),
-    h("input", { id: "handle", name: "handle", value: model.handle, onInput: "SetHandle", onChange: "CommitProfile", autocomplete: "off", placeholder: "ada" }),
-    h("p", { class: "muted", id: "profile-preview" }, model.name.trim() === "" ? "No name yet" : `${model.name.trim()}${model.handle ? ` (@${model.handle})` : ""}`),
-    h("p", { class: "muted", id: "save-status" }, status),
-  );
+  const preview = model.name.trim() === "" ? "No name yet" : `${model.name.trim()}${model.handle ? ` (@${model.handle})` : ""}`;
+  return html`
+    <section class="card" id="profile">
+      <h2>Profile</h2>
+      <label for="name">Display name</label>
+      <input id="name" name="name" value=${model.name} onInput="SetName" onChange="CommitProfile" autocomplete="off" placeholder="Ada Lovelace">
+      <label for="handle">Handle</label>
+      <input id="handle" name="handle" value=${model.handle} onInput="SetHandle" onChange="CommitProfile" autocomplete="off" placeholder="ada">
+      <p class="muted" id="profile-preview">${preview}</p>
+      <p class="muted" id="save-status">${status}</p>
+    </section>`;
 }
 
 function listCard(model: SignedIn): UiElement {
   const last = model.items.length - 1;
-  return h("section", { class: "card", id: "items" },
-    h("h2", {}, "To do"),
-    h("form", { class: "row", onSubmit: "AddItem", id: "add-form" },
-      h("input", { id: "draft", name: "draft", value: model.draft, onInput: "SetDraft", autocomplete: "off", placeholder: "Something to do" }),
-      // Style props: what inline CSS cannot say (hover, transitions) becomes an injected <style>.
-      h("button", { type: "submit", id: "add", transition: "background-color .2s", hover: { "background-color": "#eef2fd" } }, "Add"),
-    ),
-    h("ul", { class: "list", id: "item-list" },
-      model.items.map((item, i) =>
-        keyed(item.id, h("li", {},
-          h("span", {}, item.text),
-          h("button", { class: "small up", title: "Move up", disabled: i === 0, onClick: ["MoveItem", item.id, -1] }, "↑"),
-          h("button", { class: "small down", title: "Move down", disabled: i === last, onClick: ["MoveItem", item.id, 1] }, "↓"),
-          h("button", { class: "small remove", title: "Remove", onClick: ["RemoveItem", item.id] }, "✕"),
-        )),
-      ),
-    ),
-  );
+  // Style props: what inline CSS cannot say (hover, transitions) becomes an injected <style>.
+  return html`
+    <section class="card" id="items">
+      <h2>To do</h2>
+      <form class="row" onSubmit="AddItem" id="add-form">
+        <input id="draft" name="draft" value=${model.draft} onInput="SetDraft" autocomplete="off" placeholder="Something to do">
+        <button type="submit" id="add" transition="background-color .2s" hover=${{ "background-color": "#eef2fd" }}>Add</button>
+      </form>
+      <ul class="list" id="item-list">
+        ${model.items.map((item, i) => html`
+          <li svc-key=${item.id}>
+            <span>${item.text}</span>
+            <button class="small up" title="Move up" disabled=${i === 0} onClick=${["MoveItem", item.id, -1]}>↑</button>
+            <button class="small down" title="Move down" disabled=${i === last} onClick=${["MoveItem", item.id, 1]}>↓</button>
+            <button class="small remove" title="Remove" onClick=${["RemoveItem", item.id]}>✕</button>
+          </li>`)}
+      </ul>
+    </section>`;
 }
 
 export const LANGUAGES = [
@@ -60,10 +62,11 @@ export function searchResults(query: string): string[] {
 
 function searchCard(model: SignedIn): UiElement {
   const results = searchResults(model.query);
-  return h("section", { class: "card", id: "search" },
-    h("h2", {}, "Search"),
-    h("input", { id: "query", name: "query", type: "search", value: model.query, onInput: "Search", autocomplete: "off", placeholder: "Filter languages" }),
-    h("p", { class: "muted", id: "hits" }, `${results.length} of ${LANGUAGES.length}`),
-    h("ul", { class: "list", id: "results" }, results.map((name) => keyed(name, h("li", {}, name)))),
-  );
+  return html`
+    <section class="card" id="search">
+      <h2>Search</h2>
+      <input id="query" name="query" type="search" value=${model.query} onInput="Search" autocomplete="off" placeholder="Filter languages">
+      <p class="muted" id="hits">${results.length} of ${LANGUAGES.length}</p>
+      <ul class="list" id="results">${results.map((name) => html`<li svc-key=${name}>${name}</li>`)}</ul>
+    </section>`;
 }
