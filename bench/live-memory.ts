@@ -10,10 +10,10 @@
  * the clock moves past treeIdleMs and the registry sweeps (the trees of quiet sessions are
  * dropped, as after ten quiet seconds by default) and the heap is read again. Done twice: with
  * every session keeping its tree ("active"), and with the default policy (only the most recently
- * used few keep one). A warm-up batch of sessions is made and swept first, so compiled code and
+ * used few keep one), and once more with every tree kept for the page written as Ui.html templates. A warm-up batch of sessions is made and swept first, so compiled code and
  * caches are not counted. Prints one line: LIVE_MEMORY {…} with the figures in bytes per session.
  */
-import { elementCount, eventBody, eventRequest, formApp, openSession } from "./live-app.ts";
+import { elementCount, eventBody, eventRequest, formApp, type FormVariant, openSession } from "./live-app.ts";
 
 const g = globalThis as {
   gc?: () => void;
@@ -47,8 +47,8 @@ const origin = "http://bench.test";
  * Heap growth per session over `count` sessions of a fresh app: right after each one's event,
  * and after the sweep dropped the trees of the quiet ones.
  */
-async function measure(options: { maxTrees?: number }): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
-  const app = formApp({ now: () => clock, treeIdleMs: TREE_IDLE_MS, ...options });
+async function measure(options: { maxTrees?: number }, variant: FormVariant = "plain"): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
+  const app = formApp({ now: () => clock, treeIdleMs: TREE_IDLE_MS, ...options }, variant);
   const session = async () => {
     const creds = await openSession(app.fetch, origin);
     const resp = await app.fetch(eventRequest(origin, creds, eventBody(creds, 1)));
@@ -77,6 +77,12 @@ async function measure(options: { maxTrees?: number }): Promise<{ afterEvent: nu
 const kept = await measure({ maxTrees: Number.MAX_SAFE_INTEGER });
 await heapUsed();
 const policy = await measure({});
+await heapUsed();
+// The page written as Ui.html templates: a session also keeps its last render's template calls.
+const templates = await measure({ maxTrees: Number.MAX_SAFE_INTEGER }, "template");
 console.log(
-  `LIVE_MEMORY ${JSON.stringify({ sessions: count, nodes: kept.nodes, activeBytes: kept.afterEvent, idleBytes: kept.idle, defaultAfterEventBytes: policy.afterEvent, defaultTrees: policy.trees, defaultIdleBytes: policy.idle })}`,
+  `LIVE_MEMORY ${JSON.stringify({
+    sessions: count, nodes: kept.nodes, activeBytes: kept.afterEvent, idleBytes: kept.idle, defaultAfterEventBytes: policy.afterEvent, defaultTrees: policy.trees,
+    defaultIdleBytes: policy.idle, templateActiveBytes: templates.afterEvent, templateIdleBytes: templates.idle,
+  })}`,
 );

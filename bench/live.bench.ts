@@ -175,11 +175,14 @@ async function memoryRows(): Promise<BenchRow[]> {
     defaultAfterEventBytes: number;
     defaultTrees: number;
     defaultIdleBytes: number;
+    templateActiveBytes: number;
+    templateIdleBytes: number;
   };
   const kb = (bytes: number) => bytes / 1024;
   console.log(
     `memory: ${result.sessions} sessions, ${result.nodes}-element view, heap growth per session: every tree kept ${kb(result.activeBytes).toFixed(2)} KB, ` +
-      `trees dropped ${kb(result.idleBytes).toFixed(2)} KB; default policy right after the events (${result.defaultTrees} trees kept) ${kb(result.defaultAfterEventBytes).toFixed(2)} KB, swept ${kb(result.defaultIdleBytes).toFixed(2)} KB`,
+      `trees dropped ${kb(result.idleBytes).toFixed(2)} KB; default policy right after the events (${result.defaultTrees} trees kept) ${kb(result.defaultAfterEventBytes).toFixed(2)} KB, swept ${kb(result.defaultIdleBytes).toFixed(2)} KB; ` +
+      `written as Ui.html templates, every tree kept ${kb(result.templateActiveBytes).toFixed(2)} KB, trees dropped ${kb(result.templateIdleBytes).toFixed(2)} KB`,
   );
   const idleKb = kb(result.idleBytes);
   const base = { unit: "KB", higherIsBetter: false } as const;
@@ -188,6 +191,14 @@ async function memoryRows(): Promise<BenchRow[]> {
     { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
     { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: BLAZOR_KB, peerName: PUBLISHED_BLAZOR, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
     { ...base, name: `heap per active session (tree kept), ${view}`, ours: kb(result.activeBytes), peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true },
+    {
+      ...base, name: `heap per active session (tree kept), ${view}${VARIANT_SUFFIX.template}`, ours: kb(result.templateActiveBytes), peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true,
+    },
+    {
+      ...base, name: `heap per idle session (tree dropped), ${view}${VARIANT_SUFFIX.template}`, ours: kb(result.templateIdleBytes), peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW, target: `ours <= ${TARGET_IDLE_KB} KB`, met: kb(result.templateIdleBytes) <= TARGET_IDLE_KB,
+    },
     {
       ...base,
       name: `heap per session just after its event, default tree policy (${result.defaultTrees} of ${result.sessions} keep a tree), ${view}`,
