@@ -2,8 +2,10 @@
  * `Ui.lazy(fn, ...args)`: a part of the view that is built again only when its arguments change
  * (Elm's Html.Lazy, React's memo).
  *
- * Within a live session, each render remembers, per function, the elements its lazy calls
- * returned and the arguments they were built from. A call whose function and arguments are the
+ * Within a live session, each render remembers, in call order, the elements its lazy calls
+ * returned, with their functions and the arguments they were built from. `Ui.html` templates
+ * (src/ui/template.ts) keep their calls in the same memo, with a rule of their own for comparing
+ * values. A call whose function and arguments are the
  * same (`Object.is`, one by one) as a call of the previous render gets that render's element back
  * without running `fn`; the id walk and the diff then skip it as one object (src/live/ids.ts,
  * src/live/diff.ts). An event that changes one field of a form rebuilds that field only.
@@ -13,7 +15,7 @@
  * arrow written inline in `view` is a new function on every render and never matches.
  *
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
- * render's lazy calls; they are dropped with the tree (a quiet session, src/live/server/session.ts),
+ * render's lazy and template calls; they are dropped with the tree (a quiet session, src/live/server/session.ts),
  * and never shared with another session. Outside a session (rendering a view directly) `lazy`
  * simply calls `fn`.
  */
