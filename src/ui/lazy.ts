@@ -2,32 +2,31 @@
  * `Ui.lazy(fn, ...args)`: a part of the view that is built again only when its arguments change
  * (Elm's Html.Lazy, React's memo).
  *
- * Within a live session, each render remembers, in call order, the elements its lazy calls
- * returned, with their functions and the arguments they were built from. `Ui.html` templates
- * (src/ui/template.ts) keep their calls in the same memo, with a rule of their own for comparing
- * values. A call whose function and arguments are the
- * same (`Object.is`, one by one) as a call of the previous render gets that render's element back
- * without running `fn`; the id walk and the diff then skip it as one object (src/live/ids.ts,
- * src/live/diff.ts). An event that changes one field of a form rebuilds that field only.
+ * Within a live session, each render remembers, per function and in call order, the elements its
+ * lazy calls returned and the arguments they were built from. A call whose function and arguments
+ * are the same (`Object.is`, one by one) as a call of the previous render gets that render's
+ * element back without running `fn`; the id walk and the diff then skip it as one object
+ * (src/live/ids.ts, src/live/diff.ts). An event that changes one field of a form rebuilds that
+ * field only. `Ui.html` templates (src/ui/template.ts) keep their calls in the same memo, per
+ * template, with a rule of their own for comparing values.
  *
  * `fn` must depend on its arguments alone (not on a closure over the model, nor on the clock): a
  * call with equal arguments is not run again. Pass a function defined once, outside `view`: an
  * arrow written inline in `view` is a new function on every render and never matches.
  *
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
- * render's lazy and template calls; they are dropped with the tree (a quiet session, src/live/server/session.ts),
- * and never shared with another session. Outside a session (rendering a view directly) `lazy`
+ * render's lazy and template calls; they are dropped with the tree (a quiet session,
+ * src/live/server/session.ts), and never shared with another session. Outside a session (rendering a view directly) `lazy`
  * simply calls `fn`.
  */
 import type { UiElement } from "./node.ts";
 
 /**
- * One memoised call of a render: its key (a lazy function, a template), its arguments as the rule
- * kept them, its element, and the parts a template built it from (src/ui/template.ts), which the
- * next call of the template may reuse where their values did not change.
+ * One memoised call of a render: its arguments as the rule kept them, its element, and the parts a
+ * template built it from (src/ui/template.ts), which the next call of the template may reuse where
+ * their values did not change.
  */
 export type MemoEntry = {
-  readonly key: object;
   readonly args: readonly unknown[];
   readonly element: UiElement;
   readonly parts: readonly UiElement[] | undefined;
@@ -48,26 +47,33 @@ export type ArgRule = {
 };
 
 /**
- * How far from its expected place a call's previous entry is looked for: calls inserted or removed
- * before it, up to this many at once, still find theirs; farther moves rebuild (a miss costs one
- * call of `fn`, never a wrong element).
+ * How far from its expected place a call's previous entry is looked for: rows inserted or removed
+ * above, up to this many at once, still find theirs; farther moves rebuild (a miss costs one call
+ * of `fn`, never a wrong element).
  */
 const SEARCH = 8;
 
 /**
- * One session's memo: the lazy results of its previous render, and those of the render under way,
- * each a list in call order. A render makes its calls in about the same order as the one before
- * it, so a call's previous entry is looked for first at its own place in that order, shifted by
- * what the last hit found (rows inserted above), then up to SEARCH places either side. One list
- * per render, rather than one per function or template, keeps a render's entries together in
- * memory: a busy server meets each session's memo cold, and every separate object is another
- * cache miss (bench/live.bench.ts).
+ * The calls of one key (a lazy function, a template) in the previous render and in the render
+ * under way. The two lists swap at each commit, so a steady view allocates no new lists.
+ */
+type Calls = {
+  previous: Entry[];
+  current: Entry[];
+  /**
+   * Where the previous render's entries sit relative to this render's calls, as found by the last
+   * hit: a row inserted above a list of rows shifts the rest by one.
+   */
+  shift: number;
+};
+
+/**
+ * One session's memo: the lazy and template results of its previous render, and those of the
+ * render under way, per key in call order. Its map is made by the first call, so a view without
+ * any costs nothing per render.
  */
 export class LazyMemo {
-  private previous: Entry[] = NO_ENTRIES;
-  private current: Entry[] = [];
-  /** Where the previous render's entries sit relative to this render's calls, as the last hit found. */
-  private shift = 0;
+  private calls: Map<object, Calls> | undefined;
 
   /**
    * The element of the previous render's call of `key` (a lazy function, a template) whose
@@ -76,43 +82,56 @@ export class LazyMemo {
    * same template, with other values), if there is one.
    */
   lookup(key: object, args: readonly unknown[], build: (args: readonly unknown[], previous: MemoEntry | undefined) => Built, rule: ArgRule): UiElement {
-    const used = this.current;
-    const old = this.previous;
+    const all = (this.calls ??= new Map());
+    let calls = all.get(key);
+    if (calls === undefined) all.set(key, (calls = { previous: NO_ENTRIES, current: [], shift: 0 }));
+    const used = calls.current;
+    const old = calls.previous;
     const i = used.length;
-    const shift = this.shift;
+    const shift = calls.shift;
     let nearest: Entry | undefined;
     // The place the last hit predicts first, then places ever farther from it, up to SEARCH.
     for (let d = 0; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
       const at = i + shift + d;
       if (at < 0 || at >= old.length) continue;
       const entry = old[at]!;
-      if (entry.key !== key) continue;
       if (rule.same(entry.args, args)) {
-        if (d !== 0) this.shift = at - i;
+        if (d !== 0) calls.shift = at - i;
         used.push(entry);
         return entry.element;
       }
       nearest ??= entry;
     }
     const built = build(args, nearest);
-    used.push({ key, args: rule.keep(args), element: built.element, parts: built.parts });
+    used.push({ args: rule.keep(args), element: built.element, parts: built.parts });
     return built.element;
   }
 
-  /** A render finished: its lazy results are the ones the next render may reuse. */
+  /** A render finished: its results are the ones the next render may reuse. */
   commit(): void {
-    // The two lists swap, so a steady view allocates no new list.
-    const spare = this.previous === NO_ENTRIES ? [] : this.previous;
-    spare.length = 0;
-    this.previous = this.current;
-    this.current = spare;
-    this.shift = 0;
+    if (this.calls === undefined) return;
+    for (const [key, calls] of this.calls) {
+      // A key this render did not call has nothing the next render could reuse.
+      if (calls.current.length === 0) {
+        this.calls.delete(key);
+        continue;
+      }
+      const spare = calls.previous === NO_ENTRIES ? [] : calls.previous;
+      spare.length = 0;
+      calls.previous = calls.current;
+      calls.current = spare;
+      calls.shift = 0;
+    }
   }
 
   /** A render failed: what it built is forgotten, the previous render's results stay. */
   abandon(): void {
-    this.current.length = 0;
-    this.shift = 0;
+    if (this.calls === undefined) return;
+    for (const [key, calls] of this.calls) {
+      if (calls.previous === NO_ENTRIES) this.calls.delete(key);
+      calls.current.length = 0;
+      calls.shift = 0;
+    }
   }
 }
 

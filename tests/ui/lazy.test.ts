@@ -67,6 +67,28 @@ test("a row inserted above or removed from a list of lazy rows builds that row o
   assert.deepEqual(calls, ["new", "x", "y", "z"]);
 });
 
+test("lazy rows that make many lazy or template calls inside keep their places, render after render", () => {
+  const built: string[] = [];
+  // Each row makes twelve template calls of its own, more than the memo's search reaches (8).
+  const cell = (text: string) => Ui.html`<td>${text}</td>`;
+  const row = (label: string) => {
+    built.push(label);
+    return Ui.h("tr", {}, ...Array.from({ length: 12 }, (_, k) => cell(`${label}.${k}`)));
+  };
+  const memo = new LazyMemo();
+  const view = (labels: string[]) => Ui.h("table", {}, ...labels.map((label) => Ui.lazy(row, label)));
+  const labels = ["a", "b", "c", "d"];
+  const first = renderWithMemo(memo, () => view(labels));
+  assert.deepEqual(built, labels);
+  const second = renderWithMemo(memo, () => view(labels));
+  const third = renderWithMemo(memo, () => view(labels));
+  assert.deepEqual(built, labels, "no row was built again");
+  assert.deepEqual(third.children, first.children);
+  assert.deepEqual(second.children, first.children);
+  renderWithMemo(memo, () => view(["new", ...labels]));
+  assert.deepEqual(built, [...labels, "new"], "a row inserted above builds that row only");
+});
+
 test("a view that throws leaves the previous render's results in place", () => {
   const { row, calls } = countingRow();
   const memo = new LazyMemo();
