@@ -16,8 +16,8 @@
  *
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
  * render's lazy and template calls; they are dropped with the tree (a quiet session,
- * src/live/server/session.ts), and never shared with another session. Outside a session (rendering a view directly) `lazy`
- * simply calls `fn`.
+ * src/live/server/session.ts), and never shared with another session. Outside a session
+ * (rendering a view directly) `lazy` simply calls `fn`.
  */
 import type { UiElement } from "./node.ts";
 
