@@ -129,6 +129,23 @@ test("mistakes in a template throw a TypeError that says what and where", () => 
   assert.throws(() => (Ui.html as unknown as (s: string[]) => UiElement)(["<p>x</p>"]), /use it as a template tag/);
 });
 
+test("property: any template text either builds an element or throws a TypeError", () => {
+  const piece = fc.array(fc.constantFrom("<p>", "</p>", "<div class=", "</div>", "<input value=", "<br/>", "<", ">", "/", "=", '"', "'", " ", "\n", "p", "div", "input", "&", "amp;", "#", "x", ";", "!--", "-", "class", "onClick", "style", "textarea"), { maxLength: 12 }).map((parts) => parts.join(""));
+  const value = fc.constantFrom<unknown>("v", 1, null, true, false, undefined, ["Go", 1], { color: "red" }, Ui.h("b", {}, "x"), [Ui.text("t")]);
+  fc.assert(
+    fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.array(value, { minLength: 3, maxLength: 3 }), (strings, values) => {
+      try {
+        const el = call(strings, values.slice(0, strings.length - 1));
+        assert.equal(el.kind, "el");
+        render(assignIds(el));
+      } catch (error) {
+        assert.ok(error instanceof TypeError, String(error));
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 test("a hole inside a quoted value takes text only", () => {
   assert.throws(() => Ui.html`<p class="a ${{ b: 1 }}">x</p>`, /must be a string, number or boolean/);
   same(Ui.html`<p class="a ${null}${undefined}${false}b ${1}">x</p>`, Ui.h("p", { class: "a b 1" }, "x"));
