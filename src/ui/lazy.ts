@@ -87,16 +87,31 @@ export class LazyMemo {
     if (calls === undefined) all.set(key, (calls = { previous: NO_ENTRIES, current: [], shift: 0 }));
     const used = calls.current;
     const old = calls.previous;
+    // The place the last hit predicts: in a steady view, every call's entry is there.
+    const predicted = used.length + calls.shift;
+    if (predicted < old.length) {
+      const entry = old[predicted]!;
+      if (rule.same(entry.args, args)) {
+        used.push(entry);
+        return entry.element;
+      }
+    }
+    return this.search(calls, args, build, rule);
+  }
+
+  /** A call whose entry is not at its predicted place: places ever farther from it, up to SEARCH, then a build. */
+  private search(calls: Calls, args: readonly unknown[], build: (args: readonly unknown[], previous: MemoEntry | undefined) => Built, rule: ArgRule): UiElement {
+    const used = calls.current;
+    const old = calls.previous;
     const i = used.length;
     const shift = calls.shift;
-    let nearest: Entry | undefined;
-    // The place the last hit predicts first, then places ever farther from it, up to SEARCH.
-    for (let d = 0; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
+    let nearest: Entry | undefined = i + shift >= 0 ? old[i + shift] : undefined;
+    for (let d = 1; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
       const at = i + shift + d;
       if (at < 0 || at >= old.length) continue;
       const entry = old[at]!;
       if (rule.same(entry.args, args)) {
-        if (d !== 0) calls.shift = at - i;
+        calls.shift = at - i;
         used.push(entry);
         return entry.element;
       }

@@ -204,7 +204,10 @@ const isPlainObject = (value: object): boolean => {
 
 /** Values equal as data: what a template built from one it would build from the other. */
 function sameValue(kept: unknown, value: unknown): boolean {
-  if (Object.is(kept, value)) return true;
+  // === first: the common case, and cheaper than Object.is on every engine. 0 and -0 render
+  // alike, so their being "the same" here is right; NaN is the one value unequal to itself.
+  if (kept === value) return true;
+  if (typeof kept === "number") return typeof value === "number" && kept !== kept && value !== value;
   if (typeof kept !== "object" || kept === null || typeof value !== "object" || value === null) return false;
   if (Array.isArray(kept)) {
     if (!Array.isArray(value) || kept.length !== value.length) return false;
