@@ -6,15 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff } from "../../src/live/diff.ts";
-import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { applyPatches } from "../live/support/apply.ts";
-import { canon, parse } from "../live/support/dom.ts";
+import { assertRendersLikeFresh } from "../live/support/renders.ts";
 import { openTab } from "../live-server/harness.ts";
 
 /** A row builder that counts its calls. */
@@ -128,22 +125,7 @@ const modelArb: fc.Arbitrary<Model> = fc.record({
 
 test("a session's renders with lazy parts render and diff exactly as the same view without them", () => {
   fc.assert(
-    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => {
-      const memo = new LazyMemo();
-      let kept = assignIds(renderWithMemo(memo, () => lazyView(models[0]!)));
-      let plainKept = assignIds(plainView(models[0]!));
-      const dom = parse(render(kept));
-      for (const model of models.slice(1)) {
-        const next = assignIds(renderWithMemo(memo, () => lazyView(model)));
-        const plainNext = assignIds(plainView(model));
-        const patches = diff(kept, next);
-        assert.deepEqual(patches, diff(plainKept, plainNext));
-        assert.equal(render(next), render(plainNext));
-        applyPatches(dom, patches);
-        assert.deepEqual(canon(dom), canon(parse(render(plainNext))));
-        [kept, plainKept] = [next, plainNext];
-      }
-    }),
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, lazyView, plainView)),
     { numRuns: 300 },
   );
 });

@@ -7,15 +7,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff } from "../../src/live/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { applyPatches } from "../live/support/apply.ts";
 import { canon, parse } from "../live/support/dom.ts";
+import { assertRendersLikeFresh } from "../live/support/renders.ts";
 import { build, specArb, type Spec } from "../live/support/trees.ts";
 import { openTab } from "../live-server/harness.ts";
 
@@ -277,22 +276,7 @@ const modelArb: fc.Arbitrary<Model> = fc.record({
 
 test("property: a session's template renders, reused parts and all, render and diff exactly as fresh builds", () => {
   fc.assert(
-    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => {
-      const memo = new LazyMemo();
-      let kept = assignIds(renderWithMemo(memo, () => templateView(models[0]!)), 0);
-      let freshKept = assignIds(templateView(models[0]!));
-      const page = parse(render(kept));
-      for (const model of models.slice(1)) {
-        const next = assignIds(renderWithMemo(memo, () => templateView(model)), kept.flat?.length ?? 0);
-        const freshNext = assignIds(templateView(model));
-        const patches = diff(kept, next);
-        assert.deepEqual(patches, diff(freshKept, freshNext));
-        assert.equal(render(next), render(freshNext));
-        applyPatches(page, patches);
-        assert.deepEqual(canon(page), canon(parse(render(freshNext))));
-        [kept, freshKept] = [next, freshNext];
-      }
-    }),
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, templateView, templateView)),
     { numRuns: 300 },
   );
 });
