@@ -23,6 +23,8 @@
  * place, at the template's first use, as `Ui.h` throws at its call (DESIGN.md §Conventions).
  */
 
+import { TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
+
 /** A template's tree: what `compile` in template.ts turns into a builder. */
 export type TemplateElement = {
   readonly kind: "el";
@@ -40,11 +42,11 @@ export type TemplateChild = TemplateElement | TemplateText | TemplateHole;
  */
 export type TemplateAttr = { readonly name: string; readonly parts: readonly (string | number)[] };
 
-/** Elements whose content is raw text, not parsed, references not decoded. */
-const RAW_TEXT = new Set(["style", "script"]);
-/** Elements whose content is text, references decoded. */
-const ESCAPABLE_TEXT = new Set(["textarea", "title"]);
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+/**
+ * Of the elements whose content is text only (TEXT_ONLY_TAGS), those whose text is raw: references
+ * are not decoded (the others, textarea and title, decode them).
+ */
+const RAW_TEXT: ReadonlySet<string> = new Set(["style", "script"]);
 
 const NAMED_REFS: Readonly<Record<string, string>> = {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "\u00a9", reg: "\u00ae", trade: "\u2122",
@@ -137,7 +139,7 @@ class Parser {
   /** The tag of the open element whose content is raw or escapable text, if any. */
   private rawTextParent(): string | undefined {
     const tag = this.open.tag;
-    return RAW_TEXT.has(tag) || ESCAPABLE_TEXT.has(tag) ? tag : undefined;
+    return TEXT_ONLY_TAGS.has(tag) ? tag : undefined;
   }
 
   private comment(str: string): void {
@@ -181,7 +183,7 @@ class Parser {
         this.i = j + (c === ">" ? 1 : 2);
         const element: Open = { tag, attrs, children: [] };
         this.stack.push(element);
-        if (c === "/" || VOID.has(tag)) this.close();
+        if (c === "/" || VOID_TAGS.has(tag)) this.close();
         return;
       }
       let k = j;
