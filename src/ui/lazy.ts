@@ -31,7 +31,6 @@ export type MemoEntry = {
   readonly element: UiElement;
   readonly parts: readonly UiElement[] | undefined;
 };
-type Entry = MemoEntry;
 
 /** What a memoised call builds on a miss: its element, and a template's parts. */
 export type Built = { readonly element: UiElement; readonly parts?: readonly UiElement[] };
@@ -58,8 +57,8 @@ const SEARCH = 8;
  * under way. The two lists swap at each commit, so a steady view allocates no new lists.
  */
 type Calls = {
-  previous: Entry[];
-  current: Entry[];
+  previous: MemoEntry[];
+  current: MemoEntry[];
   /**
    * Where the previous render's entries sit relative to this render's calls, as found by the last
    * hit: a row inserted above a list of rows shifts the rest by one.
@@ -105,7 +104,7 @@ export class LazyMemo {
     const old = calls.previous;
     const i = used.length;
     const shift = calls.shift;
-    let nearest: Entry | undefined = i + shift >= 0 ? old[i + shift] : undefined;
+    let nearest: MemoEntry | undefined = i + shift >= 0 ? old[i + shift] : undefined;
     for (let d = 1; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
       const at = i + shift + d;
       if (at < 0 || at >= old.length) continue;
@@ -150,7 +149,7 @@ export class LazyMemo {
   }
 }
 
-const NO_ENTRIES: Entry[] = [];
+const NO_ENTRIES: MemoEntry[] = [];
 
 /** `Ui.lazy`'s rule: the same arguments one by one (`Object.is`), kept as they are. */
 const BY_IDENTITY: ArgRule = {
