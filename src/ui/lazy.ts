@@ -36,6 +36,13 @@ export type MemoEntry = {
 export type Built = { readonly element: UiElement; readonly parts?: readonly UiElement[] };
 
 /**
+ * The build of a miss, given the key (a lazy function, a template), the call's arguments and the
+ * previous call of the key nearest to it. One function per kind of call, made once: a call that
+ * hits allocates nothing.
+ */
+export type MemoBuild = (key: object, args: readonly unknown[], previous: MemoEntry | undefined) => Built;
+
+/**
  * How a kind of memoised call compares and keeps its arguments: `Ui.lazy` compares them with
  * `Object.is` and keeps them as they are; a template (src/ui/template.ts) compares plain data by
  * value and keeps a copy of it.
@@ -80,7 +87,7 @@ export class LazyMemo {
    * previous call of `key` nearest to where this call is expected (the same row of a list, the
    * same template, with other values), if there is one.
    */
-  lookup(key: object, args: readonly unknown[], build: (args: readonly unknown[], previous: MemoEntry | undefined) => Built, rule: ArgRule): UiElement {
+  lookup(key: object, args: readonly unknown[], build: MemoBuild, rule: ArgRule): UiElement {
     const all = (this.calls ??= new Map());
     let calls = all.get(key);
     if (calls === undefined) all.set(key, (calls = { previous: NO_ENTRIES, current: [], shift: 0 }));
@@ -95,16 +102,16 @@ export class LazyMemo {
         return entry.element;
       }
     }
-    return this.search(calls, args, build, rule);
+    return this.search(key, calls, args, build, rule);
   }
 
   /** A call whose entry is not at its predicted place: places ever farther from it, up to SEARCH, then a build. */
-  private search(calls: Calls, args: readonly unknown[], build: (args: readonly unknown[], previous: MemoEntry | undefined) => Built, rule: ArgRule): UiElement {
+  private search(key: object, calls: Calls, args: readonly unknown[], build: MemoBuild, rule: ArgRule): UiElement {
     const used = calls.current;
     const old = calls.previous;
     const i = used.length;
     const shift = calls.shift;
-    let nearest: MemoEntry | undefined = i + shift >= 0 ? old[i + shift] : undefined;
+    let nearest: MemoEntry | undefined = i + shift >= 0 && i + shift < old.length ? old[i + shift] : undefined;
     for (let d = 1; d <= SEARCH; d = d > 0 ? -d : 1 - d) {
       const at = i + shift + d;
       if (at < 0 || at >= old.length) continue;
@@ -116,7 +123,7 @@ export class LazyMemo {
       }
       nearest ??= entry;
     }
-    const built = build(args, nearest);
+    const built = build(key, args, nearest);
     used.push({ args: rule.keep(args), element: built.element, parts: built.parts });
     return built.element;
   }
@@ -161,6 +168,9 @@ const BY_IDENTITY: ArgRule = {
   keep: (args) => args,
 };
 
+/** A lazy call's build: its function (the key) called with its arguments. */
+const BUILD_LAZY: MemoBuild = (fn, args) => ({ element: checked((fn as (...args: unknown[]) => unknown)(...args)) });
+
 function checked(result: unknown): UiElement {
   if (typeof result !== "object" || result === null || (result as UiElement).kind !== "el") {
     throw new TypeError("Ui.lazy: the function must return an element (Ui.h, Ui.keyed)");
@@ -198,5 +208,5 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
 /** `Ui.lazy(fn, ...args)`: `fn(...args)`, or the element an earlier render got from the same call. */
 export function lazy<Args extends unknown[]>(fn: (...args: Args) => UiElement, ...args: Args): UiElement {
   if (typeof fn !== "function") throw new TypeError("Ui.lazy: expects a function, then its arguments");
-  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, (current) => ({ element: checked(fn(...(current as Args))) }), BY_IDENTITY);
+  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, BUILD_LAZY, BY_IDENTITY);
 }

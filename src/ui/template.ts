@@ -31,7 +31,7 @@
  *
  * Outside a session's render (a test, a static page), `html` simply builds.
  */
-import { activeMemo, type ArgRule, type Built, type MemoEntry } from "./lazy.ts";
+import { activeMemo, type ArgRule, type MemoBuild } from "./lazy.ts";
 import { elementOf, text, type Child, type UiElement, type UiNode } from "./node.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
 
@@ -51,7 +51,7 @@ type Dynamic = {
   /** How many elements with holes the template has (its parts). */
   readonly partCount: number;
   /** The build the session memo calls on a miss (made once, so a call allocates no closure). */
-  readonly memoBuild: (values: readonly unknown[], previous: MemoEntry | undefined) => Built;
+  readonly memoBuild: MemoBuild;
 };
 type Compiled = { readonly constant: UiElement } | Dynamic;
 
@@ -102,7 +102,7 @@ function compileTemplate(root: TemplateElement): Compiled {
   return {
     build,
     partCount,
-    memoBuild(values, previous) {
+    memoBuild(_template, values, previous) {
       let reuse: Reuse | undefined;
       if (previous?.parts !== undefined) {
         const changed = new Array<boolean>(values.length);
