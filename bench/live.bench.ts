@@ -10,11 +10,12 @@
  *      `fetch`, in short alternating rounds (median kept), two ways: one tab sending events back to
  *      back, and 100 sessions served round-robin (each event's previous tree is then old, as on a
  *      busy server). Target: ours >= 0.5x the bare route. Each request carries its Content-Length,
- *      as the browser's does. Both ways run three times, for three ways of writing the same page
- *      (bench/live-app.ts): "plain", the view building the whole page on every render; "static
- *      parts built once" outside the view (`viewStaticBuiltOnce`), which the ids and the diff then
- *      skip; and "tuned" (`viewTuned`), static parts built once and each field a `Ui.lazy` part of
- *      its name and value, so an event rebuilds only what it changed.
+ *      as the browser's does. Both ways run four times, for four ways of writing the same page
+ *      (bench/live-app.ts): "template" (`viewTemplate`), the whole page as `Ui.html` templates,
+ *      nothing hoisted by hand; "plain", the view building the whole page with `Ui.h` on every
+ *      render; "static parts built once" outside the view (`viewStaticBuiltOnce`), which the ids
+ *      and the diff then skip; and "tuned" (`viewTuned`), static parts built once and each field a
+ *      `Ui.lazy` part of its name and value, so an event rebuilds only what it changed.
  *   2. Memory per session (a child process with the collector exposed: node --expose-gc, bun's
  *      Bun.gc, deno --v8-flags=--expose-gc): heap growth over 2,000 sessions that each loaded the
  *      page and sent one event, "active" (rendered tree kept) and "idle" (after treeIdleMs, the
@@ -26,7 +27,7 @@
  *      autocannon instance with one connection, its own session cookie and CSRF header, and its own
  *      rising seq; the bare route gets the same 100 single-connection clients and the same bodies.
  *      Alternating rounds; events/s ratio (target >= 0.5x) and p50/p99 latency over every response;
- *      for the three views, as in part 1. Also the server's CPU time (user + system) per event,
+ *      for the four views, as in part 1. Also the server's CPU time (user + system) per event,
  *      read in the server child around each round: on a small machine the load generator shares
  *      the cores, so this says what each event costs the server apart from how fast the client
  *      can send.

@@ -56,7 +56,8 @@ export type LiveAppOptions = {
    * 256). Others re-render their previous tree on their next event, which about doubles its cost;
    * a kept tree costs about 29 KB for 100 elements (bench/live.bench.ts, memory; about 41 KB for
    * a view written as Ui.html templates, whose last render's calls are kept with it), so the
-   * default bounds that memory near 7.5 MB (10.5 MB). Trees of sessions quiet for treeIdleMs are dropped either way.
+   * default bounds that memory near 7.5 MB (10.5 MB). Trees of sessions quiet for treeIdleMs are
+   * dropped either way.
    */
   readonly maxTrees?: number;
   readonly heartbeatMs?: number;
