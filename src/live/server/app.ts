@@ -27,6 +27,7 @@ import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
+import { replyHold } from "./reply-batch.ts";
 import { type GateVerdict, RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
@@ -179,8 +180,12 @@ export class LiveApp<Model> {
     return app;
   }
 
-  private event(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    return handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
+  /** An event's reply, held to the end of the turn when the server is busy (src/live/server/reply-batch.ts). */
+  private async event(req: Request, auth: JsonObject | undefined): Promise<Response> {
+    const resp = await handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
+    const hold = replyHold();
+    if (hold !== undefined) await hold;
+    return resp;
   }
 
   /** What the event route needs of the app: made once, not per event. */
