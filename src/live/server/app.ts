@@ -27,7 +27,7 @@ import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
-import { replyHold } from "./reply-batch.ts";
+import { eventHold } from "./turn-batch.ts";
 import { type GateVerdict, RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
@@ -180,12 +180,11 @@ export class LiveApp<Model> {
     return app;
   }
 
-  /** An event's reply, held to the end of the turn when the server is busy (src/live/server/reply-batch.ts). */
+  /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
   private async event(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const resp = await handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
-    const hold = replyHold();
+    const hold = eventHold();
     if (hold !== undefined) await hold;
-    return resp;
+    return handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
   }
 
   /** What the event route needs of the app: made once, not per event. */
