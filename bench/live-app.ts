@@ -13,6 +13,7 @@ import type { JsonValue } from "../src/json.ts";
 import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import type { LiveElement, LiveTree } from "../src/live/tree.ts";
+import { eventHold } from "../src/live/server/turn-batch.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
 import { type BenchRow, median, percentile } from "./report.ts";
@@ -202,11 +203,17 @@ export function elementCount(tree: LiveTree): number {
   return count;
 }
 
-/** The peer: a bare Hono route that parses the same JSON body and answers with a JSON reply. */
-export function bareApp(): Hono {
+/**
+ * The peer: a bare Hono route that parses the same JSON body and answers with a JSON reply. With
+ * `batched`, the route batches events by event-loop turn as the live server does
+ * (src/live/server/turn-batch.ts): a reference, to tell what that batching is worth on its own.
+ */
+export function bareApp(batched = false): Hono {
   const bare = new Hono();
   let seq = 0;
   bare.post("/_svc/event", async (c) => {
+    const hold = batched ? eventHold() : undefined;
+    if (hold !== undefined) await hold;
     const body = (await c.req.json()) as { seq?: number };
     seq += 1;
     return c.json({ seq, respondingTo: body.seq, patches: [] });

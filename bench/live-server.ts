@@ -18,12 +18,13 @@
 import { serve } from "@hono/node-server";
 import { bareApp, formApp, type FormVariant } from "./live-app.ts";
 
-/** The ports this process serves on, sent to the parent when ready: one per form view, the stream app's and the bare route's. */
-export type ServerPorts = { events: Record<FormVariant, number>; streams: number; bare: number };
+/** The ports this process serves on, sent to the parent when ready: one per form view, the stream app's, the bare route's and the bare route's batched by turn. */
+export type ServerPorts = { events: Record<FormVariant, number>; streams: number; bare: number; bareBatched: number };
 
 const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned"), template: formApp({}, "template") };
 const streams = formApp({ treeIdleMs: 1_000 });
 const bare = bareApp();
+const bareBatched = bareApp(true);
 
 /** Requests served, by port: the one line of bookkeeping every app, ours and the bare route, pays alike. */
 const served: Record<number, number> = {};
@@ -58,6 +59,7 @@ const ports: ServerPorts = {
   },
   streams: await listen(streams.fetch),
   bare: await listen(bare.fetch),
+  bareBatched: await listen(bareBatched.fetch),
 };
 process.send!({ kind: "ready", ports });
 process.on("message", (message: { kind: string; id: number }) => {

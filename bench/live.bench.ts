@@ -30,7 +30,10 @@
  *      for the four views, as in part 1. Also the server's CPU time (user + system) per event,
  *      read in the server child around each round: on a small machine the load generator shares
  *      the cores, so this says what each event costs the server apart from how fast the client
- *      can send.
+ *      can send. A busy live server processes the events of each event-loop turn together
+ *      (src/live/server/turn-batch.ts); the bare route, as a plain Hono route, does not. For the
+ *      template form the rounds also load the bare route batched the same way, for one more row
+ *      (info): ours against that, which tells the batching's share of the ratio.
  *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS
  *      and heap (after forced collections) before and after, with the streams open and the
  *      sessions quiet past treeIdleMs and swept.
@@ -300,48 +303,59 @@ async function cannonRound(port: number, sessions: SessionCreds[], seqs: number[
   return { events, seconds: (performance.now() - start) / 1000, latencies, errors };
 }
 
-async function httpLoadRows(server: ServerChild, form: FormVariant): Promise<BenchRow[]> {
-  const oursPort = server.ports.events[form];
+/**
+ * The HTTP rows of one form variant: ours against the bare route, in alternating rounds. With
+ * `batchedPeer`, the rounds also load the bare route batched by event-loop turn as the live server
+ * is (bench/live-app.ts, bareApp), for one more row: ours against that.
+ */
+async function httpLoadRows(server: ServerChild, form: FormVariant, batchedPeer = false): Promise<BenchRow[]> {
+  type Who = "ours" | "bare" | "bareBatched";
+  const port: Record<Who, number> = { ours: server.ports.events[form], bare: server.ports.bare, bareBatched: server.ports.bareBatched };
   const variant = VARIANT_SUFFIX[form];
-  const sessions = await openHttpSessions(oursPort, 100, 10);
-  const oursSeqs = sessions.map(() => 0);
-  const bareSeqs = sessions.map(() => 0);
+  const sessions = await openHttpSessions(port.ours, 100, 10);
+  const whos: Who[] = batchedPeer ? ["ours", "bare", "bareBatched"] : ["ours", "bare"];
+  const seqs = { ours: sessions.map(() => 0), bare: sessions.map(() => 0), bareBatched: sessions.map(() => 0) };
   const seconds = Math.max(2, Math.round(5 * scale));
   // A short warm-up of each, so neither side is measured while its code is still being compiled.
-  await cannonRound(oursPort, sessions, oursSeqs, 1);
-  await cannonRound(server.ports.bare, sessions, bareSeqs, 1);
-  const oursRates: number[] = [];
-  const bareRates: number[] = [];
-  const oursLatencies: number[] = [];
-  const bareLatencies: number[] = [];
-  const cpuPerEvent = { ours: [] as number[], bare: [] as number[] };
+  for (const who of whos) await cannonRound(port[who], sessions, seqs[who], 1);
+  const rates = { ours: [] as number[], bare: [] as number[], bareBatched: [] as number[] };
+  const latencies = { ours: [] as number[], bare: [] as number[], bareBatched: [] as number[] };
+  const cpuPerEvent = { ours: [] as number[], bare: [] as number[], bareBatched: [] as number[] };
   let oursErrors = 0;
   for (let r = 0; r < 3; r++) {
-    const order = r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const);
+    // Each round in another order, so that no side always runs right after the same other.
+    const order = r % 2 === 0 ? whos : [...whos].reverse();
     for (const who of order) {
-      const port = who === "ours" ? oursPort : server.ports.bare;
       const before = await server.ask<CpuReading>("cpu");
-      const run = await cannonRound(port, sessions, who === "ours" ? oursSeqs : bareSeqs, seconds);
+      const run = await cannonRound(port[who], sessions, seqs[who], seconds);
       const after = await server.ask<CpuReading>("cpu");
-      cpuPerEvent[who].push((after.cpuMicros - before.cpuMicros) / ((after.requests[port] ?? 0) - (before.requests[port] ?? 0)));
-      (who === "ours" ? oursRates : bareRates).push(run.events / run.seconds);
+      cpuPerEvent[who].push((after.cpuMicros - before.cpuMicros) / ((after.requests[port[who]] ?? 0) - (before.requests[port[who]] ?? 0)));
+      rates[who].push(run.events / run.seconds);
       // A loop, not a spread: a quiet machine yields more latencies than a call may take arguments.
-      const into = who === "ours" ? oursLatencies : bareLatencies;
-      for (const latency of run.latencies) into.push(latency);
+      for (const latency of run.latencies) latencies[who].push(latency);
       if (who === "ours") oursErrors += run.errors;
     }
   }
   if (oursErrors > 0) throw new Error(`${oursErrors} event requests failed over HTTP`);
-  oursLatencies.sort((a, b) => a - b);
-  bareLatencies.sort((a, b) => a - b);
-  console.log(`HTTP, 100 sessions x 1 connection${variant}, events/s per ${seconds} s round: ours ${oursRates.map(Math.round).join(" ")}; bare ${bareRates.map(Math.round).join(" ")}`);
-  console.log(`HTTP, 100 sessions${variant}, server CPU µs per event per round: ours ${cpuPerEvent.ours.map((v) => v.toFixed(1)).join(" ")}; bare ${cpuPerEvent.bare.map((v) => v.toFixed(1)).join(" ")}`);
+  latencies.ours.sort((a, b) => a - b);
+  latencies.bare.sort((a, b) => a - b);
+  const line = (values: Record<Who, number[]>, format: (v: number) => string) => whos.map((who) => `${who} ${values[who].map(format).join(" ")}`).join("; ");
+  console.log(`HTTP, 100 sessions x 1 connection${variant}, events/s per ${seconds} s round: ${line(rates, (v) => String(Math.round(v)))}`);
+  console.log(`HTTP, 100 sessions${variant}, server CPU µs per event per round: ${line(cpuPerEvent, (v) => v.toFixed(1))}`);
   const cpuRow: BenchRow = {
     name: `server CPU (user + system) per event over HTTP, 100 sessions${variant}`,
     ours: median(cpuPerEvent.ours), peer: median(cpuPerEvent.bare), peerName: "bare Hono route, same load",
     unit: "µs", higherIsBetter: false, target: "(info)", met: true,
   };
-  return [...httpRows("100", { ours: oursRates, bare: bareRates }, { ours: oursLatencies, bare: bareLatencies }, variant), cpuRow];
+  const out = [...httpRows("100", { ours: rates.ours, bare: rates.bare }, { ours: latencies.ours, bare: latencies.bare }, variant), cpuRow];
+  if (batchedPeer) {
+    out.push({
+      name: `events/s over HTTP (node-server), 100 sessions${variant}, against the bare route batched by turn as ours is`,
+      ours: median(rates.ours), peer: median(rates.bareBatched), peerName: "bare Hono route batched by turn, same JSON",
+      unit: "events/s", higherIsBetter: true, target: "(info)", met: true,
+    });
+  }
+  return out;
 }
 
 /** Opens `count` sessions, each with one SSE stream held open; returns a function closing them. */
@@ -423,7 +437,7 @@ if (wants("http") || wants("streams")) {
   } else {
     const server = await startServer();
     try {
-      if (wants("http")) for (const variant of FORM_VARIANTS) rows.push(...(await httpLoadRows(server, variant)));
+      if (wants("http")) for (const variant of FORM_VARIANTS) rows.push(...(await httpLoadRows(server, variant, variant === "template")));
       if (wants("streams")) rows.push(...(await streamRows(server)));
     } finally {
       server.stop();
