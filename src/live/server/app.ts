@@ -27,7 +27,6 @@ import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
-import { eventHold } from "./turn-batch.ts";
 import { type GateVerdict, RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
@@ -36,6 +35,7 @@ import { csrfFailed, gateUnavailable, sessionLost, sessionRotating } from "./res
 import { LiveSession } from "./session.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
+import { eventHold } from "./turn-batch.ts";
 import { HOST_PREFIX, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
 
 export type LiveAppOptions = {
