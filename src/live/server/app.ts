@@ -54,10 +54,12 @@ export type LiveAppOptions = {
   readonly treeIdleMs?: number;
   /**
    * How many of the most recently used sessions keep their rendered tree between events (default
-   * 256). Others re-render their previous tree on their next event, which about doubles its cost;
-   * a kept tree costs about 29 KB for 100 elements (bench/live.bench.ts, memory; about 41 KB for
-   * a view written as Ui.html templates, whose last render's calls are kept with it), so the
-   * default bounds that memory near 7.5 MB (10.5 MB). Trees of sessions quiet for treeIdleMs are
+   * 2,048). Others re-render their previous tree on their next event, which about doubles its
+   * cost: at 1,000 busy sessions, a bound of 256 cut events/s by a quarter and let p99 latency
+   * run to seconds (bench/live-load.bench.ts). A kept tree costs about 29 KB for 100 elements
+   * (bench/live.bench.ts, memory; about 41 KB for a view written as Ui.html templates, whose last
+   * render's calls are kept with it), so the default bounds that memory near 60 MB (84 MB), paid
+   * only while that many sessions are busy at once: trees of sessions quiet for treeIdleMs are
    * dropped either way.
    */
   readonly maxTrees?: number;
@@ -102,7 +104,7 @@ export class LiveApp<Model> {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
-      maxTrees: Math.max(1, options.maxTrees ?? 256),
+      maxTrees: Math.max(1, options.maxTrees ?? 2048),
       onBind: (session, userId) => this.bindUser(session, userId, this.now(), true),
     });
   }
