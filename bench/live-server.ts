@@ -39,6 +39,9 @@ function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<
     const server = serve({ fetch: counted, hostname: "127.0.0.1", port: 0 }, (info) => resolve((port = info.port)));
     // Thousands of idle SSE connections are the point of the stream run: no socket timeout.
     (server as unknown as { setTimeout?: (ms: number) => void }).setTimeout?.(0);
+    // The load runs reuse their connections across rounds, and a round of the other server can
+    // leave them idle for longer than Node's 5 s keep-alive timeout.
+    Object.assign(server, { keepAliveTimeout: 60_000, headersTimeout: 61_000 });
     (server as unknown as { maxConnections?: number }).maxConnections = 20_000;
   });
 }
