@@ -77,6 +77,20 @@ describe("event batching by turn", () => {
     await settle();
   });
 
+  test("held events of one session are processed in arrival order", async () => {
+    const a = freshApp();
+    const [one, two] = await Promise.all([openTab(a), openTab(a)]);
+    const inc = buttonId(one!.html, "\\+");
+    await settle();
+    await Promise.all([one!.post({ seq: 1, msg: "Inc", handlerId: inc }), two!.post({ seq: 1, msg: "Inc", handlerId: inc })]);
+    await turnEnd();
+    // Held together in this turn: seqs 2 to 6 of one tab, in the order they were sent.
+    const replies = await Promise.all([2, 3, 4, 5, 6].map((seq) => one!.post({ seq, msg: "Inc", handlerId: inc })));
+    const frames = (await Promise.all(replies.map((r) => r.json()))) as { seq: number; respondingTo: number; patches: { text: string }[] }[];
+    assert.deepEqual(frames.map((f) => [f.respondingTo, f.seq, f.patches[0]!.text]), [2, 3, 4, 5, 6].map((seq) => [seq, seq, `count ${seq}`]));
+    await settle();
+  });
+
   test("bursts of concurrent events on many sessions are all answered, each session's seqs in order", async () => {
     const a = freshApp();
     const tabs = await Promise.all(Array.from({ length: 20 }, () => openTab(a)));
