@@ -53,13 +53,13 @@ export class SessionRegistry<Model> implements SessionHost {
    * Sessions holding a rendered tree, least recently used first (a Set keeps insertion order).
    *
    * The tree is a cache of view(model): a session without one re-renders it from the model, as
-   * after an idle drop. Keeping it for every busy session looks cheaper but is not: each tree
-   * (some 70 KB for a 100-element view) then lives for many other sessions' events, so the
-   * collector copies it out of the young generation and later sweeps it from the old one. With a
-   * hundred sessions taking turns that made an event several times slower than rendering the
-   * previous tree again, and it costs the memory of every tree. So only the most recently used
-   * few keep theirs: a tab sending events in a burst (typing) diffs against its kept tree, and
-   * trees of sessions further back are dropped while they are still young garbage.
+   * after an idle drop, which about doubles its next event's cost. A kept tree outlives many
+   * other sessions' events, but the diff leaves most of it the objects of earlier renders
+   * (src/live/diff.ts), so it costs the collector little; what it costs is memory, about 29 KB
+   * for a 100-element view (bench/live.bench.ts), which `maxTrees` bounds. At 1,000 sessions busy
+   * at once, a bound of 256 cut events/s by about a quarter and let p99 latency run to seconds
+   * (bench/live-load.bench.ts); the default is 2,048. A quiet session drops its tree at the sweep,
+   * unless it has an open stream, whose background frames are diffed against it.
    */
   private readonly treeHolders = new Set<LiveSession<Model>>();
   private stopSweeper: (() => void) | undefined;
