@@ -17,6 +17,21 @@ async function settle(): Promise<void> {
   if (held !== undefined) await held;
 }
 
+/**
+ * An app with two tabs just after a busy turn (each tab sent its seq 1 in it, processed at once:
+ * a turn is seen busy only at its end), so that the events of the next turn are held.
+ */
+async function busyServer() {
+  const a = freshApp();
+  const [one, two] = await Promise.all([openTab(a), openTab(a)]);
+  const inc = buttonId(one!.html, "\\+");
+  await settle();
+  const busy = await Promise.all([one!.post({ seq: 1, msg: "Inc", handlerId: inc }), two!.post({ seq: 1, msg: "Inc", handlerId: inc })]);
+  assert.deepEqual(busy.map((r) => r.status), [200, 200]);
+  await turnEnd();
+  return { a, one: one!, inc };
+}
+
 /** Which of `holds` have resolved so far, after the pending microtasks ran. */
 async function resolvedOf(holds: Promise<void>[]): Promise<boolean[]> {
   const done = holds.map(() => false);
@@ -61,15 +76,8 @@ describe("event batching by turn", () => {
   });
 
   test("through the app: on a busy server an event is processed when its turn ends, not before", async () => {
-    const a = freshApp();
-    const [one, two] = await Promise.all([openTab(a), openTab(a)]);
-    const inc = buttonId(one!.html, "\\+");
-    await settle();
-    // A busy turn: two events arrive in it (processed at once: the turn is seen busy at its end).
-    const busy = await Promise.all([one!.post({ seq: 1, msg: "Inc", handlerId: inc }), two!.post({ seq: 1, msg: "Inc", handlerId: inc })]);
-    assert.deepEqual(busy.map((r) => r.status), [200, 200]);
-    await turnEnd();
-    const reply = one!.post({ seq: 2, msg: "Inc", handlerId: inc });
+    const { a, one, inc } = await busyServer();
+    const reply = one.post({ seq: 2, msg: "Inc", handlerId: inc });
     for (let i = 0; i < 20; i++) await Promise.resolve();
     assert.deepEqual([...a.sessions.all()].map((s) => s.model.count), [1, 1], "held until the turn ends");
     const frame = (await (await reply).json()) as { seq: number; patches: unknown[] };
@@ -78,14 +86,9 @@ describe("event batching by turn", () => {
   });
 
   test("held events of one session are processed in arrival order", async () => {
-    const a = freshApp();
-    const [one, two] = await Promise.all([openTab(a), openTab(a)]);
-    const inc = buttonId(one!.html, "\\+");
-    await settle();
-    await Promise.all([one!.post({ seq: 1, msg: "Inc", handlerId: inc }), two!.post({ seq: 1, msg: "Inc", handlerId: inc })]);
-    await turnEnd();
+    const { one, inc } = await busyServer();
     // Held together in this turn: seqs 2 to 6 of one tab, in the order they were sent.
-    const replies = await Promise.all([2, 3, 4, 5, 6].map((seq) => one!.post({ seq, msg: "Inc", handlerId: inc })));
+    const replies = await Promise.all([2, 3, 4, 5, 6].map((seq) => one.post({ seq, msg: "Inc", handlerId: inc })));
     const frames = (await Promise.all(replies.map((r) => r.json()))) as { seq: number; respondingTo: number; patches: { text: string }[] }[];
     assert.deepEqual(frames.map((f) => [f.respondingTo, f.seq, f.patches[0]!.text]), [2, 3, 4, 5, 6].map((seq) => [seq, seq, `count ${seq}`]));
     await settle();
