@@ -12,6 +12,7 @@ import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
+import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
 import { openTab } from "../live-server/harness.ts";
 
 /** A row builder that counts its calls. */
@@ -103,7 +104,7 @@ test("lazy refuses a non-function and a function that returns no element", () =>
 
 // A small model and two views of it, one plain and one with lazy parts: every render and every
 // diff must be the same.
-type Model = { title: string; count: number; rows: { id: number; text: string; done: boolean }[] };
+type Model = TodoModel;
 
 const heading = (title: string) => Ui.h("header", {}, Ui.h("h1", {}, title), Ui.h("input", { name: "title", value: title, onInput: "SetTitle" }));
 const line = (id: number, text: string, done: boolean) =>
@@ -116,16 +117,9 @@ function lazyView(m: Model) {
   return Ui.h("main", {}, Ui.lazy(heading, m.title), Ui.h("p", {}, `count ${m.count}`), Ui.h("ul", {}, ...m.rows.map((r) => Ui.lazy(line, r.id, r.text, r.done))));
 }
 
-const rowArb = fc.record({ id: fc.integer({ min: 1, max: 12 }), text: fc.constantFrom("a", "b", "c <d>", ""), done: fc.boolean() });
-const modelArb: fc.Arbitrary<Model> = fc.record({
-  title: fc.constantFrom("", "Todo", "Todo & more"),
-  count: fc.nat(3),
-  rows: fc.uniqueArray(rowArb, { selector: (r) => r.id, maxLength: 8 }),
-});
-
 test("a session's renders with lazy parts render and diff exactly as the same view without them", () => {
   fc.assert(
-    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, lazyView, plainView)),
+    fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, lazyView, plainView)),
     { numRuns: 300 },
   );
 });

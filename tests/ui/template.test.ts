@@ -15,6 +15,7 @@ import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { canon, parse } from "../live/support/dom.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
+import { todoModelArb, type TodoModel, type TodoRow } from "../live/support/todos.ts";
 import { build, specArb, type Spec } from "../live/support/trees.ts";
 import { openTab } from "../live-server/harness.ts";
 
@@ -204,8 +205,8 @@ test("property: any tree written as a template, with any of its parts as holes, 
 // ---------------------------------------------------------------------------------------------
 // Within a session's renders
 
-type Row = { id: number; text: string; done: boolean; tags: string[] };
-type Model = { title: string; count: number; rows: Row[] };
+type Row = TodoRow;
+type Model = TodoModel;
 
 // The row's <em> has no hole: one element, placed in every row of every render.
 const row = (r: Row) => Ui.html`
@@ -262,21 +263,9 @@ test("in a session, plain data changed in place is still seen as changed", () =>
   assert.equal(renderWithMemo(memo, view), third, "unchanged again: reused");
 });
 
-const rowArb = fc.record({
-  id: fc.integer({ min: 1, max: 12 }),
-  text: fc.constantFrom("a", "b", "c <d>", ""),
-  done: fc.boolean(),
-  tags: fc.array(fc.constantFrom("x", "y"), { maxLength: 2 }),
-});
-const modelArb: fc.Arbitrary<Model> = fc.record({
-  title: fc.constantFrom("", "Todo", "Todo & more"),
-  count: fc.nat(3),
-  rows: fc.uniqueArray(rowArb, { selector: (r) => r.id, maxLength: 8 }),
-});
-
 test("property: a session's template renders, reused parts and all, render and diff exactly as fresh builds", () => {
   fc.assert(
-    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, templateView, templateView)),
+    fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, templateView, templateView)),
     { numRuns: 300 },
   );
 });
