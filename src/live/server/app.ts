@@ -183,10 +183,10 @@ export class LiveApp<Model> {
   }
 
   /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
-  private async event(req: Request, auth: JsonObject | undefined): Promise<Response> {
+  private event(req: Request, auth: JsonObject | undefined): Promise<Response> {
+    const context = (this.eventContext ??= this.makeEventContext());
     const hold = eventHold();
-    if (hold !== undefined) await hold;
-    return handleEvent(req, (this.eventContext ??= this.makeEventContext()), auth);
+    return hold === undefined ? handleEvent(req, context, auth) : hold.then(() => handleEvent(req, context, auth));
   }
 
   /** What the event route needs of the app: made once, not per event. */

@@ -21,15 +21,14 @@
  */
 import { atTurnEnd } from "../../runtime/turn.ts";
 
+/** Events received in the current turn; the first one schedules `turnEnded`. */
 let eventsThisTurn = 0;
-let turnWatched = false;
 let holding = false;
 let held: (() => void)[] = [];
 
 function turnEnded(): void {
   holding = eventsThisTurn >= 2;
   eventsThisTurn = 0;
-  turnWatched = false;
   const release = held;
   held = [];
   for (const resolve of release) resolve();
@@ -40,11 +39,7 @@ function turnEnded(): void {
  * end of the turn, to process it then.
  */
 export function eventHold(): Promise<void> | undefined {
-  eventsThisTurn += 1;
-  if (!turnWatched) {
-    turnWatched = true;
-    atTurnEnd(turnEnded);
-  }
+  if (eventsThisTurn++ === 0) atTurnEnd(turnEnded);
   if (!holding) return undefined;
   return new Promise((resolve) => held.push(resolve));
 }
