@@ -6,7 +6,7 @@
  * entries, and only there; nothing else re-renders a subtree. Elements store their id segment
  * only (src/live/tree.ts), so each call is given the id of the element (or parent) it starts at.
  */
-import { type UiElement, VOID_TAGS } from "../ui/node.ts";
+import { RAW_TEXT_TAGS, type UiElement, VOID_TAGS } from "../ui/node.ts";
 import { assignIds } from "./ids.ts";
 import { escapeAttr, escapeRawText, escapeText } from "./escape.ts";
 import { HID_ATTR, ID_ATTR, ROOT_ID } from "./protocol.ts";
@@ -42,7 +42,7 @@ export function renderKids(el: LiveElement, id: string): string {
 export function renderNode(node: LiveNode, parentTag: string, parentId: string): string {
   if (node.kind === "el") return renderElement(node, childId(parentId, node.seg));
   if (node.kind === "raw") return node.html;
-  return parentTag === "style" || parentTag === "script" ? escapeRawText(parentTag, node.text) : escapeText(node.text);
+  return RAW_TEXT_TAGS.has(parentTag) ? escapeRawText(parentTag, node.text) : escapeText(node.text);
 }
 
 function startsWithNewline(el: LiveElement): boolean {

@@ -70,6 +70,8 @@ export type Child = UiNode | string | number | boolean | null | undefined | read
 
 /** Tags whose content is text only: the HTML parser reads it raw or as RCDATA. */
 export const TEXT_ONLY_TAGS: ReadonlySet<string> = new Set(["style", "script", "textarea", "title"]);
+/** Of those, the ones whose text the parser reads raw: no character references, no escapes. */
+export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(["style", "script"]);
 /** Void elements: no children, no end tag. */
 export const VOID_TAGS: ReadonlySet<string> = new Set([
   "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",

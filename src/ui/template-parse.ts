@@ -23,7 +23,7 @@
  * place, at the template's first use, as `Ui.h` throws at its call (DESIGN.md §Conventions).
  */
 
-import { TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
+import { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
 
 /** A template's tree: what `compile` in template.ts turns into a builder. */
 export type TemplateElement = {
@@ -41,12 +41,6 @@ export type TemplateChild = TemplateElement | TemplateText | TemplateHole;
  * bare attribute (`disabled`, the value true). One hole alone: the hole's value as it is.
  */
 export type TemplateAttr = { readonly name: string; readonly parts: readonly (string | number)[] };
-
-/**
- * Of the elements whose content is text only (TEXT_ONLY_TAGS), those whose text is raw: references
- * are not decoded (the others, textarea and title, decode them).
- */
-const RAW_TEXT: ReadonlySet<string> = new Set(["style", "script"]);
 
 const NAMED_REFS: Readonly<Record<string, string>> = {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "\u00a9", reg: "\u00ae", trade: "\u2122",
@@ -255,7 +249,7 @@ class Parser {
   private childHole(index: number): void {
     if (this.stack.length === 1) this.fail("a template holds exactly one root element, and no text or hole beside it");
     const tag = this.open.tag;
-    if (RAW_TEXT.has(tag)) this.fail(`a hole cannot go inside <${tag}>: pass its whole content as one text`);
+    if (RAW_TEXT_TAGS.has(tag)) this.fail(`a hole cannot go inside <${tag}>: pass its whole content as one text`);
     this.flushText();
     this.open.children.push({ kind: "hole", index });
   }
@@ -272,7 +266,7 @@ class Parser {
     this.text = "";
     if (raw === "") return;
     const tag = this.open.tag;
-    const text = RAW_TEXT.has(tag) ? raw : decodeRefs(collapseLineBreaks(raw), this);
+    const text = RAW_TEXT_TAGS.has(tag) ? raw : decodeRefs(collapseLineBreaks(raw), this);
     if (text === "") return;
     if (this.stack.length === 1) this.fail("a template holds exactly one root element, and no text or hole beside it");
     this.open.children.push({ kind: "text", text });
@@ -290,7 +284,7 @@ class Parser {
  * (but the first) and its trailing whitespace (but the last's), empty lines go, and the rest join
  * with single spaces. A text without a line break stays as written.
  */
-export function collapseLineBreaks(text: string): string {
+function collapseLineBreaks(text: string): string {
   if (!/[\n\r]/.test(text)) return text;
   const lines = text.split(/\r\n|\n|\r/);
   const last = lines.length - 1;
@@ -304,7 +298,7 @@ export function collapseLineBreaks(text: string): string {
 }
 
 /** Decodes character references (named from NAMED_REFS, decimal, hex); an unknown name fails. */
-export function decodeRefs(text: string, parser: { fail(message: string): never }): string {
+function decodeRefs(text: string, parser: { fail(message: string): never }): string {
   if (!text.includes("&")) return text;
   return text.replace(/&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);/g, (whole, body: string) => {
     if (body[0] === "#") {
