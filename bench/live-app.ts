@@ -181,7 +181,7 @@ export function viewTemplate(model: FormModel): UiElement {
 
 export const initialModel: FormModel = { count: 0, name: "", email: "", city: "", zip: "", phone: "", note: "" };
 
-/** How the form's view is written: every element each render, static parts built once, or tuned (`viewTuned`). */
+/** How the form's view is written: every element each render, static parts built once, tuned (`viewTuned`), or as templates (`viewTemplate`). */
 export type FormVariant = "plain" | "static" | "tuned" | "template";
 
 const VIEWS: Readonly<Record<FormVariant, (model: FormModel) => UiElement>> = { plain: view, static: viewStaticBuiltOnce, tuned: viewTuned, template: viewTemplate };

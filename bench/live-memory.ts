@@ -9,8 +9,8 @@
  * Each session loads its page and sends one event, all through app.fetch; then the heap is read,
  * the clock moves past treeIdleMs and the registry sweeps (the trees of quiet sessions are
  * dropped, as after ten quiet seconds by default) and the heap is read again. Done twice: with
- * every session keeping its tree ("active"), and with the default policy (only the most recently
- * used few keep one), and once more with every tree kept for the page written as Ui.html
+ * every session keeping its tree ("active"), and with the default policy (the `maxTrees` most
+ * recently used keep one: 2,048, so here all of them), and once more with every tree kept for the page written as Ui.html
  * templates. A warm-up batch of sessions is made and swept first, so compiled code and caches are
  * not counted. Prints one line: LIVE_MEMORY {…} with the figures in bytes per session.
  */
