@@ -219,4 +219,21 @@ describe("idle sessions", () => {
     const resp = await tab.post({ seq: 1, msg: "Inc", handlerId: "r.2#button" });
     assert.deepEqual(((await resp.json()) as { patches: unknown }).patches, [{ id: "r.0#p", text: "count 1" }]);
   });
+
+  test("only the maxTrees most recently used sessions keep a tree; the others re-render theirs on their next event", async () => {
+    const a = freshApp({ maxTrees: 2 });
+    const tabs = [await openTab(a), await openTab(a), await openTab(a)];
+    const sessions = [...a.sessions.all()];
+    for (const [k, tab] of tabs.entries()) assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: "r.2#button" })).status, 200, `tab ${k}`);
+    assert.deepEqual(sessions.map((s) => s.hasTree), [false, true, true], "the least recently used gave its tree up");
+    const resp = await tabs[0]!.post({ seq: 2, msg: "Inc", handlerId: "r.2#button" });
+    assert.deepEqual(((await resp.json()) as { patches: unknown }).patches, [{ id: "r.0#p", text: "count 2" }]);
+    assert.deepEqual(sessions.map((s) => s.hasTree), [true, false, true]);
+  });
+
+  test("by default the bound is 2,048: 300 busy sessions all keep their trees", async () => {
+    const a = freshApp();
+    for (let i = 0; i < 300; i++) await openTab(a);
+    assert.equal([...a.sessions.all()].filter((s) => s.hasTree).length, 300);
+  });
 });
