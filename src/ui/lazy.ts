@@ -19,6 +19,7 @@
  * src/live/server/session.ts), and never shared with another session. Outside a session
  * (rendering a view directly) `lazy` simply calls `fn`.
  */
+import { ElementLog } from "./element-log.ts";
 import type { UiElement } from "./node.ts";
 
 /**
@@ -80,6 +81,13 @@ type Calls = {
  */
 export class LazyMemo {
   private calls: Map<object, Calls> | undefined;
+  /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first one. */
+  private log: ElementLog | undefined;
+
+  /** The log of this memo's `Ui.h` and `Ui.keyed` calls. */
+  elements(): ElementLog {
+    return (this.log ??= new ElementLog());
+  }
 
   /**
    * The element of the previous render's call of `key` (a lazy function, a template) whose
@@ -130,6 +138,7 @@ export class LazyMemo {
 
   /** A render finished: its results are the ones the next render may reuse. */
   commit(): void {
+    this.log?.commit();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       // A key this render did not call has nothing the next render could reuse.
@@ -147,6 +156,7 @@ export class LazyMemo {
 
   /** A render failed: what it built is forgotten, the previous render's results stay. */
   abandon(): void {
+    this.log?.abandon();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       if (calls.previous === NO_ENTRIES) this.calls.delete(key);

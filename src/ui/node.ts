@@ -12,6 +12,7 @@ import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
 import { sanitizeKey } from "../live/keys.ts";
 import type { LiveElement } from "../live/tree.ts";
 import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
+import { activeMemo } from "./lazy.ts";
 
 /** A message a handler dispatches: a name, or a name followed by JSON arguments. */
 export type Message = string | readonly [string, ...JsonValue[]];
@@ -106,9 +107,14 @@ function tagInfo(tag: string): TagInfo {
   return info;
 }
 
-/** `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. */
+/**
+ * `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. Within a live
+ * session's render, a call that would build what its previous call built gets that element back
+ * (src/ui/element-log.ts).
+ */
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
-  return elementOf(tag, attrs, children);
+  const memo = activeMemo();
+  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tagInfo(tag), attrs, children, build);
 }
 
 /**
@@ -116,7 +122,10 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
  * builders that gather children themselves (src/ui/template.ts).
  */
 export function elementOf(tag: string, attrs: Attrs | Record<string, unknown> | null | undefined, children: Child[]): UiElement {
-  const info = tagInfo(tag);
+  return build(tagInfo(tag), attrs, children);
+}
+
+function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | undefined, children: Child[]): UiElement {
   const lower = info.name;
   const norm = normalizeAttrs(lower, (attrs ?? NO_ATTRS) as Attrs);
   let kids = simpleKids(children) ?? flatten(children, []);
@@ -152,6 +161,11 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
 export function keyed(key: string | number, node: UiElement): UiElement {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
   const k = String(key);
+  const memo = activeMemo();
+  return memo === undefined ? keyedElement(k, node) : memo.elements().keyed(k, node, keyedElement);
+}
+
+function keyedElement(k: string, node: UiElement): UiElement {
   const attrs = { ...node.attrs };
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;

@@ -33,6 +33,7 @@
  */
 import { activeMemo, type ArgRule, type MemoBuild } from "./lazy.ts";
 import { elementOf, text, type Child, type UiElement, type UiNode } from "./node.ts";
+import { keptCopy, sameValue } from "./same-value.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
 
 /**
@@ -188,60 +189,12 @@ function partText(name: string, value: unknown): string {
   throw new TypeError(`Ui.html: a hole inside ${name}'s quoted value must be a string, number or boolean`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// The memo's rule for template values
-
-/** Deeper plain data is not compared: a template holding it is built again on every render. */
-const MAX_DEPTH = 16;
-/** What the memo keeps in place of a value it cannot compare: equal to nothing. */
-const NEVER: unique symbol = Symbol("never equal");
-
-const isElement = (value: object): boolean => (value as { kind?: unknown }).kind === "el";
-const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
-
-/** Values equal as data: what a template built from one it would build from the other. */
-function sameValue(kept: unknown, value: unknown): boolean {
-  // === first: the common case, and cheaper than Object.is on every engine. 0 and -0 render
-  // alike, so their being "the same" here is right; NaN is the one value unequal to itself.
-  if (kept === value) return true;
-  if (typeof kept === "number") return typeof value === "number" && kept !== kept && value !== value;
-  if (typeof kept !== "object" || kept === null || typeof value !== "object" || value === null) return false;
-  if (Array.isArray(kept)) {
-    if (!Array.isArray(value) || kept.length !== value.length) return false;
-    for (let k = 0; k < kept.length; k++) if (!sameValue(kept[k], value[k])) return false;
-    return true;
-  }
-  // Kept elements are the objects themselves (they are never changed once built): identity only.
-  if (Array.isArray(value) || isElement(kept) || isElement(value) || !isPlainObject(value)) return false;
-  const keys = Object.keys(kept);
-  if (keys.length !== Object.keys(value).length) return false;
-  for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
-    if (!sameValue((kept as Record<string, unknown>)[key], (value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
-/** A copy of a value's plain data (elements themselves), so that a later change in place is seen. */
-function keptCopy(value: unknown, depth: number): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (depth > MAX_DEPTH) return NEVER;
-  if (Array.isArray(value)) return value.map((entry) => keptCopy(entry, depth + 1));
-  if (isElement(value)) return value;
-  if (!isPlainObject(value)) return NEVER;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = keptCopy((value as Record<string, unknown>)[key], depth + 1);
-  return copy;
-}
-
+/** A template's values are compared as data, and the memo keeps a copy of them (src/ui/same-value.ts). */
 const BY_VALUE: ArgRule = {
   same(kept, values) {
     if (kept.length !== values.length) return false;
     for (let k = 0; k < kept.length; k++) if (!sameValue(kept[k], values[k])) return false;
     return true;
   },
-  keep: (values) => values.map((value) => keptCopy(value, 0)),
+  keep: (values) => values.map((value) => keptCopy(value)),
 };

@@ -1,0 +1,159 @@
+/**
+ * Ui.h and Ui.keyed within a session's renders (src/ui/element-log.ts): a call that would build
+ * what its previous call built hands back that element, so the unchanged parts of a page are the
+ * previous render's objects; whatever is reused, renders and diffs are those of fresh builds.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { assignIds } from "../../src/live/ids.ts";
+import { render } from "../../src/live/render.ts";
+import { app } from "../../src/live/server/mod.ts";
+import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { Ui } from "../../src/ui/mod.ts";
+import type { UiElement } from "../../src/ui/node.ts";
+import { canon, parse } from "../live/support/dom.ts";
+import { assertRendersLikeFresh } from "../live/support/renders.ts";
+import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
+import { build, mutate, specArb } from "../live/support/trees.ts";
+import { openTab } from "../live-server/harness.ts";
+
+/** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
+const dom = (el: UiElement) => canon(parse(render(assignIds(el))));
+const kid = (el: UiElement, ...path: number[]): UiElement => path.reduce((at, i) => at.children[i] as UiElement, el);
+
+test("outside a session's render, Ui.h builds a new element on every call", () => {
+  const a = Ui.h("p", { class: "x" }, "text");
+  const b = Ui.h("p", { class: "x" }, "text");
+  assert.notEqual(a, b);
+  assert.deepEqual(a, b);
+});
+
+test("in a session, an unchanged call gets the previous render's element; a change rebuilds its path only", () => {
+  const memo = new LazyMemo();
+  const view = (count: number, name: string) =>
+    Ui.h("main", {},
+      Ui.h("header", {}, Ui.h("h1", {}, "Title"), Ui.h("p", { id: "count" }, `count ${count}`)),
+      Ui.h("form", { onSubmit: "Save" }, Ui.h("input", { name: "name", value: name, onInput: ["Set", "name"] })),
+      Ui.h("footer", {}, Ui.h("p", {}, "static")));
+  const first = renderWithMemo(memo, () => view(0, ""));
+  const second = renderWithMemo(memo, () => view(1, ""));
+  assert.notEqual(second, first, "the count changed: the root is built again");
+  assert.notEqual(kid(second, 0), kid(first, 0), "the header holds the count");
+  assert.equal(kid(second, 0, 0), kid(first, 0, 0), "the heading is the previous render's");
+  assert.notEqual(kid(second, 0, 1), kid(first, 0, 1), "the count's paragraph is new");
+  assert.equal(kid(second, 1), kid(first, 1), "the form did not change");
+  assert.equal(kid(second, 2), kid(first, 2), "the footer did not change");
+  assert.deepEqual(dom(second), dom(view(1, "")));
+  const third = renderWithMemo(memo, () => view(1, ""));
+  assert.equal(third, second, "nothing changed: the whole page is the previous render's");
+  const fourth = renderWithMemo(memo, () => view(1, "Ada"));
+  assert.equal(kid(fourth, 0), kid(third, 0), "the header is reused");
+  assert.notEqual(kid(fourth, 1, 0), kid(third, 1, 0), "the input's value changed");
+  assert.deepEqual(dom(fourth), dom(view(1, "Ada")));
+});
+
+test("children are compared as Ui.h flattens them: nested arrays, nulls, numbers and text nodes alike", () => {
+  const memo = new LazyMemo();
+  const first = renderWithMemo(memo, () => Ui.h("p", {}, "a", null, ["b", [false, 3]], Ui.text("c")));
+  assert.equal(renderWithMemo(memo, () => Ui.h("p", {}, "a", undefined, "b", 3, "c")), first);
+  assert.equal(renderWithMemo(memo, () => Ui.h("p", {}, ["a", "b"], "3", true, Ui.text("c"), "")), first);
+  const merged = renderWithMemo(memo, () => Ui.h("p", {}, "ab", 3, "c"));
+  assert.notEqual(merged, first, "other items: built (the same markup, but the rule compares items)");
+  assert.deepEqual(dom(merged), dom(first));
+  const raw = renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>x</b>")));
+  assert.equal(renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>x</b>"))), raw, "raw HTML compares by its markup");
+  assert.notEqual(renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>y</b>"))), raw);
+});
+
+test("attributes are compared as data, in order, and a bag mutated in place is seen as changed", () => {
+  const memo = new LazyMemo();
+  const message: [string, number] = ["Pick", 1];
+  const style = { color: "red" };
+  const view = () => Ui.h("button", { class: "b", hover: style, onClick: message }, "pick");
+  const first = renderWithMemo(memo, view);
+  assert.equal(renderWithMemo(memo, () => Ui.h("button", { class: "b", hover: { color: "red" }, onClick: ["Pick", 1] }, "pick")), first, "equal data: reused");
+  message[1] = 2;
+  const second = renderWithMemo(memo, view);
+  assert.notEqual(second, first, "the handler's argument changed in place");
+  assert.deepEqual(dom(second), dom(Ui.h("button", { class: "b", hover: { color: "red" }, onClick: ["Pick", 2] }, "pick")));
+  style.color = "blue";
+  const third = renderWithMemo(memo, view);
+  assert.notEqual(third, second, "the style changed in place");
+  assert.deepEqual(dom(third), dom(Ui.h("button", { class: "b", hover: { color: "blue" }, onClick: ["Pick", 2] }, "pick")));
+  const reordered = renderWithMemo(memo, () => Ui.h("button", { onClick: message, hover: style, class: "b" }, "pick"));
+  assert.notEqual(reordered, third, "the same attributes in another order are written in that order: built");
+  assert.equal(render(assignIds(reordered)), render(assignIds(Ui.h("button", { onClick: message, hover: style, class: "b" }, "pick"))));
+});
+
+test("keyed rows inserted above or removed keep the other rows' elements", () => {
+  const memo = new LazyMemo();
+  const view = (ids: number[]) => Ui.h("ul", {}, ...ids.map((id) => Ui.keyed(id, Ui.h("li", {}, Ui.h("span", {}, `row ${id}`), Ui.h("button", { onClick: ["Del", id] }, "x")))));
+  const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+  const first = renderWithMemo(memo, () => view(ids));
+  const inserted = renderWithMemo(memo, () => view([0, ...ids]));
+  for (let i = 0; i < ids.length; i++) assert.equal(inserted.children[i + 1], first.children[i], `row ${ids[i]} after an insert above`);
+  const removed = renderWithMemo(memo, () => view(ids.slice(2)));
+  for (let i = 0; i < ids.length - 2; i++) assert.equal(removed.children[i], first.children[i + 2], `row ${ids[i + 2]} after two removed above`);
+  assert.deepEqual(dom(removed), dom(view(ids.slice(2))));
+});
+
+test("a view that throws leaves the previous render's elements to be reused", () => {
+  const memo = new LazyMemo();
+  const first = renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "a")));
+  assert.throws(() => renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "b"), (() => { throw new Error("view failed"); })())));
+  assert.throws(() => renderWithMemo(memo, () => Ui.h("input", {}, "no children in a void element")), /void/);
+  assert.equal(renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "a"))), first);
+});
+
+test("property: a session's renders of random trees and their edits render and diff exactly as fresh builds", () => {
+  fc.assert(
+    fc.property(specArb, fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }), (spec, edits) => {
+      const specs = [spec];
+      for (const picks of edits) specs.push(mutate(specs[specs.length - 1]!, picks));
+      assertRendersLikeFresh(specs, build, build);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+const todoView = (m: TodoModel) =>
+  Ui.h("main", {},
+    Ui.h("header", {}, Ui.h("h1", {}, m.title), Ui.h("input", { name: "title", value: m.title, onInput: "SetTitle" })),
+    Ui.h("p", {}, "count ", m.count),
+    Ui.h("ul", {}, m.rows.map((r) =>
+      Ui.keyed(r.id, Ui.h("li", { class: r.done ? "done" : undefined },
+        Ui.h("span", {}, r.text), r.tags.length > 0 ? Ui.h("small", {}, r.tags.join(", ")) : null,
+        Ui.h("button", { onClick: ["Toggle", r.id] }, r.done ? "undo" : "done"))))),
+    Ui.h("footer", {}, Ui.h("p", {}, "static")));
+
+test("property: a session's renders of a todo list render and diff exactly as fresh builds", () => {
+  fc.assert(
+    fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, todoView, todoView)),
+    { numRuns: 300 },
+  );
+});
+
+test("a live app written with Ui.h answers an event with only what changed, its page reused", async () => {
+  type M = { count: number; name: string };
+  const live = app<M>({
+    init: () => ({ count: 0, name: "" }),
+    update: (m, msg, args) => (msg === "Inc" ? { ...m, count: m.count + 1 } : { ...m, name: String(args.at(-1)) }),
+    view: (m) =>
+      Ui.h("main", {},
+        Ui.h("p", { id: "count" }, `count ${m.count}`),
+        Ui.h("input", { name: "name", value: m.name, onInput: "SetName" }),
+        Ui.h("button", { onClick: "Inc" }, "+"),
+        Ui.h("ul", {}, ...Array.from({ length: 20 }, (_, i) => Ui.h("li", {}, `item ${i}`)))),
+  });
+  const tab = await openTab(live);
+  const inc = /<button svc-id="([^"]+)"[^>]*>\+<\/button>/.exec(tab.html)![1]!;
+  const reply = await tab.post({ seq: 1, msg: "Inc", handlerId: inc });
+  assert.equal(reply.status, 200);
+  assert.deepEqual((await reply.json()).patches, [{ id: "r.0#p", text: "count 1" }]);
+  const typed = await tab.post({ seq: 2, msg: "SetName", args: ["Ada"], handlerId: "r.#input:name", inputState: { "r.#input:name": { value: "Ada", seq: 2 } } });
+  assert.deepEqual((await typed.json()).patches, [], "the typed value is the client's: nothing to patch");
+  const again = await tab.post({ seq: 3, msg: "Inc", handlerId: inc });
+  assert.deepEqual((await again.json()).patches, [{ id: "r.0#p", text: "count 2" }]);
+  live.close();
+});
