@@ -2,17 +2,51 @@
  * The per-session mutex (live-input-authority.md §Session counters): event requests, background
  * command completions and subscription ticks of one session run one at a time, in arrival order,
  * so outSeq stamps and model updates never interleave.
+ *
+ * A free mutex runs the work at once, in the caller's turn: an event, the hot path, then pays no
+ * promise chain and no extra microtask (most work is synchronous: dispatch, render, diff). Work
+ * that arrives while the mutex is held, including work started from inside the holder, waits
+ * for everything before it.
  */
 export class Mutex {
+  /** Settles when the last work taken so far has finished. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** Works taken and not finished (running or waiting). */
+  private held = 0;
 
   run<T>(work: () => T | Promise<T>): Promise<T> {
-    const result = this.tail.then(work);
-    // The chain continues whatever the outcome of this piece of work.
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    if (this.held > 0) return this.queue(work);
+    this.held++;
+    let value: T | Promise<T>;
+    try {
+      value = work();
+    } catch (error) {
+      this.held--;
+      return Promise.reject(error);
+    }
+    if (!isThenable(value)) {
+      this.held--;
+      return Promise.resolve(value);
+    }
+    // Asynchronous work holds the mutex until it settles.
+    const result = Promise.resolve(value);
+    this.tail = result.then(this.release, this.release);
     return result;
   }
+
+  private queue<T>(work: () => T | Promise<T>): Promise<T> {
+    this.held++;
+    const result = this.tail.then(work);
+    // The chain continues whatever the outcome of this piece of work.
+    this.tail = result.then(this.release, this.release);
+    return result;
+  }
+
+  private readonly release = (): void => {
+    this.held--;
+  };
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
