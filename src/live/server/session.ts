@@ -14,7 +14,7 @@ import { diff } from "../diff.ts";
 import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
 import { recordLengthAfter } from "../flat.ts";
 import { assignIds } from "../ids.ts";
-import type { Patch } from "../protocol.ts";
+import type { EventKind, Patch } from "../protocol.ts";
 import { handlersOf, type LiveTree } from "../tree.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
@@ -212,12 +212,11 @@ export class LiveSession<Model> {
   /** Stamps the next outSeq; every frame, reply or SSE, takes one (§Session counters). */
   emit(patches: readonly Patch[], ackInputs: Record<string, number> | undefined, respondingTo: number | undefined): Frame {
     this.outSeq += 1;
-    const frame: Frame = {
-      seq: this.outSeq,
-      ...(ackInputs ? { ackInputs } : {}),
-      ...(respondingTo !== undefined ? { respondingTo } : {}),
-      patches,
-    };
+    // Fields in the wire's order; an absent one is left out, not written as undefined.
+    const seq = this.outSeq;
+    const frame: Frame = ackInputs
+      ? respondingTo !== undefined ? { seq, ackInputs, respondingTo, patches } : { seq, ackInputs, patches }
+      : respondingTo !== undefined ? { seq, respondingTo, patches } : { seq, patches };
     // Other tabs of the session get every frame; the tab that asked drops its duplicate by seq.
     for (const stream of this.streams) stream.send(frame);
     this.recent.push(frame);
@@ -243,7 +242,8 @@ export class LiveSession<Model> {
     if (this.extraMessages.has(entry.msg)) return true;
     if (entry.handlerId !== undefined) {
       const handlers = handlersOf(tree, entry.handlerId);
-      return handlers !== undefined && Object.values(handlers).some((record) => record?.msg === entry.msg);
+      for (const kind in handlers) if (handlers[kind as EventKind]?.msg === entry.msg) return true;
+      return false;
     }
     return messagesOf(tree).has(entry.msg);
   }
