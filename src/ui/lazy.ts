@@ -15,8 +15,9 @@
  * arrow written inline in `view` is a new function on every render and never matches.
  *
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
- * render's lazy and template calls; they are dropped with the tree (a quiet session,
- * src/live/server/session.ts), and never shared with another session. Outside a session
+ * render's lazy, template and `Ui.h` calls (the last in src/ui/element-log.ts); they are dropped
+ * with the tree (a quiet session, src/live/server/session.ts), and never shared with another
+ * session. Outside a session
  * (rendering a view directly) `lazy` simply calls `fn`.
  */
 import { ElementLog } from "./element-log.ts";
@@ -76,8 +77,8 @@ type Calls = {
 
 /**
  * One session's memo: the lazy and template results of its previous render, and those of the
- * render under way, per key in call order. Its map is made by the first call, so a view without
- * any costs nothing per render.
+ * render under way, per key in call order; and the log of its `Ui.h` and `Ui.keyed` calls. Its map
+ * and its log are made by their first calls, so a view without any costs nothing per render.
  */
 export class LazyMemo {
   private calls: Map<object, Calls> | undefined;
