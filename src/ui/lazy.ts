@@ -17,8 +17,7 @@
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
  * render's lazy, template and `Ui.h` calls (the last in src/ui/element-log.ts); they are dropped
  * with the tree (a quiet session, src/live/server/session.ts), and never shared with another
- * session. Outside a session
- * (rendering a view directly) `lazy` simply calls `fn`.
+ * session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
 import { ElementLog } from "./element-log.ts";
 import type { UiElement } from "./node.ts";
