@@ -16,7 +16,7 @@ import type { LiveElement, LiveTree } from "../src/live/tree.ts";
 import { eventHold } from "../src/live/server/turn-batch.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
-import { type BenchRow, median, percentile } from "./report.ts";
+import { type BenchRow, medianPair, percentile } from "./report.ts";
 
 export type FormModel = { count: number; name: string; email: string; city: string; zip: string; phone: string; note: string };
 
@@ -329,8 +329,9 @@ export function httpRows(
     target: "(info)",
     met: true,
   });
+  const pair = medianPair(rates.ours, rates.bare);
   return [
-    eventsRow(`events/s over HTTP (node-server), ${sessions} sessions${variant}`, median(rates.ours), median(rates.bare)),
+    eventsRow(`events/s over HTTP (node-server), ${sessions} sessions${variant}`, pair.ours, pair.peer),
     latencyRow(50),
     latencyRow(99),
   ];

@@ -53,6 +53,18 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/**
+ * Of rounds measured in pairs, ours and the peer's one after the other, the pair whose ratio
+ * (ours / peer) is the median of the pairs' ratios, as measured. On a shared machine the speed of
+ * the whole machine drifts from round to round, by half at times; a pair's two rounds see nearly
+ * the same machine, so the ratio of a pair says more than the ratio of two medians taken apart.
+ */
+export function medianPair(ours: readonly number[], peer: readonly number[]): { ours: number; peer: number } {
+  const pairs = ours.map((value, i) => ({ ours: value, peer: peer[i]! })).sort((a, b) => a.ours / a.peer - b.ours / b.peer);
+  // An even count takes the lower middle pair: a figure measured, never one made up between two.
+  return pairs[(pairs.length - 1) >> 1]!;
+}
+
 /** The p-th percentile of an already sorted list. */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
