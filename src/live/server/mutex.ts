@@ -29,22 +29,25 @@ export class Mutex {
       return Promise.resolve(value);
     }
     // Asynchronous work holds the mutex until it settles.
-    const result = Promise.resolve(value);
-    this.tail = result.then(this.release, this.release);
-    return result;
+    return this.holdUntil(Promise.resolve(value));
   }
 
   private queue<T>(work: () => T | Promise<T>): Promise<T> {
     this.held++;
-    const result = this.tail.then(work);
-    // The chain continues whatever the outcome of this piece of work.
-    this.tail = result.then(this.release, this.release);
-    return result;
+    return this.holdUntil(this.tail.then(work));
   }
 
-  private readonly release = (): void => {
-    this.held--;
-  };
+  /**
+   * The chain continues once `result` settles, whatever its outcome. The release is made here, on
+   * the rare asynchronous path, rather than kept per mutex: every session has one.
+   */
+  private holdUntil<T>(result: Promise<T>): Promise<T> {
+    const release = (): void => {
+      this.held--;
+    };
+    this.tail = result.then(release, release);
+    return result;
+  }
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
