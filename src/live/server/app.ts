@@ -56,11 +56,11 @@ export type LiveAppOptions = {
    * How many of the most recently used sessions keep their rendered tree between events (default
    * 2,048). Others re-render their previous tree on their next event, which about doubles its
    * cost: at 1,000 busy sessions, a bound of 256 cut events/s by 40 % and raised p99 latency from
-   * 224 to 369 ms (bench/live-load.bench.ts). A kept tree costs about 29 KB for 100 elements
-   * (bench/live.bench.ts, memory; about 41 KB for a view written as Ui.html templates, whose last
-   * render's calls are kept with it), so the default bounds that memory near 60 MB (84 MB), paid
-   * only while that many sessions are busy at once: trees of sessions quiet for treeIdleMs are
-   * dropped either way.
+   * 224 to 369 ms (bench/live-load.bench.ts). A kept tree costs about 58 KB for 100 elements
+   * written with Ui.h and 42 KB written as Ui.html templates (bench/live.bench.ts, memory: the
+   * rendered tree and the last render's calls, which the next render is compared with), so the
+   * default bounds that memory near 120 MB (86 MB), paid only while that many sessions are busy at
+   * once: trees of sessions quiet for treeIdleMs are dropped either way.
    */
   readonly maxTrees?: number;
   readonly heartbeatMs?: number;
