@@ -44,6 +44,7 @@ const LOOK_AHEAD = 16;
 
 /** The tag slot of a `Ui.keyed` call's record: `[KEYED, element, key, inner element]`. */
 const KEYED = {};
+const KEYED_KEY = 2, KEYED_NODE = 3;
 
 type CallRecord = unknown[];
 
@@ -60,7 +61,7 @@ export class ElementLog {
   /** The element of `h(tag, attrs, ...children)`: the previous render's, when its call was the same. */
   element<Tag extends object>(tag: Tag, attrs: Attrs | null | undefined, children: Child[], build: BuildElement<Tag>): UiElement {
     const log = this.previous;
-    for (let at = this.cursor, k = 0; k <= LOOK_AHEAD && at < log.length; at++, k++) {
+    for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
       const record = log[at]!;
       if (record[TAG] === tag && sameRecord(record, attrs, children)) return this.reuse(record, at);
     }
@@ -85,9 +86,9 @@ export class ElementLog {
   /** The element of `keyed(key, node)`: the previous render's, for the same key and node. */
   keyed(key: string, node: UiElement, build: (key: string, node: UiElement) => UiElement): UiElement {
     const log = this.previous;
-    for (let at = this.cursor, k = 0; k <= LOOK_AHEAD && at < log.length; at++, k++) {
+    for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
       const record = log[at]!;
-      if (record[TAG] === KEYED && record[2] === key && record[3] === node) return this.reuse(record, at);
+      if (record[TAG] === KEYED && record[KEYED_KEY] === key && record[KEYED_NODE] === node) return this.reuse(record, at);
     }
     const element = build(key, node);
     this.current.push([KEYED, element, key, node]);
@@ -107,6 +108,11 @@ export class ElementLog {
   abandon(): void {
     this.current.length = 0;
     this.cursor = 0;
+  }
+
+  /** Where the search for a call's record stops: the record at the cursor and LOOK_AHEAD after it. */
+  private searchEnd(): number {
+    return Math.min(this.previous.length, this.cursor + 1 + LOOK_AHEAD);
   }
 
   /** Takes the record at `at` into this render's log, moves the cursor past it; its element. */
