@@ -9,8 +9,9 @@
  *   1. In process: events/s through `app.fetch(new Request(...))`, ours against the bare route's
  *      `fetch`, in short alternating rounds (the pair of adjacent rounds with the median ratio is
  *      kept, bench/report.ts medianPair), two ways: one tab sending events back to back, and 100
- *      sessions served round-robin (each event's previous tree is then old, as on a busy server). Target: ours >= 0.5x the bare route. Each request carries its Content-Length,
- *      as the browser's does. Both ways run four times, for four ways of writing the same page
+ *      sessions served round-robin (each event's previous tree is then old, as on a busy server).
+ *      Target: ours >= 0.5x the bare route. Each request carries its Content-Length, as the
+ *      browser's does. Both ways run four times, for four ways of writing the same page
  *      (bench/live-app.ts): "template" (`viewTemplate`), the whole page as `Ui.html` templates,
  *      nothing hoisted by hand; "plain", the view building the whole page with `Ui.h` on every
  *      render; "static parts built once" outside the view (`viewStaticBuiltOnce`), which the ids

@@ -42,7 +42,7 @@ export function sameValue(kept: unknown, value: unknown): boolean {
  * Two plain objects with the same keys in the same order, and the same values as data. Order
  * counts: it is the order in which an element's attributes are written out.
  */
-export function sameFields(kept: Readonly<Record<string, unknown>>, value: Readonly<Record<string, unknown>>): boolean {
+function sameFields(kept: Readonly<Record<string, unknown>>, value: Readonly<Record<string, unknown>>): boolean {
   const keys = Object.keys(kept);
   let k = 0;
   for (const key in value) {

@@ -57,8 +57,8 @@ export class SessionRegistry<Model> implements SessionHost {
    * other sessions' events, but the diff leaves most of it the objects of earlier renders
    * (src/live/diff.ts), so it costs the collector little; what it costs is memory, about 58 KB
    * for a 100-element view with the calls of its last render (bench/live.bench.ts), which
-   * `maxTrees` bounds. At 1,000 sessions busy
-   * at once, a bound of 256 cut events/s by 40 % (bench/live-load.bench.ts); the default is 2,048.
+   * `maxTrees` bounds. At 1,000 sessions busy at once, a bound of 256 cut events/s by 40 %
+   * (bench/live-load.bench.ts); the default is 2,048.
    * A quiet session drops its tree at the sweep, unless it has an open stream, whose background
    * frames are diffed against it.
    */
