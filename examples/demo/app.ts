@@ -30,7 +30,7 @@ export type DemoOptions = {
 export type Demo = {
   readonly fetch: (req: Request) => Response | Promise<Response>;
   readonly store: DemoStore;
-  /** The live app (for `svc doctor` and tests). */
+  /** The live app (for `svc-live doctor` and tests). */
   readonly live: LiveApp<Model>;
   /** Ends every live session and stops their timers. */
   close(): void;

@@ -11,5 +11,5 @@ const { demo, notes } = startDemo((name) => env[name], (name, value) => (env[nam
 for (const note of notes) console.log(`svc demo: ${note}`);
 
 export default { fetch: demo.fetch };
-/** The live app itself, for tools such as `svc doctor examples/demo/fetch.ts`. */
+/** The live app itself, for tools such as `svc-live doctor examples/demo/fetch.ts`. */
 export const live = demo.live;

@@ -16,7 +16,7 @@ export function startDemo(env: EnvReader, set: EnvWriter, dotenv: string | undef
     notes.push("loaded .env");
   }
   if (ensureSecret(env, set) === "generated") {
-    notes.push(`${SECRET_ENV} is not set: using a random secret for this process (development only; sessions end on restart). Run \`npx svc init\` or set it in .env.`);
+    notes.push(`${SECRET_ENV} is not set: using a random secret for this process (development only; sessions end on restart). Run \`npx svc-live init\` or set it in .env.`);
   }
   const config = demoConfig(env);
   const db = Db.open(config.databaseUrl);

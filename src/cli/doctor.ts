@@ -1,5 +1,5 @@
 /**
- * `svc doctor <app module>`: checks an application before it ships.
+ * `svc-live doctor <app module>`: checks an application before it ships.
  *
  *   secret      SVC_AUTH_TOKEN_SECRET: set and at least 32 bytes (std-auth.md §Configuration 4);
  *               missing is an error when the production gate is on, a warning otherwise.

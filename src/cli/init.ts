@@ -1,5 +1,5 @@
 /**
- * `svc init <dir>`: writes a minimal live app into a new (or empty) directory, with a .env holding
+ * `svc-live init <dir>`: writes a minimal live app into a new (or empty) directory, with a .env holding
  * a freshly generated SVC_AUTH_TOKEN_SECRET (std-auth.md §Configuration rules 3: the project
  * initialiser writes it into the generated environment file).
  *
@@ -18,7 +18,7 @@ export function generateSecret(): string {
 }
 
 export type InitOptions = {
-  /** The svc dependency of the generated package.json; default "file:<this svc checkout>". */
+  /** The svc-live dependency of the generated package.json; default "file:<this checkout>". */
   readonly svc?: string;
 };
 
@@ -34,7 +34,7 @@ const SVC_ROOT = new URL("../../", import.meta.url);
 
 /** Writes the app into `dir`, which must be new or empty. Never throws. */
 export async function init(fs: FileSystem, dir: string, options: InitOptions = {}): Promise<InitResult> {
-  if (typeof dir !== "string" || dir.trim() === "") return refuse("invalid_argument", "give the directory to create, e.g. svc init my-app");
+  if (typeof dir !== "string" || dir.trim() === "") return refuse("invalid_argument", "give the directory to create, e.g. svc-live init my-app");
   const target = fs.resolve(dir);
   try {
     const existing = await fs.list(target);

@@ -1,5 +1,5 @@
 /**
- * The `svc` command line: a table of commands and a dispatcher. bin/svc.js calls `main` with the
+ * The `svc-live` command line: a table of commands and a dispatcher. bin/svc-live.js calls `main` with the
  * arguments after the program name and exits with the code it returns. Add a command by adding
  * an entry to COMMANDS.
  */
@@ -35,14 +35,14 @@ function parseArgs(args: readonly string[], option: string): { positional: strin
   return { positional, value, unknown: undefined };
 }
 
-/** `svc init <dir> [--svc <specifier>]`. */
+/** `svc-live init <dir> [--svc <specifier>]`. */
 async function initCommand(args: readonly string[], io: Io): Promise<number> {
   const { positional, value: svc, unknown } = parseArgs(args, "--svc");
   if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.init!);
   if (positional.length !== 1 || svc === "") return usageError(io, "give one directory", COMMANDS.init!);
   const done = await init(fileSystem, positional[0]!, svc === undefined ? {} : { svc });
   if (!done.ok) {
-    io.err(`svc init: ${done.error.message}`);
+    io.err(`svc-live init: ${done.error.message}`);
     return 1;
   }
   io.out(`Created ${done.value.dir}: ${done.value.files.join(", ")}`);
@@ -51,7 +51,7 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** `svc doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */
+/** `svc-live doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */
 async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
   const { positional, value: prefix, unknown } = parseArgs(args, "--prefix");
   if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.doctor!);
@@ -63,7 +63,7 @@ async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
     source = await fileSystem.readText(path);
     exports = (await import(new URL(`file://${path}`).href)) as Record<string, unknown>;
   } catch (error) {
-    io.err(`svc doctor: cannot load ${positional[0]}: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`svc-live doctor: cannot load ${positional[0]}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
   const findings = doctor({ exports, source, ...(prefix === undefined ? {} : { prefix }) });
@@ -72,18 +72,18 @@ async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
 }
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
-  init: { usage: "svc init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
-  doctor: { usage: "svc doctor <app module> [--prefix <PREFIX>]", summary: "check the secret, the production gate and the revocation gate's binding", run: doctorCommand },
+  init: { usage: "svc-live init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
+  doctor: { usage: "svc-live doctor <app module> [--prefix <PREFIX>]", summary: "check the secret, the production gate and the revocation gate's binding", run: doctorCommand },
 };
 
 function usageError(io: Io, problem: string, command: Command): number {
-  io.err(`svc: ${problem}\nusage: ${command.usage}`);
+  io.err(`svc-live: ${problem}\nusage: ${command.usage}`);
   return 2;
 }
 
 export function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
-  return ["usage: svc <command> [options]", "", "commands:", ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join("\n");
+  return ["usage: svc-live <command> [options]", "", "commands:", ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join("\n");
 }
 
 /** Runs the command named by args[0]; returns the process exit code. */
@@ -95,7 +95,7 @@ export async function main(args: readonly string[], io: Io = consoleIo): Promise
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    io.err(`svc: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    io.err(`svc-live: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
     return 2;
   }
   return command.run(rest, io);

@@ -1,4 +1,4 @@
-/** svc/db: the database handle shared by the built-in users table and the revocation gate. */
+/** svc-live/db: the database handle shared by the built-in users table and the revocation gate. */
 export { Db, DbError } from "./db.ts";
 export type { Dialect, Row as DbRow, SqlValue, Statement as DbStatement } from "./driver.ts";
 export type { LibsqlClientLike } from "./libsql.ts";

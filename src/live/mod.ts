@@ -1,5 +1,5 @@
 /**
- * svc/live: the pure live core: ids, rendering and the diff engine, plus the wire protocol's names
+ * svc-live/live: the pure live core: ids, rendering and the diff engine, plus the wire protocol's names
  * and shapes. Everything here is pure (no I/O, no clock, no session).
  *
  * `Live` gathers the pieces; each is also exported on its own, and `LiveCore` is the plain object a

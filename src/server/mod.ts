@@ -1,4 +1,4 @@
-/** svc/server: the HTTP server module (std-auth.md §Cookie helpers, §Authentication 6-8). */
+/** svc-live/server: the HTTP server module (std-auth.md §Cookie helpers, §Authentication 6-8). */
 import { addCookie, cookie, getCookie, withCookie } from "./cookies.ts";
 import { checkSecretAtStart, productionGateOn } from "./production.ts";
 import { formValue, json, text, withStatus } from "./responses.ts";

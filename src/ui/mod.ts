@@ -1,5 +1,5 @@
 /**
- * svc/ui: the view tree. `Ui.h(tag, attrs, ...children)`, `Ui.keyed(key, node)` (the spec's
+ * svc-live/ui: the view tree. `Ui.h(tag, attrs, ...children)`, `Ui.keyed(key, node)` (the spec's
  * Std.Ui.Keyed), `Ui.raw(html)` (the only unescaped markup), `Ui.text(s)` and `Ui.lazy(fn, ...args)`
  * (a part built again only when its arguments change), and `Ui.html\`…\`` (views as HTML templates,
  * whose static parts are built once).

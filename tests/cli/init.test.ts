@@ -1,8 +1,8 @@
-// `svc init <dir>` (src/cli/init.ts, src/cli/main.ts, bin/svc.js): the files it writes, the
+// `svc-live init <dir>` (src/cli/init.ts, src/cli/main.ts, bin/svc-live.js): the files it writes, the
 // secret in .env, refusals, and the generated app running through its fetch handler.
 //
-// The generated package.json depends on "svc" as "file:<this checkout>". To import the generated
-// app without a network install, the test links <dir>/node_modules/svc to this checkout, which is
+// The generated package.json depends on "svc-live" as "file:<this checkout>". To import the generated
+// app without a network install, the test links <dir>/node_modules/svc-live to this checkout, which is
 // what that file: dependency installs.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -48,11 +48,11 @@ test("init writes the app, its env loader, a Node entry, package.json with a sta
   assert.equal(pkg.name, `app-${counter}`);
   assert.equal(pkg.type, "module");
   assert.equal(pkg.scripts["start"], "tsx server.ts");
-  assert.equal(pkg.dependencies["svc"], `file:${REPO}`);
+  assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`);
   assert.ok(pkg.dependencies["@hono/node-server"] && pkg.dependencies["tsx"]);
 
   const app = readFileSync(join(dir, "app.ts"), "utf8");
-  assert.match(app, /from "svc"/);
+  assert.match(app, /from "svc-live"/);
   assert.match(app, /loadEnv\(new URL\("\.env", import\.meta\.url\)\)/, "the app loads its .env");
   assert.match(app, /onClick: "Increment"/);
   assert.match(app, /onInput: "SetName"/);
@@ -93,7 +93,7 @@ test("the generated app imports, loads its .env, and renders its page through it
   const dir = freshDir();
   assert.ok((await init(fileSystem, dir)).ok);
   mkdirSync(join(dir, "node_modules"));
-  symlinkSync(REPO, join(dir, "node_modules", "svc"), "dir");
+  symlinkSync(REPO, join(dir, "node_modules", "svc-live"), "dir");
 
   const before = process.env["SVC_AUTH_TOKEN_SECRET"];
   delete process.env["SVC_AUTH_TOKEN_SECRET"];
@@ -117,7 +117,7 @@ test("the generated app imports, loads its .env, and renders its page through it
 test("the command line dispatches init, and answers no command or an unknown one with usage and exit code 2", async () => {
   const none = captured();
   assert.equal(await main([], none.io), 2);
-  assert.match(none.out.join("\n"), /usage: svc <command>[\s\S]*svc init <dir>/);
+  assert.match(none.out.join("\n"), /usage: svc-live <command>[\s\S]*svc-live init <dir>/);
 
   const unknown = captured();
   assert.equal(await main(["frobnicate"], unknown.io), 2);
@@ -125,13 +125,13 @@ test("the command line dispatches init, and answers no command or an unknown one
 
   const missing = captured();
   assert.equal(await main(["init"], missing.io), 2);
-  assert.match(missing.err.join("\n"), /usage: svc init <dir>/);
+  assert.match(missing.err.join("\n"), /usage: svc-live init <dir>/);
 
   const dir = freshDir();
   const ran = captured();
   assert.equal(await main(["init", dir, "--svc", "^0.1.0"], ran.io), 0);
   assert.match(ran.out.join("\n"), /Created .*\.env/);
-  assert.equal((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc"], "^0.1.0");
+  assert.equal((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"], "^0.1.0");
 
   const again = captured();
   assert.equal(await main(["init", dir], again.io), 1);
@@ -140,7 +140,7 @@ test("the command line dispatches init, and answers no command or an unknown one
   // Options: `--name value` and `--name=value`; anything else starting with "-" is a usage error.
   const other = freshDir();
   assert.equal(await main(["init", other, "--svc=^0.2.0"], captured().io), 0);
-  assert.equal((JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc"], "^0.2.0");
+  assert.equal((JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"], "^0.2.0");
   for (const args of [["init", freshDir(), "--force"], ["doctor", "app.ts", "--verbose"]]) {
     const bad = captured();
     assert.equal(await main(args, bad.io), 2, args.join(" "));
@@ -148,8 +148,8 @@ test("the command line dispatches init, and answers no command or an unknown one
   }
 });
 
-test("bin/svc.js runs init as a program and exits 0", () => {
-  const bin = join(REPO, "bin", "svc.js");
+test("bin/svc-live.js runs init as a program and exits 0", () => {
+  const bin = join(REPO, "bin", "svc-live.js");
   const dir = freshDir();
   const args = runtime === "Deno" ? ["run", "-A", bin, "init", dir] : [bin, "init", dir];
   const result = spawnSync(process.execPath, args, { encoding: "utf8", cwd: REPO });

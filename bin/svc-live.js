@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The svc command line (src/cli/main.ts). On Node the TypeScript sources load through tsx's
+// The svc-live command line (src/cli/main.ts). On Node the TypeScript sources load through tsx's
 // loader; Bun and Deno run them as they are.
 const native = "Bun" in globalThis || "Deno" in globalThis;
 const ready = native ? Promise.resolve() : import("tsx/esm/api").then((m) => m.register());
