@@ -67,13 +67,13 @@ export class LiveSession<Model> {
   /** When the current binding (or the session) began, in ms: the gate's issuedAt. */
   boundAt: number;
   /** Per input id, the largest client seq seen; only rises; evicted when the input leaves the tree. */
-  readonly inputSeqs = new Map<string, number>();
+  readonly inputSeqs: Map<string, number> = new Map();
   /** Per page id (one page load of the client), the highest event seq processed; the most recent pages only. */
   private readonly pageSeqs = new Map<string, number>();
-  readonly streams = new Set<FrameSink>();
+  readonly streams: Set<FrameSink> = new Set();
   /** The last few frames, replayed to a stream that (re)connects after missing them. */
   readonly recent: Frame[] = [];
-  readonly mutex = new Mutex();
+  readonly mutex: Mutex = new Mutex();
   private tree: LiveTree | undefined;
   /** The Ui.lazy results of the kept tree's render (src/ui/lazy.ts); dropped with the tree. */
   private memo: LazyMemo | undefined;
