@@ -9,9 +9,9 @@
  *
  * Login and register are rate limited per client address and email (429 with Retry-After).
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { Auth, type Db, Secret, Server } from "../../src/mod.ts";
+import { Auth, type Db, Secret, Server, type TrustProxy } from "../../src/mod.ts";
 
 export const SESSION_COOKIE = "session";
 const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -23,15 +23,13 @@ export type AuthFlowOptions = {
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number };
   /** bcrypt cost for new users (tests use a low one); default 12. */
   readonly cost?: number;
+  /**
+   * The proxies in front of the app, whose X-Forwarded-For entries are believed (a hop count or
+   * their addresses): see docs/deployment.md. Off by default: the rate limit keys on the
+   * connection's own address, which a client cannot choose.
+   */
+  readonly trustProxy?: TrustProxy;
 };
-
-/** The client address: the first X-Forwarded-For hop behind a proxy, else the socket's, if known. */
-function clientAddress(c: Context): string {
-  const forwarded = c.req.header("X-Forwarded-For")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded;
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? c.req.header("X-Real-IP") ?? "unknown";
-}
 
 const statusFor: Record<string, 400 | 401 | 403 | 409 | 500> = {
   email_taken: 409,
@@ -48,11 +46,12 @@ export function createAuthFlowApp(options: AuthFlowOptions): Hono {
   const app = new Hono();
   app.use(Server.secureCookies());
 
+  const clientAddress = Server.clientAddressResolver({ trustProxy: options.trustProxy });
   const limit = rateLimiter({
     windowMs: options.rateLimit?.windowMs ?? 60_000,
     limit: options.rateLimit?.limit ?? 10,
     standardHeaders: "draft-7",
-    keyGenerator: async (c) => `${clientAddress(c)}|${(await Server.formValue("email", c.req.raw)).trim().toLowerCase()}`,
+    keyGenerator: async (c) => `${clientAddress(c) ?? "unknown"}|${(await Server.formValue("email", c.req.raw)).trim().toLowerCase()}`,
     // c.text keeps the Retry-After and RateLimit headers the limiter prepared on the context.
     handler: (c) => c.text("too many attempts; try again later", 429),
   });

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Auth, Db, Secret } from "../../src/mod.ts";
 import { createAuthFlowApp, SESSION_COOKIE } from "../../examples/auth-flow/app.ts";
 import { withEnv } from "../server/env-helpers.ts";
+import { connectionEnv } from "../server/connection.ts";
 
 // std-auth.md §Reference HTTP flow, end to end through app.fetch on SQLite.
 const secret = Secret.fromString("reference-flow-secret-reference-flow-0123");
@@ -112,11 +113,33 @@ describe("the Secure rule on the session cookie", () => {
 test("login and register are rate limited per address and email, with 429 and Retry-After", async () => {
   const limited = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 3, windowMs: 60_000 } });
   const attempt = (email: string, ip: string) =>
-    limited.fetch(new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email, password: "x" }), headers: { "X-Forwarded-For": ip } }));
+    limited.fetch(new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email, password: "x" }) }), connectionEnv(ip));
   for (let i = 0; i < 3; i++) assert.equal((await attempt("rl@example.com", "10.0.0.1")).status, 401);
   const blocked = await attempt("rl@example.com", "10.0.0.1");
   assert.equal(blocked.status, 429);
   assert.ok(Number(blocked.headers.get("Retry-After")) > 0);
   assert.equal((await attempt("other@example.com", "10.0.0.1")).status, 401, "another email from the same address has its own budget");
   assert.equal((await attempt("rl@example.com", "10.0.0.2")).status, 401, "the same email from another address has its own budget");
+});
+
+test("without a trusted proxy, a client rotating X-Forwarded-For is still limited on its connection's address", async () => {
+  const limited = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 3, windowMs: 60_000 } });
+  let refused = 0;
+  for (let i = 0; i < 30; i++) {
+    const resp = await limited.fetch(
+      new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email: "spoof@example.com", password: "x" }), headers: { "X-Forwarded-For": `10.1.${i}.${i}` } }),
+      connectionEnv("203.0.113.50"),
+    );
+    if (resp.status === 429) refused += 1;
+  }
+  assert.equal(refused, 27);
+});
+
+test("behind a trusted proxy, the limit keys on the address the proxy appended, not on what the client wrote before it", async () => {
+  const limited = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 3, windowMs: 60_000 }, trustProxy: ["10.0.0.0/8"] });
+  const attempt = (forwardedFor: string) =>
+    limited.fetch(new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email: "proxied@example.com", password: "x" }), headers: { "X-Forwarded-For": forwardedFor } }), connectionEnv("10.0.0.9"));
+  for (let i = 0; i < 3; i++) assert.equal((await attempt(`6.6.6.${i}, 198.51.100.1`)).status, 401);
+  assert.equal((await attempt("6.6.6.99, 198.51.100.1")).status, 429, "a spoofed leftmost entry does not buy a new budget");
+  assert.equal((await attempt("198.51.100.2")).status, 401, "another client behind the same proxy has its own budget");
 });
