@@ -24,7 +24,7 @@
  * applier stops and the caller resyncs from a full render (§Errors). After the frame, entries of
  * controls that left the DOM are deleted.
  */
-import { HID_ATTR, ID_ATTR, type Patch, ROOT_ID } from "../src/live/protocol.ts";
+import { HID_ATTR, ID_ATTR, isWithin, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
 import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
 import { byId, parseMarkup, tagOf } from "./dom.ts";
 import type { InputTable } from "./inputs.ts";
@@ -121,11 +121,10 @@ export class Applier {
 
   /** §Patch, kids: keep-and-rename rewrites the subtree's ids and moves per-input state. */
   private rename(root: Element, from: string, to: string): void {
-    const prefix = `${from}.`;
     const rewrite = (el: Element) => {
       for (const attr of [ID_ATTR, HID_ATTR]) {
         const id = el.getAttribute(attr);
-        if (id !== null && (id === from || id.startsWith(prefix))) el.setAttribute(attr, to + id.slice(from.length));
+        if (id !== null && isWithin(id, from)) el.setAttribute(attr, renamedId(id, from, to));
       }
     };
     rewrite(root);

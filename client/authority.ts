@@ -19,7 +19,7 @@
  * A control without an entry (never touched) is written directly. Removing value, checked,
  * selected or disabled resets the property too (rule 5).
  */
-import { CHECKED_ON, REMOVED } from "../src/live/protocol.ts";
+import { CHECKED_ON, REMOVED } from "../src/protocol/mod.ts";
 import { type Control, controlValue, isToggle, tagOf, writeValue } from "./dom.ts";
 import type { InputEntry, InputTable } from "./inputs.ts";
 

@@ -20,14 +20,14 @@
  * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
  * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
  */
-import { ROOT_ID } from "../src/live/protocol.ts";
 import {
-  ACK_HEADER, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
+  ACK_HEADER, answerOf, CSRF_HEADER, EVENT_PATH, type EventEntry, type EventRequest, type Frame as WireFrame, type InputAcks,
+  type InputState, RENDER_PATH, renamedId, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
   STATUS_HEADER, SUBSCRIBE_PATH,
-} from "../src/live/server/wire.ts";
+} from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
-import { type InputEntry, InputTable, type InputReport, reportValue, type Send } from "./inputs.ts";
+import { type InputEntry, InputTable, reportValue, type Send } from "./inputs.ts";
 import { type Frame, FrameOrder } from "./order.ts";
 import { type EventSourceCtor, type Stream, subscribe } from "./sse.ts";
 
@@ -57,8 +57,8 @@ export type Options = {
 export const DEFAULTS = { debounceMs: 150, gapMs: 1500, retryMs: 100 } as const;
 const MAX_RETRIES = 8;
 
-type EventEntry = { seq: number; msg: string; args: Json[]; handlerId: string };
-type EventBody = EventEntry & { inputState?: Record<string, InputReport> };
+/** One posted event: an entry and the inputs it reports (the session and page are added when it is posted). */
+type EventBody = EventEntry & { readonly inputState?: InputState };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -100,7 +100,7 @@ export class LiveClient {
     if (Source === undefined || this.stream !== undefined) return;
     this.stream = subscribe(Source, () => `${this.url(SUBSCRIBE_PATH)}?after=${this.order.lastAppliedSeq}`, (data) => {
       try {
-        this.receive(JSON.parse(data) as Frame, this.seq);
+        this.receive(JSON.parse(data) as WireFrame, this.seq);
       } catch (error) {
         this.log(`svc: bad SSE frame: ${String(error)}`);
       }
@@ -175,7 +175,8 @@ export class LiveClient {
     const sends = this.queue.splice(0);
     if (extra !== undefined) sends.push(extra);
     if (sends.length === 0 || this.halted) return;
-    const body = JSON.stringify({ sessionId: this.sessionId, page: this.page, ...this.batch(sends) });
+    const request: EventRequest = { sessionId: this.sessionId, page: this.page, ...this.batch(sends) };
+    const body = JSON.stringify(request);
     this.host
       .fetch(this.url(EVENT_PATH), { method: "POST", headers: this.headers(), body, credentials: "same-origin", keepalive: true })
       .then(
@@ -194,14 +195,15 @@ export class LiveClient {
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
     if (sends.length === 0 || this.host.beacon === undefined) return;
-    const body = JSON.stringify({ csrf: this.boot.csrf, sessionId: this.sessionId, page: this.page, ...this.batch(sends) });
+    const request: EventRequest = { csrf: this.boot.csrf, sessionId: this.sessionId, page: this.page, ...this.batch(sends) };
+    const body = JSON.stringify(request);
     this.host.beacon(this.url(EVENT_PATH), body);
   }
 
-  private batch(sends: Send[]): { inputState?: Record<string, InputReport>; batch: EventEntry[] } {
+  private batch(sends: Send[]): { inputState?: InputState; batch: EventEntry[] } {
     const first = this.seq + 1;
     const inputState = this.inputs.snapshot(first);
-    const fresh = sends.map((send) => {
+    const fresh = sends.map((send): EventEntry => {
       const seq = ++this.seq;
       return { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
     });
@@ -246,10 +248,10 @@ export class LiveClient {
   /** Posts one event; `idempotent` sends (a full input value) are retried on a network failure. */
   private async post(body: EventBody, idempotent: boolean, attempt = 0): Promise<void> {
     let resp: Response;
+    const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
     try {
       resp = await this.host.fetch(this.url(EVENT_PATH), {
-        method: "POST", headers: this.headers(), credentials: "same-origin",
-        body: JSON.stringify({ ...body, sessionId: this.sessionId, page: this.page }),
+        method: "POST", headers: this.headers(), credentials: "same-origin", body: JSON.stringify(request),
       });
     } catch (error) {
       if (idempotent && attempt < 3 && !this.halted) {
@@ -260,39 +262,46 @@ export class LiveClient {
       return;
     }
     this.readSession(resp);
-    if (resp.status === 404) return this.lost("session lost"); // or a restarted server (§Errors)
-    if (resp.status === 409) {
-      // session-rotating (§Session id): exchange the ticket if this tab holds it, then retry.
-      if (attempt >= MAX_RETRIES) return this.lost("session still rotating");
-      if (this.ticket !== undefined) await this.rotate();
-      await sleep(this.options.retryMs * 2 ** attempt);
-      return this.post(body, idempotent, attempt + 1);
+    const backoff = this.options.retryMs * 2 ** attempt;
+    switch (answerOf(resp.status)) {
+      case "session-lost":
+        return this.lost("session lost"); // or a restarted server (docs/protocol.md#errors-and-statuses)
+      case "session-rotating":
+        // docs/protocol.md#session-rotation: exchange the ticket if this tab holds it, then retry.
+        if (attempt >= MAX_RETRIES) return this.lost("session still rotating");
+        if (this.ticket !== undefined) await this.rotate();
+        await sleep(backoff);
+        return this.post(body, idempotent, attempt + 1);
+      case "retry-later":
+        // The server could not check the session's access yet; it says when to retry.
+        if (attempt >= MAX_RETRIES) return this.refused(body, resp);
+        await sleep(retryAfterMs(resp.headers) ?? backoff);
+        return this.post(body, idempotent, attempt + 1);
+      case "done":
+        return;
+      case "refused":
+        return this.refused(body, resp);
+      case "frame":
+        return this.readFrame(resp, body.seq);
     }
-    if (resp.status === 503 && attempt < MAX_RETRIES) {
-      // gate-unavailable: the server could not check the session's access yet; it says when to retry.
-      const after = Number(resp.headers.get("Retry-After"));
-      await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : this.options.retryMs * 2 ** attempt);
-      return this.post(body, idempotent, attempt + 1);
-    }
-    if (resp.status === 204) return;
-    if (!resp.ok) {
-      // 400 (bad body, unknown message), 403, 413, 500 app-error: the message is dropped; the inputs
-      // it reported stay dirty (unacked) and go with the next event.
-      const detail = await resp.text().catch(() => "");
-      this.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
-      return;
-    }
-    await this.readFrame(resp, body.seq);
+  }
+
+  /**
+   * A bad body, an unknown message, CSRF, size or an app error: the message is dropped; the inputs
+   * it reported stay dirty (unacked) and go with the next event.
+   */
+  private async refused(body: EventBody, resp: Response): Promise<void> {
+    const detail = await resp.text().catch(() => "");
+    this.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
   }
 
   private async readFrame(resp: Response, clamp: number): Promise<void> {
     if ((resp.headers.get("Content-Type") ?? "").includes("text/html")) {
       const html = await resp.text();
       const acks = resp.headers.get(ACK_HEADER);
-      const frame: Omit<Frame, "clamp"> = { seq: Number(resp.headers.get(SEQ_HEADER)), html };
-      if (acks) frame.ackInputs = JSON.parse(acks) as Record<string, number>;
-      this.receive(frame, clamp);
-    } else this.receive((await resp.json()) as Frame, clamp);
+      const seq = Number(resp.headers.get(SEQ_HEADER));
+      this.receive(acks ? { seq, html, ackInputs: JSON.parse(acks) as InputAcks } : { seq, html }, clamp);
+    } else this.receive((await resp.json()) as WireFrame, clamp);
   }
 
   private async rotate(): Promise<void> {
@@ -352,7 +361,7 @@ export class LiveClient {
       const resp = await this.host
         .fetch(this.url(RENDER_PATH), { headers: { [CSRF_HEADER]: this.boot.csrf }, credentials: "same-origin" })
         .catch(() => undefined);
-      if (resp?.status === 404) return this.lost("session lost");
+      if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
       if (resp?.ok) {
         const seq = Number(resp.headers.get(SEQ_HEADER));
         this.applier.root(await resp.text(), seq);
@@ -368,9 +377,10 @@ export class LiveClient {
 
   /** Queued and pending sends follow a rename of their handler (§Patch, kids). */
   private renameSends(from: string, to: string): void {
-    const move = (id: string) => (id === from || id.startsWith(`${from}.`) ? to + id.slice(from.length) : id);
-    for (const send of this.queue) send.handlerId = move(send.handlerId);
-    for (const entry of this.inputs.entries.values()) if (entry.pending !== undefined) entry.pending.handlerId = move(entry.pending.handlerId);
+    for (const send of this.queue) send.handlerId = renamedId(send.handlerId, from, to);
+    for (const entry of this.inputs.entries.values()) {
+      if (entry.pending !== undefined) entry.pending.handlerId = renamedId(entry.pending.handlerId, from, to);
+    }
   }
 
   private url(path: string): string {

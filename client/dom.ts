@@ -2,7 +2,7 @@
  * DOM helpers of the browser client: finding nodes by id, parsing patch markup, reading a control's
  * value and a handler's message. Web APIs only (DESIGN.md §Conventions).
  */
-import { CHECKED_ON, ID_ATTR, MSG_ATTR_PREFIX } from "../src/live/protocol.ts";
+import { CHECKED_ON, ID_ATTR, MSG_ATTR_PREFIX } from "../src/protocol/mod.ts";
 
 /** A JSON value, as the event body carries it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

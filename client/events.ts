@@ -7,7 +7,7 @@
  * target is inside the element with svc-id "r". A handler is the nearest element, from the target
  * up to the root, whose data-svc-on names the event kind.
  */
-import { HID_ATTR, KEY_FILTER_ATTR, ON_ATTR, ROOT_ID } from "../src/live/protocol.ts";
+import { HID_ATTR, KEY_FILTER_ATTR, ON_ATTR, ROOT_ID } from "../src/protocol/mod.ts";
 import type { LiveClient } from "./client.ts";
 import { type Control, controlValue, DEBOUNCE_ATTR, formFields, idOf, isControl, isToggle, messageOf, tagOf } from "./dom.ts";
 import type { Send } from "./inputs.ts";

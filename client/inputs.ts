@@ -9,7 +9,7 @@
  * tracked input dirty; an untracked input (no input or change handler) is protected by focus plus
  * "typed since focus".
  */
-import { ON_ATTR } from "../src/live/protocol.ts";
+import { type InputReport, isWithin, ON_ATTR, renamedId } from "../src/protocol/mod.ts";
 import { type Control, controlValue, idOf, type Json } from "./dom.ts";
 
 /** One message waiting to be posted (§Per-input client entry, pendingSend). */
@@ -46,7 +46,7 @@ export type InputEntry = {
   imeValue: string | undefined;
 };
 
-export type InputReport = { value: string; seq: number };
+export type { InputReport };
 
 /**
  * The value an entry reports and sends: its DOM value, except while a composition is open, when
@@ -134,9 +134,9 @@ export class InputTable {
   rename(from: string, to: string): void {
     const moved: InputEntry[] = [];
     for (const [id, entry] of this.entries) {
-      if (id === from || id.startsWith(`${from}.`)) {
+      if (isWithin(id, from)) {
         this.entries.delete(id);
-        entry.id = to + id.slice(from.length);
+        entry.id = renamedId(id, from, to);
         moved.push(entry);
       }
     }

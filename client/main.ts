@@ -3,7 +3,7 @@
  * counter the page shows, the base path, the session's public handle), then starts the client on
  * the page's own Web APIs. The page loads this module from <base>/_svc/client.js.
  */
-import { META_BASE, META_CSRF, META_SEQ, META_SESSION } from "../src/live/server/wire.ts";
+import { META_BASE, META_CSRF, META_SEQ, META_SESSION } from "../src/protocol/mod.ts";
 import { LiveClient } from "./client.ts";
 import { listen } from "./events.ts";
 

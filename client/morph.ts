@@ -13,7 +13,7 @@
  * focused input inside keeps its node, value, focus, caret and composition. It serves an `html`
  * patch above a dirty input and the resync after a desync.
  */
-import { ID_ATTR } from "../src/live/protocol.ts";
+import { ID_ATTR } from "../src/protocol/mod.ts";
 import { tagOf } from "./dom.ts";
 
 /** Writes attribute differences (name → value, "" removes) through the authority rule. */

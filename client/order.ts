@@ -1,5 +1,5 @@
 /**
- * Frames in sequence order (live-input-authority.md §Client rules 3, §Session counters; G3).
+ * Frames in sequence order (docs/protocol.md#sequence-numbers, docs/protocol.md#client-rules).
  *
  * Event replies and SSE frames carry the session's one counter, and every frame reaches this tab
  * over SSE (a reply is the same frame again), so the frames to apply are exactly lastAppliedSeq+1,
@@ -8,16 +8,15 @@
  * `gapMs` (a stream that missed frames the server no longer holds), the caller resyncs from a full
  * render, which moves lastAppliedSeq to the render's seq.
  */
-import type { Patch } from "../src/live/protocol.ts";
+import type { Frame as WireFrame, Patch } from "../src/protocol/mod.ts";
 
-export type Frame = {
-  seq: number;
-  ackInputs?: Record<string, number>;
-  patches?: readonly Patch[];
+/** A frame as received: a JSON reply or SSE frame, or a full-HTML reply read from its headers. */
+export type Frame = Pick<WireFrame, "seq" | "ackInputs"> & {
+  readonly patches?: readonly Patch[];
   /** A full-HTML reply: the root element's markup. */
-  html?: string;
+  readonly html?: string;
   /** The largest client event seq whose ack this frame may carry (see InputTable.ack). */
-  clamp: number;
+  readonly clamp: number;
 };
 
 export class FrameOrder {

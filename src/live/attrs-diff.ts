@@ -9,7 +9,7 @@
  * what the client reported is not sent, since the DOM already shows it. Non-input tags ignore the
  * map.
  */
-import { CHECKED_ON, HID_ATTR, REMOVED } from "./protocol.ts";
+import { CHECKED_ON, HID_ATTR, REMOVED } from "../protocol/mod.ts";
 import { hasHandlerId, type LiveElement } from "./tree.ts";
 
 /** Node id → the value the client reported in `inputState` (step 3). */

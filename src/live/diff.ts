@@ -45,7 +45,7 @@ import { CHANGE_SHOWN, clientShowsText, diffAttrs, reporter, type ClientValues, 
 import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
-import { type KidEntry, type Patch, ROOT_ID } from "./protocol.ts";
+import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
 import { renderElement, renderKids, renderNode } from "./render.ts";
 import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 

@@ -34,12 +34,12 @@
 import { NAME_KEYED_TAGS, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
 import { FlatWriter } from "./flat.ts";
-import { PASSES, ROOT_ID, type Pass } from "./protocol.ts";
+import { PASSES, ROOT_ID, type Pass } from "../protocol/mod.ts";
 import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
 
 export { NAME_KEYED_TAGS };
 
-export { sanitizeKey } from "./keys.ts";
+export { sanitizeKey } from "../protocol/mod.ts";
 
 /** The sanitised key of an element, or undefined (§Node id, key priority; set by the builders). */
 export function keyOf(el: UiElement): string | undefined {
@@ -150,7 +150,8 @@ function writeStyle(style: LiveElement): LiveElement {
  * object. Not when the subtree holds injected styles, whose CSS names whole ids.
  */
 function reusedOrResolved(child: UiElement, seg: string, indexFree: boolean, depth: number): LiveElement {
-  const cached = child.live;
+  // Only this walk writes the mark, and it writes live elements (see `remember`).
+  const cached = child.live as LiveElement | undefined;
   if (cached !== undefined && cached.seg === seg) {
     flat.reused(cached);
     return cached;

@@ -18,7 +18,7 @@ export { assignIds, keyOf, parseId, sanitizeKey, NAME_KEYED_TAGS, type ParsedId 
 export { render, renderElement, renderKids, renderNode } from "./render.ts";
 export { escapeAttr, escapeText } from "./escape.ts";
 export { handlerFor, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
-export * from "./protocol.ts";
+export * from "../protocol/markup.ts";
 
 export const LiveCore = { render, renderElement, renderKids, diff, assignIds, parseId, sanitizeKey, keyOf, handlerFor } as const;
 

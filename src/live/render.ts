@@ -9,7 +9,7 @@
 import { RAW_TEXT_TAGS, type UiElement, VOID_TAGS } from "../ui/node.ts";
 import { assignIds } from "./ids.ts";
 import { escapeAttr, escapeRawText, escapeText } from "./escape.ts";
-import { HID_ATTR, ID_ATTR, ROOT_ID } from "./protocol.ts";
+import { HID_ATTR, ID_ATTR, ROOT_ID } from "../protocol/mod.ts";
 import { childId, hasHandlerId, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 /** Renders a whole tree (assigning ids first when given a view tree). */

@@ -11,7 +11,7 @@
  */
 import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
 import type { Flat } from "./flat.ts";
-import type { EventKind, Pass } from "./protocol.ts";
+import { childId, type EventKind, type Pass } from "../protocol/mod.ts";
 
 export interface LiveElement {
   readonly kind: "el";
@@ -68,10 +68,7 @@ export interface LiveTree {
   readonly flat: Flat | undefined;
 }
 
-/** The id of a child whose parent has id `parentId` (§Node id). */
-export function childId(parentId: string, seg: string): string {
-  return `${parentId}.${seg}`;
-}
+export { childId } from "../protocol/mod.ts";
 
 /**
  * The element with this id, found by walking down the id's own path rather than through an index

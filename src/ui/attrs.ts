@@ -3,14 +3,14 @@
  * element's final, rendered attribute strings.
  *
  * Why the empty string never survives: a patch's `attrs` uses "" to mean "remove the attribute"
- * (live-input-authority.md §Patch), so a rendered `x=""` could not be patched into existence. The
+ * (docs/protocol.md#attribute-removal), so a rendered `x=""` could not be patched into existence. The
  * tree therefore treats "", false, null and undefined alike as "absent", and a boolean `true`
  * renders as the attribute's own name (`checked="checked"`), which the HTML parser reads as true.
  */
 import type { JsonValue } from "../json.ts";
 import {
   EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
-} from "../live/protocol.ts";
+} from "../protocol/mod.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./node.ts";
 import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type StyleProps } from "./styles.ts";
 

@@ -8,9 +8,7 @@
  * later on the event path (DESIGN.md §Conventions).
  */
 import type { JsonValue } from "../json.ts";
-import { KEY_ATTR, type EventKind, type Pass } from "../live/protocol.ts";
-import { sanitizeKey } from "../live/keys.ts";
-import type { LiveElement } from "../live/tree.ts";
+import { KEY_ATTR, sanitizeKey, type EventKind, type Pass } from "../protocol/mod.ts";
 import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
 import { activeMemo } from "./lazy.ts";
 
@@ -30,6 +28,11 @@ export type Handlers = Readonly<Partial<Record<EventKind, MessageRecord>>>;
 /** One injected style pass: its CSS with `\0` where the owner's selector goes. */
 export type PassTemplate = { readonly pass: Pass; readonly css: string };
 
+/** What the live layer caches on a view element: a live element, known here only by its id segment. */
+export interface LiveMark {
+  readonly seg: string;
+}
+
 export interface UiElement {
   readonly kind: "el";
   /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
@@ -40,8 +43,8 @@ export interface UiElement {
   readonly passes: readonly PassTemplate[] | undefined;
   readonly children: readonly UiNode[];
   /**
-   * The key by priority (svc-key, then name on form controls), sanitised (live-input-authority.md
-   * §Node id), and the `name` and `type` attributes: worked out once, when the element is built, so
+   * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys),
+   * and the `name` and `type` attributes: worked out once, when the element is built, so
    * the id walk and the child matching, which run per event, read final fields instead of looking
    * through attribute bags.
    */
@@ -51,9 +54,10 @@ export interface UiElement {
   /**
    * The live element last built from this element (src/live/ids.ts), kept so that an element
    * object a view hands back again (a static part built once, a `Ui.lazy` part) is not walked
-   * again, and the diff sees the same live element and skips it. Not part of the view's meaning.
+   * again, and the diff sees the same live element and skips it. Not part of the view's meaning:
+   * the live layer, which sits above this module, owns what is stored here.
    */
-  live: LiveElement | undefined;
+  live: LiveMark | undefined;
 }
 export interface UiText {
   readonly kind: "text";

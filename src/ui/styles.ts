@@ -10,7 +10,7 @@
  * trailing backslash become CSS hex escapes, which keeps a value inside its declaration and keeps
  * `</style>` out of the element's raw text.
  */
-import { ID_ATTR, type Pass } from "../live/protocol.ts";
+import { ID_ATTR, type Pass } from "../protocol/mod.ts";
 import type { PassTemplate } from "./node.ts";
 
 export type CssProps = Readonly<Record<string, string | number>>;

@@ -2,7 +2,7 @@
 // desync (live-input-authority.md §Patch, §Client rules 4 and 5, §Errors).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Patch } from "../../src/live/protocol.ts";
+import type { Patch } from "../../src/protocol/mod.ts";
 import { page, ROOT, settle, TITLE } from "./support.ts";
 
 const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({ seq, patches, ...(ackInputs ? { ackInputs } : {}) });

@@ -1,23 +1,16 @@
 /**
- * Parsing and checking an event request body (live-input-authority.md §Event request body).
+ * Parsing and checking an event request body (docs/protocol.md#event-request).
  *
  * Everything is checked before the session is touched, so a hostile body (not JSON, wrong types,
  * a seq that is not a safe integer, oversized lists) gets a 400 and leaves the session's model,
  * seqs and stored input seqs exactly as they were. Missing seq is 0 and missing inputState is
- * empty (§Versioning 1: old clients get the pre-upgrade behaviour).
+ * empty (docs/protocol.md#versioning: old clients get the pre-upgrade behaviour).
  */
 import type { JsonValue } from "../../json.ts";
 import { err, ok, type Result } from "../../result.ts";
-import { LIMITS } from "./wire.ts";
+import { type EventEntry, type EventRequestField, type InputReport, LIMITS } from "../../protocol/mod.ts";
 
-export type InputReport = { readonly value: string; readonly seq: number };
-
-export type EventEntry = {
-  readonly seq: number;
-  readonly msg: string;
-  readonly args: readonly JsonValue[];
-  readonly handlerId: string | undefined;
-};
+export type { EventEntry, InputReport };
 
 export type EventBody = {
   readonly sessionId: string | undefined;
@@ -33,19 +26,22 @@ export type EventBody = {
   readonly page: string | undefined;
 };
 
-type Fields = Record<string, unknown>;
+/** A JSON object read off the wire: its fields are spelled by the protocol's types, their values not yet checked. */
+type Fields<Field extends string = string> = Partial<Record<Field, unknown>>;
+type BodyFields = Fields<EventRequestField>;
+type EntryFields = Fields<keyof EventEntry>;
 
 const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
 const isSeq = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 const isName = (value: unknown): value is string => typeof value === "string" && value.length > 0 && value.length <= LIMITS.maxNameLength;
 
-function optionalName(fields: Fields, field: string): Result<string | undefined> {
+function optionalName<Field extends string>(fields: Fields<Field>, field: Field): Result<string | undefined> {
   const value = fields[field];
   if (value === undefined || value === null) return ok(undefined);
   return isName(value) ? ok(value) : err("invalid_argument", `${field} must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
 }
 
-function entryOf(fields: Fields, where: string): Result<EventEntry> {
+function entryOf(fields: EntryFields, where: string): Result<EventEntry> {
   const seq = fields.seq ?? 0;
   if (!isSeq(seq)) return err("invalid_argument", `${where}seq must be a non-negative safe integer`);
   if (!isName(fields.msg)) return err("invalid_argument", `${where}msg must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
@@ -82,6 +78,10 @@ export function parseEventBody(text: string): Result<EventBody> {
     return err("invalid_argument", "the body is not JSON");
   }
   if (!isObject(parsed)) return err("invalid_argument", "the body must be a JSON object");
+  return bodyOf(parsed);
+}
+
+function bodyOf(parsed: BodyFields): Result<EventBody> {
   const sessionId = optionalName(parsed, "sessionId");
   if (!sessionId.ok) return sessionId;
   const page = optionalName(parsed, "page");
@@ -94,7 +94,7 @@ export function parseEventBody(text: string): Result<EventBody> {
   const entries: EventEntry[] = [];
   const isBatch = parsed.batch !== undefined;
   if (isBatch) {
-    // §Event request body: with a batch, the top-level msg, args, handlerId and seq are ignored.
+    // docs/protocol.md#batches: with a batch, the top-level msg, args, handlerId and seq are ignored.
     if (!Array.isArray(parsed.batch)) return err("invalid_argument", "batch must be an array");
     if (parsed.batch.length > LIMITS.maxBatch) return err("invalid_argument", `batch has more than ${LIMITS.maxBatch} entries`);
     for (const [i, entry] of parsed.batch.entries()) {

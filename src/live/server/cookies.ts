@@ -5,7 +5,7 @@
  */
 import { getCookie, withCookie } from "../../server/cookies.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
-import { CSRF_COOKIE, HOST_PREFIX } from "./wire.ts";
+import { CSRF_COOKIE, HOST_PREFIX } from "../../protocol/mod.ts";
 
 export function readSessionId(req: Request, cookieName: string): string | undefined {
   return getCookie(HOST_PREFIX + cookieName, req) ?? getCookie(cookieName, req);

@@ -14,7 +14,7 @@ import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
 import { appError, badRequest, csrfFailed, frameReply, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
-import { CSRF_HEADER, LIMITS, SID_HEADER } from "./wire.ts";
+import { CSRF_HEADER, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
 export type EventRouteContext<Model> = {
   readonly registry: SessionRegistry<Model>;

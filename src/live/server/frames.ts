@@ -2,16 +2,9 @@
  * Event replies and SSE frames share one shape (live-input-authority.md §Event reply) and one
  * counter, the session's outSeq.
  */
-import type { Patch } from "../protocol.ts";
-import { ROOT_ID } from "../protocol.ts";
+import { type Frame, type Patch, ROOT_ID } from "../../protocol/mod.ts";
 
-export type Frame = {
-  readonly seq: number;
-  readonly ackInputs?: Readonly<Record<string, number>>;
-  /** The request seq answered; only on event replies, never on SSE frames. */
-  readonly respondingTo?: number;
-  readonly patches: readonly Patch[];
-};
+export type { Frame };
 
 /** Where a session's SSE frames go: one per open stream. */
 export interface FrameSink {

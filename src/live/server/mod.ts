@@ -5,4 +5,4 @@ export type { InitContext, LiveDefinition, Update } from "./definition.ts";
 export type { Frame } from "./frames.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./store.ts";
 export { every, type Sub } from "./subscriptions.ts";
-export * as wire from "./wire.ts";
+export * as wire from "../../protocol/http.ts";

@@ -3,7 +3,7 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../escape.ts";
-import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ, META_SESSION } from "./wire.ts";
+import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
 
 export type PageParts = {
   readonly title: string;

@@ -4,7 +4,7 @@
  * (live-input-authority.md §Authentication 3).
  */
 import type { Frame } from "./frames.ts";
-import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "./wire.ts";
+import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 

@@ -1,0 +1,131 @@
+/**
+ * The protocol's HTTP surface: routes, headers, cookies, page meta names, statuses and what each
+ * means, and limits (docs/protocol.md#endpoints, docs/protocol.md#errors-and-statuses,
+ * docs/protocol.md#limits). The browser client imports these too; nothing else spells them.
+ */
+
+/** Routes, relative to the app's base path (docs/protocol.md#endpoints). */
+export const EVENT_PATH = "/_svc/event";
+export const SUBSCRIBE_PATH = "/_svc/subscribe";
+/** GET /_svc/sse is served as an alias of /_svc/subscribe. */
+export const SSE_ALIAS_PATH = "/_svc/sse";
+/** The full render of the current tree, for a client that must resync (a keep whose node is missing). */
+export const RENDER_PATH = "/_svc/render";
+/** Exchanges a rotated-away session id for the current one, for the tab holding the rotation ticket. */
+export const ROTATE_PATH = "/_svc/rotate";
+export const CLIENT_PATH = "/_svc/client.js";
+
+export const CSRF_HEADER = "X-Svc-Csrf";
+export const CSRF_COOKIE = "__svc_csrf";
+/** Names the meaning of a refusal (one of the STATUS_* values below). */
+export const STATUS_HEADER = "X-Svc-Status";
+/** The session's current public id, when the request named one it rotated away from. */
+export const SID_HEADER = "X-Svc-Sid";
+/** The session seq of a full-HTML reply or a render (docs/protocol.md#full-html-reply). */
+export const SEQ_HEADER = "X-Svc-Seq";
+/** The input acks of a full-HTML reply, as compact JSON. */
+export const ACK_HEADER = "X-Svc-Ack-Inputs";
+/** Carries the one-time rotation ticket to the tab whose event rotated the session. */
+export const ROTATION_HEADER = "X-Svc-Rotation";
+/** How long, in seconds, a client waits before retrying a gate-unavailable refusal. */
+export const RETRY_AFTER_HEADER = "Retry-After";
+/** Sent by EventSource when it reconnects: the `id:` of the last frame it received (docs/protocol.md#resume). */
+export const LAST_EVENT_ID_HEADER = "Last-Event-ID";
+
+/** Values of X-Svc-Status (docs/protocol.md#errors-and-statuses). */
+export const SESSION_LOST = "session-lost";
+export const SESSION_ROTATING = "session-rotating";
+export const CSRF_FAILED = "csrf-failed";
+export const APP_ERROR = "app-error";
+export const GATE_UNAVAILABLE = "gate-unavailable";
+
+/**
+ * The HTTP status of each answer of the live endpoints (docs/protocol.md#errors-and-statuses).
+ * The server writes these and the client reads them through `answerOf`, so neither side spells a
+ * bare number.
+ */
+export const HTTP = {
+  /** A frame (JSON) or a full-HTML reply. */
+  ok: 200,
+  /** A batch was processed; its frames go out over SSE. */
+  batchDone: 204,
+  /** A malformed body or an unknown message. */
+  badRequest: 400,
+  csrfFailed: 403,
+  /** No session cookie, an unknown session, or a body naming another session. */
+  sessionLost: 404,
+  /** The cookie names an id its session rotated away from, within the grace period. */
+  sessionRotating: 409,
+  /** The body is larger than LIMITS.maxBodyBytes. */
+  tooLarge: 413,
+  /** The app's update or view threw: nothing changed. */
+  appError: 500,
+  /** The revocation gate could not read the access state: retry after Retry-After seconds. */
+  gateUnavailable: 503,
+} as const;
+
+/** What a client does with an answer of the live endpoints, by meaning rather than by number. */
+export type Answer =
+  /** Apply the frame (or full HTML) in the body. */
+  | "frame"
+  /** Nothing to apply: the frames come over SSE. */
+  | "done"
+  /** The session is gone (or the server restarted): reload the page. */
+  | "session-lost"
+  /** Retry shortly, exchanging the rotation ticket if this tab holds one. */
+  | "session-rotating"
+  /** Retry after the server's Retry-After delay. */
+  | "retry-later"
+  /** The server refused this request (bad body, CSRF, size, app error): drop it. */
+  | "refused";
+
+/** The meaning of an HTTP status from the live endpoints (docs/protocol.md#errors-and-statuses). */
+export function answerOf(status: number): Answer {
+  switch (status) {
+    case HTTP.batchDone:
+      return "done";
+    case HTTP.sessionLost:
+      return "session-lost";
+    case HTTP.sessionRotating:
+      return "session-rotating";
+    case HTTP.gateUnavailable:
+      return "retry-later";
+    default:
+      return status >= 200 && status < 300 ? "frame" : "refused";
+  }
+}
+
+/** The delay a Retry-After header asks for, in ms; undefined when it is absent or not a positive number of seconds. */
+export function retryAfterMs(headers: { get(name: string): string | null }): number | undefined {
+  const seconds = Number(headers.get(RETRY_AFTER_HEADER));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/** Page meta names the client reads at start (docs/protocol.md#page). */
+export const META_CSRF = "svc-csrf";
+export const META_SEQ = "svc-seq";
+export const META_BASE = "svc-base";
+/** The session's public handle, posted back as the advisory `sessionId`. */
+export const META_SESSION = "svc-session";
+
+/** The session cookie: svc_sid for the host app, svc_<name>_sid for a named sub-app (docs/protocol.md#sessions-and-cookies). */
+export function sessionCookieName(appName: string | undefined): string {
+  return appName === undefined || appName === "" ? "svc_sid" : `svc_${appName}_sid`;
+}
+/** A Secure session cookie carries the __Host- prefix; both spellings are read. */
+export const HOST_PREFIX = "__Host-";
+
+/** How long a rotated-away session id answers session-rotating before session-lost (docs/protocol.md#session-rotation). */
+export const ROTATION_GRACE_MS = 60_000;
+
+/** Size limits of an event request (docs/protocol.md#limits). */
+export const LIMITS = {
+  /** Largest event request body; larger is 413. */
+  maxBodyBytes: 1024 * 1024,
+  /** Most entries in `args`, `batch` and `inputState`. */
+  maxArgs: 64,
+  maxBatch: 256,
+  maxInputs: 1024,
+  /** Longest message name, handler id or input id. */
+  maxNameLength: 512,
+} as const;

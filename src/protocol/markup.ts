@@ -1,0 +1,113 @@
+/**
+ * The protocol's markup: node ids, the attributes the renderer writes for the client, and the
+ * patch shape (docs/protocol.md#node-ids, docs/protocol.md#patches).
+ *
+ * The server and the browser client both import this module (through src/protocol/mod.ts), so it
+ * stays dependency-free and browser-safe: constants, types and small pure functions only.
+ */
+
+/** The node id attribute written on every rendered element (docs/protocol.md#node-ids). */
+export const ID_ATTR = "svc-id";
+/** The keyed helper's attribute; first in key priority (docs/protocol.md#keys). */
+export const KEY_ATTR = "svc-key";
+/**
+ * The handler id: an element with event handlers carries its own svc-id here, and the client posts
+ * it back as `handlerId` (docs/protocol.md#event-request). A rename rewrites it with the id
+ * (docs/protocol.md#keep-and-rename).
+ */
+export const HID_ATTR = "data-svc-hid";
+/** Space-separated event kinds the element listens to, so the client can delegate. */
+export const ON_ATTR = "data-svc-on";
+/** The key filter of a keydown handler (e.g. `Enter`): the client sends only for that key. */
+export const KEY_FILTER_ATTR = "data-svc-keyfilter";
+
+/**
+ * Each handler kind's message, for the client to post back: `data-svc-<kind>` (data-svc-click,
+ * data-svc-input, ...) holds the message name (`Inc`), or a JSON array (`["Add",1]`) when it has
+ * arguments. The server checks a posted message against its own tree (src/live/server/session.ts).
+ */
+export const MSG_ATTR_PREFIX = "data-svc-";
+export const messageAttr = (kind: EventKind): string => MSG_ATTR_PREFIX + kind;
+
+/** Event kinds a handler attribute can name, in the order they are written to `data-svc-on`. */
+export const EVENT_KINDS = ["click", "input", "change", "submit", "keydown"] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Style passes whose output is an injected `<style>` with id `<owner>.~<pass>` (docs/protocol.md#injected-styles). */
+export const PASSES = ["mq", "pc", "tr", "anim"] as const;
+export type Pass = (typeof PASSES)[number];
+
+/** The id of the root element (docs/protocol.md#node-ids). */
+export const ROOT_ID = "r";
+
+/** What joins a parent's id and a child's segment (docs/protocol.md#id-grammar). */
+export const ID_SEPARATOR = ".";
+
+/** The id of a child whose parent has id `parentId` and whose own segment is `seg`. */
+export function childId(parentId: string, seg: string): string {
+  return parentId + ID_SEPARATOR + seg;
+}
+
+/** Whether `id` names the element `ancestor` or one inside it: its subtree's ids all start so. */
+export function isWithin(id: string, ancestor: string): boolean {
+  return id === ancestor || (id.startsWith(ancestor) && id.startsWith(ID_SEPARATOR, ancestor.length));
+}
+
+/**
+ * The id that `id` becomes when the element `from` is renamed `to` (docs/protocol.md#keep-and-rename):
+ * an id within `from` takes the new prefix; any other id is unchanged.
+ */
+export function renamedId(id: string, from: string, to: string): string {
+  return isWithin(id, from) ? to + id.slice(from.length) : id;
+}
+
+const CLEAN_KEY = /^[A-Za-z0-9_-]*$/;
+
+/**
+ * Key sanitising (docs/protocol.md#keys): every character outside ASCII letters, digits, `-` and
+ * `_` becomes `_`, so a key can sit in an id. The view builders apply it once, when an element is
+ * built (src/ui/node.ts), so the id walk on every render reads a final key.
+ */
+export function sanitizeKey(key: string): string {
+  return CLEAN_KEY.test(key) ? key : key.replace(/[^A-Za-z0-9_-]/gu, "_");
+}
+
+/**
+ * Attributes whose removal must also reset the DOM property (docs/protocol.md#attribute-removal):
+ * removing `value` clears `.value`, removing `checked`, `selected` or `disabled` sets the property
+ * to false. A patch expresses removal as the empty string, like every other attribute.
+ */
+export const PROPERTY_ATTRS = ["value", "checked", "selected", "disabled"] as const;
+
+/** The value a patch's `attrs` carries to remove an attribute (docs/protocol.md#attribute-removal). */
+export const REMOVED = "";
+
+/**
+ * What the client reports in `inputState[id].value` for a checkbox or radio input: its checked
+ * state, spelled like the attribute the renderer writes (`checked="checked"`), or "" when unchecked.
+ * Every other control reports its DOM `.value` (a select: the selected option's value).
+ */
+export const CHECKED_ON = "checked";
+
+/** One entry of a `kids` list: the element's NEW children in order (docs/protocol.md#kids). */
+export type KidEntry =
+  | { readonly keep: string }
+  | { readonly keep: string; readonly id: string }
+  | { readonly html: string };
+
+/**
+ * One patch (docs/protocol.md#patches). Operations apply in the order replace, text, html, kids,
+ * attrs, remove. Absent fields are not part of the patch.
+ */
+export type Patch = {
+  readonly id: string;
+  readonly replace?: string;
+  readonly text?: string;
+  readonly html?: string;
+  readonly kids?: readonly KidEntry[];
+  readonly attrs?: Readonly<Record<string, string>>;
+  readonly remove?: true;
+};
+
+/** The operation fields of a Patch in application order (docs/protocol.md#patches). */
+export const PATCH_OPS = ["replace", "text", "html", "kids", "attrs", "remove"] as const;

@@ -1,0 +1,60 @@
+/**
+ * The protocol's message shapes: the event request body, its entries and input reports, and the
+ * frame that event replies and SSE events share (docs/protocol.md#event-request,
+ * docs/protocol.md#event-reply, docs/protocol.md#sse-stream). The client builds and the server
+ * parses exactly these types, so a field name is spelled here only.
+ */
+import type { JsonValue } from "../json.ts";
+import type { Patch } from "./markup.ts";
+
+/** One input's value as the client last saw it, and the client seq of its last change (docs/protocol.md#input-state). */
+export type InputReport = { readonly value: string; readonly seq: number };
+
+/** Every input the client considers dirty, by node id. */
+export type InputState = Readonly<Record<string, InputReport>>;
+
+/** One user event: a message, its arguments and the handler element that sent it (docs/protocol.md#event-request). */
+export type EventEntry = {
+  /** The client's event seq: 1 for the page's first event, then one more for each. */
+  readonly seq: number;
+  readonly msg: string;
+  readonly args: readonly JsonValue[];
+  /** The svc-id of the element whose handler sent it (its data-svc-hid). */
+  readonly handlerId: string | undefined;
+};
+
+/**
+ * The JSON body of POST /_svc/event: one entry at the top level, or several in `batch`
+ * (docs/protocol.md#batches). Every field is optional on the wire; a missing seq reads as 0.
+ */
+export type EventRequest = Partial<EventEntry> & {
+  /** Advisory: the cookie chooses the session (docs/protocol.md#sessions-and-cookies). */
+  readonly sessionId?: string;
+  /** One page load of the client; with it a seq sent twice is processed once (docs/protocol.md#event-request). */
+  readonly page?: string;
+  readonly inputState?: InputState;
+  readonly batch?: readonly EventEntry[];
+  /** Only in the unload beacon, which cannot set the CSRF header (docs/protocol.md#csrf). */
+  readonly csrf?: string;
+};
+
+/** The body fields of an event request, for the server's parser. */
+export type EventRequestField = keyof EventRequest;
+
+/** Acks: per input id, the largest reported seq the server has processed (docs/protocol.md#input-state). */
+export type InputAcks = Readonly<Record<string, number>>;
+
+/**
+ * An event reply's JSON body, and the data of an SSE `patch` event (docs/protocol.md#event-reply).
+ * Both carry the session's one counter, `seq`.
+ */
+export type Frame = {
+  readonly seq: number;
+  readonly ackInputs?: InputAcks;
+  /** The request seq answered; only on event replies, never on SSE frames. */
+  readonly respondingTo?: number;
+  readonly patches: readonly Patch[];
+};
+
+/** The SSE event name of a frame (docs/protocol.md#sse-stream). */
+export const SSE_EVENT = "patch";
