@@ -122,6 +122,15 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
 }
 
 /**
+ * `h` with its children as an array the element takes over (it may write into it), under the same
+ * session log as `h`: for the JSX runtime (src/jsx/), whose compiler makes the array.
+ */
+export function hWithChildren(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
+  const memo = activeMemo();
+  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tagInfo(tag), attrs, children, build);
+}
+
+/**
  * `h` with its children as an array, which the element takes over (it may write into it): for
  * builders that gather children themselves (src/ui/template.ts).
  */

@@ -1,0 +1,90 @@
+/**
+ * The JSX runtime: `"jsxImportSource": "svc-live"` (with `"jsx": "react-jsx"`) makes TSX build the
+ * same view nodes `Ui.h` builds, through the same session log of calls (src/ui/element-log.ts), so a
+ * TSX view renders and diffs as its `Ui.h` twin does.
+ *
+ *   <li key={item.id} class="row" onClick={["Remove", item.id]} hover={{ background: "#eee" }}>…</li>
+ *
+ * - An intrinsic element is `Ui.h(tag, props, ...children)`; `key` becomes its `svc-key`, the key
+ *   `Ui.keyed` sets.
+ * - A function component is called with its props; a `key` on it keys the element it returns.
+ * - A fragment is its children, spliced into the parent's. A view's root must be an element.
+ */
+import { hWithChildren, keyed, type Child, type UiElement } from "../ui/node.ts";
+import type { IntrinsicElementProps, Key } from "./elements.ts";
+
+export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
+
+/** What a function component is: props in, a node (or text, or a list of them) out. */
+export type Component<Props = {}> = (props: Props) => Child;
+
+type Props = { readonly children?: Child; readonly [prop: string]: unknown };
+
+export declare namespace JSX {
+  /**
+   * What a TSX expression is. A fragment is typed as one too, although it is a list of children:
+   * TypeScript gives every JSX expression this one type.
+   */
+  type Element = UiElement;
+  /** Components may return anything a child may be. */
+  type ElementType = string | ((props: any) => Child);
+  interface ElementChildrenAttribute {
+    children: {};
+  }
+  interface IntrinsicAttributes {
+    readonly key?: Key | null | undefined;
+  }
+  interface IntrinsicElements extends IntrinsicElementProps {}
+}
+
+/** `<>…</>`: its children, spliced into the parent's. */
+export function Fragment(props: { readonly children?: Child }): Child {
+  return props.children;
+}
+
+/** One child, or none (the compiler's call for an element with at most one child). */
+export function jsx(type: string | Component<any>, props: Props, key?: Key): Child {
+  return typeof type === "string" ? intrinsic(type, props, key, false) : component(type, props, key);
+}
+
+/** Several children, in the array the compiler made for this call. */
+export function jsxs(type: string | Component<any>, props: Props, key?: Key): Child {
+  return typeof type === "string" ? intrinsic(type, props, key, true) : component(type, props, key);
+}
+
+/**
+ * `Ui.h` from JSX props. The compiler makes a fresh props object and children array per call; the
+ * element takes the array over, and the attributes are the props without `children`, with the key
+ * as `svc-key`. Props without children or key are used as they are.
+ */
+function intrinsic(tag: string, props: Props, key: Key | undefined, manyChildren: boolean): UiElement {
+  const children = props.children;
+  if (children === undefined && key === undefined) return hWithChildren(tag, props as never, []);
+  const attrs: Record<string, unknown> = {};
+  let any = false;
+  for (const name in props) {
+    if (name === "children") continue;
+    attrs[name] = props[name];
+    any = true;
+  }
+  if (key !== undefined && key !== null) {
+    attrs["svc-key"] = key;
+    any = true;
+  }
+  const kids: Child[] = children === undefined ? [] : manyChildren && Array.isArray(children) ? (children as Child[]) : [children];
+  return hWithChildren(tag, any ? (attrs as never) : null, kids);
+}
+
+function component(type: Component<any>, props: Props, key: Key | undefined): Child {
+  if (typeof type !== "function") throw new TypeError(`JSX: an element type must be a tag name or a function, not ${typeof type}`);
+  if (type === Fragment) {
+    if (key !== undefined && key !== null) throw new TypeError("JSX: a fragment takes no key; key the element inside it");
+    return props.children;
+  }
+  const out = type(props);
+  if (key === undefined || key === null) return out;
+  if (typeof out !== "object" || out === null || Array.isArray(out) || (out as { kind?: unknown }).kind !== "el") {
+    throw new TypeError("JSX: a keyed component must return an element");
+  }
+  return keyed(key, out as UiElement);
+}
