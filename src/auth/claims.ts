@@ -3,6 +3,7 @@
  * A function, a Secret, a CryptoKey, a bigint or a symbol anywhere inside fails to type-check
  * (the spec's compile-time refusal; pinned by tests/types).
  */
+import { err, ok, type Result } from "../result.ts";
 import type { Secret } from "./secret.ts";
 
 type Refused = ((...args: never[]) => unknown) | Secret | CryptoKey | bigint | symbol | undefined;
@@ -24,6 +25,20 @@ export type Claims<C> = C & Jsonable<C>;
 /** Current time in seconds since the epoch (with the milliseconds as a fraction). */
 export function nowSeconds(): number {
   return Date.now() / 1000;
+}
+
+/**
+ * The clock of an operation's options: the system clock when `now` is absent, else `now` itself,
+ * which must be a finite number of seconds. Anything else (NaN, an infinity, a string, an object,
+ * null) is an error rather than a time, so that a check against it fails closed: `now >= exp`
+ * is false for NaN, and would accept every expired token.
+ */
+export function clockOf(options: { readonly now?: unknown } | undefined, operation: string): Result<number> {
+  const now = options === undefined || options === null ? undefined : options.now;
+  if (now === undefined) return ok(nowSeconds());
+  return typeof now === "number" && Number.isFinite(now)
+    ? ok(now)
+    : err("invalid_argument", `${operation}: options.now must be a finite number of seconds since the epoch`);
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from "../json.ts";
 import { err, ok, type Result } from "../result.ts";
-import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
+import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";
 import type { Secret } from "./secret.ts";
 import { claimsObject, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
 
@@ -20,7 +20,7 @@ export type SlidingParams = {
 /** The time claims of a sliding token, as read back from a verified payload. */
 export type SlidingTimes = { iat: number; exp: number; aexp: number; w: number };
 
-export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: SlidingParams, options: ClockOptions = {}): Result<string> {
+export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: SlidingParams, options?: ClockOptions): Result<string> {
   const { windowSeconds, maxLifetimeSeconds } = params ?? ({} as SlidingParams);
   if (!isPositiveWholeSeconds(windowSeconds) || !isPositiveWholeSeconds(maxLifetimeSeconds)) {
     return err("invalid_argument", "signSlidingToken: windowSeconds and maxLifetimeSeconds must be positive whole seconds");
@@ -28,9 +28,11 @@ export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: S
   if (windowSeconds > maxLifetimeSeconds) {
     return err("sliding_window_too_long", "signSlidingToken: windowSeconds must not exceed maxLifetimeSeconds");
   }
+  const now = clockOf(options, "signSlidingToken");
+  if (!now.ok) return now;
   const payload = claimsObject(claims);
   if (!payload.ok) return payload;
-  const { iat, iatMs } = issueTimes(options.now ?? nowSeconds());
+  const { iat, iatMs } = issueTimes(now.value);
   return signPayload(secret, {
     ...payload.value,
     iat,
@@ -56,7 +58,7 @@ export function slidingTimes(claims: JsonObject): Result<SlidingTimes> {
 }
 
 /** verifyToken, then the sliding-claim checks: the token must carry iat, aexp and w. */
-export function verifySlidingToken(secret: Secret, token: string, options: ClockOptions = {}): Result<JsonObject> {
+export function verifySlidingToken(secret: Secret, token: string, options?: ClockOptions): Result<JsonObject> {
   const verified = verifyToken(secret, token, options);
   if (!verified.ok) return verified;
   const times = slidingTimes(verified.value);
@@ -68,10 +70,12 @@ export function verifySlidingToken(secret: Secret, token: string, options: Clock
  * a new token with exp = min(now + w, aexp) and every other claim unchanged. Refused once
  * now >= aexp (the absolute cap) or now >= exp (the token already lapsed).
  */
-export function reissueSlidingToken(secret: Secret, claims: JsonObject, options: ClockOptions = {}): Result<string> {
+export function reissueSlidingToken(secret: Secret, claims: JsonObject, options?: ClockOptions): Result<string> {
+  const clock = clockOf(options, "reissueSlidingToken");
+  if (!clock.ok) return clock;
+  const now = clock.value;
   const times = slidingTimes(claims);
   if (!times.ok) return times;
-  const now = options.now ?? nowSeconds();
   const { exp, aexp, w } = times.value;
   if (now >= aexp) return err("sliding_cap_reached", "sliding token reached its absolute lifetime");
   if (now >= exp) return err("token_expired", "sliding token has lapsed");

@@ -15,7 +15,7 @@ import { encodeText, decodeText } from "../runtime/base64url.ts";
 import { hmacSha256Key, type HmacBase64urlKey } from "../runtime/hmac.ts";
 import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
-import { type Claims, ISSUED_MS_CLAIM, issueTimes, nowSeconds } from "./claims.ts";
+import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";
 import { byteLength, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
 
 /** Tokens longer than this are refused before any decoding, so a huge header cannot cost memory. */
@@ -123,13 +123,15 @@ export function isPositiveWholeSeconds(value: unknown): value is number {
  * (now, whole seconds), `iat_ms` (now, milliseconds) and `exp` (iat + expirySeconds); caller-supplied
  * values of those three are replaced.
  */
-export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: number, options: ClockOptions = {}): Result<string> {
+export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: number, options?: ClockOptions): Result<string> {
   if (!isPositiveWholeSeconds(expirySeconds)) {
     return err("invalid_argument", "signToken: expirySeconds must be a positive whole number of seconds");
   }
+  const now = clockOf(options, "signToken");
+  if (!now.ok) return now;
   const payload = claimsObject(claims);
   if (!payload.ok) return payload;
-  const { iat, iatMs } = issueTimes(options.now ?? nowSeconds());
+  const { iat, iatMs } = issueTimes(now.value);
   return signStamped(secret, payload.value, iat, iatMs, iat + expirySeconds);
 }
 
@@ -177,6 +179,9 @@ export function verifyToken(secret: Secret, token: string, options?: ClockOption
   if (typeof token !== "string") return expectString("verifyToken", token) as Result<never>;
   const key = keyFor(secret);
   if (!key.ok) return key;
+  // The clock is checked first: a bad one must refuse every token, not only an expired one.
+  const now = clockOf(options, "verifyToken");
+  if (!now.ok) return now;
 
   // 1. Shape. The segments are checked in place, not cut out: verification is a hot path.
   // An empty signature is well-formed (an unsecured JWS, RFC 7515 §A.5): step 2 refuses its alg.
@@ -223,5 +228,5 @@ export function verifyToken(secret: Secret, token: string, options?: ClockOption
   if (!isJsonObject(payload)) return err("token_malformed", "token payload is not a JSON object");
 
   // 5. Claims.
-  return checkTimes(payload, options?.now ?? nowSeconds());
+  return checkTimes(payload, now.value);
 }
