@@ -35,6 +35,10 @@ export type ErrorCode =
   | "user_not_found"
   | "db_error"
   | "unsupported_url"
+  /** An operation the database's dialect has no form of (notifications on SQLite). */
+  | "db_unsupported"
+  /** A live app's model cannot be written to a shared session store as it is (a codec is needed). */
+  | "model_not_serialisable"
   // configuration read at startup (std-auth.md §Limits: SVC_LIVE_REVOCATION_CACHE_TTL)
   | "bad_config";
 

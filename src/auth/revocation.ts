@@ -20,6 +20,7 @@ import type { Db } from "../db/db.ts";
 import { ensureSchema, millis, schemaFor } from "../db/schema.ts";
 import { err, ok, type Result, type Task } from "../result.ts";
 import { AccessCache, type AccessRow, dropEverywhere } from "./access-cache.ts";
+import { accessChanged, accessNoticeStatements } from "./access-events.ts";
 import { builtinIdOf, canonicalUserId, type UserIdInput } from "./user-id.ts";
 import { checkDb } from "./users.ts";
 
@@ -47,10 +48,16 @@ async function prepare(db: unknown, userId: unknown): Promise<Result<{ db: Db; i
   return schema.ok ? ok({ db: handle.value, id: id.value }) : schema;
 }
 
+/**
+ * The write, and in the same transaction the notice to every other replica (Postgres), so that
+ * they end the user's live sessions at once and only if the write commits; then this process's
+ * own listeners (access-events.ts).
+ */
 async function write(db: Db, id: string, statements: Parameters<Db["transaction"]>[0]): Task<void> {
-  const done = await db.transaction(statements);
+  const done = await db.transaction([...statements, ...accessNoticeStatements(db, id)]);
   // Cleared after the write so no reader can cache the old row (access-cache.ts).
   dropEverywhere(id);
+  if (done.ok) accessChanged(id);
   return done.ok ? ok() : done;
 }
 

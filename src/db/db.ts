@@ -102,6 +102,17 @@ export class Db {
     return this.#run((driver) => driver.transaction(statements));
   }
 
+  /**
+   * Listens on a notification channel (Postgres only: Err "db_unsupported" on SQLite). Notifications
+   * arrive on a connection of the handle's own; the channel is re-listened after a reconnect.
+   * Resolves to the function that stops listening. Never rejects.
+   */
+  async listen(channel: string, onMessage: (payload: string) => void, onListen?: () => void): Task<() => Promise<void>> {
+    const driver = await this.#driverOnce();
+    if (driver.ok && driver.value.listen === undefined) return err("db_unsupported", `${driver.value.dialect} has no notifications`);
+    return this.#run((open) => open.listen!(channel, onMessage, onListen));
+  }
+
   /** Releases the connection (or pool). Idempotent; never rejects. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -20,6 +20,12 @@ export interface Driver {
   query(statement: Statement): Promise<Row[]>;
   /** Several statements in one transaction: all commit or none do. */
   transaction(statements: readonly Statement[]): Promise<Row[][]>;
+  /**
+   * Listens on a notification channel (Postgres LISTEN, on a connection of its own that the
+   * driver re-opens and re-listens after a drop; notices sent while it was down are not seen).
+   * Absent for SQLite, which has no notifications. Resolves to the function that stops listening.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   /** A unique-constraint violation, as each driver reports it. */
   isUniqueViolation(error: unknown): boolean;
   close(): Promise<void>;

@@ -12,6 +12,7 @@ export interface PostgresSqlLike {
   unsafe: Unsafe;
   begin<T>(fn: (tx: { unsafe: Unsafe }) => Promise<T>): PromiseLike<unknown>;
   end(options?: { timeout?: number }): PromiseLike<void>;
+  listen?(channel: string, onMessage: (payload: string) => void, onListen?: () => void): PromiseLike<{ unlisten(): PromiseLike<unknown> }>;
   readonly options?: { readonly prepare?: boolean };
 }
 
@@ -35,6 +36,14 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
       });
       return results as Row[][];
     },
+    ...(typeof sql.listen === "function"
+      ? {
+          listen: async (channel: string, onMessage: (payload: string) => void, onListen?: () => void) => {
+            const listening = await sql.listen!(channel, onMessage, onListen);
+            return async () => void (await listening.unlisten());
+          },
+        }
+      : {}),
     isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
     close: async () => {
       if (owned) await sql.end({ timeout: 5 });

@@ -1,0 +1,82 @@
+/**
+ * The bus between the replicas of live apps (docs/deployment.md#several-replicas): what one
+ * replica must tell the others at once. Messages are JSON notices, small by design:
+ *
+ *   frame   a session's frame, for the replicas holding one of its SSE streams
+ *   ended   a session ended (endSession, eviction): its streams get the session-lost signal
+ *   taken   a session has a new owner: the old one stops its effects and drops its copy
+ *   access  a user's access changed (revoke, disable, enable): each replica re-checks that
+ *           user's sessions and ends the evicted ones (src/auth/access-events.ts sends these)
+ *
+ * On Postgres the bus is LISTEN/NOTIFY on the one channel of src/db/notify.ts (postgres-bus.ts);
+ * with one process it is `MemoryBus`, behind the same interface, so eviction is pushed there too.
+ * Session keys are hashes (session-key.ts): a notice never carries a cookie.
+ */
+import type { Frame } from "../server/frames.ts";
+
+export type BusMessage =
+  | { readonly t: "frame"; readonly app: string; readonly key: string; readonly from: string; readonly frame: Frame }
+  | { readonly t: "ended"; readonly app: string; readonly key: string; readonly from: string }
+  | { readonly t: "taken"; readonly app: string; readonly key: string; readonly from: string; readonly epoch: number }
+  | { readonly t: "access"; readonly user: string; readonly from: string };
+
+export type BusListener = (message: BusMessage) => void;
+
+export interface LiveBus {
+  /** Whether messages reach other processes (false: this process only). */
+  readonly shared: boolean;
+  /** Sends a message now, not tied to a write (a write's notice goes with the write, see store.ts). */
+  publish(message: BusMessage): Promise<void>;
+  /** Hears every message, this process's own included; returns the unsubscribe. */
+  subscribe(listener: BusListener): () => void;
+  close(): Promise<void>;
+}
+
+/** A message as a notice's text. */
+export const encodeMessage = (message: BusMessage): string => JSON.stringify(message);
+
+/** A notice's message; undefined for text that is not one (another program on the channel). */
+export function decodeMessage(text: string): BusMessage | undefined {
+  try {
+    const value = JSON.parse(text) as { t?: unknown; from?: unknown };
+    if (typeof value !== "object" || value === null || typeof value.from !== "string") return undefined;
+    return value.t === "frame" || value.t === "ended" || value.t === "taken" || value.t === "access" ? (value as BusMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Listeners of one bus, each called apart so that one failing does not silence the others. */
+export class Listeners {
+  private readonly set = new Set<BusListener>();
+  add(listener: BusListener): () => void {
+    this.set.add(listener);
+    return () => void this.set.delete(listener);
+  }
+  deliver(message: BusMessage): void {
+    for (const listener of this.set) {
+      try {
+        listener(message);
+      } catch {
+        // Each listener handles its own errors; the rest still hear the message.
+      }
+    }
+  }
+}
+
+/** The bus of one process: messages go to this process's listeners, in order, after the caller's turn. */
+export class MemoryBus implements LiveBus {
+  readonly shared = false;
+  private readonly listeners = new Listeners();
+
+  async publish(message: BusMessage): Promise<void> {
+    await Promise.resolve();
+    this.listeners.deliver(message);
+  }
+
+  subscribe(listener: BusListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,87 @@
+/**
+ * The live store of one process (the default without a database): the same ownership rules as
+ * the shared store, kept in maps, so one replica behaves as it always has and the rules can be
+ * tested without a server. Notices have nowhere to go: there is no other replica.
+ */
+import { DEAD_KEY_TTL_MS, LEASE_MS, type LiveStore, type Ownership, type StoredSession, type Taken } from "./store.ts";
+
+type Row = { session: StoredSession; owner: string | undefined; epoch: number; leaseUntil: number; updatedAt: number };
+
+export class MemoryLiveStore implements LiveStore {
+  readonly shared = false;
+  private readonly rows = new Map<string, Row>();
+  /** Killed keys and when they stop needing a record (insertion order is expiry order). */
+  private readonly dead = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async create(session: StoredSession, owner: string): Promise<number> {
+    const now = this.now();
+    this.rows.set(session.key, { session, owner, epoch: 1, leaseUntil: now + LEASE_MS, updatedAt: now });
+    return 1;
+  }
+
+  async take(key: string, owner: string): Promise<Taken | undefined> {
+    const row = this.rows.get(key);
+    if (row === undefined) return undefined;
+    const previousOwner = row.owner;
+    row.owner = owner;
+    row.epoch += 1;
+    row.leaseUntil = this.now() + LEASE_MS;
+    return { session: row.session, epoch: row.epoch, previousOwner };
+  }
+
+  async save(session: StoredSession, _owner: string, epoch: number): Promise<boolean> {
+    const row = this.rows.get(session.key);
+    if (row === undefined || row.epoch !== epoch) return false;
+    row.session = session;
+    row.updatedAt = this.now();
+    row.leaseUntil = row.updatedAt + LEASE_MS;
+    return true;
+  }
+
+  async release(key: string, owner: string, epoch: number): Promise<void> {
+    const row = this.rows.get(key);
+    if (row === undefined || row.epoch !== epoch || row.owner !== owner) return;
+    row.owner = undefined;
+    row.leaseUntil = 0;
+  }
+
+  async renew(owner: string): Promise<ReadonlySet<string>> {
+    const held = new Set<string>();
+    const until = this.now() + LEASE_MS;
+    for (const [key, row] of this.rows) {
+      if (row.owner !== owner) continue;
+      row.leaseUntil = until;
+      held.add(key);
+    }
+    return held;
+  }
+
+  async ownership(key: string): Promise<Ownership | undefined> {
+    const row = this.rows.get(key);
+    return row && { owner: row.owner, epoch: row.epoch, leaseLive: row.owner !== undefined && row.leaseUntil > this.now() };
+  }
+
+  async kill(key: string): Promise<void> {
+    this.rows.delete(key);
+    this.dead.set(key, this.now() + DEAD_KEY_TTL_MS);
+  }
+
+  async isDead(key: string): Promise<boolean> {
+    return (this.dead.get(key) ?? 0) > this.now();
+  }
+
+  async sweep(idleMs: number): Promise<void> {
+    const now = this.now();
+    for (const [key, row] of this.rows) if (now - row.updatedAt >= idleMs && row.leaseUntil <= now) this.rows.delete(key);
+    for (const [key, until] of this.dead) {
+      if (until > now) break;
+      this.dead.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The bus on Postgres LISTEN/NOTIFY (docs/deployment.md#several-replicas). One channel per
+ * schema (src/db/notify.ts); a notice over NOTIFY's 8,000-byte payload limit travels by reference:
+ * its text is a row of svc_live_frames and the notice carries "@<id>" (postgres.ts). Notices are
+ * handled one after another in the order they arrive, also when one must be fetched, so a
+ * session's frames reach its streams in the order they were saved.
+ *
+ * An access notice from another process is also told to this process's access listeners and its
+ * revocation caches (src/auth/access-events.ts), so a revoke through any replica ends the user's
+ * sessions on every replica at once, and no cache here keeps the old row.
+ */
+import { dropEverywhere } from "../../auth/access-cache.ts";
+import { accessChanged } from "../../auth/access-events.ts";
+import type { Db } from "../../db/db.ts";
+import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
+import { log } from "../../log.ts";
+import { type BusListener, type BusMessage, decodeMessage, encodeMessage, type LiveBus, Listeners } from "./bus.ts";
+import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts";
+
+export class PostgresBus implements LiveBus {
+  readonly shared = true;
+  private readonly listeners = new Listeners();
+  private queue: Promise<void> = Promise.resolve();
+  private stop: (() => Promise<void>) | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly store: PostgresLiveStore,
+  ) {}
+
+  /** Listens on the schema's channel; resolves once LISTEN is in place. */
+  static async open(db: Db, store: PostgresLiveStore): Promise<PostgresBus> {
+    const bus = new PostgresBus(db, store);
+    await store.ensureSchema();
+    const channel = await db.query({ sql: `SELECT ${CHANNEL_SQL} AS channel`, args: [] });
+    if (!channel.ok) throw channel.error;
+    const listening = await db.listen(String(channel.value[0]?.channel), (payload) => bus.receive(payload));
+    if (!listening.ok) throw listening.error;
+    bus.stop = listening.value;
+    return bus;
+  }
+
+  async publish(message: BusMessage): Promise<void> {
+    const text = encodeMessage(message);
+    const sql = fitsInline(text)
+      ? `SELECT pg_notify(${CHANNEL_SQL}, $1)::text AS sent`
+      : `WITH frame AS (INSERT INTO svc_live_frames (payload, at) VALUES ($1, (extract(epoch FROM clock_timestamp()) * 1000)::bigint) RETURNING id)
+         SELECT pg_notify(${CHANNEL_SQL}, '${BY_REFERENCE}' || frame.id)::text AS sent FROM frame`;
+    const sent = await this.db.query({ sql, args: [text] });
+    if (!sent.ok) throw sent.error;
+  }
+
+  subscribe(listener: BusListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop?.().catch(() => undefined);
+    this.stop = undefined;
+  }
+
+  private receive(payload: string): void {
+    this.queue = this.queue.then(() => this.handle(payload)).catch((error: unknown) => {
+      log.error(`live.bus notice dropped: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private async handle(payload: string): Promise<void> {
+    if (this.closed) return;
+    const text = payload.startsWith(BY_REFERENCE) ? await this.store.framePayload(payload.slice(BY_REFERENCE.length)) : payload;
+    const message = text === undefined ? undefined : decodeMessage(text);
+    if (message === undefined) return;
+    if (message.t === "access" && message.from !== PROCESS_ID) {
+      dropEverywhere(message.user);
+      accessChanged(message.user);
+    }
+    this.listeners.deliver(message);
+  }
+}

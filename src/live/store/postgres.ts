@@ -1,0 +1,216 @@
+/**
+ * The live store on Postgres (docs/deployment.md#several-replicas). Three tables, created once
+ * per handle, idempotently, under an advisory lock (replicas start together):
+ *
+ *   svc_live_sessions  (app, key) PRIMARY KEY: handle, model (codec text), out_seq, input_seqs and
+ *                      page_seqs (JSON pairs), user_id, bound_at, updated_at, and ownership:
+ *                      owner (replica id or NULL), epoch, lease_until
+ *   svc_live_dead      (app, key) PRIMARY KEY, until: killed keys
+ *   svc_live_frames    id, payload, at: notices too large for NOTIFY's 8,000-byte payload,
+ *                      published by reference (see bus.ts) and swept after a minute
+ *
+ * Every operation is one statement (one round trip), except `kill`, a transaction of two. Times
+ * are the database's clock in milliseconds, so leases do not depend on the replicas' clocks.
+ * `app` lets several live apps share the tables.
+ */
+import type { Db } from "../../db/db.ts";
+import type { Statement } from "../../db/driver.ts";
+import { CHANNEL_SQL } from "../../db/notify.ts";
+import { DEAD_KEY_TTL_MS, LEASE_MS, type LiveStore, type Ownership, type StoredSession, type Taken } from "./store.ts";
+
+/** The database's clock in milliseconds. */
+const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+const CHANNEL = CHANNEL_SQL;
+/** NOTIFY's payload limit is 8,000 bytes; a larger notice is stored and its row id sent. */
+export const NOTICE_INLINE_BYTES = 7_900;
+/** What a notice sent by reference starts with; the rest is the svc_live_frames row id. */
+export const BY_REFERENCE = "@";
+const FRAME_TTL_MS = 60_000;
+
+const stmt = (sql: string, ...args: (string | number | null)[]): Statement => ({ sql, args });
+const encoder = new TextEncoder();
+
+/** Whether a notice fits NOTIFY (byte length, counted only when it might not). */
+export function fitsInline(notice: string): boolean {
+  return notice.length * 3 <= NOTICE_INLINE_BYTES || encoder.encode(notice).length <= NOTICE_INLINE_BYTES;
+}
+
+const SCHEMA: readonly Statement[] = [
+  stmt("SET LOCAL client_min_messages = warning"),
+  stmt("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.svc_live_schema'))::text AS locked"),
+  stmt(`CREATE TABLE IF NOT EXISTS svc_live_sessions (
+    app TEXT NOT NULL,
+    key TEXT NOT NULL,
+    handle TEXT NOT NULL,
+    model TEXT NOT NULL,
+    out_seq BIGINT NOT NULL,
+    input_seqs TEXT NOT NULL,
+    page_seqs TEXT NOT NULL,
+    user_id TEXT,
+    bound_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    owner TEXT,
+    epoch BIGINT NOT NULL,
+    lease_until BIGINT NOT NULL,
+    PRIMARY KEY (app, key)
+  )`),
+  stmt("CREATE INDEX IF NOT EXISTS svc_live_sessions_owner ON svc_live_sessions (owner)"),
+  stmt("CREATE TABLE IF NOT EXISTS svc_live_dead (app TEXT NOT NULL, key TEXT NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app, key))"),
+  stmt("CREATE TABLE IF NOT EXISTS svc_live_frames (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)"),
+];
+
+const COLUMNS = "key, handle, model, out_seq, input_seqs, page_seqs, user_id, bound_at";
+
+type Row = Readonly<Record<string, unknown>>;
+
+function sessionOf(row: Row): StoredSession {
+  return {
+    key: String(row.key),
+    handle: String(row.handle),
+    model: String(row.model),
+    outSeq: Number(row.out_seq),
+    inputSeqs: JSON.parse(String(row.input_seqs)) as [string, number][],
+    pageSeqs: JSON.parse(String(row.page_seqs)) as [string, number][],
+    user: row.user_id === null || row.user_id === undefined ? undefined : String(row.user_id),
+    boundAt: Number(row.bound_at),
+  };
+}
+
+export class PostgresLiveStore implements LiveStore {
+  readonly shared = true;
+  private ready: Promise<void> | undefined;
+
+  /** `app`: the live app's name (its cookie name), so apps sharing a database keep apart. */
+  constructor(
+    readonly db: Db,
+    readonly app: string,
+    private readonly leaseMs: number = LEASE_MS,
+  ) {
+    if (db.dialect !== "postgres") throw new TypeError("PostgresLiveStore needs a Postgres Db");
+  }
+
+  /** Creates the tables once per store; a failure is forgotten so the next call retries. */
+  ensureSchema(): Promise<void> {
+    this.ready ??= this.db.transaction(SCHEMA).then((done) => {
+      if (!done.ok) {
+        this.ready = undefined;
+        throw done.error;
+      }
+    });
+    return this.ready;
+  }
+
+  private async rows(statement: Statement): Promise<readonly Row[]> {
+    await this.ensureSchema();
+    const result = await this.db.query(statement);
+    if (!result.ok) throw result.error;
+    return result.value;
+  }
+
+  async create(session: StoredSession, owner: string): Promise<number> {
+    await this.rows(
+      stmt(
+        `INSERT INTO svc_live_sessions (app, ${COLUMNS}, updated_at, owner, epoch, lease_until)
+         VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9::bigint, ${NOW}, $10, 1, ${NOW} + $11::bigint)`,
+        this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
+        JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, owner, this.leaseMs,
+      ),
+    );
+    return 1;
+  }
+
+  async take(key: string, owner: string): Promise<Taken | undefined> {
+    // The old owner is read under the row lock the UPDATE takes, in the same statement.
+    const [row] = await this.rows(
+      stmt(
+        `WITH old AS (SELECT owner, lease_until FROM svc_live_sessions WHERE app = $1 AND key = $2 FOR UPDATE)
+         UPDATE svc_live_sessions s SET owner = $3, epoch = s.epoch + 1, lease_until = ${NOW} + $4::bigint
+         FROM old WHERE s.app = $1 AND s.key = $2
+         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner`,
+        this.app, key, owner, this.leaseMs,
+      ),
+    );
+    if (row === undefined) return undefined;
+    const previous = row.previous_owner;
+    return { session: sessionOf(row), epoch: Number(row.epoch), previousOwner: previous === null || previous === undefined ? undefined : String(previous) };
+  }
+
+  async save(session: StoredSession, _owner: string, epoch: number, notice?: string): Promise<boolean> {
+    const args = [
+      this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
+      JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, epoch, this.leaseMs,
+    ];
+    const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
+      user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint
+      WHERE app = $1 AND key = $2 AND epoch = $10::bigint`;
+    let sql: string;
+    if (notice === undefined) sql = `${update} RETURNING 1 AS saved`;
+    else if (fitsInline(notice)) sql = `WITH saved AS (${update} RETURNING 1) SELECT pg_notify(${CHANNEL}, $12)::text AS saved FROM saved`;
+    else {
+      sql = `WITH saved AS (${update} RETURNING 1),
+        frame AS (INSERT INTO svc_live_frames (payload, at) SELECT $12, ${NOW} FROM saved RETURNING id)
+        SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id)::text AS saved FROM frame`;
+    }
+    const rows = await this.rows({ sql, args: notice === undefined ? args : [...args, notice] });
+    return rows.length === 1;
+  }
+
+  async release(key: string, owner: string, epoch: number): Promise<void> {
+    await this.rows(
+      stmt("UPDATE svc_live_sessions SET owner = NULL, lease_until = 0 WHERE app = $1 AND key = $2 AND owner = $3 AND epoch = $4::bigint", this.app, key, owner, epoch),
+    );
+  }
+
+  async renew(owner: string): Promise<ReadonlySet<string>> {
+    const rows = await this.rows(
+      stmt(`UPDATE svc_live_sessions SET lease_until = ${NOW} + $3::bigint WHERE app = $1 AND owner = $2 RETURNING key`, this.app, owner, this.leaseMs),
+    );
+    return new Set(rows.map((row) => String(row.key)));
+  }
+
+  async ownership(key: string): Promise<Ownership | undefined> {
+    const [row] = await this.rows(
+      stmt(`SELECT owner, epoch, lease_until > ${NOW} AS live FROM svc_live_sessions WHERE app = $1 AND key = $2`, this.app, key),
+    );
+    if (row === undefined) return undefined;
+    const owner = row.owner === null || row.owner === undefined ? undefined : String(row.owner);
+    return { owner, epoch: Number(row.epoch), leaseLive: owner !== undefined && row.live === true };
+  }
+
+  async kill(key: string, notice?: string): Promise<void> {
+    await this.ensureSchema();
+    const statements = [
+      stmt("DELETE FROM svc_live_sessions WHERE app = $1 AND key = $2", this.app, key),
+      stmt(
+        `INSERT INTO svc_live_dead (app, key, until) VALUES ($1, $2, ${NOW} + $3::bigint)
+         ON CONFLICT (app, key) DO UPDATE SET until = EXCLUDED.until`,
+        this.app, key, DEAD_KEY_TTL_MS,
+      ),
+    ];
+    if (notice !== undefined) statements.push(stmt(`SELECT pg_notify(${CHANNEL}, $1)::text AS sent`, notice));
+    const done = await this.db.transaction(statements);
+    if (!done.ok) throw done.error;
+  }
+
+  async isDead(key: string): Promise<boolean> {
+    const rows = await this.rows(stmt(`SELECT 1 AS dead FROM svc_live_dead WHERE app = $1 AND key = $2 AND until > ${NOW}`, this.app, key));
+    return rows.length > 0;
+  }
+
+  async sweep(idleMs: number): Promise<void> {
+    await this.ensureSchema();
+    const done = await this.db.transaction([
+      stmt(`DELETE FROM svc_live_sessions WHERE app = $1 AND updated_at < ${NOW} - $2::bigint AND lease_until < ${NOW}`, this.app, idleMs),
+      stmt(`DELETE FROM svc_live_dead WHERE app = $1 AND until < ${NOW}`, this.app),
+      stmt(`DELETE FROM svc_live_frames WHERE at < ${NOW} - $1::bigint`, FRAME_TTL_MS),
+    ]);
+    if (!done.ok) throw done.error;
+  }
+
+  /** The payload of a notice sent by reference (undefined once swept). */
+  async framePayload(id: string): Promise<string | undefined> {
+    if (!/^\d+$/.test(id)) return undefined;
+    const [row] = await this.rows(stmt("SELECT payload FROM svc_live_frames WHERE id = $1::bigint", id));
+    return row === undefined ? undefined : String(row.payload);
+  }
+}

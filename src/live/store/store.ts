@@ -1,0 +1,67 @@
+/**
+ * The live session store that several replicas share (docs/deployment.md#several-replicas): each
+ * session's durable state, the ids that are dead, and which replica owns each session.
+ *
+ * Ownership. One replica at a time owns a session, under a lease that carries an epoch. `create`
+ * makes the creator the owner at epoch 1; `take` makes another replica the owner and bumps the
+ * epoch, whether or not the old lease has run out (a replica serving a request for a session it
+ * does not hold takes it over); `renew` extends every lease a replica still holds; `release` gives
+ * one up (drain). `save` is fenced on the epoch: it writes only while the saver's epoch is still
+ * the session's, so an owner that was paused or cut off and then resumes can never overwrite a
+ * newer state; its save reports `false` and it must drop its copy.
+ *
+ * Sessions are stored under `sessionKey(id)` (the SHA-256 of the cookie), never under the id.
+ * A notice (a bus payload, see src/live/store/bus.ts) given to `save` or `kill` is published in
+ * the same statement as the write, so it goes out if and only if the write commits.
+ */
+
+/** What is stored of a session: its durable state with the model as the codec's text. */
+export type StoredSession = {
+  /** sessionKey(id). */
+  readonly key: string;
+  /** The public handle a page script sees as `sessionId` (not a secret). */
+  readonly handle: string;
+  readonly model: string;
+  readonly outSeq: number;
+  readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
+  readonly pageSeqs: ReadonlyArray<readonly [string, number]>;
+  readonly user: string | undefined;
+  readonly boundAt: number;
+};
+
+/** A session taken over: its state, the new epoch, and who held it before. */
+export type Taken = {
+  readonly session: StoredSession;
+  readonly epoch: number;
+  /** The replica that owned it before (undefined when none did, or it was released). */
+  readonly previousOwner: string | undefined;
+};
+
+/** Who owns a session now, for a replica deciding whether to take it over or only listen. */
+export type Ownership = { readonly owner: string | undefined; readonly epoch: number; readonly leaseLive: boolean };
+
+export interface LiveStore {
+  /** False for the in-memory store: no other process can hold a session, so saves need not wait. */
+  readonly shared: boolean;
+  /** Records a new session owned by `owner`; resolves to its epoch. */
+  create(session: StoredSession, owner: string): Promise<number>;
+  /** Makes `owner` the owner with the next epoch; undefined when the session is unknown or dead. */
+  take(key: string, owner: string): Promise<Taken | undefined>;
+  /** Writes the state while `epoch` is still the session's; false when another replica took it. */
+  save(session: StoredSession, owner: string, epoch: number, notice?: string): Promise<boolean>;
+  /** Gives a lease up, so the next replica to need the session takes it without waiting. */
+  release(key: string, owner: string, epoch: number): Promise<void>;
+  /** Extends the leases `owner` still holds; resolves to their keys (the others were taken). */
+  renew(owner: string): Promise<ReadonlySet<string>>;
+  ownership(key: string): Promise<Ownership | undefined>;
+  /** Ends a session: its state is deleted and its key stays dead (a copy of the cookie gets nothing). */
+  kill(key: string, notice?: string): Promise<void>;
+  isDead(key: string): Promise<boolean>;
+  /** Deletes sessions idle for `idleMs` whose lease has run out, and expired dead keys. */
+  sweep(idleMs: number): Promise<void>;
+}
+
+/** How long a lease lasts without renewal; the owner renews every third of it. */
+export const LEASE_MS = 15_000;
+/** How long a killed key stays on the dead list; past that it is simply unknown, which is as dead. */
+export const DEAD_KEY_TTL_MS = 24 * 60 * 60 * 1000;

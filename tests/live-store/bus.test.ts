@@ -1,0 +1,167 @@
+/**
+ * The bus between replicas (src/live/store/bus.ts): on Postgres, LISTEN/NOTIFY on the schema's
+ * channel, with notices over NOTIFY's payload limit sent by reference; notices that go with a
+ * write (a fenced save, a kill, a revoke or disable) are sent if and only if the write commits.
+ * Two handles on one database stand for two replicas.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { Auth } from "../../src/auth/mod.ts";
+import { onAccessChange } from "../../src/auth/access-events.ts";
+import type { Db } from "../../src/db/mod.ts";
+import { type BusMessage, encodeMessage, MemoryBus } from "../../src/live/store/bus.ts";
+import { PostgresBus } from "../../src/live/store/postgres-bus.ts";
+import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
+import { sessionKey } from "../../src/live/store/session-key.ts";
+import type { StoredSession } from "../../src/live/store/store.ts";
+import { targets } from "../db/targets.ts";
+
+const postgres = targets().find((target) => target.name === "Postgres")!;
+
+/** Resolves with the first message `match` accepts, or rejects after `ms`. */
+function nextMessage(bus: { subscribe(l: (m: BusMessage) => void): () => void }, match: (m: BusMessage) => boolean, ms = 2000): Promise<BusMessage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error("no matching message within " + ms + " ms"));
+    }, ms);
+    const stop = bus.subscribe((message) => {
+      if (!match(message)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(message);
+    });
+  });
+}
+
+test("the in-process bus delivers a message to every listener after the publisher's turn", async () => {
+  const bus = new MemoryBus();
+  const heard: string[] = [];
+  bus.subscribe((m) => heard.push(`a:${m.t}`));
+  bus.subscribe((m) => heard.push(`b:${m.t}`));
+  const sent = bus.publish({ t: "ended", app: "x", key: "k", from: "p" });
+  assert.deepEqual(heard, []);
+  await sent;
+  assert.deepEqual(heard, ["a:ended", "b:ended"]);
+});
+
+describe("the bus on Postgres", { skip: postgres.skip }, () => {
+  let dbA: Db;
+  let dbB: Db;
+  let storeA: PostgresLiveStore;
+  let storeB: PostgresLiveStore;
+  let busA: PostgresBus;
+  let busB: PostgresBus;
+  before(async () => {
+    await postgres.setup();
+    dbA = postgres.open();
+    dbB = postgres.open();
+    storeA = new PostgresLiveStore(dbA, "svc_sid");
+    storeB = new PostgresLiveStore(dbB, "svc_sid");
+    busA = await PostgresBus.open(dbA, storeA);
+    busB = await PostgresBus.open(dbB, storeB);
+  });
+  after(async () => {
+    await busA.close();
+    await busB.close();
+    await dbA.close();
+    await dbB.close();
+    await postgres.teardown();
+  });
+
+  const session = async (): Promise<StoredSession> => ({
+    key: await sessionKey(`id-${Math.random()}`), handle: "h", model: "{}", outSeq: 0, inputSeqs: [], pageSeqs: [], user: undefined, boundAt: 0,
+  });
+
+  test("a message published by one replica reaches the other", async () => {
+    const heard = nextMessage(busB, (m) => m.t === "taken" && m.key === "k1");
+    await busA.publish({ t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
+    assert.deepEqual(await heard, { t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
+  });
+
+  test("a frame larger than NOTIFY's 8,000-byte limit arrives whole, by reference", async () => {
+    const big = "x".repeat(50_000) + "é";
+    const frame = { seq: 7, patches: [{ id: "r", text: big }] };
+    const heard = nextMessage(busB, (m) => m.t === "frame" && m.key === "big");
+    await busA.publish({ t: "frame", app: "svc_sid", key: "big", from: "replica-a", frame });
+    const message = await heard;
+    assert.equal(message.t, "frame");
+    assert.deepEqual(message.t === "frame" ? message.frame : undefined, frame);
+  });
+
+  test("frames of one session arrive in the order they were saved, small and large mixed", async () => {
+    const s = await session();
+    await storeA.create(s, "replica-a");
+    const seqs: number[] = [];
+    const all = new Promise<void>((resolve) => {
+      const stop = busB.subscribe((m) => {
+        if (m.t !== "frame" || m.key !== s.key) return;
+        seqs.push(m.frame.seq);
+        if (seqs.length === 6) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    for (let seq = 1; seq <= 6; seq++) {
+      const text = seq % 2 === 0 ? "y".repeat(20_000) : "small";
+      const frame = { seq, patches: [{ id: "r", text }] };
+      assert.equal(await storeA.save({ ...s, outSeq: seq }, "replica-a", 1, encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame })), true);
+    }
+    await all;
+    assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
+  });
+
+  test("a fenced-off save sends no notice", async () => {
+    const s = await session();
+    await storeA.create(s, "replica-a");
+    await storeB.take(s.key, "replica-b");
+    const heard: BusMessage[] = [];
+    const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));
+    const saved = await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq: 1, patches: [] } }));
+    assert.equal(saved, false);
+    // A marker sent after it arrives after it would have: nothing came before the marker.
+    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-" + s.key);
+    await busA.publish({ t: "taken", app: "svc_sid", key: "marker-" + s.key, from: "replica-a", epoch: 0 });
+    await marker;
+    stop();
+    assert.deepEqual(heard, []);
+  });
+
+  test("a kill's notice goes out with the kill", async () => {
+    const s = await session();
+    await storeA.create(s, "replica-a");
+    const heard = nextMessage(busB, (m) => m.t === "ended" && m.key === s.key);
+    await storeA.kill(s.key, encodeMessage({ t: "ended", app: "svc_sid", key: s.key, from: "replica-a" }));
+    assert.equal((await heard).t, "ended");
+    assert.equal(await storeB.isDead(s.key), true);
+  });
+
+  test("revokeUser and disableUser notify every replica in the write's transaction, and this process's listeners", async () => {
+    const user = `user-${Date.now()}`;
+    const local: string[] = [];
+    const stop = onAccessChange((id) => local.push(id));
+    const revoked = nextMessage(busB, (m) => m.t === "access" && m.user === user);
+    assert.deepEqual(await Auth.revokeUser(dbA, user), { ok: true, value: undefined });
+    assert.equal((await revoked).t, "access");
+    const disabled = nextMessage(busB, (m) => m.t === "access" && m.user === user);
+    assert.deepEqual(await Auth.disableUser(dbA, user), { ok: true, value: undefined });
+    await disabled;
+    stop();
+    assert.deepEqual(local, [user, user]);
+  });
+
+  test("a revoke that fails writes nothing and notifies no one", async () => {
+    const heard: BusMessage[] = [];
+    const stop = busB.subscribe((m) => m.t === "access" && heard.push(m));
+    const closed = postgres.open();
+    await closed.close();
+    const result = await Auth.revokeUser(closed, "someone");
+    assert.equal(result.ok, false);
+    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "after-failed-revoke");
+    await busA.publish({ t: "taken", app: "svc_sid", key: "after-failed-revoke", from: "replica-a", epoch: 0 });
+    await marker;
+    stop();
+    assert.deepEqual(heard, []);
+  });
+});
