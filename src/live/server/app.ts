@@ -33,6 +33,7 @@ import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
 import { csrfFailed, gateUnavailable, sessionLost, sessionRotating } from "./responses.ts";
 import { LiveSession } from "./session.ts";
+import { initialState } from "./session-state.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
@@ -249,7 +250,8 @@ export class LiveApp<Model> {
         if (verdict === "evict") [bound, auth, signOut] = [undefined, undefined, true];
       }
       const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth }));
-      session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now: this.now(), extraMessages: this.extraMessages }, model);
+      const now = this.now();
+      session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
       if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, false);
       this.sessions.add(session);
       session.start(cmd);
@@ -259,8 +261,7 @@ export class LiveApp<Model> {
     const csrf = readCsrfCookie(req) || randomToken();
     const html = await live.mutex.run(() => {
       live.lastActive = this.now();
-      // A new page's client counts its event seqs from 1 again (§Session counters).
-      live.inputSeqs.clear();
+      live.startPage();
       return pageHtml({
         title: this.options.title,
         head: this.options.head,
@@ -287,11 +288,10 @@ export class LiveApp<Model> {
     const { sink, body } = openFrameStream({
       heartbeatMs: this.options.heartbeatMs,
       onHeartbeat: () => (session.lastActive = this.now()),
-      onClose: (closed) => session.streams.delete(closed),
+      onClose: (closed) => session.frames.closed(closed),
     });
-    session.streams.add(sink);
     // A stream that reconnects gets the frames it missed, when they are still at hand.
-    if (Number.isSafeInteger(after)) for (const frame of session.recent) if (frame.seq > after) sink.send(frame);
+    session.frames.open(sink, Number.isSafeInteger(after) ? after : undefined);
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
   }
 
@@ -334,8 +334,7 @@ export class LiveApp<Model> {
    */
   private bindUser(session: LiveSession<unknown>, userId: string, at: number, rotate: boolean): void {
     if (session.user === userId) return;
-    session.user = userId;
-    session.boundAt = at;
+    session.bindUser(userId, at);
     if (rotate) this.sessions.rotate(session);
   }
 

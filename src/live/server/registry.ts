@@ -13,7 +13,8 @@ import { repeatUnref } from "../../runtime/timers.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { randomToken } from "./random.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
-import type { SessionSnapshot, SessionStore } from "./store.ts";
+import { snapshotOf } from "./session-state.ts";
+import type { SessionStore } from "./store.ts";
 import { ROTATION_GRACE_MS } from "./wire.ts";
 
 export type Rotation = {
@@ -135,21 +136,12 @@ export class SessionRegistry<Model> implements SessionHost {
 
   persist(session: LiveSession<unknown>): void {
     if (session.ended) return;
-    const snapshot: SessionSnapshot = {
-      id: session.id,
-      model: session.model,
-      outSeq: session.outSeq,
-      inputSeqs: [...session.inputSeqs],
-      user: session.user,
-      boundAt: session.boundAt,
-      updatedAt: this.options.now(),
-    };
-    this.options.store.save(snapshot).catch((error: unknown) => log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.options.store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) => log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   bind(session: LiveSession<unknown>, userId: string): void {
     if (this.options.onBind) this.options.onBind(session, userId);
-    else session.user = userId;
+    else session.bindUser(userId, session.boundAt);
   }
 
   /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
@@ -187,7 +179,9 @@ export class SessionRegistry<Model> implements SessionHost {
         log.info(`live.session expired after ${Math.round(idle / 1000)} s idle`);
         this.end(session as LiveSession<unknown>);
       } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
-        session.dropTree();
+        session.releaseTree();
+        // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
+        session.frames.forgetRecent();
         this.treeHolders.delete(session);
       }
     }

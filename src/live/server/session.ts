@@ -1,28 +1,28 @@
 /**
- * One live session: its model, last rendered tree, counters and running effects
- * (live-input-authority.md §Session counters, §Processing of each event).
+ * One live session at the edge: where the pure step (src/live/server/session-step.ts) meets the
+ * world (docs/protocol.md#sequence-numbers, #input-state, #event-reply).
  *
- * Every mutation (an event, a background completion, a subscription tick) runs under the session's
- * mutex and goes through `step`: dispatch, render, diff against the previous tree with the client's
- * reported values as the authority map, stamp the next outSeq, and send the frame to every open
- * SSE stream. An exception in the app's update or view is contained: the model, tree and counters
- * stay as they were, and the caller is told.
+ * Every change (an event, a background completion, a subscription tick) runs under the session's
+ * mutex: the step computes the next state, tree and patches; this class then keeps them, stamps the
+ * next outSeq on the frame, sends it to every open stream, carries out the app's command and has
+ * the host persist the new state. An exception in the app's update or view is contained: the
+ * state and tree stay as they were, and the caller is told.
+ *
+ * The session's durable state is one value (`state`, src/live/server/session-state.ts); a session
+ * restored elsewhere from a snapshot of it starts its effects again with `start`.
  */
-import type { JsonValue } from "../../json.ts";
 import { log } from "../../log.ts";
-import { diff } from "../diff.ts";
-import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
-import { recordLengthAfter } from "../flat.ts";
-import { assignIds } from "../ids.ts";
-import type { EventKind, Patch } from "../protocol.ts";
-import { handlersOf, type LiveTree } from "../tree.ts";
+import type { LiveTree } from "../tree.ts";
+import type { EventEntry, InputReport } from "../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
-import { type LiveDefinition, splitUpdate } from "./definition.ts";
-import type { EventEntry, InputReport } from "./body.ts";
+import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "./frames.ts";
 import { Mutex } from "./mutex.ts";
+import { frameOf, type FrameParts, SessionFrames } from "./session-frames.ts";
+import { SessionRender } from "./session-render.ts";
+import { forNewPage, type SessionState, withNextFrame, withUser } from "./session-state.ts";
+import { type Applied, type StepContext, stepEvent, stepMessage } from "./session-step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
-import { hasElement, messagesOf } from "./tree-index.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost {
@@ -35,17 +35,12 @@ export interface SessionHost {
   usedTree(session: LiveSession<unknown>): void;
 }
 
-/** How many recent frames a session keeps for reconnecting streams. */
-const RECENT_FRAMES = 16;
-/** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
-const RECENT_PAGES = 16;
-
 export type StepOutcome =
   | { readonly kind: "frame"; readonly frame: Frame }
   | { readonly kind: "unknown_message" }
   | { readonly kind: "app_error" }
   | { readonly kind: "ended" }
-  /** An entry this page already sent (see `firstSight`): processed once, not again. */
+  /** An entry this page already sent: processed once, not again. */
   | { readonly kind: "duplicate" };
 
 export type SessionInit = {
@@ -57,170 +52,133 @@ export type SessionInit = {
 
 export class LiveSession<Model> {
   id: string;
-  model: Model;
-  outSeq = 0;
+  /** The durable state: replaced by each step, never changed in place. */
+  state: SessionState<Model>;
   lastActive: number;
   readonly createdAt: number;
   ended = false;
-  /** The bound user (std-auth.md §Live session and the revocation gate), canonical String id. */
-  user: string | undefined;
-  /** When the current binding (or the session) began, in ms: the gate's issuedAt. */
-  boundAt: number;
-  /** Per input id, the largest client seq seen; only rises; evicted when the input leaves the tree. */
-  readonly inputSeqs: Map<string, number> = new Map();
-  /** Per page id (one page load of the client), the highest event seq processed; the most recent pages only. */
-  private readonly pageSeqs = new Map<string, number>();
-  readonly streams: Set<FrameSink> = new Set();
-  /** The last few frames, replayed to a stream that (re)connects after missing them. */
-  readonly recent: Frame[] = [];
+  readonly frames: SessionFrames = new SessionFrames();
   readonly mutex: Mutex = new Mutex();
-  private tree: LiveTree | undefined;
-  /** The Ui.lazy results of the kept tree's render (src/ui/lazy.ts); dropped with the tree. */
-  private memo: LazyMemo | undefined;
+  private readonly rendered: SessionRender<Model>;
   private readonly subscriptions: SubscriptionSet;
+  private readonly stepContext: StepContext<Model>;
 
   constructor(
     private readonly app: LiveDefinition<Model>,
     private readonly host: SessionHost,
     init: SessionInit,
-    model: Model,
-    private readonly extraMessages: ReadonlySet<string> = init.extraMessages,
+    state: SessionState<Model>,
   ) {
     this.id = init.id;
-    this.model = model;
+    this.state = state;
     this.lastActive = init.now;
     this.createdAt = init.now;
-    this.boundAt = init.now;
+    this.rendered = new SessionRender(app.view);
+    this.stepContext = { update: app.update, render: (model, previous) => this.rendered.render(model, previous), extraMessages: init.extraMessages };
     this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
   }
 
-  /** The tree the client shows: kept between events, rebuilt from the model after an idle drop. */
+  get model(): Model {
+    return this.state.model;
+  }
+  get outSeq(): number {
+    return this.state.outSeq;
+  }
+  get inputSeqs(): ReadonlyMap<string, number> {
+    return this.state.inputSeqs;
+  }
+  /** The bound user (docs/auth.md#live-session-and-the-revocation-gate), canonical String id. */
+  get user(): string | undefined {
+    return this.state.user;
+  }
+  /** When the current binding (or the session) began, in ms: the gate's issuedAt. */
+  get boundAt(): number {
+    return this.state.boundAt;
+  }
+  get streams(): ReadonlySet<FrameSink> {
+    return this.frames.streams;
+  }
+
+  /** Binds the session to `user` from `boundAt` on (the caller decides about rotation). */
+  bindUser(user: string, boundAt: number): void {
+    this.state = withUser(this.state, user, boundAt);
+  }
+
+  /** A new page of the session loads: its client counts event seqs from 1 again. */
+  startPage(): void {
+    this.state = forNewPage(this.state);
+  }
+
+  /** The tree the client shows: kept between events, rendered from the model after a release. */
   currentTree(): LiveTree {
-    if (this.tree === undefined) {
-      this.tree = this.render(this.model);
+    let tree = this.rendered.kept;
+    if (tree === undefined) {
+      this.rendered.keep((tree = this.rendered.render(this.state.model, undefined)));
       this.host.usedTree(this as LiveSession<unknown>);
     }
-    return this.tree;
+    return tree;
   }
 
-  /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
-  private render(model: Model): LiveTree {
-    // Kept until the next event, with a flat record, so that the diff then skips what did not change.
-    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.app.view(model)), recordLengthAfter(this.tree));
-  }
-
-  /** Frees the rendered tree of an idle session; the next event re-renders it from the model. */
-  dropTree(): void {
-    this.tree = undefined;
-    this.memo = undefined;
-    this.recent.length = 0;
-  }
-
-  /**
-   * Frees the rendered tree of a session that is not quiet but not among the most recently used
-   * (see SessionRegistry.usedTree); its recent frames stay for a reconnecting stream.
-   */
+  /** Frees the rendered tree (an idle session's, or one of the least recently used); re-rendered on demand. */
   releaseTree(): void {
-    this.tree = undefined;
-    this.memo = undefined;
+    this.rendered.release();
   }
 
   get hasTree(): boolean {
-    return this.tree !== undefined;
+    return this.rendered.kept !== undefined;
   }
 
-  /** Starts the effects of the initial model (its subscriptions and init command). */
+  /** Starts the effects of the state's model (its subscriptions) and the init command. */
   start(cmd: Cmd | undefined): void {
     this.reconcileSubscriptions();
     this.run(cmd);
   }
 
   /**
-   * Processes one event entry, steps 1-6 of §Processing of each event. `inputs` are the client's
-   * dirty inputs (for a batch, they come with its first entry).
+   * Processes one event entry (docs/protocol.md#input-state). `inputs` are the
+   * client's dirty inputs (for a batch, they come with its first entry); `respond`: the frame is
+   * the request's reply, and names the entry's seq.
    */
   step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string): StepOutcome {
     if (this.ended) return { kind: "ended" };
-    // A copy of an entry already processed is recognised first: its message may be gone from the
-    // render that processing produced.
-    if (!this.firstSight(page, entry.seq)) return { kind: "duplicate" };
-    const prev = this.currentTree();
-    if (!this.accepts(prev, entry)) return { kind: "unknown_message" };
-
-    // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.
-    const clientValues = new Map<string, string>();
-    const raised = new Map<string, number>();
-    for (const [id, report] of inputs) {
-      clientValues.set(id, report.value);
-      if ((this.inputSeqs.get(id) ?? -1) < report.seq) raised.set(id, report.seq);
-    }
-    // Steps 4-5.
-    const result = this.apply(entry.msg, entry.args, prev, clientValues);
-    if (result === undefined) return { kind: "app_error" };
-    for (const [id, seq] of raised) this.inputSeqs.set(id, seq);
-
-    // Step 6: acks for the reported inputs that existed in the previous tree.
-    const ackInputs: Record<string, number> = {};
-    let acked = false;
-    for (const id of inputs.keys()) {
-      const seq = this.inputSeqs.get(id);
-      if (seq !== undefined && hasElement(prev, id)) {
-        ackInputs[id] = seq;
-        acked = true;
+    const stepped = stepEvent(this.state, this.currentTree(), { entry, inputs, page }, this.stepContext);
+    switch (stepped.kind) {
+      case "duplicate":
+        return stepped;
+      case "unknown_message":
+        this.state = stepped.state;
+        return { kind: "unknown_message" };
+      case "app_error":
+        this.state = stepped.state;
+        logAppError(entry.msg, stepped.error);
+        return { kind: "app_error" };
+      case "applied": {
+        this.commit(stepped);
+        const frame = this.emit({ patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined });
+        this.afterChange(stepped.cmd);
+        return { kind: "frame", frame };
       }
     }
-    this.evictInputsNotIn(this.currentTree());
-    const frame = this.emit(result.patches, acked ? ackInputs : undefined, respond ? entry.seq : undefined);
-    this.run(result.cmd);
-    this.host.persist(this as LiveSession<unknown>);
-    return { kind: "frame", frame };
-  }
-
-  /**
-   * Whether this page's entry with this seq is new. A page sends its events one at a time in seq
-   * order, except that a navigation batch or an unload beacon re-sends the event still in flight
-   * (with its own seq) ahead of the navigation message, so that the message never overtakes the
-   * value before it (G2) even when the two requests arrive in the other order. Whichever copy
-   * arrives second is a seq this page has already had, and is not processed again. Without a page
-   * id (an older client) or a seq, every entry is new.
-   */
-  private firstSight(page: string | undefined, seq: number): boolean {
-    if (page === undefined || seq <= 0) return true;
-    const highest = this.pageSeqs.get(page);
-    if (highest !== undefined && seq <= highest) return false;
-    this.pageSeqs.delete(page);
-    this.pageSeqs.set(page, seq);
-    if (this.pageSeqs.size > RECENT_PAGES) this.pageSeqs.delete(this.pageSeqs.keys().next().value as string);
-    return true;
   }
 
   /** A message from a background completion or a subscription tick: its frame goes over SSE. */
   background(dispatch: Dispatch): Promise<void> {
     return this.mutex.run(() => {
       if (this.ended) return;
-      const [msg, ...args] = dispatch;
-      const result = this.apply(msg, args, this.currentTree(), undefined);
-      if (result === undefined) return;
-      this.evictInputsNotIn(this.currentTree());
+      const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext);
+      if (stepped.kind === "app_error") return logAppError(dispatch[0], stepped.error);
+      this.commit(stepped);
       // A background change the render does not show sends nothing (and takes no seq).
-      if (result.patches.length > 0) this.emit(result.patches, undefined, undefined);
-      this.run(result.cmd);
-      this.host.persist(this as LiveSession<unknown>);
+      if (stepped.patches.length > 0) this.emit({ patches: stepped.patches, ackInputs: undefined, respondingTo: undefined });
+      this.afterChange(stepped.cmd);
     });
   }
 
-  /** Stamps the next outSeq; every frame, reply or SSE, takes one (§Session counters). */
-  emit(patches: readonly Patch[], ackInputs: Record<string, number> | undefined, respondingTo: number | undefined): Frame {
-    this.outSeq += 1;
-    // Fields in the wire's order; an absent one is left out, not written as undefined.
-    const seq = this.outSeq;
-    const frame: Frame = ackInputs
-      ? respondingTo !== undefined ? { seq, ackInputs, respondingTo, patches } : { seq, ackInputs, patches }
-      : respondingTo !== undefined ? { seq, respondingTo, patches } : { seq, patches };
-    // Other tabs of the session get every frame; the tab that asked drops its duplicate by seq.
-    for (const stream of this.streams) stream.send(frame);
-    this.recent.push(frame);
-    if (this.recent.length > RECENT_FRAMES) this.recent.shift();
+  /** Stamps the next outSeq on a frame and sends it; every frame, reply or SSE, takes one. */
+  emit(parts: FrameParts): Frame {
+    this.state = withNextFrame(this.state);
+    const frame = frameOf(this.state.outSeq, parts);
+    this.frames.send(frame);
     return frame;
   }
 
@@ -228,51 +186,32 @@ export class LiveSession<Model> {
   stop(): void {
     this.ended = true;
     this.subscriptions.stopAll();
-    for (const stream of this.streams) stream.close();
-    this.streams.clear();
-    this.tree = undefined;
+    this.frames.closeAll();
+    this.rendered.release();
   }
 
   get subscriptionCount(): number {
     return this.subscriptions.size;
   }
 
-  /** A posted message must be one a handler of the current render offers (or a declared extra). */
-  private accepts(tree: LiveTree, entry: EventEntry): boolean {
-    if (this.extraMessages.has(entry.msg)) return true;
-    if (entry.handlerId !== undefined) {
-      const handlers = handlersOf(tree, entry.handlerId);
-      for (const kind in handlers) if (handlers[kind as EventKind]?.msg === entry.msg) return true;
-      return false;
-    }
-    return messagesOf(tree).has(entry.msg);
+  /** Keeps what a step applied: its state and tree; the model's subscriptions follow it. */
+  private commit(applied: Applied<Model>): void {
+    this.state = applied.state;
+    this.rendered.keep(applied.tree);
+    this.host.usedTree(this as LiveSession<unknown>);
+    this.reconcileSubscriptions();
   }
 
-  private apply(msg: string, args: readonly JsonValue[], prev: LiveTree, clientValues: Map<string, string> | undefined) {
-    try {
-      const [model, cmd] = splitUpdate(this.app.update(this.model, msg, args));
-      const next = model === this.model ? prev : this.render(model);
-      const patches = next === prev ? [] : diff(prev, next, clientValues);
-      this.model = model;
-      this.tree = next;
-      this.host.usedTree(this as LiveSession<unknown>);
-      this.reconcileSubscriptions();
-      return { patches, cmd };
-    } catch (error) {
-      log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      return undefined;
-    }
-  }
-
-  private evictInputsNotIn(tree: LiveTree): void {
-    if (this.inputSeqs.size === 0) return;
-    for (const id of this.inputSeqs.keys()) if (!hasElement(tree, id)) this.inputSeqs.delete(id);
+  /** After a change is kept and sent: the app's command runs, the new state is persisted. */
+  private afterChange(cmd: Cmd | undefined): void {
+    this.run(cmd);
+    this.host.persist(this as LiveSession<unknown>);
   }
 
   private reconcileSubscriptions(): void {
     if (!this.app.subscriptions) return;
     try {
-      this.subscriptions.reconcile(this.app.subscriptions(this.model));
+      this.subscriptions.reconcile(this.app.subscriptions(this.state.model));
     } catch (error) {
       log.error(`live.subscriptions failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -291,4 +230,8 @@ export class LiveSession<Model> {
       else if (one.kind === "end") this.host.end(this as LiveSession<unknown>);
     }
   }
+}
+
+function logAppError(msg: string, error: unknown): void {
+  log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
 }

@@ -8,6 +8,8 @@ export type SessionSnapshot = {
   readonly model: unknown;
   readonly outSeq: number;
   readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
+  /** Per page id, the highest event seq processed (absent in snapshots written before it was kept). */
+  readonly pageSeqs?: ReadonlyArray<readonly [string, number]>;
   readonly user: string | undefined;
   readonly boundAt: number;
   readonly updatedAt: number;

@@ -1,0 +1,61 @@
+/**
+ * A session's frames on their way out (docs/protocol.md#event-reply, #sse-stream, #resume): the
+ * frame a stamped outSeq makes, every open SSE stream it goes to, and the last few frames kept for
+ * a stream that reconnects after missing them.
+ */
+import type { Frame, Patch } from "../../protocol/mod.ts";
+import type { FrameSink } from "./frames.ts";
+
+/** How many recent frames a session keeps for reconnecting streams. */
+const RECENT_FRAMES = 16;
+
+/** What a frame carries beside its seq. */
+export type FrameParts = {
+  readonly patches: readonly Patch[];
+  readonly ackInputs: Readonly<Record<string, number>> | undefined;
+  /** The request seq an event reply answers; undefined for a frame only streams get. */
+  readonly respondingTo: number | undefined;
+};
+
+/** The frame with this seq: its fields in the wire's order, an absent one left out (not undefined). */
+export function frameOf(seq: number, { patches, ackInputs, respondingTo }: FrameParts): Frame {
+  return ackInputs
+    ? respondingTo !== undefined ? { seq, ackInputs, respondingTo, patches } : { seq, ackInputs, patches }
+    : respondingTo !== undefined ? { seq, respondingTo, patches } : { seq, patches };
+}
+
+export class SessionFrames {
+  /** The session's open SSE streams. */
+  readonly streams: Set<FrameSink> = new Set();
+  private readonly recent: Frame[] = [];
+
+  /** Sends a frame to every open stream and keeps it for reconnecting ones. */
+  send(frame: Frame): void {
+    // Other tabs of the session get every frame; the tab that asked drops its duplicate by seq.
+    for (const stream of this.streams) stream.send(frame);
+    this.recent.push(frame);
+    if (this.recent.length > RECENT_FRAMES) this.recent.shift();
+  }
+
+  /** Opens a stream; one that reconnects after `after` gets the frames it missed, when still at hand. */
+  open(sink: FrameSink, after: number | undefined): void {
+    this.streams.add(sink);
+    if (after !== undefined) for (const frame of this.recent) if (frame.seq > after) sink.send(frame);
+  }
+
+  /** A stream went away. */
+  closed(sink: FrameSink): void {
+    this.streams.delete(sink);
+  }
+
+  /** Forgets the kept frames (a quiet session's; a stream reconnecting later resyncs). */
+  forgetRecent(): void {
+    this.recent.length = 0;
+  }
+
+  /** Closes every stream (the session ended). */
+  closeAll(): void {
+    for (const stream of this.streams) stream.close();
+    this.streams.clear();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * A session's rendered tree, kept between events as a cache of view(model): the diff of the next
+ * event compares with it, and a session without one (its tree released) renders it again from
+ * the model. Beside the tree it keeps the memo of that render's Ui.lazy, template and Ui.h calls
+ * (src/ui/lazy.ts), which the next render reuses and which goes with the tree.
+ */
+import type { UiElement } from "../../ui/node.ts";
+import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
+import { recordLengthAfter } from "../flat.ts";
+import { assignIds } from "../ids.ts";
+import type { LiveTree } from "../tree.ts";
+
+export class SessionRender<Model> {
+  private tree: LiveTree | undefined;
+  private memo: LazyMemo | undefined;
+
+  constructor(private readonly view: (model: Model) => UiElement) {}
+
+  /** The kept tree, if any. */
+  get kept(): LiveTree | undefined {
+    return this.tree;
+  }
+
+  /**
+   * The view of `model` with ids, its Ui.lazy parts reused from the previous render where they
+   * can be; `previous` is the tree it follows, whose flat record's length it sizes its own by.
+   */
+  render(model: Model, previous: LiveTree | undefined): LiveTree {
+    // With a flat record, so that the next diff skips what did not change.
+    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.view(model)), recordLengthAfter(previous));
+  }
+
+  keep(tree: LiveTree): void {
+    this.tree = tree;
+  }
+
+  /** Frees the tree and its memo; the next event renders the tree again from the model. */
+  release(): void {
+    this.tree = undefined;
+    this.memo = undefined;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The pure core of a live session (docs/protocol.md#input-state): state, rendered
+ * tree and one input in; the next state and tree, the patches and the app's command out. Nothing
+ * here sends, stores, logs or starts anything: stamping the frame's outSeq, sending it to streams
+ * and carrying out commands are the session's edge (src/live/server/session.ts), as snabbdom's
+ * patch function does its DOM work through the DOM API it is given.
+ *
+ * The step is as pure as the app's `update` and `view` are: the render it is given may reuse
+ * parts of earlier renders (src/ui/lazy.ts), which gives the same tree as a fresh render. The
+ * state and tree passed in are never changed; a step that is refused or fails returns the state
+ * to carry on with (a refused entry's page seq is still spent).
+ */
+import type { JsonValue } from "../../json.ts";
+import { diff } from "../diff.ts";
+import type { EventEntry, EventKind, InputReport, Patch } from "../../protocol/mod.ts";
+import { handlersOf, type LiveTree } from "../tree.ts";
+import type { Cmd, Dispatch } from "./commands.ts";
+import { type LiveDefinition, splitUpdate } from "./definition.ts";
+import type { SessionState } from "./session-state.ts";
+import { hasElement, messagesOf } from "./tree-index.ts";
+
+/** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
+export const RECENT_PAGES = 16;
+
+/** What a step needs of the app and of the session's renderer. */
+export type StepContext<Model> = {
+  readonly update: LiveDefinition<Model>["update"];
+  /** The view of `model` with ids, following `previous` (whose record length it may reuse). */
+  readonly render: (model: Model, previous: LiveTree) => LiveTree;
+  /** Messages accepted even when no handler in the current render names them. */
+  readonly extraMessages: ReadonlySet<string>;
+};
+
+/** One event entry of a page, with the client's dirty inputs (a batch sends them with its first entry). */
+export type EventInput = {
+  readonly entry: EventEntry;
+  readonly inputs: ReadonlyMap<string, InputReport>;
+  /** The sending page's id, when the client sent one. */
+  readonly page: string | undefined;
+};
+
+/** The model changed (or stayed) under a message: what the edge commits, sends and runs. */
+export type Applied<Model> = {
+  readonly kind: "applied";
+  readonly state: SessionState<Model>;
+  readonly tree: LiveTree;
+  readonly patches: readonly Patch[];
+  /** Acks for the reported inputs that were in the previous tree; undefined for none. */
+  readonly ackInputs: Readonly<Record<string, number>> | undefined;
+  readonly cmd: Cmd | undefined;
+};
+
+export type Stepped<Model> =
+  | Applied<Model>
+  /** An entry this page already sent (see `firstSight`): processed once, not again. */
+  | { readonly kind: "duplicate" }
+  | { readonly kind: "unknown_message"; readonly state: SessionState<Model> }
+  /** The app's update or view threw: nothing of it is kept. */
+  | { readonly kind: "app_error"; readonly state: SessionState<Model>; readonly error: unknown };
+
+/** Steps 1-6 of processing an event entry against the tree the client shows. */
+export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
+  const { entry, inputs } = input;
+  // A copy of an entry already processed is recognised first: its message may be gone from the
+  // render that processing produced.
+  const pageSeqs = firstSight(state.pageSeqs, input.page, entry.seq);
+  if (pageSeqs === undefined) return { kind: "duplicate" };
+  const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
+  if (!accepts(tree, entry, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
+
+  // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.
+  const raised = raiseInputSeqs(seen.inputSeqs, inputs);
+  const clientValues = new Map<string, string>();
+  for (const [id, report] of inputs) clientValues.set(id, report.value);
+  // Steps 4-5.
+  const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
+  if (changed.kind === "app_error") return changed;
+  // An input that left the new tree is forgotten.
+  const inputSeqs = withoutInputsNotIn(raised, changed.tree);
+  return {
+    ...changed,
+    state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
+    // Step 6: acks for the reported inputs that existed in the previous tree.
+    ackInputs: acksFor(inputs, raised, tree),
+  };
+}
+
+/** A message from a background completion or a subscription tick (no page, no reported values). */
+export function stepMessage<Model>(state: SessionState<Model>, tree: LiveTree, dispatch: Dispatch, ctx: StepContext<Model>): Applied<Model> | AppError<Model> {
+  const [msg, ...args] = dispatch;
+  const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
+  if (changed.kind === "app_error") return changed;
+  const inputSeqs = withoutInputsNotIn(state.inputSeqs, changed.tree);
+  return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
+}
+
+/** A message to apply to a state whose render is `prev`, with the client's reported values if any. */
+type Message<Model> = {
+  readonly state: SessionState<Model>;
+  readonly prev: LiveTree;
+  readonly msg: string;
+  readonly args: readonly JsonValue[];
+  readonly clientValues: ReadonlyMap<string, string> | undefined;
+};
+
+export type AppError<Model> = Extract<Stepped<Model>, { kind: "app_error" }>;
+
+/** Update, render and diff: the model, tree and patches after the message, or the app's error. */
+function applyMessage<Model>({ state, prev, msg, args, clientValues }: Message<Model>, ctx: StepContext<Model>): Applied<Model> | AppError<Model> {
+  try {
+    const [model, cmd] = splitUpdate(ctx.update(state.model, msg, args));
+    const tree = model === state.model ? prev : ctx.render(model, prev);
+    const patches = tree === prev ? [] : diff(prev, tree, clientValues);
+    return { kind: "applied", state: model === state.model ? state : { ...state, model }, tree, patches, ackInputs: undefined, cmd };
+  } catch (error) {
+    return { kind: "app_error", state, error };
+  }
+}
+
+/**
+ * The page seqs after this page's entry `seq`, or undefined when the entry is not new. A page
+ * sends its events one at a time in seq order, except that a navigation batch or an unload beacon
+ * re-sends the event still in flight (with its own seq) ahead of the navigation message, so that
+ * the message never overtakes the value before it even when the two requests arrive in the other
+ * order. Whichever copy arrives second is a seq this page has already had, and is not processed
+ * again. Without a page id (an older client) or a seq, every entry is new (the seqs unchanged).
+ */
+export function firstSight(pageSeqs: ReadonlyMap<string, number>, page: string | undefined, seq: number): ReadonlyMap<string, number> | undefined {
+  if (page === undefined || seq <= 0) return pageSeqs;
+  const highest = pageSeqs.get(page);
+  if (highest !== undefined && seq <= highest) return undefined;
+  const next = new Map(pageSeqs);
+  // The page moves to the most recent end; the least recent page goes past RECENT_PAGES.
+  next.delete(page);
+  next.set(page, seq);
+  if (next.size > RECENT_PAGES) next.delete(next.keys().next().value as string);
+  return next;
+}
+
+/** A posted message must be one a handler of the current render offers (or a declared extra). */
+function accepts(tree: LiveTree, entry: EventEntry, extraMessages: ReadonlySet<string>): boolean {
+  if (extraMessages.has(entry.msg)) return true;
+  if (entry.handlerId !== undefined) {
+    const handlers = handlersOf(tree, entry.handlerId);
+    for (const kind in handlers) if (handlers[kind as EventKind]?.msg === entry.msg) return true;
+    return false;
+  }
+  return messagesOf(tree).has(entry.msg);
+}
+
+/** The input seqs with each reported seq that is higher than the one stored. */
+function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<string, InputReport>): ReadonlyMap<string, number> {
+  let raised: Map<string, number> | undefined;
+  for (const [id, report] of inputs) {
+    if ((seqs.get(id) ?? -1) < report.seq) (raised ??= new Map(seqs)).set(id, report.seq);
+  }
+  return raised ?? seqs;
+}
+
+/** The input seqs of the inputs still in `tree` (the same map when none left). */
+function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, tree: LiveTree): ReadonlyMap<string, number> {
+  let kept: Map<string, number> | undefined;
+  for (const id of seqs.keys()) if (!hasElement(tree, id)) (kept ??= new Map(seqs)).delete(id);
+  return kept ?? seqs;
+}
+
+/** The acks of the reported inputs that were in the tree the client showed; undefined for none. */
+function acksFor(inputs: ReadonlyMap<string, InputReport>, seqs: ReadonlyMap<string, number>, prev: LiveTree): Record<string, number> | undefined {
+  let acks: Record<string, number> | undefined;
+  for (const id of inputs.keys()) {
+    const seq = seqs.get(id);
+    if (seq !== undefined && hasElement(prev, id)) (acks ??= {})[id] = seq;
+  }
+  return acks;
+}
