@@ -39,6 +39,8 @@ export type ErrorCode =
   | "db_unsupported"
   /** A live app's model cannot be written to a shared session store as it is (a codec is needed). */
   | "model_not_serialisable"
+  /** A live event body over one of its shape limits (nesting depth, string or array size). */
+  | "limit_exceeded"
   // configuration read at startup (std-auth.md §Limits: SVC_LIVE_REVOCATION_CACHE_TTL)
   | "bad_config";
 

@@ -128,4 +128,13 @@ export const LIMITS = {
   maxInputs: 1024,
   /** Longest message name, handler id or input id. */
   maxNameLength: 512,
+  /**
+   * How deep the body may nest (the body object is level 1): deeper is a 400 before the body is
+   * parsed, so neither the parser nor the app's update recurses through hostile depth.
+   */
+  maxDepth: 32,
+  /** Longest string anywhere in args or an input's reported value (UTF-16 code units). */
+  maxStringLength: 256 * 1024,
+  /** Most entries of any array, or keys of any object, inside args (args itself: maxArgs). */
+  maxArrayLength: 1024,
 } as const;

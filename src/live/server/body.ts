@@ -9,6 +9,7 @@
 import type { JsonValue } from "../../json.ts";
 import { err, ok, type Result } from "../../result.ts";
 import { type EventEntry, type EventRequestField, type InputReport, LIMITS } from "../../protocol/mod.ts";
+import { checkDepth, checkSizes } from "./body-limits.ts";
 
 export type { EventEntry, InputReport };
 
@@ -48,6 +49,8 @@ function entryOf(fields: EntryFields, where: string): Result<EventEntry> {
   const args = fields.args ?? [];
   if (!Array.isArray(args)) return err("invalid_argument", `${where}args must be an array`);
   if (args.length > LIMITS.maxArgs) return err("invalid_argument", `${where}args has more than ${LIMITS.maxArgs} entries`);
+  const sized = checkSizes(args, `${where}args`);
+  if (!sized.ok) return sized;
   const handlerId = optionalName(fields, "handlerId");
   if (!handlerId.ok) return handlerId;
   return ok({ seq, msg: fields.msg, args: args as JsonValue[], handlerId: handlerId.value });
@@ -64,6 +67,8 @@ function inputStateOf(value: unknown): Result<Map<string, InputReport>> {
     if (!isName(id) || !isObject(report) || typeof report.value !== "string" || !isSeq(report.seq)) {
       return err("invalid_argument", "inputState entries must be { value: string, seq: non-negative safe integer }");
     }
+    const sized = checkSizes(report.value, "inputState");
+    if (!sized.ok) return sized;
     reports.set(id, { value: report.value, seq: report.seq });
   }
   return ok(reports);
@@ -71,6 +76,8 @@ function inputStateOf(value: unknown): Result<Map<string, InputReport>> {
 
 /** Parses the raw body text (already size-checked). */
 export function parseEventBody(text: string): Result<EventBody> {
+  const shallow = checkDepth(text);
+  if (!shallow.ok) return shallow;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

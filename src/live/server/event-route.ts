@@ -42,7 +42,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
   if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, 413);
   const parsed = parseEventBody(text);
-  if (!parsed.ok) return badRequest("bad_event", parsed.error.message);
+  if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
   const body = parsed.value;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (§Client rules 9).
   if (headerToken === undefined && !(body.isBatch && csrfMatches(req, body.csrf))) return csrfFailed();

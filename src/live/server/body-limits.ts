@@ -1,0 +1,61 @@
+/**
+ * The shape limits of an event body (docs/protocol.md#limits): nesting depth, the length
+ * of every string and the size of every array and object. The depth is checked on the raw text,
+ * before JSON.parse, so a body nested 100,000 deep costs one linear scan and no parse; the sizes
+ * are checked on the parsed value, whose depth is then bounded. A body over a limit is refused
+ * with an error that names the limit (LIMITS in src/protocol/http.ts).
+ */
+import { err, ok, type Result } from "../../result.ts";
+import { LIMITS } from "../../protocol/mod.ts";
+
+const QUOTE = 34, BACKSLASH = 92, OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT = 123, CLOSE_OBJECT = 125;
+
+/** Refuses a JSON text that nests deeper than LIMITS.maxDepth (brackets inside strings do not count). */
+export function checkDepth(text: string): Result<void> {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+      if (++depth > LIMITS.maxDepth) return limitError("maxDepth", `the body nests more than ${LIMITS.maxDepth} levels deep`);
+    } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return ok();
+}
+
+/**
+ * Refuses a parsed value holding a string longer than LIMITS.maxStringLength, or an array or
+ * object with more than LIMITS.maxArrayLength entries (`where` names the value in the error).
+ * The value's depth is already bounded by checkDepth.
+ */
+export function checkSizes(value: unknown, where: string): Result<void> {
+  if (typeof value === "string") {
+    return value.length > LIMITS.maxStringLength
+      ? limitError("maxStringLength", `${where} holds a string longer than ${LIMITS.maxStringLength} characters`)
+      : ok();
+  }
+  if (typeof value !== "object" || value === null) return ok();
+  const entries = Array.isArray(value) ? value : Object.values(value);
+  if (entries.length > LIMITS.maxArrayLength) {
+    return limitError("maxArrayLength", `${where} holds an array or object of more than ${LIMITS.maxArrayLength} entries`);
+  }
+  if (!Array.isArray(value)) {
+    for (const key of Object.keys(value)) if (key.length > LIMITS.maxStringLength) return limitError("maxStringLength", `${where} holds a key longer than ${LIMITS.maxStringLength} characters`);
+  }
+  for (const entry of entries) {
+    const checked = checkSizes(entry, where);
+    if (!checked.ok) return checked;
+  }
+  return ok();
+}
+
+function limitError(limit: keyof typeof LIMITS, message: string): Result<never> {
+  return err("limit_exceeded", `${message} (limit ${limit} = ${LIMITS[limit]})`);
+}
