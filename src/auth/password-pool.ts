@@ -15,7 +15,8 @@ type JobInput = PasswordJob extends infer J ? (J extends PasswordJob ? Omit<J, "
 type Pending = { job: PasswordJob; resolve: (answer: PasswordAnswer) => void };
 type Slot = { worker: Promise<ThreadWorker>; current: Pending | undefined; cancelIdleStop?: () => void };
 
-const workerUrl = new URL("./password-worker.ts", import.meta.url);
+// Beside this module with its extension: .ts when run from the sources, .js from the built dist/.
+const workerUrl = import.meta.url.endsWith(".ts") ? new URL("./password-worker.ts", import.meta.url) : new URL("./password-worker.js", import.meta.url);
 const IDLE_STOP_MS = 200;
 
 export class PasswordPool {
@@ -23,7 +24,7 @@ export class PasswordPool {
   private readonly queue: Pending[] = [];
   private nextId = 1;
 
-  constructor(private readonly size: number = Math.max(1, cpuCount)) {}
+  constructor(private readonly size: number = Math.max(1, cpuCount())) {}
 
   run(input: JobInput): Promise<PasswordAnswer> {
     return new Promise((resolve) => {

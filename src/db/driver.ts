@@ -32,3 +32,29 @@ export interface Driver {
 }
 
 export const stmt = (sql: string, ...args: SqlValue[]): Statement => ({ sql, args });
+
+/**
+ * Imports a driver package, an optional peer dependency loaded only when a URL of its kind is
+ * opened. When the package is not installed the error names the install command; any other
+ * failure (a broken install, a driver's own missing dependency) is passed on as it is.
+ */
+export async function loadDriver<M>(pkg: string, urlKind: string, load: () => Promise<M>): Promise<M> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!isMissingPackage(error, pkg)) throw error;
+    throw new Error(
+      `${urlKind} URLs need the ${pkg} package, an optional peer dependency of svc-live that is not installed: ` +
+        `run \`npm install ${pkg}\` (Bun: \`bun add ${pkg}\`, Deno: \`deno add npm:${pkg}\`)`,
+      { cause: error },
+    );
+  }
+}
+
+/** Node and Bun say ERR_MODULE_NOT_FOUND, Deno says it in words; both name the package. */
+function isMissingPackage(error: unknown, pkg: string): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === "string" ? e.message : "";
+  const notFound = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /cannot find|could not find|not found/i.test(message);
+  return notFound && (message.includes(`'${pkg}'`) || message.includes(`"${pkg}"`));
+}

@@ -1,20 +1,27 @@
-/** How many CPU cores the process may use, for sizing worker pools. */
+/**
+ * How many CPU cores the process may use, for sizing worker pools. Worked out on first use, not at
+ * import: the package has no top-level await, so bundlers and CommonJS `require()` can load it.
+ */
 import { runtimeName } from "./detect.ts";
 
 const fallbackCores = 2;
 
-async function detectCores(): Promise<number> {
+type NodeOs = { availableParallelism?: () => number; cpus(): readonly unknown[] };
+type NodeProcess = { getBuiltinModule?: (id: string) => unknown };
+
+let cores: number | undefined;
+
+function detectCores(): number {
   const fromNavigator = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
   if (typeof fromNavigator === "number" && fromNavigator > 0) return fromNavigator;
   if (runtimeName !== "web") {
-    try {
-      const os = await import("node:os");
-      return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-    } catch {
-      // fall through to the fallback
-    }
+    // Node 20 has no navigator; process.getBuiltinModule (Node 20.16+) loads node:os synchronously.
+    const os = (globalThis as { process?: NodeProcess }).process?.getBuiltinModule?.("node:os") as NodeOs | undefined;
+    if (os !== undefined) return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   }
   return fallbackCores;
 }
 
-export const cpuCount: number = await detectCores();
+export function cpuCount(): number {
+  return (cores ??= detectCores());
+}
