@@ -18,7 +18,10 @@ export function generateSecret(): string {
 }
 
 export type InitOptions = {
-  /** The svc-live dependency of the generated package.json; default "file:<this checkout>". */
+  /**
+   * The svc-live dependency of the generated package.json. By default the installed version's
+   * range ("^0.1.0"), or "file:<checkout>" when svc-live runs from a checkout of its repository.
+   */
   readonly svc?: string;
 };
 
@@ -47,16 +50,29 @@ export async function init(fs: FileSystem, dir: string, options: InitOptions = {
 
 async function write(fs: FileSystem, target: string, options: InitOptions): Promise<InitDone> {
   const root = fs.fromFileUrl(SVC_ROOT).replace(/[\\/]+$/, "");
-  const own = JSON.parse(await fs.readText(`${root}/package.json`)) as { dependencies?: Record<string, string> };
+  const own = JSON.parse(await fs.readText(`${root}/package.json`)) as OwnPackage;
+  // The versions svc-live is developed and tested with.
+  const range = (name: string) => own.peerDependencies?.[name] ?? own.devDependencies?.[name] ?? "*";
   const files = await templates(fs, {
     name: appName(target),
-    svc: options.svc ?? `file:${root}`,
-    versions: { nodeServer: own.dependencies?.["@hono/node-server"] ?? "*", tsx: own.dependencies?.["tsx"] ?? "*" },
+    svc: options.svc ?? (installed(root) ? `^${own.version}` : `file:${root}`),
+    versions: { hono: range("hono"), nodeServer: range("@hono/node-server"), tsx: range("tsx") },
     secret: generateSecret(),
   });
   await fs.makeDir(target);
   for (const [name, file] of Object.entries(files)) await fs.writeNewText(`${target}/${name}`, file.text, file.mode);
   return { dir: target, files: Object.keys(files) };
+}
+
+type OwnPackage = {
+  readonly version: string;
+  readonly peerDependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+};
+
+/** Whether svc-live runs as an installed package (from the registry or a tarball), not a checkout. */
+function installed(root: string): boolean {
+  return root.split(/[\\/]/).includes("node_modules");
 }
 
 /** The directory's last segment as a package name: lower case, [a-z0-9-._], or "svc-app". */

@@ -1,7 +1,7 @@
 /**
  * The files `svc-live init` writes: a minimal live app (a counter and a name input), its .env loader,
- * a Node entry, a README and .gitignore (text files in ./template, with {{name}} filled in), and
- * package.json and .env, built here.
+ * a server for Node, Bun and Deno with its launcher and bunfig.toml, a README and .gitignore (text
+ * files in ./template, with {{name}} filled in), and package.json, deno.json and .env, built here.
  */
 import type { FileSystem } from "../runtime/fs.ts";
 
@@ -10,8 +10,8 @@ export type TemplateInput = {
   readonly name: string;
   /** The dependency specifier for svc-live, e.g. "^0.1.0" or "file:/path/to/svc-live". */
   readonly svc: string;
-  /** Version ranges for the Node entry's dependencies. */
-  readonly versions: { readonly nodeServer: string; readonly tsx: string };
+  /** Version ranges for the app's other dependencies: Hono (svc-live's peer), the Node server and loader. */
+  readonly versions: { readonly hono: string; readonly nodeServer: string; readonly tsx: string };
   /** The value of SVC_AUTH_TOKEN_SECRET for .env. */
   readonly secret: string;
 };
@@ -23,6 +23,8 @@ const TEXT_TEMPLATES: Readonly<Record<string, string>> = {
   "app.ts": "app.ts.txt",
   "env.ts": "env.ts.txt",
   "server.ts": "server.ts.txt",
+  "start.js": "start.js.txt",
+  "bunfig.toml": "bunfig.toml.txt",
   "README.md": "README.md.txt",
   ".gitignore": "gitignore.txt",
 };
@@ -34,6 +36,7 @@ export async function templates(fs: FileSystem, input: TemplateInput): Promise<R
     files[out] = { text: text.replaceAll("{{name}}", input.name) };
   }
   files["package.json"] = { text: packageJson(input) };
+  files["deno.json"] = { text: denoJson() };
   // Owner-only: the file holds the signing secret.
   files[".env"] = { text: dotenv(input.secret), mode: 0o600 };
   return files;
@@ -45,18 +48,21 @@ function packageJson(input: TemplateInput): string {
     version: "0.1.0",
     private: true,
     type: "module",
-    scripts: {
-      start: "tsx server.ts",
-      "start:bun": "bun app.ts",
-      "start:deno": "deno serve -A app.ts",
-    },
+    scripts: { start: "node start.js" },
     dependencies: {
       "@hono/node-server": input.versions.nodeServer,
+      hono: input.versions.hono,
       "svc-live": input.svc,
       tsx: input.versions.tsx,
     },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+/** `deno task start`: Deno serves server.ts with the packages npm (or `deno install`) put in node_modules. */
+function denoJson(): string {
+  const config = { tasks: { start: "deno run -A server.ts" }, nodeModulesDir: "manual" };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 function dotenv(secret: string): string {

@@ -2,8 +2,9 @@
 // secret in .env, refusals, and the generated app running through its fetch handler.
 //
 // The generated package.json depends on "svc-live" as "file:<this checkout>". To import the generated
-// app without a network install, the test links <dir>/node_modules/svc-live to this checkout, which is
-// what that file: dependency installs.
+// app without a network install or a build, the test gives <dir>/node_modules/svc-live this
+// checkout's sources with a package.json whose exports point at them (the published exports point
+// at dist/, which a checkout does not build; scripts/package-check runs the built package).
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { decodeBytes } from "../../src/runtime/base64url.ts";
 import { fileSystem } from "../../src/runtime/fs.ts";
 import { generateSecret, init, SECRET_BYTES } from "../../src/cli/init.ts";
 import { main } from "../../src/cli/main.ts";
+import { LiveApp } from "../../src/live/server/app.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]+$/, "");
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
@@ -37,22 +39,30 @@ function captured() {
   return { io: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) }, out, err };
 }
 
-test("init writes the app, its env loader, a Node entry, package.json with a start script, .env, .gitignore and a README into a new directory", async () => {
+test("init writes the app, its env loader, a server for Node, Bun and Deno, package.json and deno.json with a start script, .env, .gitignore and a README into a new directory", async () => {
   const dir = freshDir();
   const done = await init(fileSystem, dir);
   assert.ok(done.ok, done.ok ? "" : done.error.message);
-  assert.deepEqual(readdirSync(dir).sort(), [".env", ".gitignore", "README.md", "app.ts", "env.ts", "package.json", "server.ts"]);
+  assert.deepEqual(readdirSync(dir).sort(), [".env", ".gitignore", "README.md", "app.ts", "bunfig.toml", "deno.json", "env.ts", "package.json", "server.ts", "start.js"]);
   assert.equal(done.value.dir, dir);
 
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
   assert.equal(pkg.name, `app-${counter}`);
   assert.equal(pkg.type, "module");
-  assert.equal(pkg.scripts["start"], "tsx server.ts");
-  assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`);
-  assert.ok(pkg.dependencies["@hono/node-server"] && pkg.dependencies["tsx"]);
+  assert.deepEqual(pkg.scripts, { start: "node start.js" });
+  assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`, "from a checkout, the app depends on the checkout");
+  const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
+  assert.equal(pkg.dependencies["hono"], own.peerDependencies["hono"], "the app depends on svc-live's peer, Hono, in the range svc-live asks for");
+  assert.equal(pkg.dependencies["@hono/node-server"], own.devDependencies["@hono/node-server"]);
+  assert.equal(pkg.dependencies["tsx"], own.devDependencies["tsx"]);
+  const deno = JSON.parse(readFileSync(join(dir, "deno.json"), "utf8")) as { tasks: Record<string, string> };
+  assert.equal(deno.tasks["start"], "deno run -A server.ts");
+  assert.match(readFileSync(join(dir, "bunfig.toml"), "utf8"), /^\[run\]\nbun = true$/m, "bun run start serves with Bun, not Node");
+  assert.match(readFileSync(join(dir, "server.ts"), "utf8"), /process\.env\["PORT"\]/);
 
   const app = readFileSync(join(dir, "app.ts"), "utf8");
   assert.match(app, /from "svc-live"/);
+  assert.match(app, /^export const app = Live\.app</m, "the live app is exported, so doctor finds it");
   assert.match(app, /loadEnv\(new URL\("\.env", import\.meta\.url\)\)/, "the app loads its .env");
   assert.match(app, /onClick: "Increment"/);
   assert.match(app, /onInput: "SetName"/);
@@ -92,13 +102,19 @@ test("init refuses a directory that is not empty, and leaves it as it was", asyn
 test("the generated app imports, loads its .env, and renders its page through its fetch handler", async () => {
   const dir = freshDir();
   assert.ok((await init(fileSystem, dir)).ok);
-  mkdirSync(join(dir, "node_modules"));
-  symlinkSync(REPO, join(dir, "node_modules", "svc-live"), "dir");
+  const shim = join(dir, "node_modules", "svc-live");
+  mkdirSync(shim, { recursive: true });
+  symlinkSync(join(REPO, "src"), join(shim, "src"), "dir");
+  // Deno resolves the sources' own imports from the shim's path, not the link's target.
+  symlinkSync(join(REPO, "node_modules"), join(shim, "node_modules"), "dir");
+  writeFileSync(join(shim, "package.json"), JSON.stringify({ name: "svc-live", type: "module", exports: { ".": "./src/mod.ts" } }));
 
   const before = process.env["SVC_AUTH_TOKEN_SECRET"];
   delete process.env["SVC_AUTH_TOKEN_SECRET"];
   try {
-    const mod = (await import(pathToFileURL(join(dir, "app.ts")).href)) as { default: { fetch: (req: Request) => Promise<Response> } };
+    const mod = (await import(pathToFileURL(join(dir, "app.ts")).href)) as { app: unknown; default: { fetch: (req: Request) => Promise<Response> } };
+    // By name: Deno loads the shim's sources as modules of their own, apart from this test's.
+    assert.equal((mod.app as { constructor?: { name?: string } } | undefined)?.constructor?.name, LiveApp.name, "app.ts exports the live app");
     assert.equal(process.env["SVC_AUTH_TOKEN_SECRET"], secretOf(dir), "the app loaded its .env");
     const resp = await mod.default.fetch(new Request("http://app.test/"));
     assert.equal(resp.status, 200);
