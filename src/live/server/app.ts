@@ -15,7 +15,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
-import { issuedAtOf } from "../../auth/claims.ts";
 import { SvcError } from "../../errors.ts";
 import { cookieWritten, withCookie } from "../../server/cookies.ts";
 import { checkSecretAtStart } from "../../server/production.ts";
@@ -24,15 +23,16 @@ import { secureContextOf, secureCookies, secureResponseCookies } from "../../ser
 import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
 import { render } from "../render.ts";
 import { CLIENT_BUNDLE } from "./client-bundle.ts";
-import { clearSessionCookie, csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
+import { csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
-import { type GateVerdict, RevocationGate } from "./gate.ts";
+import { RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
-import { csrfFailed, gateUnavailable, sessionLost, sessionRotating } from "./responses.ts";
+import { csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
 import { LiveSession } from "./session.ts";
+import { SessionAccess } from "./session-access.ts";
 import { initialState } from "./session-state.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
@@ -81,8 +81,8 @@ export class LiveApp<Model> {
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
-  private gate: RevocationGate | undefined;
-  private sliding: Omit<SlidingOptions, "prefix"> | undefined;
+  /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
+  private readonly access: SessionAccess<Model>;
   private built: Hono<Env> | undefined;
 
   constructor(
@@ -106,8 +106,9 @@ export class LiveApp<Model> {
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
       maxTrees: Math.max(1, options.maxTrees ?? 2048),
-      onBind: (session, userId) => this.bindUser(session, userId, this.now(), true),
+      onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
+    this.access = new SessionAccess({ sessions: this.sessions, now: this.now, cookieName: this.cookieName, secure: (req) => this.secure(req) });
   }
 
   /**
@@ -128,7 +129,7 @@ export class LiveApp<Model> {
   withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
     this.configure();
     this.middleware.push(authSliding({ ...options, prefix: this.options.prefix }));
-    this.sliding = options;
+    this.access.sliding = options;
     return this;
   }
 
@@ -138,7 +139,7 @@ export class LiveApp<Model> {
    */
   withRevocation(db: Db): this {
     this.configure();
-    this.gate = new RevocationGate(db);
+    this.access.gate = new RevocationGate(db);
     return this;
   }
 
@@ -154,7 +155,7 @@ export class LiveApp<Model> {
 
   /** What the app is configured with, for `svc doctor`. */
   describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
-    return { gate: this.gate !== undefined, sliding: this.sliding !== undefined, name: this.options.name, prefix: this.options.prefix };
+    return { gate: this.access.gate !== undefined, sliding: this.access.sliding !== undefined, name: this.options.name, prefix: this.options.prefix };
   }
 
   /** Ends every session and stops the app's timers (for shutdown and tests). */
@@ -199,7 +200,7 @@ export class LiveApp<Model> {
       now: this.now,
       sessionIdOf: (r) => readSessionId(r, this.cookieName),
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
-      admit: (session, r, auth) => (this.gate === undefined && this.sliding === undefined ? undefined : this.admit(session, auth, r)),
+      admit: (session, r, auth) => (this.access.checksAnything ? this.access.admit(session, auth, r) : undefined),
       finish: (session, r, resp) => this.finishReply(session, r, resp),
     };
   }
@@ -223,66 +224,84 @@ export class LiveApp<Model> {
     return secureContextOf(req, this.options.prefix);
   }
 
-  private async page(req: Request, auth: Env["Variables"]["svcAuth"]): Promise<Response> {
-    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
-    let session = resolved.kind === "live" ? resolved.session : undefined;
-    if (session !== undefined && this.sliding !== undefined && session.user !== this.tokenBinding(auth)?.userId) {
-      // A sliding app's page load whose token names another user (a sign-in, a sign-out, a lapse)
-      // starts a new session, so init sees the new state; the old id dies.
-      this.sessions.end(session as LiveSession<unknown>);
-      session = undefined;
-    }
-    if (session !== undefined) {
-      const refused = await this.admit(session, auth, req);
-      // An evicted session's page load starts a fresh, signed-out session.
-      if (refused !== undefined && session.ended) session = undefined;
-      else if (refused !== undefined) return refused;
-      else this.sessions.takeRotation(session); // a bind on page load: the new cookie goes out below
-    }
-    let signOut = false;
-    if (session === undefined) {
-      // A sliding app binds a new session from the token's sub (a brand-new id needs no rotation),
-      // unless the gate says the token's user is revoked or disabled: then it is signed out.
-      let bound = this.tokenBinding(auth);
-      if (bound && this.gate) {
-        const verdict = await this.gate.verdictFor(bound.userId, bound.at);
-        if (verdict === "unavailable") return gateUnavailable();
-        if (verdict === "evict") [bound, auth, signOut] = [undefined, undefined, true];
-      }
-      const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth }));
-      const now = this.now();
-      session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
-      if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, false);
-      this.sessions.add(session);
-      session.start(cmd);
-    }
-    const live = session;
+  /**
+   * A page load (docs/protocol.md#page): the cookie's session if it may go on, else a new one;
+   * then its first render as full HTML, with the session and CSRF cookies.
+   */
+  private async page(req: Request, auth: JsonObject | undefined): Promise<Response> {
+    const kept = await this.keptSessionFor(req, auth);
+    if (kept instanceof Response) return kept;
+    const opened = kept !== undefined ? { session: kept, signOut: false } : await this.openSession(req, auth);
+    if (opened instanceof Response) return opened;
     // One CSRF token per browser (the double-submit cookie), so apps mounted side by side share it.
     const csrf = readCsrfCookie(req) || randomToken();
-    const html = await live.mutex.run(() => {
-      live.lastActive = this.now();
-      live.startPage();
+    const resp = new Response(await this.renderPage(opened.session, csrf), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    return this.pageCookies(resp, req, { session: opened.session, csrf, signOut: opened.signOut });
+  }
+
+  /**
+   * The cookie's session, when a page load may go on with it; undefined when the load starts a
+   * new session instead (none, another user's in a sliding app, or one the gate just evicted).
+   */
+  private async keptSessionFor(req: Request, auth: JsonObject | undefined): Promise<LiveSession<Model> | Response | undefined> {
+    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
+    if (resolved.kind !== "live") return undefined;
+    const session = resolved.session;
+    if (this.access.userChanged(session, auth)) {
+      // A new session, so that init sees the new user; the old id dies.
+      this.sessions.end(session as LiveSession<unknown>);
+      return undefined;
+    }
+    const refused = await this.access.admit(session, auth, req);
+    // An evicted session's page load starts a fresh, signed-out session.
+    if (refused !== undefined) return session.ended ? undefined : refused;
+    this.sessions.takeRotation(session); // a bind on page load: the new cookie goes out with the page
+    return session;
+  }
+
+  /** A new session for a page load: bound as the access policy says, its model from the app's init. */
+  private async openSession(req: Request, auth: JsonObject | undefined): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
+    const access = await this.access.forNewSession(auth);
+    if (access instanceof Response) return access;
+    const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth }));
+    const now = this.now();
+    const session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
+    // A brand-new id needs no rotation.
+    if (access.binding) this.access.bind(session as LiveSession<unknown>, access.binding, { rotate: false });
+    this.sessions.add(session);
+    session.start(cmd);
+    return { session, signOut: access.signOut };
+  }
+
+  /** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
+  private renderPage(session: LiveSession<Model>, csrf: string): Promise<string> {
+    return session.mutex.run(() => {
+      session.lastActive = this.now();
+      session.startPage();
       return pageHtml({
         title: this.options.title,
         head: this.options.head,
         basePath: this.options.basePath,
         csrf,
-        seq: live.outSeq,
-        handle: this.sessions.handleOf(live),
-        body: render(live.currentTree()),
+        seq: session.outSeq,
+        handle: this.sessions.handleOf(session),
+        body: render(session.currentTree()),
       });
     });
-    let resp = new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-    resp = setSessionCookie(resp, this.cookieName, live.id, this.secure(req));
-    if (!readCsrfCookie(req)) resp = setCsrfCookie(resp, csrf);
-    return signOut ? this.clearSlidingCookie(resp) : resp;
+  }
+
+  /** The page's cookies: the session's, a new browser's CSRF token, and a signed-out visitor's token cleared. */
+  private pageCookies(resp: Response, req: Request, page: { session: LiveSession<Model>; csrf: string; signOut: boolean }): Response {
+    let out = setSessionCookie(resp, this.cookieName, page.session.id, this.secure(req));
+    if (!readCsrfCookie(req)) out = setCsrfCookie(out, page.csrf);
+    return page.signOut ? this.access.clearSlidingCookie(out) : out;
   }
 
   private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     const session = resolved.session;
-    const refused = await this.admit(session, auth, req);
+    const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
     const after = Number(new URL(req.url).searchParams.get("after") ?? "NaN");
     const { sink, body } = openFrameStream({
@@ -300,7 +319,7 @@ export class LiveApp<Model> {
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
     if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
     const session = resolved.session;
-    const refused = await this.admit(session, auth, req);
+    const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
     return session.mutex.run(() => {
       session.lastActive = this.now();
@@ -318,62 +337,10 @@ export class LiveApp<Model> {
     return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
   }
 
-  /** The user a verified sliding token names, and when the token was issued (ms). */
-  private tokenBinding(auth: JsonObject | undefined): { userId: string; at: number } | undefined {
-    const sub = auth?.sub;
-    const userId = typeof sub === "string" ? sub : typeof sub === "number" && Number.isSafeInteger(sub) ? String(sub) : undefined;
-    if (userId === undefined || userId === "") return undefined;
-    const issuedAt = auth === undefined ? undefined : issuedAtOf(auth);
-    return { userId, at: issuedAt === undefined ? this.now() : issuedAt * 1000 };
-  }
-
-  /**
-   * Binds a session to a user (std-auth.md §Live session): the first bind and each change of user
-   * rotate the id (fixation defence) unless the session is brand new; binding the same user again
-   * changes nothing. `at` is the bind's issue time for the gate.
-   */
-  private bindUser(session: LiveSession<unknown>, userId: string, at: number, rotate: boolean): void {
-    if (session.user === userId) return;
-    session.bindUser(userId, at);
-    if (rotate) this.sessions.rotate(session);
-  }
-
-  /**
-   * Every interaction passes here: a sliding app's token binds the session, then the revocation
-   * gate decides. Eviction ends the session and answers session-lost with the cookie cleared.
-   */
-  private admit(session: LiveSession<Model>, auth: JsonObject | undefined, req: Request): Response | undefined | Promise<Response | undefined> {
-    const bound = this.tokenBinding(auth);
-    if (bound) this.bindUser(session as LiveSession<unknown>, bound.userId, bound.at, true);
-    if (this.gate === undefined) return undefined;
-    // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
-    const verdict = this.gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
-    // A verdict known now (a cached access row) is answered without an await: events are the hot path.
-    return verdict instanceof Promise ? verdict.then((known) => this.admitted(known, session, req)) : this.admitted(verdict, session, req);
-  }
-
-  /** The answer to a gate verdict: nothing for allow, else the refusal (an evicted session ends). */
-  private admitted(verdict: GateVerdict, session: LiveSession<Model>, req: Request): Response | undefined {
-    if (verdict === "allow") return undefined;
-    if (verdict === "unavailable") return gateUnavailable();
-    this.sessions.end(session as LiveSession<unknown>);
-    return this.signedOut(sessionLost(), req);
-  }
-
-  /** An ended session's reply: its cookie cleared, and a sliding app's token cookie too. */
-  private signedOut(resp: Response, req: Request): Response {
-    return this.clearSlidingCookie(clearSessionCookie(resp, this.cookieName, this.secure(req)));
-  }
-
-  private clearSlidingCookie(resp: Response): Response {
-    if (this.sliding === undefined) return resp;
-    return withCookie(this.sliding.cookie, "", `Path=/; HttpOnly; SameSite=${this.sliding.sameSite}; Max-Age=0`, resp);
-  }
-
   /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
   private finishReply(session: LiveSession<Model>, req: Request, resp: Response): Response {
     const rotation = this.sessions.takeRotation(session);
-    if (session.ended) return this.signedOut(resp, req);
+    if (session.ended) return this.access.signedOut(resp, req);
     if (rotation === undefined) return resp;
     resp.headers.set(ROTATION_HEADER, rotation.ticket);
     resp.headers.set(SID_HEADER, this.sessions.handleOf(session));
