@@ -22,8 +22,8 @@
  */
 import {
   ACK_HEADER, answerOf, CSRF_HEADER, EVENT_PATH, type EventEntry, type EventRequest, type Frame as WireFrame, type InputAcks,
-  type InputState, RENDER_PATH, renamedId, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
-  STATUS_HEADER, SUBSCRIBE_PATH,
+  type InputState, RENDER_PATH, type RenderEvent, renamedId, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
+  STATUS_HEADER, SUBSCRIBE_PATH, type SyncEvent,
 } from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
@@ -98,12 +98,21 @@ export class LiveClient {
   connect(): void {
     const Source = this.host.EventSource;
     if (Source === undefined || this.stream !== undefined) return;
-    this.stream = subscribe(Source, () => `${this.url(SUBSCRIBE_PATH)}?after=${this.order.lastAppliedSeq}`, (data) => {
+    const parsed = (read: (data: string) => void) => (data: string) => {
       try {
-        this.receive(JSON.parse(data) as WireFrame, this.seq);
+        read(data);
       } catch (error) {
-        this.log(`svc: bad SSE frame: ${String(error)}`);
+        this.log(`svc: bad SSE event: ${String(error)}`);
       }
+    };
+    this.stream = subscribe(Source, this.url(SUBSCRIBE_PATH), {
+      frame: parsed((data) => this.receive(JSON.parse(data) as WireFrame, this.seq)),
+      render: parsed((data) => {
+        const render = JSON.parse(data) as RenderEvent;
+        this.adoptRender(render.html, render.seq);
+      }),
+      // A new stream: frames up to this seq went out before it opened, and must come some other way.
+      sync: parsed((data) => this.order.expect((JSON.parse(data) as SyncEvent).seq)),
     });
   }
 
@@ -364,13 +373,23 @@ export class LiveClient {
       if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
       if (resp?.ok) {
         const seq = Number(resp.headers.get(SEQ_HEADER));
-        this.applier.root(await resp.text(), seq);
-        this.order.resume(seq, (skipped) => this.inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
+        this.adoptRender(await resp.text(), seq);
         return;
       }
       if (attempt >= MAX_RETRIES) return this.lost("resync failed");
       await sleep(this.options.retryMs * 2 ** attempt);
     }
+  }
+
+  /**
+   * A full render at session seq `seq` (a resync, or a stream resumed from too far back) replaces
+   * the page by reconciling, and frames continue after it. One older than what is already applied
+   * (a resync overtaken by a stream's render) changes nothing.
+   */
+  private adoptRender(html: string, seq: number): void {
+    if (!Number.isSafeInteger(seq)) return;
+    if (seq >= this.order.lastAppliedSeq) this.applier.root(html, seq);
+    this.order.resume(seq, (skipped) => this.inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
   }
 
   // ---- helpers -----------------------------------------------------------------------------

@@ -23,6 +23,8 @@ export class FrameOrder {
   private readonly held = new Map<number, Frame>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private paused = false;
+  /** The highest session seq known to exist: from a frame held, or from a sync. */
+  private known = 0;
 
   constructor(
     public lastAppliedSeq: number,
@@ -30,6 +32,16 @@ export class FrameOrder {
     private readonly onGap: () => void,
     private readonly gapMs: number,
   ) {}
+
+  /**
+   * The server is known to be at `seq` (a new stream's sync): frames up to it that have not arrived
+   * are a gap like any other, and a resync follows when they do not come within `gapMs`.
+   */
+  expect(seq: number): void {
+    if (!Number.isSafeInteger(seq) || seq <= this.known) return;
+    this.known = seq;
+    this.drain();
+  }
 
   push(frame: Frame): void {
     if (!Number.isSafeInteger(frame.seq) || frame.seq <= this.lastAppliedSeq) return;
@@ -70,11 +82,16 @@ export class FrameOrder {
       this.apply(next);
       if (this.paused) return;
     }
-    if (this.held.size === 0) this.clearTimer();
+    if (!this.behind) this.clearTimer();
     else this.timer ??= setTimeout(() => {
       this.timer = undefined;
-      if (this.held.size > 0 && !this.paused) this.onGap();
+      if (this.behind && !this.paused) this.onGap();
     }, this.gapMs);
+  }
+
+  /** Whether frames are missing: some wait for an earlier one, or a sync named a seq not yet applied. */
+  private get behind(): boolean {
+    return this.held.size > 0 || this.known > this.lastAppliedSeq;
   }
 
   private clearTimer(): void {

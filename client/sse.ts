@@ -1,8 +1,11 @@
 /**
- * The one SSE subscription (live-input-authority.md §GET /_svc/subscribe): `event: patch` frames go
- * to the client; on an error the stream is closed and reopened with the current `after`, with a
- * growing backoff, so the server replays what was missed while it still holds it.
+ * The one SSE subscription (docs/protocol.md#sse-stream). When a stream breaks, the browser's
+ * EventSource reconnects by itself and sends the id of the last frame it got as Last-Event-ID,
+ * and the server resumes from there (docs/protocol.md#resume). Only when the browser gives up (the
+ * server refused the stream: readyState CLOSED) does the client open a new one, with a growing
+ * backoff; that one starts with a sync event.
  */
+import { SSE_EVENTS } from "../src/protocol/mod.ts";
 
 /** The part of EventSource the client uses (injectable for tests). */
 export interface EventSourceLike {
@@ -16,10 +19,15 @@ export type EventSourceCtor = new (url: string, init?: { withCredentials?: boole
 
 export type Stream = { close(): void; readonly open: boolean };
 
+/** What the stream's events carry, as JSON text, one handler per event. */
+export type StreamHandlers = { readonly [Name in keyof typeof SSE_EVENTS]: (data: string) => void };
+
+/** EventSource.readyState once the browser has given up on the stream. */
+const CLOSED = 2;
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 10_000;
 
-export function subscribe(Source: EventSourceCtor, urlFor: () => string, onData: (data: string) => void): Stream {
+export function subscribe(Source: EventSourceCtor, url: string, handlers: StreamHandlers): Stream {
   let source: EventSourceLike | undefined;
   let delay = FIRST_DELAY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -28,16 +36,19 @@ export function subscribe(Source: EventSourceCtor, urlFor: () => string, onData:
   const connect = () => {
     timer = undefined;
     if (closed) return;
-    const es = new Source(urlFor());
+    const es = new Source(url);
     source = es;
-    es.addEventListener("patch", (event) => {
-      if (source === es) onData(String(event.data));
-    });
+    for (const name of Object.keys(SSE_EVENTS) as (keyof typeof SSE_EVENTS)[]) {
+      es.addEventListener(SSE_EVENTS[name], (event) => {
+        if (source === es) handlers[name](String(event.data));
+      });
+    }
     es.onopen = () => {
       delay = FIRST_DELAY_MS;
     };
     es.onerror = () => {
-      if (source !== es) return;
+      // Still CONNECTING: the browser is reconnecting, and will send Last-Event-ID itself.
+      if (source !== es || es.readyState !== CLOSED) return;
       es.close();
       source = undefined;
       if (!closed) timer = setTimeout(connect, delay);

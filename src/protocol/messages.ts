@@ -56,5 +56,18 @@ export type Frame = {
   readonly patches: readonly Patch[];
 };
 
-/** The SSE event name of a frame (docs/protocol.md#sse-stream). */
-export const SSE_EVENT = "patch";
+/**
+ * The SSE events of GET /_svc/subscribe (docs/protocol.md#sse-stream): a frame; a full render for
+ * a stream that resumed from a point the server no longer holds; and, first on a stream opened
+ * without Last-Event-ID, the session's current seq (docs/protocol.md#resume).
+ */
+export const SSE_EVENTS = { frame: "patch", render: "render", sync: "sync" } as const;
+
+/** The data of a `render` event: the root element's markup at session seq `seq`. */
+export type RenderEvent = { readonly seq: number; readonly html: string };
+
+/** The data of a `sync` event: the session's seq when the stream opened. */
+export type SyncEvent = { readonly seq: number };
+
+/** How many of a session's latest frames the server keeps to replay to a resuming stream. */
+export const RESUME_FRAMES = 16;

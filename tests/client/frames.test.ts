@@ -1,15 +1,68 @@
-// Frame order, SSE and session signals (live-input-authority.md §Client rules 3, §GET
-// /_svc/subscribe, §Session id, §Errors).
+// Frame order, SSE and session signals (docs/protocol.md#sequence-numbers, #sse-stream, #resume,
+// #session-rotation, #errors-and-statuses).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { json, page, ROOT, settle, sleep, status, TITLE } from "./support.ts";
 
 const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
 
-test("the SSE subscription asks for the frames after the page's seq", async () => {
+test("the SSE subscription opens the subscribe route under the base path, without a query of its own", async () => {
   const p = page(ROOT, { seq: 12, base: "/app" });
   assert.equal(p.sources.length, 1);
-  assert.equal(p.sse.url, "/app/_svc/subscribe?after=12");
+  assert.equal(p.sse.url, "/app/_svc/subscribe");
+  await p.close();
+});
+
+test("a sync event at the page's seq changes nothing and asks for no render", async () => {
+  const p = page(ROOT, { seq: 4 });
+  p.sse.event("sync", { seq: 4 });
+  await sleep(120);
+  assert.equal(p.requests.length, 0);
+  assert.equal(p.client.order.lastAppliedSeq, 4);
+  await p.close();
+});
+
+test("a sync event ahead of the page's seq waits for the missed frames, then resyncs from a render when they do not come", async () => {
+  const p = page(ROOT, {
+    seq: 2,
+    auto: (req) => (req.url.endsWith("/_svc/render") ? new Response(ROOT.replace("count 0", "count 5"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "5" } }) : undefined),
+  });
+  p.sse.event("sync", { seq: 5 });
+  assert.equal(p.requests.length, 0, "not at once: the missing frames may still come as replies");
+  await sleep(120);
+  assert.deepEqual(p.requests.map((r) => r.url), ["/_svc/render"]);
+  assert.equal(p.el("r.0#p").textContent, "count 5");
+  assert.equal(p.client.order.lastAppliedSeq, 5);
+  await p.close();
+});
+
+test("a sync event whose missed frames do arrive needs no render", async () => {
+  const p = page(ROOT, { seq: 2 });
+  p.sse.event("sync", { seq: 3 });
+  p.sse.frame(text(3, "three"));
+  await sleep(120);
+  assert.equal(p.requests.length, 0);
+  assert.equal(p.el("r.0#p").textContent, "three");
+  await p.close();
+});
+
+test("a render event on a resumed stream reconciles the page and frames continue after its seq", async () => {
+  const p = page(ROOT, { seq: 1 });
+  p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30") });
+  assert.equal(p.el("r.0#p").textContent, "count 30");
+  assert.equal(p.client.order.lastAppliedSeq, 30);
+  p.sse.frame(text(30, "stale"));
+  p.sse.frame(text(31, "thirty-one"));
+  assert.equal(p.el("r.0#p").textContent, "thirty-one");
+  await p.close();
+});
+
+test("a render event older than what is applied changes nothing", async () => {
+  const p = page(ROOT, { seq: 1 });
+  p.sse.frame(text(2, "two"));
+  p.sse.event("render", { seq: 1, html: ROOT.replace("count 0", "old") });
+  assert.equal(p.el("r.0#p").textContent, "two");
+  assert.equal(p.client.order.lastAppliedSeq, 2);
   await p.close();
 });
 
@@ -76,15 +129,29 @@ test("a gap that does not fill resyncs from a full render and continues after it
   await p.close();
 });
 
-test("after an SSE error the stream is closed and reopened with the current lastAppliedSeq", async () => {
+test("a dropped connection is left to the browser, which reconnects with Last-Event-ID itself", async () => {
   const p = page(ROOT);
   p.sse.frame(text(1, "one"));
   const first = p.sse;
   first.error();
+  await sleep(400);
+  assert.equal(first.closed, false);
+  assert.equal(p.sources.length, 1, "no second EventSource");
+  first.readyState = 1;
+  first.frame(text(2, "two"));
+  assert.equal(p.el("r.0#p").textContent, "two");
+  await p.close();
+});
+
+test("a stream the browser gave up on is closed and opened again after a delay; the old one's events are ignored", async () => {
+  const p = page(ROOT);
+  p.sse.frame(text(1, "one"));
+  const first = p.sse;
+  first.fail();
   assert.equal(first.closed, true);
   await sleep(400);
   assert.equal(p.sources.length, 2);
-  assert.equal(p.sse.url, "/_svc/subscribe?after=1");
+  assert.equal(p.sse.url, "/_svc/subscribe");
   first.frame(text(2, "from the closed stream"));
   assert.equal(p.el("r.0#p").textContent, "one");
   await p.close();

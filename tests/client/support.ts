@@ -23,22 +23,33 @@ export class FakeEventSource implements EventSourceLike {
   onopen: ((event: Event) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
   closed = false;
-  private listeners: ((event: MessageEvent) => void)[] = [];
+  private listeners = new Map<string, ((event: MessageEvent) => void)[]>();
   constructor(readonly url: string, readonly all: FakeEventSource[]) {
     all.push(this);
   }
-  addEventListener(_type: string, listener: (event: MessageEvent) => void): void {
-    this.listeners.push(listener);
+  addEventListener(type: string, listener: (event: MessageEvent) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
   close(): void {
     this.closed = true;
     this.readyState = 2;
   }
+  /** Delivers one SSE event of this type with this data. */
+  event(type: string, data: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) } as MessageEvent);
+  }
   /** Delivers one `event: patch` frame. */
   frame(frame: unknown): void {
-    for (const listener of this.listeners) listener({ data: JSON.stringify(frame) } as MessageEvent);
+    this.event("patch", frame);
   }
+  /** The connection dropped and the browser is reconnecting by itself (readyState CONNECTING). */
   error(): void {
+    this.readyState = 0;
+    this.onerror?.({} as Event);
+  }
+  /** The browser gave up on the stream (a refused response): readyState CLOSED. */
+  fail(): void {
+    this.readyState = 2;
     this.onerror?.({} as Event);
   }
 }

@@ -10,7 +10,7 @@ export type Tab = {
   html: string;
   post(body: unknown, headers?: Record<string, string>): Promise<Response>;
   postRaw(body: BodyInit, headers?: Record<string, string>): Promise<Response>;
-  subscribe(path?: string): Promise<FrameReader>;
+  subscribe(path?: string, headers?: Record<string, string>): Promise<FrameReader>;
 };
 
 export type FrameReader = { next(timeoutMs?: number): Promise<Frame | undefined>; close(): Promise<void>; response: Response };
@@ -39,7 +39,8 @@ export async function openTab<M>(app: LiveApp<M>, url = "http://app.test/", cook
     postRaw: (body, headers = {}) =>
       Promise.resolve(app.fetch(new Request(new URL("/_svc/event", url), { method: "POST", body, headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json", ...headers } }))),
     post: (body, headers = {}) => tab.postRaw(JSON.stringify(body), headers),
-    subscribe: async (path = "/_svc/subscribe") => frameReader(await app.fetch(new Request(new URL(path, url), { headers: { Cookie: tab.cookies } }))),
+    subscribe: async (path = "/_svc/subscribe", headers = {}) =>
+      frameReader(await app.fetch(new Request(new URL(path, url), { headers: { Cookie: tab.cookies, ...headers } }))),
   };
   return tab;
 }

@@ -50,7 +50,7 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   const { host } = recordingHost();
   const session = sessionOf(host);
   const first = recordingSink();
-  session.frames.open(first, undefined);
+  session.frames.open(first);
   const inc = idOf(session, "button", "Inc");
   const replies = [1, 2, 3].map((seq) => session.step({ seq, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page"));
   assert.deepEqual(replies.map((r) => r.kind === "frame" && r.frame.seq), [1, 2, 3]);
@@ -59,8 +59,9 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   assert.equal(session.outSeq, 3);
 
   const again = recordingSink();
-  session.frames.open(again, 1);
-  assert.deepEqual(again.frames.map((f) => f.seq), [2, 3], "the frames after seq 1 are replayed");
+  const catchUp = session.frames.catchUp("1", session.outSeq, () => "<main></main>");
+  assert.deepEqual(eventIds(catchUp), ["2", "3"], "the frames after seq 1 are replayed");
+  session.frames.open(again);
   session.frames.closed(first);
   assert.deepEqual([...session.streams], [again]);
   session.stop();
@@ -69,17 +70,21 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   assert.deepEqual(session.step({ seq: 4, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page"), { kind: "ended" });
 });
 
-test("frames past the kept few are not replayed, and forgotten ones never are", () => {
+test("a stream resuming from before the kept frames, or after they were forgotten, gets a full render instead", () => {
   const frames = new SessionFrames();
   for (let seq = 1; seq <= 20; seq++) frames.send({ seq, patches: [] });
-  const late = recordingSink();
-  frames.open(late, 0);
-  assert.deepEqual(late.frames.map((f) => f.seq), [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+  const render = () => "<main></main>";
+  assert.deepEqual(eventIds(frames.catchUp("4", 20, render)), ["5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20"]);
+  assert.match(frames.catchUp("3", 20, render), /^id: 20\nevent: render\ndata: \{"seq":20,"html":"<main><\/main>"\}\n\n$/);
   frames.forgetRecent();
-  const later = recordingSink();
-  frames.open(later, 0);
-  assert.deepEqual(later.frames, []);
+  assert.match(frames.catchUp("19", 20, render), /^id: 20\nevent: render\n/);
+  assert.equal(frames.catchUp("20", 20, render), "", "nothing missed");
 });
+
+/** The `id:` fields of SSE text, in order. */
+function eventIds(text: string): string[] {
+  return [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]!);
+}
 
 test("a session restored from its persisted snapshot carries on: the next outSeq, the input seqs, and a re-sent entry recognised", () => {
   const a = recordingHost();

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
 import { openTab, sleep } from "./harness.ts";
 
-// live-input-authority.md §GET /_svc/subscribe, §Events, §Session counters.
+// docs/protocol.md#sse-stream, docs/protocol.md#sequence-numbers.
 const freshApp = formAppPool(after);
 
 test("SSE frames are `event: patch` with the reply's shape, share the counter with replies and arrive in seq order", async () => {
@@ -79,8 +79,8 @@ test("two tabs of one session both get every frame; a reconnecting stream replay
   await tab.post({ seq: 1, msg: "Inc", handlerId: inc });
   await tab.post({ seq: 2, msg: "Inc", handlerId: inc });
   assert.deepEqual([(await other.next())?.seq, (await other.next())?.seq], [1, 2]);
-  const late = await tab.subscribe("/_svc/subscribe?after=1");
-  assert.equal((await late.next())?.seq, 2, "frame 2 is replayed to a stream that last applied 1");
+  const late = await tab.subscribe("/_svc/subscribe", { "Last-Event-ID": "1" });
+  assert.equal((await late.next())?.seq, 2, "frame 2 is replayed to a stream that last received 1");
   await other.close();
   await late.close();
 });
@@ -127,7 +127,7 @@ test("an open stream gets heartbeat comments, and each one keeps its session fro
     text += decoder.decode(chunk.value, { stream: true });
   }
   clearTimeout(timer);
-  assert.match(text, /^: connected\n\n/);
+  assert.match(text, /^: connected\nretry: \d+\n\n/, "the stream opens with a comment and the reconnection delay");
   assert.match(text, /: heartbeat\n\n/, "a heartbeat comment arrived");
   assert.equal(session.lastActive, now, "the heartbeat marked the session active");
   a.sessions.sweep();

@@ -37,7 +37,7 @@ import { initialState } from "./session-state.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
-import { HOST_PREFIX, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
+import { HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
 
 export type LiveAppOptions = {
   /** A sub-app's name: its session cookie is svc_<name>_sid (§Authentication 1). */
@@ -303,14 +303,17 @@ export class LiveApp<Model> {
     const session = resolved.session;
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
-    const after = Number(new URL(req.url).searchParams.get("after") ?? "NaN");
-    const { sink, body } = openFrameStream({
+    const { sink, body, write } = openFrameStream({
       heartbeatMs: this.options.heartbeatMs,
       onHeartbeat: () => (session.lastActive = this.now()),
       onClose: (closed) => session.frames.closed(closed),
     });
-    // A stream that reconnects gets the frames it missed, when they are still at hand.
-    session.frames.open(sink, Number.isSafeInteger(after) ? after : undefined);
+    // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
+    await session.mutex.run(() => {
+      const renderRoot = () => render(session.currentTree());
+      write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot));
+      session.frames.open(sink);
+    });
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
   }
 

@@ -1,8 +1,8 @@
 /**
- * Event replies and SSE frames share one shape (live-input-authority.md §Event reply) and one
- * counter, the session's outSeq.
+ * Event replies and SSE frames share one shape (docs/protocol.md#event-reply) and one counter,
+ * the session's outSeq.
  */
-import { type Frame, type Patch, ROOT_ID } from "../../protocol/mod.ts";
+import { type Frame, type Patch, type RenderEvent, ROOT_ID, SSE_EVENTS, type SyncEvent } from "../../protocol/mod.ts";
 
 export type { Frame };
 
@@ -12,14 +12,30 @@ export interface FrameSink {
   close(): void;
 }
 
-/** The markup of a full-HTML reply: when every patch replaces the root (§Event reply). */
+/** The markup of a full-HTML reply: when every patch replaces the root (docs/protocol.md#full-html-reply). */
 export function fullHtmlOf(patches: readonly Patch[]): string | undefined {
   const [only] = patches;
   return patches.length === 1 && only!.id === ROOT_ID && only!.replace !== undefined ? only!.replace : undefined;
 }
 
-/** The SSE wire form of a frame: an `event: patch` line and a data line (§GET /_svc/subscribe). */
+/**
+ * The SSE wire form of a frame: its seq as the event id, so a browser that reconnects names the
+ * last frame it got in Last-Event-ID (docs/protocol.md#resume), then the event name and the data.
+ */
 export function sseFrame(frame: Frame): string {
   const { respondingTo: _omitted, ...shape } = frame;
-  return `event: patch\ndata: ${JSON.stringify(shape)}\n\n`;
+  return `id: ${frame.seq}\nevent: ${SSE_EVENTS.frame}\ndata: ${JSON.stringify(shape)}\n\n`;
+}
+
+/** A full render as an SSE event, for a stream that resumes from a point no longer held (docs/protocol.md#resume). */
+export function sseRender(render: RenderEvent): string {
+  return `id: ${render.seq}\nevent: ${SSE_EVENTS.render}\ndata: ${JSON.stringify(render)}\n\n`;
+}
+
+/**
+ * The session's seq for a stream opened without Last-Event-ID. It carries no id: a stream that
+ * breaks before its first frame reconnects without one again, and gets a new sync.
+ */
+export function sseSync(sync: SyncEvent): string {
+  return `event: ${SSE_EVENTS.sync}\ndata: ${JSON.stringify(sync)}\n\n`;
 }

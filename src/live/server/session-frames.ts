@@ -3,11 +3,9 @@
  * frame a stamped outSeq makes, every open SSE stream it goes to, and the last few frames kept for
  * a stream that reconnects after missing them.
  */
-import type { Frame, Patch } from "../../protocol/mod.ts";
+import { type Frame, type Patch, RESUME_FRAMES } from "../../protocol/mod.ts";
 import type { FrameSink } from "./frames.ts";
-
-/** How many recent frames a session keeps for reconnecting streams. */
-const RECENT_FRAMES = 16;
+import { resumeText } from "./resume.ts";
 
 /** What a frame carries beside its seq. */
 export type FrameParts = {
@@ -34,13 +32,20 @@ export class SessionFrames {
     // Other tabs of the session get every frame; the tab that asked drops its duplicate by seq.
     for (const stream of this.streams) stream.send(frame);
     this.recent.push(frame);
-    if (this.recent.length > RECENT_FRAMES) this.recent.shift();
+    if (this.recent.length > RESUME_FRAMES) this.recent.shift();
   }
 
-  /** Opens a stream; one that reconnects after `after` gets the frames it missed, when still at hand. */
-  open(sink: FrameSink, after: number | undefined): void {
+  /**
+   * What a new stream gets first, for the Last-Event-ID it came with (src/live/server/resume.ts):
+   * the frames it missed, when all are still kept, or else a full render at `outSeq`.
+   */
+  catchUp(lastEventId: string | null, outSeq: number, renderRoot: () => string): string {
+    return resumeText(lastEventId, { outSeq, recent: this.recent, renderRoot });
+  }
+
+  /** Adds a stream: it gets every frame from now on. */
+  open(sink: FrameSink): void {
     this.streams.add(sink);
-    if (after !== undefined) for (const frame of this.recent) if (frame.seq > after) sink.send(frame);
   }
 
   /** A stream went away. */

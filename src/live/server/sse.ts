@@ -1,7 +1,7 @@
 /**
- * The SSE stream of GET /_svc/subscribe (live-input-authority.md §GET /_svc/subscribe): `event:
- * patch` frames in seq order, heartbeat comments to keep proxies from closing an idle stream, and
- * the end of the stream when the session ends or the client goes away.
+ * The SSE stream of GET /_svc/subscribe (docs/protocol.md#sse-stream): frames in seq order,
+ * heartbeat comments to keep proxies from closing an idle stream, and the end of the stream when
+ * the session ends or the client goes away.
  */
 import { repeatUnref } from "../../runtime/timers.ts";
 import { type Frame, type FrameSink, sseFrame } from "./frames.ts";
@@ -15,7 +15,14 @@ export type SseOptions = {
   readonly onClose: (sink: FrameSink) => void;
 };
 
-export function openFrameStream(options: SseOptions): { sink: FrameSink; body: ReadableStream<Uint8Array> } {
+/** How long a browser waits before it reconnects a broken stream, in ms (the SSE `retry:` field). */
+const RECONNECT_MS = 1000;
+
+/**
+ * A stream and its sink. `write` sends SSE text as it is: what the stream starts with (see
+ * src/live/server/resume.ts), before the sink joins its session's streams.
+ */
+export function openFrameStream(options: SseOptions): { sink: FrameSink; body: ReadableStream<Uint8Array>; write: (text: string) => void } {
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let stopHeartbeat: (() => void) | undefined;
   let closed = false;
@@ -36,7 +43,7 @@ export function openFrameStream(options: SseOptions): { sink: FrameSink; body: R
   };
 
   function write(text: string): void {
-    if (closed || controller === undefined) return;
+    if (text === "" || closed || controller === undefined) return;
     try {
       controller.enqueue(encoder.encode(text));
     } catch {
@@ -55,7 +62,7 @@ export function openFrameStream(options: SseOptions): { sink: FrameSink; body: R
     start(c) {
       controller = c;
       // A first comment flushes the headers through buffering proxies and starts the stream.
-      c.enqueue(encoder.encode(": connected\n\n"));
+      c.enqueue(encoder.encode(`: connected\nretry: ${RECONNECT_MS}\n\n`));
       stopHeartbeat = repeatUnref(() => {
         options.onHeartbeat();
         write(": heartbeat\n\n");
@@ -65,5 +72,5 @@ export function openFrameStream(options: SseOptions): { sink: FrameSink; body: R
       finish();
     },
   });
-  return { sink, body };
+  return { sink, body, write };
 }
