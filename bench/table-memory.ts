@@ -1,0 +1,78 @@
+/**
+ * The heap an active session keeps, against the bytes of its rendered HTML (bench/table.bench.ts
+ * runs this in a child process of its own, so the heap holds nothing but the app and its sessions,
+ * and the collector can be forced):
+ *
+ *   node --expose-gc --import tsx bench/table-memory.ts
+ *   bun bench/table-memory.ts                              (Bun.gc(true))
+ *   deno run -A --v8-flags=--expose-gc bench/table-memory.ts
+ *
+ * For 20, 200 and 2,000 rows: sessions of a fresh table app (bench/table-page.ts) each load the page
+ * and send ten events, each typing into a new row, so that the session holds its tree, its last
+ * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
+ * its current tree. A warm-up session of each size is made first and ended. Prints one line:
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes }, …].
+ */
+import { render } from "../src/live/render.ts";
+import { cookiesOf } from "./live-app.ts";
+import { tableApp } from "./table-page.ts";
+
+const g = globalThis as {
+  gc?: () => void;
+  Bun?: { gc(force: boolean): void };
+  Deno?: { memoryUsage(): { heapUsed: number } };
+  process?: { memoryUsage(): { heapUsed: number } };
+};
+
+function collect(): void {
+  if (g.Bun) g.Bun.gc(true);
+  else if (g.gc) g.gc();
+  else throw new Error("no way to force a collection: run with --expose-gc (Node, Deno --v8-flags) or under Bun");
+}
+
+async function heapUsed(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return (g.Deno ?? g.process)!.memoryUsage().heapUsed;
+}
+
+const origin = "http://bench.test";
+const utf8 = new TextEncoder();
+
+async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Promise<void> {
+  const resp = await app.fetch(new Request(`${origin}/`));
+  const html = await resp.text();
+  const cookie = cookiesOf(resp);
+  const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
+  const ids = [...html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)].map((m) => m[1]!);
+  for (let seq = 1; seq <= 10; seq++) {
+    const row = (seq * 7) % rows;
+    const id = ids[row]!;
+    const value = String(1000 + seq);
+    const body = JSON.stringify({ page: "p", seq, msg: "SetQty", args: [row, value], handlerId: id, inputState: { [id]: { value, seq } } });
+    const event = await app.fetch(new Request(`${origin}/_svc/event`, { method: "POST", body, headers: { Cookie: cookie, "X-Svc-Csrf": csrf, "Content-Type": "application/json" } }));
+    if (event.status !== 200) throw new Error(`event answered ${event.status}: ${await event.text()}`);
+    await event.text();
+  }
+}
+
+const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number }[] = [];
+for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
+  // Every tree kept: what an active session costs, not what a bound leaves of it.
+  const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER } as never);
+  await activeSession(app, rows);
+  for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
+  const before = await heapUsed();
+  for (let i = 0; i < sessions; i++) await activeSession(app, rows);
+  const after = await heapUsed();
+  let htmlBytes = 0;
+  for (const s of app.sessions.all()) {
+    if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
+    htmlBytes += utf8.encode(render(s.currentTree())).length;
+  }
+  results.push({ rows, sessions, keptBytes: (after - before) / sessions, htmlBytes: htmlBytes / sessions });
+  app.close();
+}
+console.log(`TABLE_MEMORY ${JSON.stringify(results)}`);

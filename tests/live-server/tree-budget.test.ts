@@ -1,0 +1,67 @@
+/**
+ * The byte budget of kept trees (src/live/server/tree-budget.ts): least recently used trees go
+ * first, never the one in use, and the estimate follows the size of the page.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { estimateTreeBytes, TreeBudget } from "../../src/live/server/tree-budget.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { Ui } from "../../src/ui/mod.ts";
+
+test("holders within the budget keep their trees", () => {
+  const budget = new TreeBudget<string>(100);
+  assert.deepEqual(budget.use("a", 40), []);
+  assert.deepEqual(budget.use("b", 60), []);
+  assert.equal(budget.usedBytes, 100);
+  assert.equal(budget.size, 2);
+});
+
+test("past the budget the least recently used give their trees up, oldest first", () => {
+  const budget = new TreeBudget<string>(100);
+  budget.use("a", 30);
+  budget.use("b", 30);
+  budget.use("c", 30);
+  budget.use("a", 30); // a is now the most recent
+  assert.deepEqual(budget.use("d", 50), ["b", "c"]);
+  assert.equal(budget.usedBytes, 80);
+  assert.deepEqual(budget.use("e", 10), []);
+});
+
+test("a holder whose tree grew is counted at its new size", () => {
+  const budget = new TreeBudget<string>(100);
+  budget.use("a", 10);
+  budget.use("b", 10);
+  assert.deepEqual(budget.use("a", 95), ["b"]);
+  assert.equal(budget.usedBytes, 95);
+});
+
+test("the holder in use is never released, even when its tree alone is past the budget", () => {
+  const budget = new TreeBudget<string>(100);
+  budget.use("a", 20);
+  assert.deepEqual(budget.use("big", 500), ["a"]);
+  assert.equal(budget.size, 1);
+  assert.equal(budget.usedBytes, 500);
+  assert.deepEqual(budget.use("small", 1), ["big"]);
+});
+
+test("a forgotten holder no longer counts", () => {
+  const budget = new TreeBudget<string>(100);
+  budget.use("a", 70);
+  budget.forget("a");
+  budget.forget("never used");
+  assert.equal(budget.usedBytes, 0);
+  assert.deepEqual(budget.use("b", 90), []);
+});
+
+test("a budget must be a positive number of bytes", () => {
+  assert.throws(() => new TreeBudget(0), RangeError);
+  assert.throws(() => new TreeBudget(Number.NaN), RangeError);
+});
+
+test("the estimate of a tree grows with its elements and its text", () => {
+  const list = (rows: number, text: string) => assignIds(Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: "row" }, `${text} ${i}`))));
+  const small = estimateTreeBytes(list(10, "x"));
+  const large = estimateTreeBytes(list(1000, "x"));
+  assert.ok(large > 90 * small, `1,000 rows (${large} B) against 10 (${small} B)`);
+  assert.ok(estimateTreeBytes(list(10, "x".repeat(1000))) - small >= 10 * 999, "each character of text counts");
+});
