@@ -71,6 +71,13 @@ export interface LiveTree {
 export { childId } from "../protocol/mod.ts";
 
 /**
+ * Element visits of the id lookups (`findElement`, `kidWithSeg`): a counter that tests read to
+ * check that the bookkeeping of an event does work in proportion to the ids it names, not to the
+ * page or to what a tab did before (tests/live-server/input-bookkeeping.test.ts).
+ */
+export const lookupVisits = { count: 0 };
+
+/**
  * The element with this id, found by walking down the id's own path rather than through an index
  * of every id: an event names a handful of ids, and a map of all ids per render cost more than the
  * diff itself (each id string hashed, hence flattened; 1.3 ms of 2 ms for 2,000 handlers). An id is
@@ -85,18 +92,56 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
   let at = el.seg.length + 1; // where the rest of the id starts
   for (;;) {
     let below: LiveElement | undefined;
-    for (const kid of el.kids) {
-      if (kid.kind !== "el") continue;
-      const seg = kid.seg;
-      if (!id.startsWith(seg, at)) continue;
-      const end = at + seg.length;
-      if (end === id.length) return kid;
-      if (below === undefined && id.charCodeAt(end) === 46) below = kid;
+    // An unkeyed or shared-key seg starts with the child's index among the view children, and the
+    // kid sits there, or further on by the injected styles before it: looked at first, so a row of
+    // a long list is found without scanning its siblings.
+    const hinted = kidAtIndex(el, id, at);
+    if (hinted !== undefined) {
+      const end = at + hinted.seg.length;
+      if (end === id.length) return hinted;
+      below = hinted;
+    } else {
+      for (const kid of el.kids) {
+        lookupVisits.count++;
+        if (kid.kind !== "el") continue;
+        const seg = kid.seg;
+        if (!id.startsWith(seg, at)) continue;
+        const end = at + seg.length;
+        if (end === id.length) return kid;
+        if (below === undefined && id.charCodeAt(end) === 46) below = kid;
+      }
     }
     if (below === undefined) return undefined;
     at += below.seg.length + 1;
     el = below;
   }
+}
+
+/** How far past its index a kid is looked for: injected styles before it move it, a few at most. */
+const HINT_REACH = 8;
+
+/**
+ * The kid of `el` whose seg starts `id` at `at` and ends there or at a ".", when that seg starts
+ * with an index (`<index>#<tag>…`) and the kid is within HINT_REACH of it; else undefined (the
+ * caller scans). A style seg (`<owner seg>.~<pass>`) also starts with its owner's index, and is the
+ * owner's sibling just before it: the longer match, the style, is taken when the id names it.
+ */
+function kidAtIndex(el: LiveElement, id: string, at: number): LiveElement | undefined {
+  let index = 0;
+  let k = at;
+  for (let c = id.charCodeAt(k); c >= 48 && c <= 57; c = id.charCodeAt(++k)) index = index * 10 + (c - 48);
+  if (k === at || id.charCodeAt(k) !== 35 /* # */) return undefined;
+  const kids = el.kids;
+  let found: LiveElement | undefined;
+  for (let i = index, end = Math.min(kids.length, index + 1 + HINT_REACH); i < end; i++) {
+    lookupVisits.count++;
+    const kid = kids[i] as LiveNode;
+    if (kid.kind !== "el" || !id.startsWith(kid.seg, at)) continue;
+    const stop = at + kid.seg.length;
+    if (stop === id.length) return kid;
+    if (id.charCodeAt(stop) === 46) found ??= kid;
+  }
+  return found;
 }
 
 /** Calls `visit` with every element of the tree and its id, depth first, parents before children. */
