@@ -7,14 +7,14 @@
  *   GET  /me        session cookie       -> 401 without one or if it fails verification,
  *                   else JSON { sub }
  *
- * Login and register are rate limited per client address and email (429 with Retry-After).
+ * Login and register are rate limited per client address and email (429 with Retry-After). A
+ * failed Auth call is thrown as Hono's HTTPException with the status its error code means.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { Auth, type Db, Secret, Server, type TrustProxy } from "../../src/mod.ts";
+import { Auth, type AuthEnv, type Db, Secret, Server, type TrustProxy } from "../../src/mod.ts";
 
 export const SESSION_COOKIE = "session";
-const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export type AuthFlowOptions = {
   readonly db: Db;
@@ -31,60 +31,41 @@ export type AuthFlowOptions = {
   readonly trustProxy?: TrustProxy;
 };
 
-const statusFor: Record<string, 400 | 401 | 403 | 409 | 500> = {
-  email_taken: 409,
-  bad_email: 400,
-  empty_password: 400,
-  password_too_long: 400,
-  expected_string: 400,
-  bad_credentials: 401,
-  user_disabled: 403,
-};
+/** The form's email and password; a 400 when either is empty. */
+async function credentials(c: Context): Promise<[string, string]> {
+  const [email, password] = [await Server.formValue("email", c), await Server.formValue("password", c)];
+  if (email === "" || password === "") throw Server.httpException(400, "email and password are required");
+  return [email, password];
+}
 
-export function createAuthFlowApp(options: AuthFlowOptions): Hono {
-  const { db, secret } = options;
-  const app = new Hono();
-  app.use(Server.secureCookies());
+export function createAuthFlowApp(options: AuthFlowOptions): Hono<AuthEnv> {
+  const { db } = options;
+  // A 24 h token with sub = the user id, in an HttpOnly cookie; c.var.auth is its user.
+  const session = Server.tokenSession({ cookie: SESSION_COOKIE, secret: options.secret, lifetimeSeconds: 24 * 60 * 60 });
+  const app = new Hono<AuthEnv>().use(Server.secureCookies(), session);
 
   const clientAddress = Server.clientAddressResolver({ trustProxy: options.trustProxy });
   const limit = rateLimiter({
     windowMs: options.rateLimit?.windowMs ?? 60_000,
     limit: options.rateLimit?.limit ?? 10,
     standardHeaders: "draft-7",
-    keyGenerator: async (c) => `${clientAddress(c) ?? "unknown"}|${(await Server.formValue("email", c.req.raw)).trim().toLowerCase()}`,
+    keyGenerator: async (c) => `${clientAddress(c) ?? "unknown"}|${(await Server.formValue("email", c)).trim().toLowerCase()}`,
     // c.text keeps the Retry-After and RateLimit headers the limiter prepared on the context.
     handler: (c) => c.text("too many attempts; try again later", 429),
   });
-  app.use("/register", limit);
-  app.use("/login", limit);
 
-  app.post("/register", async (c) => {
-    const email = await Server.formValue("email", c.req.raw);
-    const password = await Server.formValue("password", c.req.raw);
-    if (email === "" || password === "") return Server.text("email and password are required", 400);
-    const id = await Auth.register(db, email, password, options.cost === undefined ? undefined : { cost: options.cost });
-    if (!id.ok) return Server.text(id.error.message, statusFor[id.error.code] ?? 500);
-    return Server.json({ id: id.value });
+  app.post("/register", limit, async (c) => {
+    const [email, password] = await credentials(c);
+    const id = Server.orThrow(await Auth.register(db, email, password, options.cost === undefined ? undefined : { cost: options.cost }));
+    return c.json({ id });
   });
 
-  app.post("/login", async (c) => {
-    const email = await Server.formValue("email", c.req.raw);
-    const password = await Server.formValue("password", c.req.raw);
-    if (email === "" || password === "") return Server.text("email and password are required", 400);
-    const id = await Auth.login(db, email, password);
-    if (!id.ok) return Server.text(id.error.message, statusFor[id.error.code] ?? 500);
-    const token = Auth.signToken(secret, { sub: id.value }, TOKEN_LIFETIME_SECONDS);
-    if (!token.ok) return Server.text("cannot sign a session token", 500);
-    return Server.withCookie(SESSION_COOKIE, token.value, `Path=/; HttpOnly; SameSite=Lax; Max-Age=${TOKEN_LIFETIME_SECONDS}`, Server.text("signed in"));
+  app.post("/login", limit, async (c) => {
+    session.signIn(c, Server.orThrow(await Auth.login(db, ...(await credentials(c)))));
+    return c.text("signed in");
   });
 
-  app.get("/me", (c) => {
-    const token = Server.getCookie(SESSION_COOKIE, c.req.raw);
-    if (token === undefined) return Server.text("not signed in", 401);
-    const claims = Auth.verifyToken(secret, token);
-    if (!claims.ok || typeof claims.value.sub !== "number") return Server.text("invalid session", 401);
-    return Server.json({ sub: claims.value.sub });
-  });
+  app.get("/me", Server.requireUser(), (c) => c.json({ sub: c.var.auth.claims.sub }));
 
   return app;
 }

@@ -67,7 +67,7 @@ export function authRoutes(options: AuthRouteOptions): Hono {
 
 function signedIn(options: AuthRouteOptions, req: Request, userId: number): Response {
   // The secret is read from the environment when it is needed (std-auth.md §Configuration rules 3).
-  const secret = Secret.fromEnv(options.sliding.secretEnv);
+  const secret = options.sliding.secret ?? Secret.fromEnv(options.sliding.secretEnv ?? "");
   const token = Auth.signSlidingToken(secret, { sub: String(userId) }, SLIDING);
   if (!token.ok) return Server.text("cannot sign a session token", 500);
   return setSlidingCookie(req, token.value, freshPage(options, "/"));

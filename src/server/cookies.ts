@@ -5,14 +5,21 @@
  * newline into the Set-Cookie line and inject attributes. Names are fixed by the application and
  * must be RFC 6265 tokens; a bad name is a programming error and throws at the call.
  */
+import type { Context } from "hono";
+
 export type Cookie = { readonly name: string; readonly value: string };
+
+/** The request of a Hono handler's context, or the request itself: every helper takes either. */
+export function requestOf(reqOrContext: Request | Context): Request {
+  return "headers" in reqOrContext ? reqOrContext : reqOrContext.req.raw;
+}
 
 /** The attributes Server.addCookie gives every cookie (std-auth.md §Cookie helpers). */
 export const DEFAULT_COOKIE_ATTRIBUTES = "Path=/; HttpOnly; SameSite=Lax";
 
 const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-function checkName(name: string): string {
+export function checkName(name: string): string {
   if (typeof name !== "string" || !tokenName.test(name)) throw new TypeError(`invalid cookie name: ${JSON.stringify(name)}`);
   return name;
 }
@@ -79,8 +86,8 @@ export function addCookie(c: Cookie, resp: Response): Response {
  * header is scanned in place: a live event reads two or three cookies of a two-cookie header, and
  * parsing it into a map kept per request cost more than the scans (bench/live.bench.ts).
  */
-export function getCookie(name: string, req: Request): string | undefined {
-  return cookieIn(req.headers.get("Cookie"), name);
+export function getCookie(name: string, req: Request | Context): string | undefined {
+  return cookieIn(requestOf(req).headers.get("Cookie"), name);
 }
 
 /** The value of the first cookie named `name` in a Cookie header, or undefined. */

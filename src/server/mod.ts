@@ -5,6 +5,10 @@ import { checkSecretAtStart, productionGateOn } from "./production.ts";
 import { formValue, json, text, withStatus } from "./responses.ts";
 import { isHttpsRequest, secureCookies } from "./secure.ts";
 import { authSliding } from "./sliding.ts";
+import { slidingSession, tokenSession } from "./auth-session.ts";
+import { setCookie } from "./context-cookie.ts";
+import { requireRole, requireUser } from "./guards.ts";
+import { httpError, httpException, orThrow } from "./http-errors.ts";
 
 export type { ClientAddressOptions, TrustProxy } from "./client-address.ts";
 export type { Cookie } from "./cookies.ts";
@@ -12,6 +16,10 @@ export { DEFAULT_COOKIE_ATTRIBUTES } from "./cookies.ts";
 export { SECRET_ENV } from "./production.ts";
 export type { RevokedCheck, SameSite, SlidingEnv, SlidingOptions } from "./sliding.ts";
 export { setSlidingCookie } from "./sliding.ts";
+export type { AuthEnv, AuthUser, SecretSource, SessionMiddleware, SignedInEnv, SlidingSessionOptions, TokenSessionOptions } from "./auth-session.ts";
+export type { GuardOptions } from "./guards.ts";
+export { HTTP_STATUS } from "./http-errors.ts";
+export { requireRole, requireUser, slidingSession, tokenSession };
 
 export const Server = {
   withCookie,
@@ -32,4 +40,16 @@ export const Server = {
   clientAddressResolver,
   /** The sliding-session re-issue middleware as plain Hono middleware. */
   withAuthSliding: authSliding,
+  /** A Hono handler's cookie: set on the response built through `c`, Secure by the rule. */
+  setCookie,
+  /** Session middleware: the signed-in user on `c.var.auth`, with `signIn` and `signOut` (src/server/auth-session.ts). */
+  slidingSession,
+  tokenSession,
+  /** Guards: 401 without a user, 403 without the role, or a redirect for a page request. */
+  requireUser,
+  requireRole,
+  /** An Err as Hono's HTTPException, with the status its code means (src/server/http-errors.ts). */
+  httpError,
+  httpException,
+  orThrow,
 } as const;

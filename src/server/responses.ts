@@ -1,5 +1,6 @@
 /** Response builders and form reading of the HTTP server module (std-auth.md §Cookie helpers). */
-import { withMutableHeaders } from "./cookies.ts";
+import type { Context } from "hono";
+import { requestOf, withMutableHeaders } from "./cookies.ts";
 
 export function text(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -32,7 +33,8 @@ async function readForm(req: Request): Promise<FormFields | undefined> {
  * A form field's text, "" when absent (or when the body is not a form). The body is read once per
  * request, however many fields are asked for.
  */
-export async function formValue(name: string, req: Request): Promise<string> {
+export async function formValue(name: string, reqOrContext: Request | Context): Promise<string> {
+  const req = requestOf(reqOrContext);
   let form = forms.get(req);
   if (form === undefined) {
     form = readForm(req);

@@ -9,7 +9,7 @@
  * slid, the token lives to its current exp). The hook is consulted only at re-issue time. With no
  * hook, revocation latency equals maxLifetimeSeconds.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Secret } from "../auth/secret.ts";
 import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
 import { issuedAtOf, nowSeconds } from "../auth/claims.ts";
@@ -17,7 +17,7 @@ import { isJsonObject, type JsonObject } from "../json.ts";
 import { decodeText } from "../runtime/base64url.ts";
 import { log } from "../log.ts";
 import type { Result } from "../result.ts";
-import { getCookie, withCookie } from "./cookies.ts";
+import { encodeCookieValue, getCookie, withCookie } from "./cookies.ts";
 import { replaceResponse } from "./hono-response.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
 
@@ -31,8 +31,13 @@ export type RevokedCheck = (sub: string, iat: number) => boolean | Result<boolea
 export type SlidingOptions = {
   /** Cookie name. */
   readonly cookie: string;
-  /** Name of the environment variable holding the HMAC secret (never the secret itself). */
-  readonly secretEnv: string;
+  /**
+   * Name of the environment variable holding the HMAC secret (never the secret itself), read at
+   * each request. Give this or `secret`.
+   */
+  readonly secretEnv?: string;
+  /** The HMAC secret itself, for an app that holds it already (src/server/session.ts). */
+  readonly secret?: Secret | undefined;
   readonly sameSite: SameSite;
   readonly revokedCheck?: RevokedCheck | undefined;
   /** The app's <PREFIX>_ENV prefix for the production gate. */
@@ -44,6 +49,11 @@ export type SlidingOptions = {
 };
 
 export type SlidingEnv = { Variables: { svcAuth: JsonObject | undefined } };
+
+/** The secret the options name: the one given, else the variable's value now. */
+export function secretOf(options: { readonly secret?: Secret | undefined; readonly secretEnv?: string | undefined }): Secret {
+  return options.secret ?? Secret.fromEnv(options.secretEnv ?? "");
+}
 
 const configOfRequest = new WeakMap<Request, SlidingOptions>();
 let lastConfigured: SlidingOptions | undefined;
@@ -61,6 +71,13 @@ export function defaultIsInteraction(req: Request): boolean {
 /** The attribute string every sliding cookie carries; Secure is added by the rule. */
 function cookieAttributes(options: SlidingOptions, maxAge: number): string {
   return `Path=/; HttpOnly; SameSite=${options.sameSite}; Max-Age=${Math.max(0, Math.floor(maxAge))}`;
+}
+
+/** The Set-Cookie line of a sliding token, Secure by the rule. */
+export function slidingCookieLine(req: Request, options: SlidingOptions, token: string, now: number): string {
+  const exp = payloadOf(token)?.exp;
+  const maxAge = typeof exp === "number" ? exp - now : 0;
+  return applySecureRule(`${options.cookie}=${encodeCookieValue(token)}; ${cookieAttributes(options, maxAge)}`, secureContextOf(req, options.prefix));
 }
 
 function writeSlidingCookie(req: Request, options: SlidingOptions, token: string, claims: JsonObject, now: number, resp: Response): Response {
@@ -90,13 +107,18 @@ function payloadOf(token: string): JsonObject | undefined {
  * this, not a hand-rolled cookie): Path=/, HttpOnly, the builder's SameSite, Secure by the rule,
  * and Max-Age = the time to the token's exp (the sliding window for a fresh token).
  */
-export function setSlidingCookie(req: Request, token: string, resp: Response): Response {
+export function setSlidingCookie(c: Context, token: string): void;
+export function setSlidingCookie(req: Request, token: string, resp: Response): Response;
+export function setSlidingCookie(reqOrContext: Request | Context, token: string, resp?: Response): Response | void {
+  const req = reqOrContext instanceof Request ? reqOrContext : reqOrContext.req.raw;
   const options = configOfRequest.get(req) ?? lastConfigured;
   if (options === undefined) {
     throw new TypeError("setSlidingCookie: no withAuthSliding middleware is configured, so the cookie's name and attributes are unknown");
   }
   const now = (options.now ?? nowSeconds)();
-  return writeSlidingCookie(req, options, token, payloadOf(token) ?? {}, now, resp);
+  if (reqOrContext instanceof Request) return writeSlidingCookie(req, options, token, payloadOf(token) ?? {}, now, resp!);
+  // A Hono handler: the line goes with the response the handler builds through `c`.
+  reqOrContext.header("Set-Cookie", slidingCookieLine(req, options, token, now), { append: true });
 }
 
 async function askRevoked(check: RevokedCheck, sub: string, iat: number): Promise<"revoked" | "allowed" | "failed"> {
@@ -116,8 +138,8 @@ async function askRevoked(check: RevokedCheck, sub: string, iat: number): Promis
 
 /** The withAuthSliding middleware (also installed by the live builder's .withAuthSliding). */
 export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingEnv> {
-  if (!options || typeof options.cookie !== "string" || typeof options.secretEnv !== "string") {
-    throw new TypeError("withAuthSliding needs { cookie, secretEnv, sameSite }");
+  if (!options || typeof options.cookie !== "string" || (typeof options.secretEnv !== "string" && !(options.secret instanceof Secret))) {
+    throw new TypeError("withAuthSliding needs { cookie, secretEnv or secret, sameSite }");
   }
   if (!["Strict", "Lax", "None"].includes(options.sameSite)) throw new TypeError("withAuthSliding: sameSite must be Strict, Lax or None");
   lastConfigured = options;
@@ -129,7 +151,7 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     configOfRequest.set(req, options);
     const token = getCookie(options.cookie, req);
     // The secret is read from the variable named by secretEnv at request time (§Configuration rules 3).
-    const secret = Secret.fromEnv(options.secretEnv);
+    const secret = secretOf(options);
     const now = clock();
     const verified = token === undefined ? undefined : verifySlidingToken(secret, token, { now });
     c.set("svcAuth", verified?.ok ? verified.value : undefined);
