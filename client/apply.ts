@@ -13,9 +13,12 @@
  *   a dirty input inside keeps its node, value, focus, caret and composition.
  * - kids: the new child list is built from `{keep}` (the existing child, found among the element's
  *   children), `{keep, id}` (the same, with every svc-id and data-svc-hid under it rewritten from
- *   the old prefix to the new one, and the per-input entries moved along) and `{html}` (parsed
- *   nodes); then `place` orders them with the fewest moves, never moving the focused one, and
- *   removes the rest.
+ *   the old prefix to the new one) and `{html}` (parsed nodes); then `place` orders them with the
+ *   fewest moves, never moving the focused one, and removes the rest. Every keep is looked up
+ *   among the children as they were before the patch, and each rename rewrites only its own
+ *   node's subtree, so the renames of one patch act as one simultaneous mapping: a chain such as
+ *   r.1 -> r.2 beside r.2 -> r.3 moves each node once. Per-input entries and queued sends hold
+ *   nodes, not ids (inputs.ts), so they follow without being told.
  * - attrs: through the authority rule ("" removes; removing value, checked, selected or disabled
  *   resets the property).
  * - remove: the element leaves the DOM.
@@ -36,8 +39,6 @@ export class Applier {
   constructor(
     private readonly doc: Document,
     private readonly inputs: InputTable,
-    /** Told of every rename so queued sends follow their handler's new id. */
-    private readonly onRename: (from: string, to: string) => void,
   ) {}
 
   /** Applies one frame's patches; throws Desync on a missing node. */
@@ -119,7 +120,7 @@ export class Applier {
     place(el, wanted);
   }
 
-  /** §Patch, kids: keep-and-rename rewrites the subtree's ids and moves per-input state. */
+  /** §Patch, kids: keep-and-rename rewrites the ids of this node's subtree (and nothing else). */
   private rename(root: Element, from: string, to: string): void {
     const rewrite = (el: Element) => {
       for (const attr of [ID_ATTR, HID_ATTR]) {
@@ -129,8 +130,6 @@ export class Applier {
     };
     rewrite(root);
     for (const el of Array.from(root.querySelectorAll(`[${ID_ATTR}]`))) rewrite(el);
-    this.inputs.rename(from, to);
-    this.onRename(from, to);
   }
 
   private attrWriter(frameSeq: number) {

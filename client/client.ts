@@ -22,12 +22,12 @@
  */
 import {
   ACK_HEADER, answerOf, CSRF_HEADER, EVENT_PATH, type EventEntry, type EventRequest, type Frame as WireFrame, type InputAcks,
-  type InputState, RENDER_PATH, type RenderEvent, renamedId, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
+  type InputState, RENDER_PATH, type RenderEvent, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
   STATUS_HEADER, SUBSCRIBE_PATH, type SyncEvent,
 } from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
-import { type InputEntry, InputTable, reportValue, type Send } from "./inputs.ts";
+import { handlerIdOf, type InputEntry, InputTable, reportValue, type Send } from "./inputs.ts";
 import { type Frame, FrameOrder } from "./order.ts";
 import { type EventSourceCtor, type Stream, subscribe } from "./sse.ts";
 
@@ -58,7 +58,13 @@ export const DEFAULTS = { debounceMs: 150, gapMs: 1500, retryMs: 100 } as const;
 const MAX_RETRIES = 8;
 
 /** One posted event: an entry and the inputs it reports (the session and page are added when it is posted). */
-type EventBody = EventEntry & { readonly inputState?: InputState };
+/**
+ * `lastAppliedSeq` names the frames this tab had applied when it built the body: its handler and
+ * input ids are ids of that tree, and the server maps them onto its own (docs/protocol.md#ids-that-move).
+ */
+type EventBody = EventEntry & { readonly inputState?: InputState; readonly lastAppliedSeq: number };
+/** The request in flight: its entry, and its send (whose handler id a navigation batch re-reads). */
+type InFlight = { readonly entry: EventEntry; readonly send: Send };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -73,9 +79,8 @@ export class LiveClient {
   /** Sends waiting for the request in flight. */
   readonly queue: Send[] = [];
   halted = false;
-  private inFlight = false;
   /** The entry of the request in flight, re-sent ahead of a navigation batch. */
-  private inFlightEntry: EventEntry | undefined;
+  private inFlight: InFlight | undefined;
   /** This page load's id: the server processes each of its seqs once. */
   private readonly page = pageId();
   private ticket: string | undefined;
@@ -90,7 +95,7 @@ export class LiveClient {
     this.options = { ...DEFAULTS, ...options };
     this.sessionId = boot.sessionId;
     this.inputs = new InputTable(host.doc);
-    this.applier = new Applier(host.doc, this.inputs, (from, to) => this.renameSends(from, to));
+    this.applier = new Applier(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
   }
 
@@ -209,16 +214,19 @@ export class LiveClient {
     this.host.beacon(this.url(EVENT_PATH), body);
   }
 
-  private batch(sends: Send[]): { inputState?: InputState; batch: EventEntry[] } {
+  private batch(sends: Send[]): { inputState?: InputState; batch: EventEntry[]; lastAppliedSeq: number } {
     const first = this.seq + 1;
     const inputState = this.inputs.snapshot(first);
     const fresh = sends.map((send): EventEntry => {
       const seq = ++this.seq;
-      return { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
+      return { seq, msg: send.msg, args: this.argsOf(send), handlerId: handlerIdOf(send) };
     });
-    const batch = this.inFlightEntry === undefined ? fresh : [this.inFlightEntry, ...fresh];
+    // The entry in flight goes again under its own seq, its handler id read now like the others'.
+    const flying = this.inFlight;
+    const batch = flying === undefined ? fresh : [{ ...flying.entry, handlerId: handlerIdOf(flying.send) }, ...fresh];
     for (const send of sends) if (send.entry?.pending === send) send.entry.pending = undefined;
-    return inputState === undefined ? { batch } : { inputState, batch };
+    const lastAppliedSeq = this.order.lastAppliedSeq;
+    return inputState === undefined ? { batch, lastAppliedSeq } : { inputState, batch, lastAppliedSeq };
   }
 
   private argsOf(send: Send): Json[] {
@@ -229,7 +237,7 @@ export class LiveClient {
   }
 
   private pump(): void {
-    if (this.inFlight || this.halted) return;
+    if (this.inFlight !== undefined || this.halted) return;
     const send = this.queue.shift();
     if (send === undefined) return;
     if (send.control !== undefined && !send.control.isConnected) {
@@ -241,14 +249,13 @@ export class LiveClient {
     // The snapshot comes before the send leaves pendingSend, so its own input is reported.
     const inputState = this.inputs.snapshot(seq);
     if (send.entry?.pending === send) send.entry.pending = undefined;
-    const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: send.handlerId };
-    const body: EventBody = inputState === undefined ? entry : { ...entry, inputState };
-    this.inFlight = true;
-    this.inFlightEntry = entry;
+    const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: handlerIdOf(send) };
+    const lastAppliedSeq = this.order.lastAppliedSeq;
+    const body: EventBody = inputState === undefined ? { ...entry, lastAppliedSeq } : { ...entry, inputState, lastAppliedSeq };
+    this.inFlight = { entry, send };
     this.host.doc.documentElement.setAttribute(BUSY_ATTR, "");
     void this.post(body, send.control !== undefined).finally(() => {
-      this.inFlight = false;
-      this.inFlightEntry = undefined;
+      this.inFlight = undefined;
       this.host.doc.documentElement.removeAttribute(BUSY_ATTR);
       this.pump();
     });
@@ -393,14 +400,6 @@ export class LiveClient {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
-
-  /** Queued and pending sends follow a rename of their handler (§Patch, kids). */
-  private renameSends(from: string, to: string): void {
-    for (const send of this.queue) send.handlerId = renamedId(send.handlerId, from, to);
-    for (const entry of this.inputs.entries.values()) {
-      if (entry.pending !== undefined) entry.pending.handlerId = renamedId(entry.pending.handlerId, from, to);
-    }
-  }
 
   private url(path: string): string {
     return this.boot.base + path;

@@ -33,9 +33,8 @@ function lookup(target: EventTarget | null, kind: string): Found {
 function sendOf(handler: Element | undefined, kind: string): Send | undefined {
   if (handler === undefined) return undefined;
   const message = messageOf(handler, kind);
-  const handlerId = handler.getAttribute(HID_ATTR);
-  if (message === undefined || handlerId === null) return undefined;
-  return { msg: message.msg, args: message.args, handlerId, kind };
+  if (message === undefined || !handler.hasAttribute(HID_ATTR)) return undefined;
+  return { msg: message.msg, args: message.args, handler, kind };
 }
 
 function debounceOf(control: Element, handler: Element, fallback: number): number {

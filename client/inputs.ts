@@ -3,20 +3,26 @@
  * state) and the dirtiness test the authority rule reads.
  *
  * An entry is created the first time the user changes a control (an input, change or composition
- * event), keyed by the control's svc-id, and deleted when the control leaves the DOM. Dirty, per
+ * event) and deleted when the control leaves the DOM. Entries are keyed by the control's DOM node,
+ * never by its svc-id: ids move under the user (a keep-and-rename shifts every id below a list that
+ * grows above the input, docs/protocol.md#ids-that-move), and a table keyed by ids would have to
+ * replay each patch's renames as one simultaneous mapping to keep an entry on its node. The id is
+ * read from the node whenever it is needed (inputState, acks), so it is always the id of the frames
+ * applied so far. Dirty, per
  * §Per-input client state: a debounce is pending (or its send waits in the queue), a send is not
  * yet acked (lastSentSeq > lastAckedSeq), or a composition is open. Focus alone does not make a
  * tracked input dirty; an untracked input (no input or change handler) is protected by focus plus
  * "typed since focus".
  */
-import { type InputReport, isWithin, ON_ATTR, renamedId } from "../src/protocol/mod.ts";
+import { HID_ATTR, type InputReport, ON_ATTR } from "../src/protocol/mod.ts";
 import { type Control, controlValue, idOf, type Json } from "./dom.ts";
 
 /** One message waiting to be posted (§Per-input client entry, pendingSend). */
 export type Send = {
   msg: string;
   args: Json[];
-  handlerId: string;
+  /** The handler element: its id is read when the send is posted (see handlerIdOf). */
+  handler: Element;
   kind: string;
   /** For input and change: the control whose value is appended when the send is posted. */
   control?: Control;
@@ -24,8 +30,15 @@ export type Send = {
   entry?: InputEntry;
 };
 
+/**
+ * The handler id a send posts: read from the handler node when the request body is built, with the
+ * lastAppliedSeq the body carries, so the two always describe the same tree.
+ */
+export function handlerIdOf(send: Send): string {
+  return send.handler.getAttribute(HID_ATTR) ?? "";
+}
+
 export type InputEntry = {
-  id: string;
   el: Control;
   /** Most recent DOM value typed (or applied by rule 1 case 4). */
   liveValue: string;
@@ -63,29 +76,32 @@ export function isTracked(el: Element): boolean {
 }
 
 export class InputTable {
-  readonly entries = new Map<string, InputEntry>();
+  /** Entries by their control's node (see the module comment). */
+  readonly entries = new Map<Control, InputEntry>();
 
   constructor(private readonly doc: Document) {}
 
-  /** The entry of this control, when it has one (and it is this node). */
+  /** The entry of this control, when it has one. */
   of(el: Element): InputEntry | undefined {
-    const id = idOf(el);
-    const entry = id === null ? undefined : this.entries.get(id);
-    return entry !== undefined && entry.el === el ? entry : undefined;
+    return this.entries.get(el as Control);
+  }
+
+  /** The entry of the control whose svc-id is currently `id`, when it has one. */
+  get(id: string): InputEntry | undefined {
+    for (const entry of this.entries.values()) if (idOf(entry.el) === id) return entry;
+    return undefined;
   }
 
   /** The control's entry, created on first use. Controls without an id get none. */
   ensure(el: Control): InputEntry | undefined {
-    const id = idOf(el);
-    if (id === null) return undefined;
-    let entry = this.entries.get(id);
-    if (entry === undefined || entry.el !== el) {
-      if (entry?.timer !== undefined) clearTimeout(entry.timer);
+    if (idOf(el) === null) return undefined;
+    let entry = this.entries.get(el);
+    if (entry === undefined) {
       entry = {
-        id, el, liveValue: controlValue(el), lastSentSeq: 0, lastAckedSeq: 0, ackFrame: 0,
+        el, liveValue: controlValue(el), lastSentSeq: 0, lastAckedSeq: 0, ackFrame: 0,
         timer: undefined, pending: undefined, composing: false, typed: false, imeValue: undefined,
       };
-      this.entries.set(id, entry);
+      this.entries.set(el, entry);
     }
     return entry;
   }
@@ -98,28 +114,36 @@ export class InputTable {
   }
 
   /**
-   * The inputState of an event with seq `seq`: every dirty input with its DOM value. Each reported
-   * input's lastSentSeq becomes `seq` (§Per-input client state, "send flushes I").
+   * The inputState of an event with seq `seq`: every dirty input with its DOM value, under its
+   * current id. Each reported input's lastSentSeq becomes `seq` (§Per-input client state, "send
+   * flushes I").
    */
   snapshot(seq: number): Record<string, InputReport> | undefined {
     let state: Record<string, InputReport> | undefined;
     for (const entry of this.entries.values()) {
-      if (!this.dirty(entry)) continue;
-      (state ??= {})[entry.id] = { value: reportValue(entry), seq };
+      const id = idOf(entry.el);
+      if (id === null || !this.dirty(entry)) continue;
+      (state ??= {})[id] = { value: reportValue(entry), seq };
       entry.lastSentSeq = seq;
     }
     return state;
   }
 
   /**
-   * §Client rules 2: raises lastAckedSeq from a frame's ackInputs. An ack above `clamp` (the client
-   * seq the frame can answer at most) comes from an earlier page of the same session, whose seqs
-   * the server still holds, and is read as `clamp`.
+   * §Client rules 2: raises lastAckedSeq from a frame's ackInputs. The frame's ids are those of the
+   * tree before its patches, which is what the DOM shows when acks are read. An ack above `clamp`
+   * (the client seq the frame can answer at most) comes from an earlier page of the same session,
+   * whose seqs the server still holds, and is read as `clamp`.
    */
   ack(acks: Readonly<Record<string, number>> | undefined, frameSeq: number, clamp: number): void {
-    if (acks === undefined) return;
+    if (acks === undefined || this.entries.size === 0) return;
+    const byId = new Map<string, InputEntry>();
+    for (const entry of this.entries.values()) {
+      const id = idOf(entry.el);
+      if (id !== null) byId.set(id, entry);
+    }
     for (const id of Object.keys(acks)) {
-      const entry = this.entries.get(id);
+      const entry = byId.get(id);
       const value = acks[id];
       if (entry === undefined || typeof value !== "number") continue;
       const acked = Math.min(value, clamp);
@@ -130,25 +154,12 @@ export class InputTable {
     }
   }
 
-  /** §Patch, kids: keep-and-rename moves the entries of the renamed subtree to the new ids. */
-  rename(from: string, to: string): void {
-    const moved: InputEntry[] = [];
-    for (const [id, entry] of this.entries) {
-      if (isWithin(id, from)) {
-        this.entries.delete(id);
-        entry.id = renamedId(id, from, to);
-        moved.push(entry);
-      }
-    }
-    for (const entry of moved) this.entries.set(entry.id, entry);
-  }
-
   /** §Per-input client state, "I leaves the DOM": its entry (and pending debounce) is deleted. */
   sweep(): void {
-    for (const [id, entry] of this.entries) {
-      if (entry.el.isConnected) continue;
+    for (const [el, entry] of this.entries) {
+      if (el.isConnected) continue;
       if (entry.timer !== undefined) clearTimeout(entry.timer);
-      this.entries.delete(id);
+      this.entries.delete(el);
     }
   }
 }

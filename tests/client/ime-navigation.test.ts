@@ -73,6 +73,7 @@ test("a click on an anchor flushes the pending values and its own message in one
       { seq: 1, msg: "SetTitle", args: ["final value"], handlerId: TITLE },
       { seq: 2, msg: "Navigate", args: [], handlerId: "r.5#a" },
     ],
+    lastAppliedSeq: 0,
   });
   await p.close();
 });
@@ -124,6 +125,7 @@ test("on pagehide every pending send goes in one beacon batch with the CSRF toke
       { seq: 1, msg: "SetTitle", args: ["unsaved"], handlerId: TITLE },
       { seq: 2, msg: "SetBody", args: ["notes"], handlerId: "r.#textarea:body" },
     ],
+    lastAppliedSeq: 0,
   });
   await sleep(20);
   assert.equal(p.requests.length, 0, "nothing else is posted");

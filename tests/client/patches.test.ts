@@ -75,12 +75,40 @@ test("keep-and-rename moves the per-input entry to the new id, and the pending s
   p.type(input, "ab");
   const entry = p.client.inputs.of(input)!;
   p.sse.frame(frame(1, [{ id: "r", kids: [{ html: "<hr svc-id=\"r.0#hr\">" }, { keep: "r.0#label", id: "r.1#label" }] }]));
-  assert.equal(p.client.inputs.entries.get("r.1#label.#input:t"), entry);
-  assert.equal(p.client.inputs.entries.has("r.0#label.#input:t"), false);
+  assert.equal(p.client.inputs.get("r.1#label.#input:t"), entry);
+  assert.equal(p.client.inputs.get("r.0#label.#input:t"), undefined);
   assert.equal(entry.liveValue, "ab");
   const req = await p.waitFor(1);
   assert.equal(req.body?.handlerId, "r.1#label.#input:t");
   assert.deepEqual(req.body?.inputState, { "r.1#label.#input:t": { value: "ab", seq: 1 } });
+  await p.close();
+});
+
+test("the renames of one kids patch are one simultaneous mapping: a chain moves each entry and send once, and dirty inputs keep their typing", async () => {
+  const row = (i: number) =>
+    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="T${i}"></div>`;
+  const p = page(`<div svc-id="r">${row(0)}${row(1)}${row(2)}</div>`, { options: { debounceMs: 10_000 } });
+  const inputs = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#div.0#input`));
+  p.type(inputs[0]!, "zero");
+  p.type(inputs[1]!, "one");
+  const [zero, one] = [p.client.inputs.of(inputs[0]!)!, p.client.inputs.of(inputs[1]!)!];
+  // A row arrives at the top: r.0 -> r.1, r.1 -> r.2, r.2 -> r.3 in one patch; then the server writes
+  // the (older) model values into the renamed inputs.
+  p.sse.frame(frame(1, [
+    { id: "r", kids: [{ html: `<p svc-id="r.0#p">new</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.2#div", id: "r.3#div" }] },
+    { id: "r.1#div.0#input", attrs: { value: "server zero" } },
+    { id: "r.2#div.0#input", attrs: { value: "server one" } },
+    { id: "r.3#div.0#input", attrs: { value: "server two" } },
+  ]));
+  assert.deepEqual(inputs.map((i) => i.getAttribute("svc-id")), ["r.1#div.0#input", "r.2#div.0#input", "r.3#div.0#input"]);
+  assert.deepEqual(inputs.map((i) => i.value), ["zero", "one", "server two"], "dirty inputs keep what was typed; the untouched one follows the server");
+  assert.equal(p.client.inputs.get("r.1#div.0#input"), zero);
+  assert.equal(p.client.inputs.get("r.2#div.0#input"), one);
+  assert.equal(p.client.inputs.get("r.0#div.0#input"), undefined);
+  p.client.flushDebounced(true);
+  const req = await p.waitFor(1);
+  assert.deepEqual([req.body?.msg, req.body?.handlerId, req.body?.lastAppliedSeq], ["T0", "r.1#div.0#input", 1]);
+  assert.deepEqual(req.body?.inputState, { "r.1#div.0#input": { value: "zero", seq: 1 }, "r.2#div.0#input": { value: "one", seq: 1 } });
   await p.close();
 });
 
@@ -113,10 +141,10 @@ test("removing selected resets the option's selected property", async () => {
 test("a remove patch takes the element out and deletes the entries of the inputs inside", async () => {
   const p = page(ROOT);
   p.type(p.el<HTMLInputElement>("r.#form:f.#input:note"), "n");
-  assert.ok(p.client.inputs.entries.has("r.#form:f.#input:note"));
+  assert.ok(p.client.inputs.get("r.#form:f.#input:note"));
   p.sse.frame(frame(1, [{ id: "r.#form:f", remove: true }]));
   assert.equal(p.doc.querySelector('[svc-id="r.#form:f"]'), null);
-  assert.equal(p.client.inputs.entries.has("r.#form:f.#input:note"), false);
+  assert.equal(p.client.inputs.get("r.#form:f.#input:note"), undefined);
   await p.close();
 });
 
@@ -185,7 +213,7 @@ test("a full-HTML reply replaces the root and takes its seq and acks from the he
   }));
   await settle();
   assert.equal(p.client.order.lastAppliedSeq, 0, "seq 4 waits for frames 1-3");
-  assert.equal(p.client.inputs.entries.get(TITLE)?.lastAckedSeq, 0);
+  assert.equal(p.client.inputs.get(TITLE)?.lastAckedSeq, 0);
   p.sse.frame(frame(1, [])); p.sse.frame(frame(2, [])); p.sse.frame(frame(3, []));
   assert.equal(p.client.order.lastAppliedSeq, 4);
   assert.equal(p.doc.body.innerHTML, `<section svc-id="r"><p svc-id="r.0#p">done</p></section>`);
