@@ -295,6 +295,12 @@ export class LiveClient {
         return this.post(body, idempotent, attempt + 1);
       case "done":
         return;
+      case "handler-gone":
+        // The element that sent the event left the page in a frame this tab had not applied yet.
+        // Nothing was processed: catch up from a full render, which keeps dirty inputs (rule 4);
+        // they stay unacked and go again with the next event (docs/protocol.md#ids-that-move).
+        this.log(`svc: event ${body.msg} refused: its element left the page; resyncing`);
+        return this.resync();
       case "refused":
         return this.refused(body, resp);
       case "frame":

@@ -38,6 +38,8 @@ export const SESSION_ROTATING = "session-rotating";
 export const CSRF_FAILED = "csrf-failed";
 export const APP_ERROR = "app-error";
 export const GATE_UNAVAILABLE = "gate-unavailable";
+/** The event's handler left the page (docs/protocol.md#ids-that-move); the client resyncs. */
+export const HANDLER_GONE = "handler-gone";
 
 /**
  * The HTTP status of each answer of the live endpoints (docs/protocol.md#errors-and-statuses).
@@ -58,6 +60,8 @@ export const HTTP = {
   sessionRotating: 409,
   /** The body is larger than LIMITS.maxBodyBytes. */
   tooLarge: 413,
+  /** The element that sent the event is no longer in the page: nothing changed (docs/protocol.md#ids-that-move). */
+  handlerGone: 410,
   /** The app's update or view threw: nothing changed. */
   appError: 500,
   /** The revocation gate could not read the access state: retry after Retry-After seconds. */
@@ -76,6 +80,8 @@ export type Answer =
   | "session-rotating"
   /** Retry after the server's Retry-After delay. */
   | "retry-later"
+  /** The event's element left the page before the server saw the event: catch up with a resync. */
+  | "handler-gone"
   /** The server refused this request (bad body, CSRF, size, app error): drop it. */
   | "refused";
 
@@ -90,6 +96,8 @@ export function answerOf(status: number): Answer {
       return "session-rotating";
     case HTTP.gateUnavailable:
       return "retry-later";
+    case HTTP.handlerGone:
+      return "handler-gone";
     default:
       return status >= 200 && status < 300 ? "frame" : "refused";
   }

@@ -34,6 +34,11 @@ export type EventRequest = Partial<EventEntry> & {
   readonly page?: string;
   readonly inputState?: InputState;
   readonly batch?: readonly EventEntry[];
+  /**
+   * The seq of the last frame the client had applied when it built the body: its handler and input
+   * ids are ids of that tree, and the server maps them onto its own (docs/protocol.md#ids-that-move).
+   */
+  readonly lastAppliedSeq?: number;
   /** Only in the unload beacon, which cannot set the CSRF header (docs/protocol.md#csrf). */
   readonly csrf?: string;
 };

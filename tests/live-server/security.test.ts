@@ -162,7 +162,9 @@ describe("hostile bodies", () => {
     ["sessionId a number", JSON.stringify({ seq: 1, msg: "Inc", sessionId: 42 }), 400],
     ["an unknown message", JSON.stringify({ seq: 1, msg: "DropTables" }), 400],
     ["a message the named handler does not send", JSON.stringify({ seq: 1, msg: "Boom", handlerId: "r.2#button" }), 400],
-    ["a handler id that is not in the render", JSON.stringify({ seq: 1, msg: "Inc", handlerId: "r.42#button" }), 400],
+    ["a handler id that is not in the render", JSON.stringify({ seq: 1, msg: "Inc", handlerId: "r.42#button" }), 410],
+    ["lastAppliedSeq a string", JSON.stringify({ seq: 1, msg: "Inc", lastAppliedSeq: "3" }), 400],
+    ["lastAppliedSeq negative", JSON.stringify({ seq: 1, msg: "Inc", lastAppliedSeq: -1 }), 400],
     ["a body over 1 MiB", JSON.stringify({ seq: 1, msg: "Inc", args: ["x".repeat(1024 * 1024)] }), 413],
   ];
 
@@ -177,6 +179,10 @@ describe("hostile bodies", () => {
       const resp = await tab.postRaw(body);
       assert.equal(resp.status, status, name);
       if (status === 400) assert.ok(((await resp.json()) as { error: string }).error, name);
+      if (status === 410) {
+        assert.equal(resp.headers.get("X-Svc-Status"), "handler-gone", name);
+        assert.equal(((await resp.json()) as { error: string }).error, "handler_gone", name);
+      }
       assert.deepEqual({ model: session.model, outSeq: session.outSeq, inputs: [...session.inputSeqs] }, before, name);
     }
     const after = await tab.post({ seq: 2, msg: "Inc", handlerId: "r.2#button" });

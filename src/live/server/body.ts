@@ -25,6 +25,11 @@ export type EventBody = {
    * an entry sent twice (see firstSight, src/live/server/session-step.ts) is processed once. Optional.
    */
   readonly page: string | undefined;
+  /**
+   * The last server frame the client had applied when it built the body, an extension of the spec's
+   * body: its handler and input ids are ids of that tree (docs/protocol.md#ids-that-move). Optional.
+   */
+  readonly lastAppliedSeq: number | undefined;
 };
 
 /** A JSON object read off the wire: its fields are spelled by the protocol's types, their values not yet checked. */
@@ -97,6 +102,8 @@ function bodyOf(parsed: BodyFields): Result<EventBody> {
   if (csrf === null) return err("invalid_argument", "csrf must be a string");
   const inputState = inputStateOf(parsed.inputState);
   if (!inputState.ok) return inputState;
+  const lastAppliedSeq = parsed.lastAppliedSeq ?? undefined;
+  if (lastAppliedSeq !== undefined && !isSeq(lastAppliedSeq)) return err("invalid_argument", "lastAppliedSeq must be a non-negative safe integer");
 
   const entries: EventEntry[] = [];
   const isBatch = parsed.batch !== undefined;
@@ -115,7 +122,7 @@ function bodyOf(parsed: BodyFields): Result<EventBody> {
     if (!checked.ok) return checked;
     entries.push(checked.value);
   }
-  return ok({ sessionId: sessionId.value, entries, isBatch, inputState: inputState.value, csrf, page: page.value });
+  return ok({ sessionId: sessionId.value, entries, isBatch, inputState: inputState.value, csrf, page: page.value, lastAppliedSeq });
 }
 
 /** Reads at most `limit` bytes of a request body; undefined when it is larger. */

@@ -12,7 +12,7 @@ import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import { csrfMatches } from "./cookies.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, csrfFailed, frameReply, sessionLost, sessionRotating } from "./responses.ts";
+import { appError, badRequest, csrfFailed, frameReply, handlerGone, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
 import { CSRF_HEADER, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
@@ -70,7 +70,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
     // The reported inputs go with the first entry processed (a re-sent one may be skipped).
     let inputs = body.inputState;
     body.entries.forEach((entry, i) => {
-      const outcome = session.step(entry, inputs, false, body.page);
+      const outcome = session.step(entry, inputs, false, body.page, body.lastAppliedSeq);
       if (outcome.kind === "duplicate") return;
       inputs = new Map();
       if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
@@ -78,7 +78,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
     return new Response(null, { status: 204 });
   }
   const [entry] = body.entries;
-  const outcome = session.step(entry!, body.inputState, true, body.page);
+  const outcome = session.step(entry!, body.inputState, true, body.page, body.lastAppliedSeq);
   switch (outcome.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
@@ -86,6 +86,8 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
       return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
     case "unknown_message":
       return badRequest("unknown_message", "no handler in the current render sends this message");
+    case "handler_gone":
+      return handlerGone();
     case "app_error":
       return appError();
     case "ended":

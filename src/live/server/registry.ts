@@ -182,6 +182,7 @@ export class SessionRegistry<Model> implements SessionHost {
         session.releaseTree();
         // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
         session.frames.forgetRecent();
+        session.forgetRenames();
         this.treeHolders.delete(session);
       }
     }

@@ -4,7 +4,7 @@
  * (live-input-authority.md §Authentication 3).
  */
 import type { Frame } from "./frames.ts";
-import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "../../protocol/mod.ts";
+import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 
@@ -29,6 +29,18 @@ export function csrfFailed(): Response {
 
 export function badRequest(code: string, message: string, status = 400): Response {
   return new Response(JSON.stringify({ error: code, message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}
+
+/**
+ * The event's handler is not in the tree, even with its id mapped through the frames the tab had not
+ * applied yet (docs/protocol.md#ids-that-move): the element left. Nothing was processed; the client
+ * resyncs, keeping its dirty inputs, and reports them again with its next event.
+ */
+export function handlerGone(): Response {
+  return new Response(JSON.stringify({ error: "handler_gone", message: "the element that sent this event is no longer in the page; nothing changed" }), {
+    status: HTTP.handlerGone,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: HANDLER_GONE },
+  });
 }
 
 /** The app's update or view threw: the session survives unchanged and the reply says so. */

@@ -17,6 +17,7 @@ import { handlersOf, type LiveTree } from "../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./session-state.ts";
+import { type RenameLog, resolveEvent } from "./rename-log.ts";
 import { hasElement, messagesOf } from "./tree-index.ts";
 
 /** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
@@ -37,6 +38,10 @@ export type EventInput = {
   readonly inputs: ReadonlyMap<string, InputReport>;
   /** The sending page's id, when the client sent one. */
   readonly page: string | undefined;
+  /** The last frame the client had applied (its ids are that tree's), when it said. */
+  readonly lastAppliedSeq?: number | undefined;
+  /** What recent frames did to ids, to map the entry's ids onto `tree` (docs/protocol.md#ids-that-move). */
+  readonly renames?: RenameLog | undefined;
 };
 
 /** The model changed (or stayed) under a message: what the edge commits, sends and runs. */
@@ -55,17 +60,22 @@ export type Stepped<Model> =
   /** An entry this page already sent (see `firstSight`): processed once, not again. */
   | { readonly kind: "duplicate" }
   | { readonly kind: "unknown_message"; readonly state: SessionState<Model> }
+  /** The entry's handler is not in the tree, even with its id mapped (docs/protocol.md#ids-that-move). */
+  | { readonly kind: "handler_gone"; readonly state: SessionState<Model> }
   /** The app's update or view threw: nothing of it is kept. */
   | { readonly kind: "app_error"; readonly state: SessionState<Model>; readonly error: unknown };
 
 /** Steps 1-6 of processing an event entry against the tree the client shows. */
 export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
-  const { entry, inputs } = input;
   // A copy of an entry already processed is recognised first: its message may be gone from the
   // render that processing produced.
-  const pageSeqs = firstSight(state.pageSeqs, input.page, entry.seq);
+  const pageSeqs = firstSight(state.pageSeqs, input.page, input.entry.seq);
   if (pageSeqs === undefined) return { kind: "duplicate" };
   const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
+  // The client's ids name the tree after the frames it had applied: mapped onto this tree.
+  const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
+  if (moved === undefined || (moved.entry.handlerId !== undefined && !hasElement(tree, moved.entry.handlerId))) return { kind: "handler_gone", state: seen };
+  const { entry, inputs } = moved;
   if (!accepts(tree, entry, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
 
   // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.

@@ -23,6 +23,7 @@ import { SessionRender } from "./session-render.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./session-state.ts";
 import { type Applied, type StepContext, stepEvent, stepMessage } from "./session-step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
+import { RenameLog } from "./rename-log.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost {
@@ -38,6 +39,8 @@ export interface SessionHost {
 export type StepOutcome =
   | { readonly kind: "frame"; readonly frame: Frame }
   | { readonly kind: "unknown_message" }
+  /** The entry's handler left the tree (docs/protocol.md#ids-that-move). */
+  | { readonly kind: "handler_gone" }
   | { readonly kind: "app_error" }
   | { readonly kind: "ended" }
   /** An entry this page already sent: processed once, not again. */
@@ -59,6 +62,8 @@ export class LiveSession<Model> {
   ended = false;
   readonly frames: SessionFrames = new SessionFrames();
   readonly mutex: Mutex = new Mutex();
+  /** What recent frames did to ids, to map an event's ids onto the current tree. */
+  private readonly renames: RenameLog;
   private readonly rendered: SessionRender<Model>;
   private readonly subscriptions: SubscriptionSet;
   private readonly stepContext: StepContext<Model>;
@@ -71,6 +76,7 @@ export class LiveSession<Model> {
   ) {
     this.id = init.id;
     this.state = state;
+    this.renames = new RenameLog(state.outSeq);
     this.lastActive = init.now;
     this.createdAt = init.now;
     this.rendered = new SessionRender(app.view);
@@ -119,6 +125,11 @@ export class LiveSession<Model> {
     return tree;
   }
 
+  /** Forgets what past frames did to ids (a quiet session's): older ids are then taken as they are. */
+  forgetRenames(): void {
+    this.renames.reset(this.state.outSeq);
+  }
+
   /** Frees the rendered tree (an idle session's, or one of the least recently used); re-rendered on demand. */
   releaseTree(): void {
     this.rendered.release();
@@ -137,17 +148,19 @@ export class LiveSession<Model> {
   /**
    * Processes one event entry (docs/protocol.md#input-state). `inputs` are the
    * client's dirty inputs (for a batch, they come with its first entry); `respond`: the frame is
-   * the request's reply, and names the entry's seq.
+   * the request's reply, and names the entry's seq. The ids are those of the tree after frame
+   * `lastAppliedSeq`, when the client said which.
    */
-  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string): StepOutcome {
+  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string, lastAppliedSeq?: number): StepOutcome {
     if (this.ended) return { kind: "ended" };
-    const stepped = stepEvent(this.state, this.currentTree(), { entry, inputs, page }, this.stepContext);
+    const stepped = stepEvent(this.state, this.currentTree(), { entry, inputs, page, lastAppliedSeq, renames: this.renames }, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
         return stepped;
       case "unknown_message":
+      case "handler_gone":
         this.state = stepped.state;
-        return { kind: "unknown_message" };
+        return { kind: stepped.kind };
       case "app_error":
         this.state = stepped.state;
         logAppError(entry.msg, stepped.error);
@@ -178,6 +191,7 @@ export class LiveSession<Model> {
   emit(parts: FrameParts): Frame {
     this.state = withNextFrame(this.state);
     const frame = frameOf(this.state.outSeq, parts);
+    this.renames.record(frame.seq, frame.patches);
     this.frames.send(frame);
     return frame;
   }

@@ -1,0 +1,146 @@
+/**
+ * Where the ids of an event went (docs/protocol.md#ids-that-move).
+ *
+ * A tab names its handler and its dirty inputs by the ids of the tree it shows, that is, after the
+ * frames it had applied (`lastAppliedSeq` in the body). Frames it had not applied yet may have
+ * moved those nodes: a row inserted above a list renames every row below it (`{keep, id}` in a
+ * `kids` patch). The session therefore keeps, for its most recent frames, what each frame did to
+ * ids, and maps an event's ids forward onto the current tree:
+ *
+ * - a `kids` patch on P: a node below P lies under exactly one of P's old children (the longest
+ *   kept id equal to it or a prefix of it followed by "."; an injected style's id extends its
+ *   owner's). A kept child moves it to the child's new id, renamed or not; a child not kept took
+ *   it out of the tree. The renames of one patch are thus one simultaneous mapping, and patches
+ *   apply in frame order, each to the ids the ones before it produced;
+ * - `remove` and `replace` on X: X and everything below it left (a replaced node is a new node);
+ * - `html`, `text` and `attrs` move no id (an `html` patch's children may lose nodes: the caller
+ *   still checks the mapped id against the current tree).
+ *
+ * The log is bounded (frames and kept ids); an event older than its horizon is mapped as before
+ * this log existed, by its ids as they are.
+ */
+import type { Patch } from "../protocol.ts";
+
+/** What one patch did to ids: a kids list (old child id -> new child id) or a removal. */
+type Step = { readonly parent: string; readonly kept: ReadonlyMap<string, string> } | { readonly gone: string };
+
+/** The id left the tree. */
+export const GONE = Symbol("gone");
+/** Frames the id has been through are no longer in the log. */
+export const UNKNOWN = Symbol("unknown");
+export type Resolved = string | typeof GONE | typeof UNKNOWN;
+
+const MAX_FRAMES = 256;
+const MAX_IDS = 20_000;
+
+export class RenameLog {
+  /** Frames (by seq) that moved or removed ids, oldest first; frames that did not are not kept. */
+  private readonly frames: { readonly seq: number; readonly steps: readonly Step[]; readonly size: number }[] = [];
+  private size = 0;
+  /** Every frame above this seq is in the log (when it moved ids). */
+  private horizon: number;
+
+  constructor(seq = 0) {
+    this.horizon = seq;
+  }
+
+  /** Records frame `seq` (called for every frame, in seq order). */
+  record(seq: number, patches: readonly Patch[]): void {
+    const steps: Step[] = [];
+    let size = 0;
+    for (const patch of patches) {
+      if (patch.kids !== undefined) {
+        const kept = new Map<string, string>();
+        for (const kid of patch.kids) if ("keep" in kid) kept.set(kid.keep, "id" in kid ? kid.id : kid.keep);
+        steps.push({ parent: patch.id, kept });
+        size += kept.size + 1;
+      }
+      if (patch.replace !== undefined || patch.remove === true) {
+        steps.push({ gone: patch.id });
+        size += 1;
+      }
+    }
+    if (steps.length === 0) return;
+    this.frames.push({ seq, steps, size });
+    this.size += size;
+    while (this.frames.length > MAX_FRAMES || (this.size > MAX_IDS && this.frames.length > 1)) {
+      const dropped = this.frames.shift()!;
+      this.size -= dropped.size;
+      this.horizon = dropped.seq;
+    }
+  }
+
+  /** Forgets every frame up to `seq` (a session whose tree was dropped: nothing older is mapped). */
+  reset(seq: number): void {
+    this.frames.length = 0;
+    this.size = 0;
+    this.horizon = seq;
+  }
+
+  /** The current id of the node a tab that had applied frames up to `since` calls `id`. */
+  resolve(id: string, since: number): Resolved {
+    if (since < this.horizon) return UNKNOWN;
+    let current = id;
+    for (const frame of this.frames) {
+      if (frame.seq <= since) continue;
+      for (const step of frame.steps) {
+        const next = "gone" in step ? removeStep(step.gone, current) : kidsStep(step.parent, step.kept, current);
+        if (next === GONE) return GONE;
+        current = next;
+      }
+    }
+    return current;
+  }
+}
+
+const below = (id: string, ancestor: string) => id.length > ancestor.length && id.startsWith(ancestor) && id.charCodeAt(ancestor.length) === 46; /* . */
+
+function removeStep(gone: string, id: string): string | typeof GONE {
+  return id === gone || below(id, gone) ? GONE : id;
+}
+
+function kidsStep(parent: string, kept: ReadonlyMap<string, string>, id: string): string | typeof GONE {
+  if (!below(id, parent)) return id;
+  // The candidates are the prefixes of id below parent, ending where a "." starts a segment; the
+  // longest kept one wins (an injected style `<owner>.~pass` is a sibling of its owner).
+  for (let end = id.length; end > parent.length; end = id.lastIndexOf(".", end - 1)) {
+    const to = kept.get(end === id.length ? id : id.slice(0, end));
+    if (to !== undefined) return to + id.slice(end);
+  }
+  return GONE;
+}
+
+/**
+ * An event's handler id and inputState ids mapped onto the current tree. Inputs that left the tree
+ * are dropped; undefined when the handler left. Without `since` (an older client) the ids are taken
+ * as they are.
+ */
+export function resolveEvent<E extends { readonly handlerId: string | undefined }, R>(
+  log: RenameLog, entry: E, inputs: ReadonlyMap<string, R>, since: number | undefined,
+): { entry: E; inputs: ReadonlyMap<string, R> } | undefined {
+  if (since === undefined) return { entry, inputs };
+  let handlerId = entry.handlerId;
+  if (handlerId !== undefined) {
+    const at = log.resolve(handlerId, since);
+    if (at === GONE) return undefined;
+    if (at !== UNKNOWN) handlerId = at;
+  }
+  let moved: Map<string, R> | undefined;
+  for (const [id, report] of inputs) {
+    const at = log.resolve(id, since);
+    if (at === id || at === UNKNOWN) {
+      moved?.set(id, report);
+      continue;
+    }
+    if (moved === undefined) {
+      // Copy the ids seen so far unchanged, then continue with the mapped ones.
+      moved = new Map();
+      for (const [earlier, r] of inputs) {
+        if (earlier === id) break;
+        moved.set(earlier, r);
+      }
+    }
+    if (at !== GONE) moved.set(at, report);
+  }
+  return { entry: handlerId === entry.handlerId ? entry : { ...entry, handlerId }, inputs: moved ?? inputs };
+}

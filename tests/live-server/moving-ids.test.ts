@@ -1,0 +1,112 @@
+// Events whose ids moved under them (docs/protocol.md#ids-that-move): the server maps a handler id
+// and inputState ids named by the tree a tab had applied (lastAppliedSeq) onto its current tree,
+// through the renames of the frames the tab had not applied yet; a handler that left gets 410
+// handler-gone and nothing is processed.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { GONE, RenameLog, UNKNOWN } from "../../src/live/server/rename-log.ts";
+import { shiftingApp } from "../client/shifting-app.ts";
+import { openTab } from "./harness.ts";
+
+const made: ReturnType<typeof shiftingApp>[] = [];
+after(() => made.forEach((a) => a.live.close()));
+function fresh() {
+  const a = shiftingApp();
+  made.push(a);
+  return a;
+}
+
+type Reply = { seq: number; ackInputs?: Record<string, number>; patches: { id: string; kids?: unknown[] }[] };
+const TEXT_AT = (wrapper: number) => `r.${wrapper}#div.0#input`;
+const REMOVE_AT = (row: number) => `r.${row}#div.1#button`;
+
+test("an event naming a handler id from before a rename is applied to the renamed handler, and its inputs are acked under their new ids", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  assert.ok(tab.html.includes(`svc-id="${TEXT_AT(3)}"`), "the text input sits in the fourth root child");
+  const add = await tab.post({ seq: 1, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 0 });
+  const frame1 = (await add.json()) as Reply;
+  assert.equal(frame1.seq, 1);
+  // The log line at the top renames every sibling below it, as one chain in one kids patch.
+  const kids = frame1.patches.find((p) => p.id === "r")?.kids;
+  assert.deepEqual(kids?.slice(0, 4), [{ html: `<p svc-id="r.0#p" class="log">entry 1</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.2#div", id: "r.3#div" }]);
+
+  // The tab typed before it applied frame 1: its ids are those of frame 0.
+  const typed = await tab.post({ seq: 2, msg: "SetText", args: ["abc"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abc", seq: 2 } } });
+  assert.equal(typed.status, 200);
+  const frame2 = (await typed.json()) as Reply;
+  assert.equal(a.model().text, "abc");
+  assert.deepEqual(frame2.ackInputs, { [TEXT_AT(4)]: 2 }, "acked under the id the tab will have applied by then");
+  assert.deepEqual(frame2.patches, [], "the reported value is what the render shows: no patch");
+
+  // Two more renames later, an id from frame 0 still reaches the same input.
+  await tab.post({ seq: 3, msg: "Add", handlerId: "r.9#div.0#button", lastAppliedSeq: 2 });
+  await tab.post({ seq: 4, msg: "Add", handlerId: "r.10#div.0#button", lastAppliedSeq: 3 });
+  const late = await tab.post({ seq: 5, msg: "SetText", args: ["abcd"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abcd", seq: 5 } } });
+  assert.deepEqual(((await late.json()) as Reply).ackInputs, { [TEXT_AT(6)]: 5 });
+  assert.equal(a.model().text, "abcd");
+
+  // Without lastAppliedSeq (an older client) ids are read as they are: the old id is now a row's.
+  const old = await tab.post({ seq: 6, msg: "SetText", args: ["x"], handlerId: TEXT_AT(3) });
+  assert.equal(old.status, 410);
+});
+
+test("a removal above the input maps ids upwards, and a batch's entries are mapped after the frames its earlier entries produced", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  // Row 3 removed from the end: rows [1, 2]; the wrappers move up by one (r.3 -> r.2 ...).
+  const removed = await tab.post({ seq: 1, msg: "Remove", args: [3], handlerId: REMOVE_AT(2), lastAppliedSeq: 0 });
+  assert.equal(removed.status, 200);
+  assert.deepEqual(a.model().rows, [1, 2]);
+  assert.equal((await tab.post({ seq: 9, msg: "SetText", args: ["up"], handlerId: TEXT_AT(3), lastAppliedSeq: 0 })).status, 200);
+  assert.equal(a.model().text, "up");
+  // A batch built on frame 0: Add (shifts everything down), then the text input's value.
+  const batch = await tab.post({
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "typed", seq: 3 } },
+    batch: [{ seq: 10, msg: "Add", handlerId: "r.8#div.0#button" }, { seq: 11, msg: "SetText", args: ["typed"], handlerId: TEXT_AT(3) }],
+  });
+  assert.equal(batch.status, 204);
+  assert.equal(a.model().text, "typed");
+  assert.deepEqual(a.received.map(([m]) => m), ["Remove", "SetText", "Add", "SetText"]);
+  assert.deepEqual(a.model().log, ["entry 1"]);
+});
+
+test("an event naming a removed handler gets 410 handler-gone and changes nothing; its removed inputs are not acked", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  // Frame 1 removes the last row (row 3, r.2#div); a click on its button sent before frame 1 arrived:
+  await tab.post({ seq: 1, msg: "Remove", args: [3], handlerId: REMOVE_AT(2), lastAppliedSeq: 0 });
+  assert.deepEqual(a.model().rows, [1, 2]);
+  const gone = await tab.post({ seq: 2, msg: "Remove", args: [3], handlerId: REMOVE_AT(2), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "kept", seq: 2 } } });
+  assert.equal(gone.status, 410);
+  assert.equal(gone.headers.get("X-Svc-Status"), "handler-gone");
+  assert.deepEqual(await gone.json(), { error: "handler_gone", message: "the element that sent this event is no longer in the page; nothing changed" });
+  assert.deepEqual(a.received.map(([m]) => m), ["Remove"], "nothing dispatched");
+  assert.equal(a.model().text, "");
+  // The same click from a tab that had applied frame 1 names the next row's button: a different node.
+  const other = await tab.post({ seq: 3, msg: "Remove", args: [1], handlerId: REMOVE_AT(0), lastAppliedSeq: 1, inputState: { [TEXT_AT(3)]: { value: "stale", seq: 3 }, [TEXT_AT(2)]: { value: "now", seq: 3 } } });
+  assert.equal(other.status, 200);
+  const reply = (await other.json()) as Reply;
+  assert.deepEqual(Object.keys(reply.ackInputs ?? {}), [TEXT_AT(2)], "only the input that is in the tree is acked");
+});
+
+test("the rename log maps chains within one patch simultaneously, patches in order, styles with their owner, and knows its horizon", () => {
+  const log = new RenameLog();
+  log.record(1, [{ id: "r", kids: [{ html: "<p>" }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.1#div.~mq", id: "r.2#div.~mq" }, { keep: "r.#input:k" }] }]);
+  assert.equal(log.resolve("r.0#div.3#b", 0), "r.1#div.3#b");
+  assert.equal(log.resolve("r.1#div", 0), "r.2#div");
+  assert.equal(log.resolve("r.1#div.~mq", 0), "r.2#div.~mq");
+  assert.equal(log.resolve("r.#input:k", 0), "r.#input:k");
+  assert.equal(log.resolve("r.2#div", 0), GONE, "a child not kept left");
+  assert.equal(log.resolve("r", 0), "r");
+  assert.equal(log.resolve("r.0#div", 1), "r.0#div", "frames already applied are not replayed");
+  // A later patch of the same frame addresses the renamed parent.
+  log.record(2, [{ id: "r", kids: [{ keep: "r.1#div", id: "r.0#div" }, { keep: "r.2#div", id: "r.1#div" }] }, { id: "r.0#div", kids: [{ keep: "r.0#div.3#b", id: "r.0#div.2#b" }] }, { id: "r.1#div", remove: true }]);
+  assert.equal(log.resolve("r.0#div.3#b", 0), "r.0#div.2#b");
+  assert.equal(log.resolve("r.1#div.4#i", 0), GONE);
+  // Past its bound the log forgets its oldest frames and says so.
+  for (let seq = 3; seq < 300; seq++) log.record(seq, [{ id: "r", kids: [{ keep: "r.0#div", id: "r.0#div" }] }]);
+  assert.equal(log.resolve("r.0#div", 0), UNKNOWN);
+  assert.equal(log.resolve("r.0#div", 299), "r.0#div");
+});
