@@ -32,7 +32,8 @@ test("the client seq rises by one per event and only one request is in flight at
 });
 
 test("keystrokes within the debounce become one input send carrying the final value, reported dirty in inputState", async () => {
-  const p = page(ROOT);
+  // A debounce well above the few event-loop turns of settle(), even on a loaded machine.
+  const p = page(ROOT, { options: { debounceMs: 300 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "abc");
   await settle();
