@@ -1,5 +1,5 @@
 /** The Postgres side of schema.ts: `$n` placeholders with explicit casts, BIGINT milliseconds. */
-import type { Schema } from "./schema.ts";
+import type { Schema } from "./schema-shape.ts";
 
 const sql = (text: string, ...args: (string | number | null)[]) => ({ sql: text, args });
 

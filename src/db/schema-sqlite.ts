@@ -1,5 +1,5 @@
 /** The SQLite (libsql) side of schema.ts: `?` placeholders, INTEGER milliseconds. */
-import type { Schema } from "./schema.ts";
+import type { Schema } from "./schema-shape.ts";
 
 const sql = (text: string, ...args: (string | number | null)[]) => ({ sql: text, args });
 

@@ -14,25 +14,15 @@
  */
 import { err, ok, type Result, type Task } from "../result.ts";
 import type { Db } from "./db.ts";
-import type { Statement } from "./driver.ts";
 import { postgresSchema } from "./schema-postgres.ts";
+import type { Schema } from "./schema-shape.ts";
 import { sqliteSchema } from "./schema-sqlite.ts";
+
+export type { Schema };
 
 export const USERS_TABLE = "users";
 export const ACCESS_TABLE = "svc_user_access";
 export const DEFAULT_ROLE = "user";
-
-/** What each dialect provides. `builtinId` is set when the canonical id names a users row. */
-export interface Schema {
-  readonly create: readonly Statement[];
-  insertUser(email: string, passwordHash: string, createdAt: number): readonly Statement[];
-  findLogin(email: string): Statement;
-  setRole(id: number, role: string): Statement;
-  readAccess(userId: string): Statement;
-  revoke(userId: string, at: number): Statement;
-  disable(userId: string, at: number, builtinId: number | undefined): readonly Statement[];
-  enable(userId: string, builtinId: number | undefined): readonly Statement[];
-}
 
 export function schemaFor(db: Db): Schema {
   return db.dialect === "sqlite" ? sqliteSchema : postgresSchema;

@@ -30,10 +30,9 @@
  * same attributes written in another order, a subtree reused in one render and rebuilt in the
  * other): then the diff compares the objects, as it would without the record.
  */
-import type { LiveElement, LiveTree } from "./tree.ts";
+import type { Flat, LiveElement, LiveTree } from "./tree.ts";
 
-/** A tree's flat record (see the module note). */
-export type Flat = readonly unknown[];
+export type { Flat };
 
 /** Markers of the kids that are not elements built in this render. */
 const TEXT = { flat: "text" } as const;

@@ -10,7 +10,6 @@
  * an event writes a handful.
  */
 import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
-import type { Flat } from "./flat.ts";
 import { childId, type EventKind, type Pass } from "../protocol/mod.ts";
 
 export interface LiveElement {
@@ -57,6 +56,9 @@ export function hasRawKid(el: LiveElement): boolean {
   for (const kid of el.kids) if (kid.kind === "raw") return true;
   return false;
 }
+
+/** A tree's flat record: its content as one array, read and written by src/live/flat.ts. */
+export type Flat = readonly unknown[];
 
 export interface LiveTree {
   readonly kind: "tree";

@@ -11,7 +11,7 @@ import type { JsonValue } from "../json.ts";
 import {
   EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
 } from "../protocol/mod.ts";
-import type { Handlers, Message, MessageRecord, PassTemplate } from "./node.ts";
+import type { Handlers, Message, MessageRecord, PassTemplate } from "./types.ts";
 import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */

@@ -33,7 +33,7 @@
  * through a map, cost more than building the element.
  */
 import type { Attrs } from "./attrs.ts";
-import type { Child, UiElement, UiNode } from "./node.ts";
+import type { Child, UiElement, UiNode } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 
 /** Where a record's parts are. */

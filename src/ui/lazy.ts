@@ -20,7 +20,7 @@
  * session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
 import { ElementLog } from "./element-log.ts";
-import type { UiElement } from "./node.ts";
+import type { UiElement } from "./types.ts";
 
 /**
  * One memoised call of a render: its arguments as the rule kept them, its element, and the parts a

@@ -11,7 +11,7 @@
  * `</style>` out of the element's raw text.
  */
 import { ID_ATTR, type Pass } from "../protocol/mod.ts";
-import type { PassTemplate } from "./node.ts";
+import type { PassTemplate } from "./types.ts";
 
 export type CssProps = Readonly<Record<string, string | number>>;
 

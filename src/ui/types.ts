@@ -1,0 +1,68 @@
+/**
+ * The view tree's types: what `Ui.h` and its siblings build (src/ui/node.ts) and what the attribute,
+ * style and memo modules read. Types only, so those modules and the builders do not import each
+ * other in a circle.
+ */
+import type { JsonValue } from "../json.ts";
+import type { EventKind, Pass } from "../protocol/mod.ts";
+
+/** A message a handler dispatches: a name, or a name followed by JSON arguments. */
+export type Message = string | readonly [string, ...JsonValue[]];
+
+/** A normalised message: what the server dispatches when the handler fires. */
+export type MessageRecord = {
+  readonly msg: string;
+  readonly args: readonly JsonValue[];
+  /** keydown only: the `KeyboardEvent.key` the handler fires for (e.g. "Enter"). */
+  readonly key?: string;
+};
+
+export type Handlers = Readonly<Partial<Record<EventKind, MessageRecord>>>;
+
+/** One injected style pass: its CSS with `\0` where the owner's selector goes. */
+export type PassTemplate = { readonly pass: Pass; readonly css: string };
+
+/** What the live layer caches on a view element: a live element, known here only by its id segment. */
+export interface LiveMark {
+  readonly seg: string;
+}
+
+export interface UiElement {
+  readonly kind: "el";
+  /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
+  readonly tag: string;
+  /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly handlers: Handlers | undefined;
+  readonly passes: readonly PassTemplate[] | undefined;
+  readonly children: readonly UiNode[];
+  /**
+   * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys),
+   * and the `name` and `type` attributes: worked out once, when the element is built, so
+   * the id walk and the child matching, which run per event, read final fields instead of looking
+   * through attribute bags.
+   */
+  readonly key: string | undefined;
+  readonly name: string | undefined;
+  readonly type: string | undefined;
+  /**
+   * The live element last built from this element (src/live/ids.ts), kept so that an element
+   * object a view hands back again (a static part built once, a `Ui.lazy` part) is not walked
+   * again, and the diff sees the same live element and skips it. Not part of the view's meaning:
+   * the live layer, which sits above this module, owns what is stored here.
+   */
+  live: LiveMark | undefined;
+}
+export interface UiText {
+  readonly kind: "text";
+  readonly text: string;
+}
+/** Raw HTML: the only way to emit unescaped markup. The app vouches for its content. */
+export interface UiRaw {
+  readonly kind: "raw";
+  readonly html: string;
+}
+export type UiNode = UiElement | UiText | UiRaw;
+
+/** What `h` accepts as a child: nodes, strings and numbers; null, undefined and booleans vanish. */
+export type Child = UiNode | string | number | boolean | null | undefined | readonly Child[];
