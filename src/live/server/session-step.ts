@@ -17,6 +17,7 @@ import { handlersOf, type LiveTree } from "../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./session-state.ts";
+import { inputsLeft } from "./input-eviction.ts";
 import { type RenameLog, resolveEvent } from "./rename-log.ts";
 import { hasElement, messagesOf } from "./tree-index.ts";
 
@@ -86,7 +87,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = withoutInputsNotIn(raised, changed.tree);
+  const inputSeqs = withoutInputsNotIn(raised, changed.tree, changed.patches, inputs.keys());
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -100,7 +101,7 @@ export function stepMessage<Model>(state: SessionState<Model>, tree: LiveTree, d
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
-  const inputSeqs = withoutInputsNotIn(state.inputSeqs, changed.tree);
+  const inputSeqs = withoutInputsNotIn(state.inputSeqs, changed.tree, changed.patches, []);
   return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
 }
 
@@ -167,11 +168,17 @@ function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<s
   return raised ?? seqs;
 }
 
-/** The input seqs of the inputs still in `tree` (the same map when none left). */
-function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, tree: LiveTree): ReadonlyMap<string, number> {
-  let kept: Map<string, number> | undefined;
-  for (const id of seqs.keys()) if (!hasElement(tree, id)) (kept ??= new Map(seqs)).delete(id);
-  return kept ?? seqs;
+/**
+ * The input seqs of the inputs still in `tree`, the render after `patches` (the same map when none
+ * left): only the ids the patches could have removed, and the ids the event reported, are looked
+ * up (src/live/server/input-eviction.ts).
+ */
+function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): ReadonlyMap<string, number> {
+  const gone = inputsLeft(seqs, tree, patches, reported);
+  if (gone.length === 0) return seqs;
+  const kept = new Map(seqs);
+  for (const id of gone) kept.delete(id);
+  return kept;
 }
 
 /** The acks of the reported inputs that were in the tree the client showed; undefined for none. */

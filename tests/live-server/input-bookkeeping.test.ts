@@ -1,0 +1,100 @@
+/**
+ * A session's per-input bookkeeping (the stored input seqs, their acks and their eviction) does
+ * work in proportion to what an event names and changes, not to the number of inputs the tab has
+ * touched over its life: counted in element visits of the id lookups (src/live/tree.ts,
+ * lookupVisits), not timed.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { app } from "../../src/live/server/mod.ts";
+import { lookupVisits } from "../../src/live/tree.ts";
+import { Ui } from "../../src/ui/mod.ts";
+import type { JsonValue } from "../../src/json.ts";
+import { openTab, type Tab } from "./harness.ts";
+
+const ROWS = 400;
+type Model = { edits: number; qty: readonly number[] };
+
+function tableApp() {
+  return app<Model>({
+    init: () => ({ edits: 0, qty: Array.from({ length: ROWS }, () => 0) }),
+    update: (model, msg, args: readonly JsonValue[]) => {
+      if (msg !== "SetQty") return model;
+      const qty = model.qty.slice();
+      qty[Number(args[0])] = Number(args[1]);
+      return { edits: model.edits + 1, qty };
+    },
+    view: (model) =>
+      Ui.h(
+        "main",
+        {},
+        Ui.h("p", {}, `${model.edits} edits`),
+        Ui.h(
+          "table",
+          {},
+          Ui.h(
+            "tbody",
+            {},
+            ...model.qty.map((q, i) =>
+              Ui.h("tr", {}, Ui.h("td", {}, Ui.h("input", { type: "number", name: `qty-${i}`, value: String(q), onInput: ["SetQty", i] })), Ui.h("td", {}, `total ${q * 3}`)),
+            ),
+          ),
+        ),
+      ),
+  });
+}
+
+/** The lookup visits of each event of `tab` editing rows `from` to `to` - 1, one new row per event. */
+async function visitsEditing(tab: Tab, ids: string[], from: number, to: number, seq: { n: number }): Promise<number[]> {
+  const visits: number[] = [];
+  for (let row = from; row < to; row++) {
+    const value = String(row + 1);
+    seq.n++;
+    const before = lookupVisits.count;
+    const resp = await tab.post({ page: "p", seq: seq.n, msg: "SetQty", args: [row, value], handlerId: ids[row], inputState: { [ids[row]!]: { value, seq: seq.n } } });
+    visits.push(lookupVisits.count - before);
+    assert.equal(resp.status, 200);
+    const frame = (await resp.json()) as { ackInputs?: Record<string, number>; patches: { id: string }[] };
+    assert.deepEqual(frame.ackInputs, { [ids[row]!]: seq.n }, "the reported input is acked");
+  }
+  return visits;
+}
+
+test("an event's lookups do not grow with the number of inputs the tab has touched", async () => {
+  const live = tableApp();
+  const tab = await openTab(live);
+  const ids = [...tab.html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)].map((m) => m[1]!);
+  assert.equal(ids.length, ROWS);
+  const seq = { n: 0 };
+  const early = await visitsEditing(tab, ids, 0, 50, seq);
+  await visitsEditing(tab, ids, 50, ROWS - 50, seq);
+  const late = await visitsEditing(tab, ids, ROWS - 50, ROWS, seq);
+  const session = [...live.sessions.all()][0]!;
+  assert.equal(session.inputSeqs.size, ROWS, "every touched input is still stored: all are in the tree");
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  assert.ok(sum(late) <= sum(early), `visits of the last 50 events (${sum(late)}) against the first 50 (${sum(early)})`);
+  assert.ok(Math.max(...late) < ROWS / 4, `at most ${Math.max(...late)} visits for an event, on a ${ROWS}-row table`);
+  live.close();
+});
+
+test("an input that leaves the tree is evicted, and one that stays keeps its seq", async () => {
+  let rows = 3;
+  const live = app<number>({
+    init: () => 0,
+    update: (model, msg) => (msg === "Drop" ? model + 1 : model),
+    view: (model) => {
+      rows = 3 - Math.min(model, 2);
+      return Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { "svc-key": `k${i}` }, Ui.h("input", { name: `v${i}`, onInput: "Drop" }))));
+    },
+  });
+  const tab = await openTab(live);
+  const ids = [...tab.html.matchAll(/<input svc-id="([^"]+)"/g)].map((m) => m[1]!);
+  const session = [...live.sessions.all()][0]!;
+  let resp = await tab.post({ page: "p", seq: 1, msg: "Drop", handlerId: ids[2], inputState: { [ids[2]!]: { value: "a", seq: 1 }, [ids[0]!]: { value: "b", seq: 1 } } });
+  assert.equal(resp.status, 200);
+  assert.deepEqual([...session.inputSeqs.keys()], [ids[0]], "the removed row's input is gone, the first row's stays");
+  resp = await tab.post({ page: "p", seq: 2, msg: "Drop", handlerId: ids[1], inputState: { "r.9#nothing": { value: "x", seq: 2 } } });
+  assert.equal(resp.status, 200);
+  assert.deepEqual([...session.inputSeqs.keys()], [ids[0]], "a reported id that is not in the tree is not kept");
+  live.close();
+});
