@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The package as a user gets it: packs the tarball, checks its file list, installs it into fresh
+# projects outside the checkout and runs them under Node (no TypeScript loader, ESM and require()),
+# a strict TypeScript consumer (moduleResolution node16 and bundler), Bun and Deno (npm:
+# specifiers); creates an app with `npx svc-live init` from the tarball and starts it with
+# `npm start`, `bun run start` and `deno task start`; then the JSR and npm publish dry runs.
+# Nothing is published. Peer dependencies come from the registry through npm.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/svc-live-package-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+bun="$repo/node_modules/.bin/bun"
+deno=(npx --yes deno@2.9.6)
+npm_quiet=(--no-audit --no-fund --loglevel=error)
+step() { echo "== package: $*"; }
+
+step "npm pack"
+(cd "$repo" && npm pack --pack-destination "$work" --silent >/dev/null)
+tarball="$(ls "$work"/svc-live-*.tgz)"
+node "$here/check-tarball.mjs" "$tarball" "$here/expected-files.txt"
+
+step "manifests: package.json and jsr.json agree"
+node "$here/check-manifests.mjs" "$repo"
+
+# A project with the tarball and what a Node user adds for serving (@hono/node-server).
+new_project() {
+  local dir="$work/$1"
+  mkdir -p "$dir"
+  (cd "$dir" && npm init -y >/dev/null && npm pkg set type=module && npm install "${npm_quiet[@]}" "$tarball" "${@:2}") >&2
+  echo "$dir"
+}
+
+step "Node: ESM and require() with no TypeScript loader"
+node_app="$(new_project node @hono/node-server)"
+cp "$here/smoke.mjs" "$here/smoke.cjs" "$node_app/"
+(cd "$node_app" && node smoke.mjs && node smoke.cjs)
+echo "install size: $(du -sk "$node_app/node_modules" | cut -f1) KB with @hono/node-server ($(du -sk "$node_app/node_modules/@hono" | cut -f1) KB of it)"
+
+step "TypeScript consumer: tsc --noEmit, strict, moduleResolution node16 and bundler"
+ts_app="$(new_project typescript typescript@5.9 @types/node@20)"
+cp "$here/consumer.ts" "$here/tsconfig.node16.json" "$here/tsconfig.bundler.json" "$ts_app/"
+(cd "$ts_app" && npx tsc -p tsconfig.node16.json && npx tsc -p tsconfig.bundler.json && echo "ok   both configurations type-check")
+
+step "Bun"
+cp "$here/smoke.mjs" "$node_app/smoke-bun.mjs"
+(cd "$node_app" && "$bun" smoke-bun.mjs)
+
+step "Deno (npm: specifiers)"
+deno_app="$work/deno"
+mkdir -p "$deno_app" && cp -R "$node_app/node_modules" "$node_app/package.json" "$deno_app/"
+echo '{ "nodeModulesDir": "manual" }' >"$deno_app/deno.json"
+cp "$here/smoke.mjs" "$deno_app/"
+(cd "$deno_app" && "${deno[@]}" run -A smoke.mjs)
+
+step "npx svc-live init from the tarball; the app starts on Node, Bun and Deno"
+(cd "$work" && npx --yes --package "$tarball" svc-live init my-app --svc "file:$tarball" >/dev/null)
+(cd "$work/my-app" && npm install "${npm_quiet[@]}")
+node "$here/start-app.mjs" "$work/my-app" Node npm start
+node "$here/start-app.mjs" "$work/my-app" Bun "$bun" run start
+node "$here/start-app.mjs" "$work/my-app" Deno "${deno[@]}" task start
+(cd "$work/my-app" && npx svc-live doctor app.ts | tee "$work/doctor.txt")
+grep -q "gate: app: the revocation gate is off" "$work/doctor.txt" || { echo "doctor did not find the live app"; exit 1; }
+(mkdir "$work/default" && cd "$work/default" && npx --yes --package "$tarball" svc-live init app >/dev/null)
+node -e 'const v=require(process.argv[1]).dependencies["svc-live"]; if (v !== "^"+require(process.argv[2]).version) throw new Error("init from the package should depend on ^version, got "+v); console.log("ok   init from the package depends on", v)' "$work/default/app/package.json" "$repo/package.json"
+
+step "publish dry runs (nothing is published)"
+(cd "$repo" && "${deno[@]}" publish --dry-run --allow-dirty --config jsr.json 2>&1 | tail -1)
+(cd "$repo" && npm publish --dry-run --ignore-scripts "$tarball" 2>&1 | tail -1)
+step "passed"
