@@ -84,6 +84,8 @@ export class LiveClient {
   /** This page load's id: the server processes each of its seqs once. */
   private readonly page = pageId();
   private ticket: string | undefined;
+  /** The CSRF token: bound to the session id, so a rotation brings a new one (X-Svc-Csrf). */
+  private csrf: string;
   private stream: Stream | undefined;
   private resyncing: Promise<void> | undefined;
 
@@ -94,6 +96,7 @@ export class LiveClient {
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.sessionId = boot.sessionId;
+    this.csrf = boot.csrf;
     this.inputs = new InputTable(host.doc);
     this.applier = new Applier(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
@@ -209,7 +212,7 @@ export class LiveClient {
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
     if (sends.length === 0 || this.host.beacon === undefined) return;
-    const request: EventRequest = { csrf: this.boot.csrf, sessionId: this.sessionId, page: this.page, ...this.batch(sends) };
+    const request: EventRequest = { csrf: this.csrf, sessionId: this.sessionId, page: this.page, ...this.batch(sends) };
     const body = JSON.stringify(request);
     this.host.beacon(this.url(EVENT_PATH), body);
   }
@@ -331,15 +334,20 @@ export class LiveClient {
     this.ticket = undefined;
     if (ticket === undefined) return;
     const resp = await this.host
-      .fetch(this.url(ROTATE_PATH), { method: "POST", headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.boot.csrf }, credentials: "same-origin" })
+      .fetch(this.url(ROTATE_PATH), { method: "POST", headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
       .catch(() => undefined);
     if (resp !== undefined) this.readSession(resp);
   }
 
-  /** X-Svc-Sid: adopt the session's current public id; X-Svc-Rotation: keep the ticket. */
+  /**
+   * X-Svc-Sid: adopt the session's current public id, and X-Svc-Csrf its token; X-Svc-Rotation:
+   * keep the ticket.
+   */
   private readSession(resp: Response): void {
     const sid = resp.headers.get(SID_HEADER);
     if (sid) this.sessionId = sid;
+    const csrf = resp.headers.get(CSRF_HEADER);
+    if (csrf) this.csrf = csrf;
     const ticket = resp.headers.get(ROTATION_HEADER);
     if (ticket) this.ticket = ticket;
   }
@@ -381,10 +389,11 @@ export class LiveClient {
     this.order.pause();
     for (let attempt = 0; !this.halted; attempt++) {
       const resp = await this.host
-        .fetch(this.url(RENDER_PATH), { headers: { [CSRF_HEADER]: this.boot.csrf }, credentials: "same-origin" })
+        .fetch(this.url(RENDER_PATH), { headers: { [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
         .catch(() => undefined);
       if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
       if (resp?.ok) {
+        this.readSession(resp);
         const seq = Number(resp.headers.get(SEQ_HEADER));
         this.adoptRender(await resp.text(), seq);
         return;
@@ -412,7 +421,7 @@ export class LiveClient {
   }
 
   private headers(): Record<string, string> {
-    return { "Content-Type": "application/json", [CSRF_HEADER]: this.boot.csrf };
+    return { "Content-Type": "application/json", [CSRF_HEADER]: this.csrf };
   }
 
   log(message: string): void {

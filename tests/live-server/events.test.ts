@@ -30,7 +30,7 @@ describe("the page GET", () => {
     const page = await named.fetch(new Request("https://app.test/"));
     const [session, csrf] = page.headers.getSetCookie();
     assert.match(session!, /^__Host-svc_admin_sid=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
-    assert.match(csrf!, /^__svc_csrf=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+    assert.match(csrf!, /^__Host-__svc_csrf=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
     const id = session!.slice(session!.indexOf("=") + 1, session!.indexOf(";"));
     for (const cookie of [`__Host-svc_admin_sid=${id}`, `svc_admin_sid=${id}`]) {
       const again = await named.fetch(new Request("https://app.test/", { headers: { Cookie: cookie } }));

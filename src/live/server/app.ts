@@ -23,14 +23,17 @@ import { secureContextOf, secureCookies, secureResponseCookies } from "../../ser
 import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
 import { render } from "../render.ts";
 import { CLIENT_BUNDLE } from "./client-bundle.ts";
-import { csrfMatches, readCsrfCookie, readSessionId, setCsrfCookie, setSessionCookie } from "./cookies.ts";
+import type { Secret } from "../../auth/secret.ts";
+import { readSessionId, setSessionCookie } from "./cookies.ts";
+import { CsrfTokens, type TokenState } from "./csrf.ts";
+import { originCheck } from "./origin.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
-import { csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
+import { crossOrigin, csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
 import { initialState } from "./session-state.ts";
@@ -68,6 +71,16 @@ export type LiveAppOptions = {
   readonly store?: SessionStore;
   /** Messages accepted even when no handler of the current render names them. */
   readonly messages?: readonly string[];
+  /**
+   * The key of the CSRF tokens (docs/security.md#csrf); default SVC_AUTH_TOKEN_SECRET, else a
+   * random key per app (development: tokens then do not survive a restart).
+   */
+  readonly secret?: Secret;
+  /**
+   * Public origins the app is served at besides the one its requests' URLs show, for a proxy that
+   * rewrites the host (docs/security.md#origin), e.g. ["https://app.example.com"].
+   */
+  readonly allowedOrigins?: readonly string[];
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };
@@ -80,6 +93,8 @@ export class LiveApp<Model> {
   private readonly cookieName: string;
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
+  private readonly csrf: CsrfTokens;
+  private readonly originAllowed: (req: Request) => boolean;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
@@ -99,6 +114,8 @@ export class LiveApp<Model> {
     this.eventPath = this.options.basePath + EVENT_PATH;
     this.now = options.now ?? (() => Date.now());
     this.extraMessages = new Set(options.messages ?? []);
+    this.csrf = new CsrfTokens(options.secret);
+    this.originAllowed = originCheck(options.allowedOrigins);
     this.sessions = new SessionRegistry<Model>({
       store: options.store ?? new MemorySessionStore(),
       now: this.now,
@@ -202,6 +219,9 @@ export class LiveApp<Model> {
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
       admit: (session, r, auth) => (this.access.checksAnything ? this.access.admit(session, auth, r) : undefined),
       finish: (session, r, resp) => this.finishReply(session, r, resp),
+      originAllowed: this.originAllowed,
+      checkToken: (session, r, token) => this.checkToken(session, r, token),
+      tokenOf: (session, r) => this.csrf.tokenOf(r, session.id),
     };
   }
 
@@ -233,10 +253,11 @@ export class LiveApp<Model> {
     if (kept instanceof Response) return kept;
     const opened = kept !== undefined ? { session: kept, signOut: false } : await this.openSession(req, auth);
     if (opened instanceof Response) return opened;
-    // One CSRF token per browser (the double-submit cookie), so apps mounted side by side share it.
-    const csrf = readCsrfCookie(req) || randomToken();
-    const resp = new Response(await this.renderPage(opened.session, csrf), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-    return this.pageCookies(resp, req, { session: opened.session, csrf, signOut: opened.signOut });
+    // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
+    const csrfCookie = this.csrf.cookieFor(req);
+    const page = await this.renderPage(opened.session, csrfCookie);
+    const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    return this.pageCookies(resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
   }
 
   /**
@@ -274,26 +295,30 @@ export class LiveApp<Model> {
   }
 
   /** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
-  private renderPage(session: LiveSession<Model>, csrf: string): Promise<string> {
+  private renderPage(session: LiveSession<Model>, csrfCookie: string): Promise<{ html: string; id: string }> {
     return session.mutex.run(() => {
       session.lastActive = this.now();
       session.startPage();
-      return pageHtml({
+      // The id the page's token is bound to is the one its session cookie gets.
+      const id = session.id;
+      const html = pageHtml({
         title: this.options.title,
         head: this.options.head,
         basePath: this.options.basePath,
-        csrf,
+        csrf: this.csrf.tokenFor(id, csrfCookie),
         seq: session.outSeq,
         handle: this.sessions.handleOf(session),
         body: render(session.currentTree()),
       });
+      return { html, id };
     });
   }
 
-  /** The page's cookies: the session's, a new browser's CSRF token, and a signed-out visitor's token cleared. */
-  private pageCookies(resp: Response, req: Request, page: { session: LiveSession<Model>; csrf: string; signOut: boolean }): Response {
-    let out = setSessionCookie(resp, this.cookieName, page.session.id, this.secure(req));
-    if (!readCsrfCookie(req)) out = setCsrfCookie(out, page.csrf);
+  /** The page's cookies: the session's, a new browser's CSRF cookie, and a signed-out visitor's token cleared. */
+  private pageCookies(resp: Response, req: Request, page: { id: string; csrfCookie: string; signOut: boolean }): Response {
+    const secure = this.secure(req);
+    let out = setSessionCookie(resp, this.cookieName, page.id, secure);
+    if (this.csrf.needsCookie(req, secure)) out = this.csrf.setCookie(out, page.csrfCookie, secure);
     return page.signOut ? this.access.clearSlidingCookie(out) : out;
   }
 
@@ -320,24 +345,35 @@ export class LiveApp<Model> {
   private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
     if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
-    if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
+    if (!this.originAllowed(req)) return crossOrigin();
     const session = resolved.session;
+    const tokenState = this.checkToken(session, req, req.headers.get(CSRF_HEADER) ?? undefined);
+    if (tokenState === "wrong") return csrfFailed();
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
     return session.mutex.run(() => {
       session.lastActive = this.now();
-      return new Response(render(session.currentTree()), {
-        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(session.outSeq) },
-      });
+      const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(session.outSeq) };
+      // A tab still holding the token of a rotated-away id learns the current one.
+      if (tokenState === "former") Object.assign(headers, { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) });
+      return new Response(render(session.currentTree()), { headers });
     });
   }
 
   private exchangeRotation(req: Request): Response {
-    if (!csrfMatches(req, req.headers.get(CSRF_HEADER) ?? undefined)) return csrfFailed();
-    const session = this.sessions.exchange(readSessionId(req, this.cookieName), req.headers.get(ROTATION_HEADER) ?? undefined);
+    if (!this.originAllowed(req)) return crossOrigin();
+    // The tab exchanging its ticket still holds the old id's cookie and token.
+    const oldId = readSessionId(req, this.cookieName);
+    if (oldId === undefined || !this.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
+    const session = this.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined);
     if (session === undefined) return sessionLost();
-    const resp = new Response(null, { status: 204, headers: { [SID_HEADER]: this.sessions.handleOf(session) } });
+    const resp = new Response(null, { status: 204, headers: { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) ?? "" } });
     return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
+  }
+
+  /** A token checked against the session's current id, then the ids it rotated away from within the grace period. */
+  private checkToken(session: LiveSession<Model>, req: Request, token: string | undefined): TokenState {
+    return this.csrf.check(req, token, session.id, () => this.sessions.rotatedIds(session));
   }
 
   /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
@@ -347,6 +383,8 @@ export class LiveApp<Model> {
     if (rotation === undefined) return resp;
     resp.headers.set(ROTATION_HEADER, rotation.ticket);
     resp.headers.set(SID_HEADER, this.sessions.handleOf(session));
+    const token = this.csrf.tokenOf(req, session.id);
+    if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
     return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
   }
 }

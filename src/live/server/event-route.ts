@@ -2,17 +2,18 @@
  * POST /_svc/event (live-input-authority.md §Endpoints, §Authentication, §Errors).
  *
  * Checks run in an order that never reveals more than the caller already holds: the cookie's
- * session first (lost: the one constant 404), then the body size and shape (413, 400), the CSRF
- * token (403; the header, or for a beacon batch the body's csrf field), the advisory sessionId
+ * session first (lost: the one constant 404), the request's origin (403, docs/security.md#origin),
+ * then the body size and shape (413, 400), the CSRF token bound to the session (403; the header,
+ * or for a beacon batch the body's csrf field; docs/security.md#csrf), the advisory sessionId
  * (another session's: the same 404), and only then the session's mutex and the six steps.
  */
 import type { JsonObject } from "../../json.ts";
 import { log } from "../../log.ts";
 import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
-import { csrfMatches } from "./cookies.ts";
+import type { TokenState } from "./csrf.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, csrfFailed, frameReply, handlerGone, sessionLost, sessionRotating } from "./responses.ts";
+import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
 import { CSRF_HEADER, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
@@ -26,6 +27,15 @@ export type EventRouteContext<Model> = {
    * `auth`: the verified sliding token's claims, when the app has one.
    */
   readonly admit: (session: LiveSession<Model>, req: Request, auth: JsonObject | undefined) => Response | undefined | Promise<Response | undefined>;
+  /** Whether the request comes from the app's own origin (src/live/server/origin.ts). */
+  readonly originAllowed: (req: Request) => boolean;
+  /**
+   * Checks a CSRF token against the session: "current" for the token of its id, "former" for
+   * that of an id it rotated away from within the grace period (another tab, not told yet).
+   */
+  readonly checkToken: (session: LiveSession<Model>, req: Request, token: string | undefined) => TokenState;
+  /** The session's current CSRF token for this request's cookie, for a reply that renames it. */
+  readonly tokenOf: (session: LiveSession<Model>, req: Request) => string | undefined;
   /** Adds what the processing changed about the session to the reply (rotation, end). */
   readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
 };
@@ -36,30 +46,32 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   if (resolved.kind === "rotating") return sessionRotating();
   const session = resolved.session;
 
+  if (!ctx.originAllowed(req)) return crossOrigin();
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
-  if (headerToken !== undefined && !csrfMatches(req, headerToken)) return csrfFailed();
 
   const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
   if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, 413);
   const parsed = parseEventBody(text);
   if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
   const body = parsed.value;
-  // A beacon cannot set headers: only an unload batch may carry its token in the body (§Client rules 9).
-  if (headerToken === undefined && !(body.isBatch && csrfMatches(req, body.csrf))) return csrfFailed();
+  // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
+  const token = headerToken ?? (body.isBatch ? body.csrf : undefined);
+  const tokenState = ctx.checkToken(session, req, token);
 
-  let renamed = false;
+  let renamed = tokenState === "former";
   if (body.sessionId !== undefined && body.sessionId !== ctx.registry.handleOf(session)) {
+    // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
     if (!ctx.registry.rotatedHandle(session, body.sessionId)) return sessionLost();
     renamed = true;
   }
+  if (tokenState === "wrong") return csrfFailed();
 
   const admitted = ctx.admit(session, req, auth);
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
   const reply = await session.mutex.run(() => process(session, body, ctx.now()));
-  const withSid = renamed ? withHeader(reply, SID_HEADER, ctx.registry.handleOf(session)) : reply;
-  return ctx.finish(session, req, withSid);
+  return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
 function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Response {
@@ -98,7 +110,10 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   }
 }
 
-function withHeader(resp: Response, name: string, value: string): Response {
-  resp.headers.set(name, value);
+/** A tab that still used the session's old handle or token is told the current ones. */
+function tellRenamed<Model>(resp: Response, ctx: EventRouteContext<Model>, session: LiveSession<Model>, req: Request): Response {
+  resp.headers.set(SID_HEADER, ctx.registry.handleOf(session));
+  const token = ctx.tokenOf(session, req);
+  if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
   return resp;
 }

@@ -91,12 +91,21 @@ export class SessionRegistry<Model> implements SessionHost {
     return { kind: "lost" };
   }
 
-  /** Whether `handle` is one this session rotated away from (the body named its old id). */
+  /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
   rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
+    const now = this.options.now();
     for (const rotation of this.rotations.values()) {
-      if (rotation.to === session && rotation.fromHandle === handle) return true;
+      if (rotation.to === session && rotation.fromHandle === handle && now - rotation.at < ROTATION_GRACE_MS) return true;
     }
     return false;
+  }
+
+  /** The ids this session rotated away from that still answer "rotating" (their grace period). */
+  *rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
+    const now = this.options.now();
+    for (const [from, rotation] of this.rotations) {
+      if (rotation.to === session && now - rotation.at < ROTATION_GRACE_MS) yield from;
+    }
   }
 
   /** Exchanges a rotated-away id for the current session, for the holder of the ticket only. */

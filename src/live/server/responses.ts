@@ -27,6 +27,14 @@ export function csrfFailed(): Response {
   return new Response("csrf token missing or wrong", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
 }
 
+/**
+ * A request that names another origin than the app's (docs/security.md#origin): refused like a
+ * wrong CSRF token, whatever token it carries.
+ */
+export function crossOrigin(): Response {
+  return new Response("cross-origin request refused", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
+}
+
 export function badRequest(code: string, message: string, status = 400): Response {
   return new Response(JSON.stringify({ error: code, message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
 }
