@@ -1,7 +1,7 @@
 /**
- * HS256 JSON Web Tokens (RFC 7519 over RFC 7515 compact JWS), std-auth.md §Layer 1.
+ * HS256 JSON Web Tokens (RFC 7519 over RFC 7515 compact JWS).
  *
- * Verification order is fixed, and each step has its own error code (DESIGN.md §Conventions):
+ * Verification order is fixed, and each step has its own error code:
  *   1. shape: three strict base64url segments, total length bounded  -> "token_malformed"
  *   2. header: a JSON object whose alg is exactly "HS256"             -> "token_bad_alg"
  *   3. signature: HMAC-SHA256, compared in constant time             -> "bad_signature"
@@ -135,16 +135,22 @@ export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: n
   return signStamped(secret, payload.value, iat, iatMs, iat + expirySeconds);
 }
 
+/** The JSON object a base64url segment holds; undefined when it is not UTF-8, not JSON or not an object. */
+function jsonObjectOf(segment: string): JsonObject | undefined {
+  const text = decodeText(segment);
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function checkHeader(segment: string): Result<void> {
   if (segment === SIGNED_HEADER) return ok();
-  const text = decodeText(segment);
-  let header: unknown;
-  try {
-    header = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    header = undefined;
-  }
-  if (!isJsonObject(header)) return err("token_bad_alg", "token header is not a JSON object");
+  const header = jsonObjectOf(segment);
+  if (header === undefined) return err("token_bad_alg", "token header is not a JSON object");
   if (header.alg !== "HS256") return err("token_bad_alg", "token alg must be HS256");
   // RFC 7515 §4.1.11: a "crit" extension we do not understand must be refused.
   if ("crit" in header) return err("token_bad_alg", "token header has unsupported critical parameters");
@@ -218,14 +224,8 @@ export function verifyToken(secret: Secret, token: string, options?: ClockOption
   }
 
   // 4. Payload.
-  const text = decodeText(token.slice(firstDot + 1, secondDot));
-  let payload: unknown;
-  try {
-    payload = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    payload = undefined;
-  }
-  if (!isJsonObject(payload)) return err("token_malformed", "token payload is not a JSON object");
+  const payload = jsonObjectOf(token.slice(firstDot + 1, secondDot));
+  if (payload === undefined) return err("token_malformed", "token payload is not a JSON object");
 
   // 5. Claims.
   return checkTimes(payload, now.value);

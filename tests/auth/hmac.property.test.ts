@@ -2,16 +2,20 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
-import { hmacSha256Key, hmacSha256Signer } from "../../src/runtime/hmac.ts";
+import { hmacSha256Key } from "../../src/runtime/hmac.ts";
 
-// The HMAC behind every token is picked per runtime for speed (src/runtime/hmac.ts); whichever it
-// is, it must agree with an independent implementation bit for bit (RFC 2104, FIPS 180-4).
+// The HMAC behind every token comes from the platform where it has one, and @noble/hashes
+// elsewhere (src/runtime/hmac.ts); both must agree with node:crypto bit for bit (RFC 2104).
+const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+console.log(`fast-check seed ${SEED} (FC_SEED=${SEED} to replay)`);
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const reference = (key: Uint8Array, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
 
 test("RFC 4231 test case 2 (key 'Jefe')", () => {
-  const mac = hmacSha256Signer(new TextEncoder().encode("Jefe"))("what do ya want for nothing?");
-  assert.equal(Buffer.from(mac).toString("hex"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  for (const backend of ["auto", "portable"] as const) {
+    const mac = hmacSha256Key(new TextEncoder().encode("Jefe"), backend).sign("what do ya want for nothing?");
+    assert.equal(Buffer.from(mac, "base64url").toString("hex"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", backend);
+  }
 });
 
 test("property: MACs equal node:crypto's for random keys and ASCII or Unicode messages of every block boundary", () => {
@@ -21,8 +25,8 @@ test("property: MACs equal node:crypto's for random keys and ASCII or Unicode me
       fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 120 }), fc.integer({ min: 0, max: 200 }).map((n) => "a".repeat(n))),
       (key, data) => {
         const expected = reference(key, data);
-        assert.deepEqual(Buffer.from(hmacSha256Signer(key)(data)), expected);
         assert.equal(hmacSha256Key(key).sign(data), expected.toString("base64url"));
+        assert.equal(hmacSha256Key(key, "portable").sign(data), expected.toString("base64url"));
         // verify reads the signing input and the signature in place, as a token holds them.
         for (const backend of ["auto", "portable"] as const) {
           const verifier = hmacSha256Key(key, backend);
@@ -34,10 +38,9 @@ test("property: MACs equal node:crypto's for random keys and ASCII or Unicode me
           const respelled = token.slice(0, -1) + ALPHABET[ALPHABET.indexOf(token.at(-1)!) ^ 1];
           assert.equal(verifier.verify(respelled, data.length, data.length + 1), false);
         }
-        assert.deepEqual(Buffer.from(hmacSha256Signer(key, "portable")(data)), expected);
       },
     ),
-    { numRuns: 1500 },
+    { numRuns: 1500, seed: SEED },
   );
 });
 
