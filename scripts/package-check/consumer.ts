@@ -1,6 +1,7 @@
 // A TypeScript app using the installed package through its declarations: every subpath, the
 // typed model of a live app, tokens, the database handle and the server helpers. Type-checked with
-// `tsc --noEmit` under strict settings, once with moduleResolution node16 and once with bundler.
+// `tsc --noEmit` under strict settings without skipLibCheck or Node's types, once with moduleResolution
+// node16 and once with bundler.
 import { Auth, Db, Live, Secret, Server, Ui, type JsonObject, type Result } from "svc-live";
 import { Auth as AuthAgain, type StrengthLabel } from "svc-live/auth";
 import { Server as ServerAgain } from "svc-live/server";
