@@ -4,13 +4,14 @@
  * rather than by looking every stored id up again.
  *
  * An element leaves the tree only under a patch that changes children: `replace` and `remove` (the
- * element itself), `text`, `html` and `kids` (its children). A patch of attributes alone leaves
- * every element where it was. So after an event whose patches change only texts of leaves and
- * attributes, as most do, no stored id can have left, and nothing is looked up: the work of an
- * event follows what it changed, not how many inputs the tab has touched over its life. Ids under a
- * patch that changes children, and the ids the event itself reported (which the client may name
- * without their being in the tree at all), are looked up in the new tree; a parent with many such
- * ids is indexed by seg once.
+ * element itself), `text`, `html` and `kids` (its children); and only an element that had element
+ * children in the previous tree can lose any. A patch of attributes leaves every element where it
+ * was, and so does a new text in a cell of text. So after an event whose patches change only texts
+ * of leaves and attributes, as most do, no stored id can have left and none is looked at: the work
+ * of an event follows what it changed, not how many inputs the tab has touched over its life. The
+ * stored ids under a patch that did change element children, and the ids the event itself reported
+ * (which the client may name without their being in the tree at all), are looked up in the new
+ * tree; a parent with many such ids is indexed by seg once.
  */
 import type { Patch } from "../../protocol/mod.ts";
 import { findElement, type LiveElement, lookupVisits, type LiveTree } from "../tree.ts";
@@ -19,25 +20,42 @@ import { findElement, type LiveElement, lookupVisits, type LiveTree } from "../t
 const INDEX_FROM = 8;
 
 /**
- * The stored ids (keys of `seqs`) that are not in `tree`, the render after `patches`; `reported`:
- * the ids the event reported, looked up whatever the patches.
+ * The stored ids (keys of `seqs`) that are not in `tree`, the render that `patches` turn `prev` into;
+ * `reported`: the ids the event reported, looked up whatever the patches.
  */
-export function inputsLeft(seqs: ReadonlyMap<string, number>, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): string[] {
+export function inputsLeft(seqs: ReadonlyMap<string, number>, prev: LiveTree, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): string[] {
   if (seqs.size === 0) return [];
   const candidates = new Set<string>();
   for (const id of reported) if (seqs.has(id)) candidates.add(id);
-  const changedBelow = childChanges(patches);
+  const changedBelow = childChanges(prev, patches, seqs, candidates);
   if (changedBelow !== undefined) for (const id of seqs.keys()) if (under(id, changedBelow)) candidates.add(id);
   return candidates.size === 0 ? [] : missing(tree, candidates);
 }
 
-/** The ids of the patches that change children or replace or remove their element; undefined for none. */
-function childChanges(patches: readonly Patch[]): Set<string> | undefined {
+/**
+ * The ids of the patches that may have taken element children away, or undefined for none. A
+ * replaced or removed element without element children adds only itself to `candidates`. A patch
+ * whose id is not in `prev` (inside a renamed subtree, ids are the new ones) counts as changing
+ * children; its renamed ancestor's `kids` patch counts too.
+ */
+function childChanges(prev: LiveTree, patches: readonly Patch[], seqs: ReadonlyMap<string, number>, candidates: Set<string>): Set<string> | undefined {
   let ids: Set<string> | undefined;
   for (const p of patches) {
-    if (p.replace !== undefined || p.remove !== undefined || p.text !== undefined || p.html !== undefined || p.kids !== undefined) (ids ??= new Set()).add(p.id);
+    const whole = p.replace !== undefined || p.remove !== undefined;
+    if (!whole && p.text === undefined && p.html === undefined && p.kids === undefined) continue;
+    const before = findElement(prev, p.id);
+    if (before !== undefined && !hasElementKids(before)) {
+      if (whole && seqs.has(p.id)) candidates.add(p.id);
+      continue;
+    }
+    (ids ??= new Set()).add(p.id);
   }
   return ids;
+}
+
+function hasElementKids(el: LiveElement): boolean {
+  for (const kid of el.kids) if (kid.kind === "el") return true;
+  return false;
 }
 
 /** Whether `id` is one of `roots` or lies below one (an id is its parent's id, ".", its seg). */

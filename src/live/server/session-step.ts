@@ -87,7 +87,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = withoutInputsNotIn(raised, changed.tree, changed.patches, inputs.keys());
+  const inputSeqs = withoutInputsNotIn(raised, tree, changed.tree, changed.patches, inputs.keys());
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -101,7 +101,7 @@ export function stepMessage<Model>(state: SessionState<Model>, tree: LiveTree, d
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
-  const inputSeqs = withoutInputsNotIn(state.inputSeqs, changed.tree, changed.patches, []);
+  const inputSeqs = withoutInputsNotIn(state.inputSeqs, tree, changed.tree, changed.patches, []);
   return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
 }
 
@@ -169,12 +169,12 @@ function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<s
 }
 
 /**
- * The input seqs of the inputs still in `tree`, the render after `patches` (the same map when none
- * left): only the ids the patches could have removed, and the ids the event reported, are looked
- * up (src/live/server/input-eviction.ts).
+ * The input seqs of the inputs still in `tree`, the render `patches` turn `prev` into (the same map
+ * when none left): only the ids the patches could have removed, and the ids the event reported,
+ * are looked up (src/live/server/input-eviction.ts).
  */
-function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): ReadonlyMap<string, number> {
-  const gone = inputsLeft(seqs, tree, patches, reported);
+function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, prev: LiveTree, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): ReadonlyMap<string, number> {
+  const gone = inputsLeft(seqs, prev, tree, patches, reported);
   if (gone.length === 0) return seqs;
   const kept = new Map(seqs);
   for (const id of gone) kept.delete(id);
