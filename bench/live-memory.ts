@@ -9,8 +9,8 @@
  * Each session loads its page and sends one event, all through app.fetch; then the heap is read,
  * the clock moves past treeIdleMs and the registry sweeps (the trees of quiet sessions are
  * dropped, as after ten quiet seconds by default) and the heap is read again. Done twice: with
- * every session keeping its tree ("active"), and with the default policy (the `maxTrees` most
- * recently used keep one: 2,048, so here all of them), and once more with every tree kept for the page written as Ui.html
+ * every session keeping its tree ("active"), and with the default policy (the most recently used
+ * keep one within the tree budget's 256 MiB, so here all of them), and once more with every tree kept for the page written as Ui.html
  * templates. A warm-up batch of sessions is made and swept first, so compiled code and caches are
  * not counted. Prints one line: LIVE_MEMORY {…} with the figures in bytes per session.
  */
@@ -48,7 +48,7 @@ const origin = "http://bench.test";
  * Heap growth per session over `count` sessions of a fresh app: right after each one's event,
  * and after the sweep dropped the trees of the quiet ones.
  */
-async function measure(options: { maxTrees?: number }, variant: FormVariant = "plain"): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
+async function measure(options: { maxTreeBytes?: number }, variant: FormVariant = "plain"): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
   const app = formApp({ now: () => clock, treeIdleMs: TREE_IDLE_MS, ...options }, variant);
   const session = async () => {
     const creds = await openSession(app.fetch, origin);
@@ -75,12 +75,12 @@ async function measure(options: { maxTrees?: number }, variant: FormVariant = "p
 
 // Every session keeping its tree (the "active" figure), then the default policy, where only the
 // most recently used few keep theirs (src/live/server/registry.ts).
-const kept = await measure({ maxTrees: Number.MAX_SAFE_INTEGER });
+const kept = await measure({ maxTreeBytes: Number.MAX_SAFE_INTEGER });
 await heapUsed();
 const policy = await measure({});
 await heapUsed();
 // The page written as Ui.html templates: a session also keeps its last render's template calls.
-const templates = await measure({ maxTrees: Number.MAX_SAFE_INTEGER }, "template");
+const templates = await measure({ maxTreeBytes: Number.MAX_SAFE_INTEGER }, "template");
 console.log(
   `LIVE_MEMORY ${JSON.stringify({
     sessions: count, nodes: kept.nodes, activeBytes: kept.afterEvent, idleBytes: kept.idle, defaultAfterEventBytes: policy.afterEvent, defaultTrees: policy.trees,

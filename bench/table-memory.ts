@@ -11,7 +11,8 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes }, …].
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes }, …] (estimatedBytes: what the
+ * tree budget counts for the session, src/live/server/tree-budget.ts).
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
@@ -58,21 +59,23 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
   }
 }
 
-const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number }[] = [];
+const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number }[] = [];
 for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
   // Every tree kept: what an active session costs, not what a bound leaves of it.
-  const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER } as never);
+  const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER });
   await activeSession(app, rows);
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
   for (let i = 0; i < sessions; i++) await activeSession(app, rows);
   const after = await heapUsed();
   let htmlBytes = 0;
+  let estimatedBytes = 0;
   for (const s of app.sessions.all()) {
     if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
     htmlBytes += utf8.encode(render(s.currentTree())).length;
+    estimatedBytes += s.treeBytes;
   }
-  results.push({ rows, sessions, keptBytes: (after - before) / sessions, htmlBytes: htmlBytes / sessions });
+  results.push({ rows, sessions, keptBytes: (after - before) / sessions, htmlBytes: htmlBytes / sessions, estimatedBytes: estimatedBytes / sessions });
   app.close();
 }
 console.log(`TABLE_MEMORY ${JSON.stringify(results)}`);

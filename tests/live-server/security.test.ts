@@ -226,18 +226,40 @@ describe("idle sessions", () => {
     assert.deepEqual(((await resp.json()) as { patches: unknown }).patches, [{ id: "r.0#p", text: "count 1" }]);
   });
 
-  test("only the maxTrees most recently used sessions keep a tree; the others re-render theirs on their next event", async () => {
-    const a = freshApp({ maxTrees: 2 });
+  /** The estimated bytes of one session's tree of the test form. */
+  async function formTreeBytes(): Promise<number> {
+    const probe = freshApp();
+    await openTab(probe);
+    const bytes = [...probe.sessions.all()][0]!.treeBytes;
+    assert.ok(bytes > 0);
+    return bytes;
+  }
+
+  test("past the byte budget the least recently used sessions give their trees up, and re-render them on their next event", async () => {
+    const a = freshApp({ maxTreeBytes: 2.5 * (await formTreeBytes()) });
     const tabs = [await openTab(a), await openTab(a), await openTab(a)];
     const sessions = [...a.sessions.all()];
     for (const [k, tab] of tabs.entries()) assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: "r.2#button" })).status, 200, `tab ${k}`);
     assert.deepEqual(sessions.map((s) => s.hasTree), [false, true, true], "the least recently used gave its tree up");
+    assert.equal(a.sessions.keptTrees.sessions, 2);
     const resp = await tabs[0]!.post({ seq: 2, msg: "Inc", handlerId: "r.2#button" });
     assert.deepEqual(((await resp.json()) as { patches: unknown }).patches, [{ id: "r.0#p", text: "count 2" }]);
     assert.deepEqual(sessions.map((s) => s.hasTree), [true, false, true]);
   });
 
-  test("by default the bound is 2,048: 300 busy sessions all keep their trees", async () => {
+  test("a session whose tree alone is past the budget keeps it through its event, and its events stay correct", async () => {
+    const a = freshApp({ maxTreeBytes: 1 });
+    const [one, two] = [await openTab(a), await openTab(a)];
+    for (let seq = 1; seq <= 3; seq++) {
+      for (const tab of [one, two]) {
+        const resp = await tab.post({ seq, msg: "Inc", handlerId: "r.2#button" });
+        assert.deepEqual(((await resp.json()) as { patches: unknown }).patches, [{ id: "r.0#p", text: `count ${seq}` }]);
+      }
+      assert.deepEqual([...a.sessions.all()].map((s) => s.hasTree), [false, true], "only the session of the last event keeps a tree");
+    }
+  });
+
+  test("by default 300 busy sessions of a small form all keep their trees", async () => {
     const a = freshApp();
     for (let i = 0; i < 300; i++) await openTab(a);
     assert.equal([...a.sessions.all()].filter((s) => s.hasTree).length, 300);

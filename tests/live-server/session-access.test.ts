@@ -24,7 +24,7 @@ after(async () => {
 });
 
 function setup(sliding = false) {
-  const sessions = new SessionRegistry<FormModel>({ store: new MemorySessionStore(), now: () => NOW, idleTimeoutMs: 60_000, treeIdleMs: 10_000, sweepEveryMs: 60_000, maxTrees: 10 });
+  const sessions = new SessionRegistry<FormModel>({ store: new MemorySessionStore(), now: () => NOW, idleTimeoutMs: 60_000, treeIdleMs: 10_000, sweepEveryMs: 60_000, maxTreeBytes: 1 << 20 });
   registries.push(sessions);
   const access = new SessionAccess({ sessions, now: () => NOW, cookieName: "svc_sid", secure: () => false });
   if (sliding) access.sliding = { cookie: "svc_token", sameSite: "Lax" } as never;

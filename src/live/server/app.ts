@@ -33,6 +33,7 @@ import { RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
+import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
 import { crossOrigin, csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
@@ -57,16 +58,13 @@ export type LiveAppOptions = {
   /** A quiet session frees its rendered tree after this long (default 10 s). */
   readonly treeIdleMs?: number;
   /**
-   * How many of the most recently used sessions keep their rendered tree between events (default
-   * 2,048). Others re-render their previous tree on their next event, which about doubles its
-   * cost: at 1,000 busy sessions, a bound of 256 cut events/s by 40 % and raised p99 latency from
-   * 224 to 369 ms (bench/live-load.bench.ts). A kept tree costs about 58 KB for 100 elements
-   * written with Ui.h and 42 KB written as Ui.html templates (bench/live.bench.ts, memory: the
-   * rendered tree and the last render's calls, which the next render is compared with), so the
-   * default bounds that memory near 120 MB (86 MB), paid only while that many sessions are busy at
-   * once: trees of sessions quiet for treeIdleMs are dropped either way.
+   * How many bytes of rendered trees the most recently used sessions keep between events (default
+   * 256 MiB, a quarter of a 1 GB heap; docs/deployment.md#memory). A session whose tree was
+   * released past the budget renders it again from its model on its next event, which about
+   * doubles that event's cost and changes nothing else. A kept tree costs in proportion to its
+   * page (bench/table.bench.ts, memory); trees of sessions quiet for treeIdleMs are dropped either way.
    */
-  readonly maxTrees?: number;
+  readonly maxTreeBytes?: number;
   readonly heartbeatMs?: number;
   readonly store?: SessionStore;
   /** Messages accepted even when no handler of the current render names them. */
@@ -122,7 +120,7 @@ export class LiveApp<Model> {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
-      maxTrees: Math.max(1, options.maxTrees ?? 2048),
+      maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
     this.access = new SessionAccess({ sessions: this.sessions, now: this.now, cookieName: this.cookieName, secure: (req) => this.secure(req) });

@@ -15,6 +15,7 @@ import { randomToken } from "./random.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
 import { snapshotOf } from "./session-state.ts";
 import type { SessionStore } from "./store.ts";
+import { TreeBudget } from "./tree-budget.ts";
 import { ROTATION_GRACE_MS } from "./wire.ts";
 
 export type Rotation = {
@@ -38,8 +39,8 @@ export type RegistryOptions = {
   /** A session with no interaction for this long drops its rendered tree (re-rendered on demand). */
   readonly treeIdleMs: number;
   readonly sweepEveryMs: number;
-  /** How many sessions keep their rendered tree between events (the most recently used ones). */
-  readonly maxTrees: number;
+  /** How many bytes of rendered trees sessions keep between events (the most recently used ones; src/live/server/tree-budget.ts). */
+  readonly maxTreeBytes: number;
   /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
   readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
 };
@@ -51,22 +52,23 @@ export class SessionRegistry<Model> implements SessionHost {
   /** Rotations made while processing a request, picked up by that request's reply. */
   private readonly pendingTickets = new Map<LiveSession<unknown>, Rotation>();
   /**
-   * Sessions holding a rendered tree, least recently used first (a Set keeps insertion order).
+   * Sessions holding a rendered tree, least recently used first, within a byte budget
+   * (src/live/server/tree-budget.ts).
    *
    * The tree is a cache of view(model): a session without one re-renders it from the model, as
    * after an idle drop, which about doubles its next event's cost. A kept tree outlives many
    * other sessions' events, but the diff leaves most of it the objects of earlier renders
-   * (src/live/diff.ts), so it costs the collector little; what it costs is memory, about 58 KB
-   * for a 100-element view with the calls of its last render (bench/live.bench.ts), which
-   * `maxTrees` bounds. At 1,000 sessions busy at once, a bound of 256 cut events/s by 40 %
-   * (bench/live-load.bench.ts); the default is 2,048.
-   * A quiet session drops its tree at the sweep, unless it has an open stream, whose background
-   * frames are diffed against it.
+   * (src/live/diff.ts), so it costs the collector little; what it costs is memory, in proportion
+   * to its page, which the budget bounds in bytes (bench/table.bench.ts measures the heap a kept
+   * tree costs). A quiet session drops its tree at the sweep, unless it has an open stream, whose
+   * background frames are diffed against it.
    */
-  private readonly treeHolders = new Set<LiveSession<Model>>();
+  private readonly treeHolders: TreeBudget<LiveSession<Model>>;
   private stopSweeper: (() => void) | undefined;
 
-  constructor(private readonly options: RegistryOptions) {}
+  constructor(private readonly options: RegistryOptions) {
+    this.treeHolders = new TreeBudget(options.maxTreeBytes);
+  }
 
   add(session: LiveSession<Model>): void {
     this.sessions.set(session.id, session);
@@ -133,14 +135,12 @@ export class SessionRegistry<Model> implements SessionHost {
 
   usedTree(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
-    this.treeHolders.delete(live);
-    this.treeHolders.add(live);
-    if (this.treeHolders.size <= this.options.maxTrees) return;
-    for (const oldest of this.treeHolders) {
-      if (this.treeHolders.size <= this.options.maxTrees) break;
-      this.treeHolders.delete(oldest);
-      oldest.releaseTree();
-    }
+    for (const oldest of this.treeHolders.use(live, live.treeBytes)) oldest.releaseTree();
+  }
+
+  /** The estimated bytes of the trees kept now, and how many sessions keep one (for tests and benchmarks). */
+  get keptTrees(): { readonly bytes: number; readonly sessions: number } {
+    return { bytes: this.treeHolders.usedBytes, sessions: this.treeHolders.size };
   }
 
   persist(session: LiveSession<unknown>): void {
@@ -157,7 +157,7 @@ export class SessionRegistry<Model> implements SessionHost {
   end(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
     live.stop();
-    this.treeHolders.delete(live);
+    this.treeHolders.forget(live);
     if (this.sessions.get(live.id) === live) this.sessions.delete(live.id);
     this.handles.delete(live);
     for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
@@ -192,7 +192,7 @@ export class SessionRegistry<Model> implements SessionHost {
         // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
         session.frames.forgetRecent();
         session.forgetRenames();
-        this.treeHolders.delete(session);
+        this.treeHolders.forget(session);
       }
     }
     for (const [from, rotation] of this.rotations) {

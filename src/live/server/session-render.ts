@@ -9,10 +9,20 @@ import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
 import { recordLengthAfter } from "../flat.ts";
 import { assignIds } from "../ids.ts";
 import type { LiveTree } from "../tree.ts";
+import { estimateTreeBytes } from "./tree-budget.ts";
+
+/**
+ * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
+ * tree, and a page grows or shrinks by little per event, so most events only read the last one.
+ */
+const MEASURE_EVERY = 32;
 
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
   private memo: LazyMemo | undefined;
+  /** About how many bytes the kept tree costs (src/live/server/tree-budget.ts), and the trees kept since it was measured. */
+  private bytes = 0;
+  private keptSinceMeasure = 0;
 
   constructor(private readonly view: (model: Model) => UiElement) {}
 
@@ -31,12 +41,23 @@ export class SessionRender<Model> {
   }
 
   keep(tree: LiveTree): void {
+    const fresh = this.tree === undefined;
     this.tree = tree;
+    if (fresh || ++this.keptSinceMeasure >= MEASURE_EVERY) {
+      this.bytes = estimateTreeBytes(tree);
+      this.keptSinceMeasure = 0;
+    }
+  }
+
+  /** About how many bytes of heap the kept tree and its memo cost; 0 without one. */
+  get keptBytes(): number {
+    return this.tree === undefined ? 0 : this.bytes;
   }
 
   /** Frees the tree and its memo; the next event renders the tree again from the model. */
   release(): void {
     this.tree = undefined;
     this.memo = undefined;
+    this.bytes = 0;
   }
 }

@@ -139,6 +139,11 @@ export class LiveSession<Model> {
     return this.rendered.kept !== undefined;
   }
 
+  /** About how many bytes of heap the kept tree costs (0 without one): what the registry's tree budget counts. */
+  get treeBytes(): number {
+    return this.rendered.keptBytes;
+  }
+
   /** Starts the effects of the state's model (its subscriptions) and the init command. */
   start(cmd: Cmd | undefined): void {
     this.reconcileSubscriptions();
