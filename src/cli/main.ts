@@ -47,7 +47,7 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
   }
   io.out(`Created ${done.value.dir}: ${done.value.files.join(", ")}`);
   io.out(`.env holds a new random SVC_AUTH_TOKEN_SECRET; keep it secret.`);
-  io.out(`Next: cd ${positional[0]} && npm install && npm start`);
+  io.out(`Next: cd ${positional[0]} && npm install, then npm start (Node), bun run start (Bun) or deno task start (Deno)`);
   return 0;
 }
 
