@@ -14,6 +14,24 @@ export const RENDER_PATH = "/_svc/render";
 /** Exchanges a rotated-away session id for the current one, for the tab holding the rotation ticket. */
 export const ROTATE_PATH = "/_svc/rotate";
 export const CLIENT_PATH = "/_svc/client.js";
+/**
+ * The page loads the client as `?_svc=client.js`, a query on its own URL, which reaches the app
+ * wherever it is mounted (docs/protocol.md#mounting).
+ */
+export const CLIENT_QUERY_NAME = "_svc";
+export const CLIENT_QUERY_VALUE = "client.js";
+export const CLIENT_QUERY = `${CLIENT_QUERY_NAME}=${CLIENT_QUERY_VALUE}`;
+
+/**
+ * The app's base, from the page's location and its path within the app (META_PATH): the
+ * location's path without that path at its end ("/live/a" and "/a" give "/live"; at the app's root
+ * "/live/" and "/live" both give "/live"). `known` (META_BASE) when the location does not end so.
+ */
+export function baseOfPage(locationPath: string, appPath: string, known: string): string {
+  if (appPath === "") return known;
+  if (appPath === "/") return locationPath.endsWith("/") ? locationPath.slice(0, -1) : locationPath;
+  return locationPath.endsWith(appPath) ? locationPath.slice(0, locationPath.length - appPath.length) : known;
+}
 
 export const CSRF_HEADER = "X-Svc-Csrf";
 export const CSRF_COOKIE = "__svc_csrf";
@@ -112,7 +130,10 @@ export function retryAfterMs(headers: { get(name: string): string | null }): num
 /** Page meta names the client reads at start (docs/protocol.md#page). */
 export const META_CSRF = "svc-csrf";
 export const META_SEQ = "svc-seq";
+/** The base as the server knows it: exact unless another app mounted it with `app.mount`. */
 export const META_BASE = "svc-base";
+/** The page's path within the app ("/" at its root), from which the client finds the base. */
+export const META_PATH = "svc-path";
 /** The session's public handle, posted back as the advisory `sessionId`. */
 export const META_SESSION = "svc-session";
 

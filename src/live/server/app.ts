@@ -1,18 +1,26 @@
 /**
- * Live.app: the low-level live app builder (live-input-authority.md §Endpoints; DESIGN.md). It is
- * a Hono app whose `fetch` is a Web-standard handler:
+ * Live.app: the low-level live app builder (docs/protocol.md#endpoints). It is a Hono app: serve
+ * its `fetch` (a Web-standard handler), or put it in a Hono app of yours with
+ * `app.route("/live", live)` or `app.mount("/live", live.fetch)`:
  *
  *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
+ *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below)
  *   POST <base>/_svc/event        events (src/live/server/event-route.ts)
  *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias)
  *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
  *   POST <base>/_svc/rotate       exchanges a rotated-away cookie, for the tab holding the ticket
  *   GET  <base>/_svc/client.js    the browser client
  *
- * Builder methods (.withAuthSliding, and the gate of a later layer) configure the app before its
- * first request; the routes are assembled then, so middleware order never depends on call order.
+ * The base is where the app is mounted, and nothing needs to say it (docs/protocol.md#mounting):
+ * a page loads the client through its own URL with a query, and tells the client its path within
+ * the app, from which the client works out the base from its location. `app.mount` hands the app
+ * a request with the mount's prefix taken off, so only the browser knows that prefix.
+ *
+ * Builder methods (.withAuthSliding, .withRevocation) configure the app before its first request;
+ * the middleware they add runs at one place ahead of every route, so order never depends on calls.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
+import { basePath as routeBase } from "hono/route";
 import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
@@ -41,12 +49,15 @@ import { initialState } from "./session-state.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
-import { HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
+import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "./wire.ts";
 
 export type LiveAppOptions = {
   /** A sub-app's name: its session cookie is svc_<name>_sid (§Authentication 1). */
   readonly name?: string;
-  /** Where the app is mounted ("" for the root). */
+  /**
+   * Deprecated: a live app finds where it is mounted (`app.route`, `app.mount`). A prefix of its
+   * own routes, for the old way of serving it under a path (`app.all("/live/*", (c) => live.fetch(c.req.raw))`).
+   */
   readonly basePath?: string;
   readonly title?: string;
   /** Extra markup for the page's <head> (the app vouches for it). */
@@ -85,9 +96,9 @@ export type LiveAppOptions = {
 
 type Env = SlidingEnv;
 
-export class LiveApp<Model> {
+export class LiveApp<Model> extends Hono<Env> {
   readonly sessions: SessionRegistry<Model>;
-  private readonly options: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
+  private readonly config: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
   private readonly cookieName: string;
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
@@ -96,20 +107,22 @@ export class LiveApp<Model> {
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
-  private built: Hono<Env> | undefined;
+  /** Set by the first request: the configuration is fixed from then on. */
+  private started = false;
 
   constructor(
     private readonly definition: LiveDefinition<Model>,
     options: LiveAppOptions = {},
   ) {
+    super();
     if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
       throw new TypeError("Live.app needs { init, update, view } functions");
     }
     const started = checkSecretAtStart(options.prefix);
     if (!started.ok) throw new SvcError(started.error.code, started.error.message);
-    this.options = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
+    this.config = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
     this.cookieName = sessionCookieName(options.name);
-    this.eventPath = this.options.basePath + EVENT_PATH;
+    this.eventPath = this.config.basePath + EVENT_PATH;
     this.now = options.now ?? (() => Date.now());
     this.extraMessages = new Set(options.messages ?? []);
     this.csrf = new CsrfTokens(options.secret);
@@ -124,7 +137,11 @@ export class LiveApp<Model> {
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
     this.access = new SessionAccess({ sessions: this.sessions, now: this.now, cookieName: this.cookieName, secure: (req) => this.secure(req) });
+    this.addRoutes();
   }
+
+  /** Hono's own dispatch, for the requests the event fast path below does not take. */
+  private readonly dispatch: Hono<Env>["fetch"] = (this as Hono<Env>).fetch;
 
   /**
    * The Web-standard handler: `export default { fetch: app.fetch }`. Events, the hot path, skip
@@ -132,10 +149,12 @@ export class LiveApp<Model> {
    * from the method and path, and the Secure-cookie rule the middleware would apply runs here.
    * That saves about 5 µs of a ~50 µs event on Node (bench/live.bench.ts).
    */
-  readonly fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
-    const built = (this.built ??= this.build());
-    if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) return this.directEvent(req);
-    return built.fetch(req, env, ctx as never);
+  override readonly fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
+    if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) {
+      this.started = true;
+      return this.directEvent(req);
+    }
+    return this.dispatch(req, env as never, ctx as never);
   };
 
   private readonly eventPath: string;
@@ -143,7 +162,7 @@ export class LiveApp<Model> {
   /** Mounts the sliding-session middleware (std-auth.md §Live builders and helpers). */
   withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
     this.configure();
-    this.middleware.push(authSliding({ ...options, prefix: this.options.prefix }));
+    this.middleware.push(authSliding({ ...options, prefix: this.config.prefix }));
     this.access.sliding = options;
     return this;
   }
@@ -170,7 +189,7 @@ export class LiveApp<Model> {
 
   /** What the app is configured with, for `svc doctor`. */
   describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
-    return { gate: this.access.gate !== undefined, sliding: this.access.sliding !== undefined, name: this.options.name, prefix: this.options.prefix };
+    return { gate: this.access.gate !== undefined, sliding: this.access.sliding !== undefined, name: this.config.name, prefix: this.config.prefix };
   }
 
   /** Ends every session and stops the app's timers (for shutdown and tests). */
@@ -180,23 +199,38 @@ export class LiveApp<Model> {
 
   /** Builder methods must come before the first request. */
   protected configure(): void {
-    if (this.built) throw new TypeError("configure the live app before its first request");
+    if (this.started) throw new TypeError("configure the live app before its first request");
   }
 
-  private build(): Hono<Env> {
-    const app = new Hono<Env>();
-    const base = this.options.basePath;
-    app.use(secureCookies({ prefix: this.options.prefix }));
-    for (const middleware of this.middleware) app.use(middleware);
-    app.get(base + CLIENT_PATH, () => new Response(CLIENT_BUNDLE, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" } }));
-    app.post(this.eventPath, (c) => this.event(c.req.raw, c.get("svcAuth")));
-    app.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
-    app.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
-    app.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw, c.get("svcAuth")));
-    app.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
-    app.get(`${base}/*`, (c) => this.page(c.req.raw, c.get("svcAuth")));
-    if (base !== "") app.get(base, (c) => this.page(c.req.raw, c.get("svcAuth")));
-    return app;
+  /**
+   * The routes, on this app itself, so `app.route(path, live)` copies them into another Hono app.
+   * The builders' middleware runs from one place ahead of them (`runMiddleware`).
+   */
+  private addRoutes(): void {
+    const base = this.config.basePath;
+    this.use(secureCookies({ prefix: this.config.prefix }));
+    this.use((c, next) => this.runMiddleware(c, next));
+    this.get(base + CLIENT_PATH, () => clientBundle());
+    this.post(this.eventPath, (c) => this.event(c.req.raw, c.get("svcAuth")));
+    this.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
+    const page = (c: Context<Env>) => (isClientRequest(c.req.raw.url) ? clientBundle() : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    this.get(`${base}/*`, page);
+    if (base !== "") this.get(base, page);
+  }
+
+  /** The builders' middleware (the sliding token's), in the order they were added. */
+  private runMiddleware(c: Context<Env>, next: Next): Promise<void> | Promise<Response | void> {
+    this.started = true;
+    const chain = this.middleware;
+    const step = async (i: number): Promise<void> => {
+      if (i === chain.length) return next();
+      const res = await chain[i]!(c, () => step(i + 1));
+      if (res instanceof Response && !c.finalized) c.res = res;
+    };
+    return chain.length === 0 ? next() : step(0);
   }
 
   /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
@@ -231,7 +265,7 @@ export class LiveApp<Model> {
   private async directEvent(req: Request): Promise<Response> {
     try {
       const resp = await this.event(req, undefined);
-      return cookieWritten(resp) ? secureResponseCookies(req, resp, this.options.prefix) : resp;
+      return cookieWritten(resp) ? secureResponseCookies(req, resp, this.config.prefix) : resp;
     } catch (error) {
       log.error(`live.event failed: ${error instanceof Error ? error.message : String(error)}`);
       return new Response("Internal Server Error", { status: 500 });
@@ -239,21 +273,21 @@ export class LiveApp<Model> {
   }
 
   private secure(req: Request): boolean {
-    return secureContextOf(req, this.options.prefix);
+    return secureContextOf(req, this.config.prefix);
   }
 
   /**
    * A page load (docs/protocol.md#page): the cookie's session if it may go on, else a new one;
    * then its first render as full HTML, with the session and CSRF cookies.
    */
-  private async page(req: Request, auth: JsonObject | undefined): Promise<Response> {
+  private async page(req: Request, auth: JsonObject | undefined, base: string): Promise<Response> {
     const kept = await this.keptSessionFor(req, auth);
     if (kept instanceof Response) return kept;
     const opened = kept !== undefined ? { session: kept, signOut: false } : await this.openSession(req, auth);
     if (opened instanceof Response) return opened;
     // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
     const csrfCookie = this.csrf.cookieFor(req);
-    const page = await this.renderPage(opened.session, csrfCookie);
+    const page = await this.renderPage(opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
     const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
     return this.pageCookies(resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
   }
@@ -293,16 +327,17 @@ export class LiveApp<Model> {
   }
 
   /** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
-  private renderPage(session: LiveSession<Model>, csrfCookie: string): Promise<{ html: string; id: string }> {
+  private renderPage(session: LiveSession<Model>, csrfCookie: string, where: { base: string; path: string }): Promise<{ html: string; id: string }> {
     return session.mutex.run(() => {
       session.lastActive = this.now();
       session.startPage();
       // The id the page's token is bound to is the one its session cookie gets.
       const id = session.id;
       const html = pageHtml({
-        title: this.options.title,
-        head: this.options.head,
-        basePath: this.options.basePath,
+        title: this.config.title,
+        head: this.config.head,
+        basePath: where.base,
+        appPath: where.path,
         csrf: this.csrf.tokenFor(id, csrfCookie),
         seq: session.outSeq,
         handle: this.sessions.handleOf(session),
@@ -327,7 +362,7 @@ export class LiveApp<Model> {
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
     const { sink, body, write } = openFrameStream({
-      heartbeatMs: this.options.heartbeatMs,
+      heartbeatMs: this.config.heartbeatMs,
       onHeartbeat: () => (session.lastActive = this.now()),
       onClose: (closed) => session.frames.closed(closed),
     });
@@ -390,6 +425,30 @@ export class LiveApp<Model> {
 /** `Live.app(definition, options)`. */
 export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
   return new LiveApp(definition, options);
+}
+
+/** The browser client: served at <base>/_svc/client.js, and at any page URL with `?_svc=client.js`. */
+function clientBundle(): Response {
+  return new Response(CLIENT_BUNDLE, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" } });
+}
+
+function isClientRequest(url: string): boolean {
+  return url.includes(CLIENT_QUERY) && new URL(url).searchParams.get(CLIENT_QUERY_NAME) === CLIENT_QUERY_VALUE;
+}
+
+/**
+ * Where another Hono app's `route(path, live)` put this app's routes ("" when it did not): the
+ * matched route's base, its parameters filled in.
+ */
+function mountOf(c: Context): string {
+  const base = routeBase(c);
+  return base === "/" ? "" : base;
+}
+
+/** The page's path within the app: its URL's path without the base, "/" at the app's root. */
+function pathWithin(url: string, base: string): string {
+  const path = pathOf(url);
+  return path.startsWith(base) ? path.slice(base.length) || "/" : path;
 }
 
 /** The path of a request URL (what the router matches), without building a URL object. */

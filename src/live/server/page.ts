@@ -3,12 +3,15 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../escape.ts";
-import { CLIENT_PATH, META_BASE, META_CSRF, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
+import { CLIENT_QUERY, META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
 
 export type PageParts = {
   readonly title: string;
   readonly head: string;
+  /** Where the app is mounted, as far as the server can tell (see META_BASE). */
   readonly basePath: string;
+  /** The page's path within the app. */
+  readonly appPath: string;
   readonly csrf: string;
   readonly seq: number;
   readonly handle: string;
@@ -24,8 +27,10 @@ export function pageHtml(parts: PageParts): string {
     meta(META_CSRF, parts.csrf) +
     meta(META_SEQ, String(parts.seq)) +
     meta(META_BASE, parts.basePath) +
+    meta(META_PATH, parts.appPath) +
     meta(META_SESSION, parts.handle) +
-    `<script type="module" src="${escapeAttr(parts.basePath + CLIENT_PATH)}"></script>` +
+    // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
+    `<script type="module" src="?${CLIENT_QUERY}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );
