@@ -3,6 +3,7 @@
  * arguments after the program name and exits with the code it returns. Add a command by adding
  * an entry to COMMANDS.
  */
+import { parseCommandArgs } from "../runtime/args.ts";
 import { fileSystem } from "../runtime/fs.ts";
 import { doctor } from "./doctor.ts";
 import { init } from "./init.ts";
@@ -18,27 +19,11 @@ export type Command = {
 
 const consoleIo: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
-/**
- * A command's arguments: positional ones, and the value of its one option (`--name value` or
- * `--name=value`); `unknown` names the first other option.
- */
-function parseArgs(args: readonly string[], option: string): { positional: string[]; value: string | undefined; unknown: string | undefined } {
-  const positional: string[] = [];
-  let value: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === option) value = args[++i];
-    else if (arg.startsWith(`${option}=`)) value = arg.slice(option.length + 1);
-    else if (arg.startsWith("-")) return { positional, value, unknown: arg };
-    else positional.push(arg);
-  }
-  return { positional, value, unknown: undefined };
-}
-
 /** `svc-live init <dir> [--svc <specifier>]`. */
 async function initCommand(args: readonly string[], io: Io): Promise<number> {
-  const { positional, value: svc, unknown } = parseArgs(args, "--svc");
-  if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.init!);
+  const parsed = parseCommandArgs(args, ["svc"]);
+  if (!parsed.ok) return usageError(io, parsed.error.message, COMMANDS.init!);
+  const { positionals: positional, values: { svc } } = parsed.value;
   if (positional.length !== 1 || svc === "") return usageError(io, "give one directory", COMMANDS.init!);
   const done = await init(fileSystem, positional[0]!, svc === undefined ? {} : { svc });
   if (!done.ok) {
@@ -53,8 +38,9 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
 
 /** `svc-live doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */
 async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
-  const { positional, value: prefix, unknown } = parseArgs(args, "--prefix");
-  if (unknown !== undefined) return usageError(io, `unknown option ${unknown}`, COMMANDS.doctor!);
+  const parsed = parseCommandArgs(args, ["prefix"]);
+  if (!parsed.ok) return usageError(io, parsed.error.message, COMMANDS.doctor!);
+  const { positionals: positional, values: { prefix } } = parsed.value;
   if (positional.length !== 1) return usageError(io, "give one app module", COMMANDS.doctor!);
   const path = fileSystem.resolve(positional[0]!);
   let source: string;

@@ -153,7 +153,7 @@ test("the command line dispatches init, and answers no command or an unknown one
   assert.equal(await main(["init", dir], again.io), 1);
   assert.match(again.err.join("\n"), /not empty/);
 
-  // Options: `--name value` and `--name=value`; anything else starting with "-" is a usage error.
+  // Options (node:util parseArgs, strict): `--name value` and `--name=value`; any other option is a usage error.
   const other = freshDir();
   assert.equal(await main(["init", other, "--svc=^0.2.0"], captured().io), 0);
   assert.equal((JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"], "^0.2.0");
@@ -162,6 +162,10 @@ test("the command line dispatches init, and answers no command or an unknown one
     assert.equal(await main(args, bad.io), 2, args.join(" "));
     assert.match(bad.err.join("\n"), new RegExp(`unknown option ${args[2]}`));
   }
+  // An option without its value is a usage error too, not an option left out.
+  const bare = captured();
+  assert.equal(await main(["init", freshDir(), "--svc"], bare.io), 2);
+  assert.match(bare.err.join("\n"), /--svc <value>' argument missing[\s\S]*usage: svc-live init <dir>/);
 });
 
 test("bin/svc-live.js runs init as a program and exits 0", () => {
