@@ -1,8 +1,8 @@
 /**
  * bcrypt itself, synchronous: the shared core of the worker, the ...Sync functions and the
- * checks every entry point applies first (std-auth.md §Layer 1; DESIGN.md §CPU-heavy primitives).
+ * checks every entry point applies first (docs/auth.md#passwords).
  */
-import { hashSync } from "bcrypt-ts";
+import { genSaltSync, hashSync } from "bcrypt-ts";
 import { err, ok, type Result } from "../result.ts";
 import { constantTimeEqual } from "./constant-time.ts";
 
@@ -14,8 +14,6 @@ export const MAX_PASSWORD_BYTES = 72;
 
 const hashShape = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 const utf8 = new TextEncoder();
-const standardAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const bcryptAlphabet = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 export function isTooLong(password: string): boolean {
   // Cheap bound first: a UTF-16 unit encodes to at most 3 UTF-8 bytes.
@@ -40,20 +38,9 @@ export function checkHash(hash: string): Result<string> {
   return cost >= MIN_COST && cost <= MAX_COST ? ok(hash) : err("bad_hash", "not a bcrypt hash ($2a$, $2b$ or $2y$)");
 }
 
-/** "$2b$<cost>$" and 22 characters of bcrypt's base64 over 16 random bytes. */
-function newSalt(cost: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  const encoded = btoa(binary).slice(0, 22);
-  let salt = "";
-  for (const char of encoded) salt += bcryptAlphabet[standardAlphabet.indexOf(char)];
-  return `$2b$${String(cost).padStart(2, "0")}$${salt}`;
-}
-
-/** Hashes a checked password at a checked cost. */
+/** Hashes a checked password at a checked cost, with a fresh salt ("$2b$<cost>$", 16 bytes from Web Crypto). */
 export function bcryptHash(password: string, cost: number): string {
-  return hashSync(password, newSalt(cost));
+  return hashSync(password, genSaltSync(cost));
 }
 
 /** Verifies a password against a checked hash; a too-long password never matches. */
