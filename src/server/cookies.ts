@@ -1,5 +1,5 @@
 /**
- * Cookie helpers of the HTTP server module (std-auth.md §Cookie helpers).
+ * Cookie helpers of the HTTP server module (docs/auth.md#cookies).
  *
  * Values are percent-encoded on write and decoded on read, so a value can never carry a ";" or a
  * newline into the Set-Cookie line and inject attributes. Names are fixed by the application and
@@ -14,7 +14,7 @@ export function requestOf(reqOrContext: Request | Context): Request {
   return "headers" in reqOrContext ? reqOrContext : reqOrContext.req.raw;
 }
 
-/** The attributes Server.addCookie gives every cookie (std-auth.md §Cookie helpers). */
+/** The attributes Server.addCookie gives every cookie (docs/auth.md#cookies). */
 export const DEFAULT_COOKIE_ATTRIBUTES = "Path=/; HttpOnly; SameSite=Lax";
 
 const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -52,12 +52,22 @@ export function withMutableHeaders(resp: Response): Response {
 /** Responses `withCookie` wrote a cookie to (see `cookieWritten`). */
 const withCookies = new WeakSet<Response>();
 
-/** The four-argument form, the only one (std-auth.md §Versioning 3): attrs are passed through. */
-export function withCookie(name: string, value: string, attrs: string, resp: Response): Response {
-  const line = `${checkName(name)}=${encodeCookieValue(value)}`;
+/**
+ * A Set-Cookie line: the checked name, the percent-encoded value, then the attributes verbatim.
+ * Not hono's `serialize`, which takes attributes as options and refuses a `__Host-` name unless
+ * Secure is set as it writes the line: here Secure is added per request afterwards, by the
+ * Secure-cookie rule (src/server/secure.ts), and an app's attribute string is passed through.
+ */
+export function setCookieLine(name: string, value: string, attrs: string): string {
+  const pair = `${checkName(name)}=${encodeCookieValue(value)}`;
   const trimmed = typeof attrs === "string" ? attrs.trim().replace(/^;\s*/, "") : "";
+  return trimmed === "" ? pair : `${pair}; ${trimmed}`;
+}
+
+/** The four-argument form, the only one (docs/auth.md#cookies): attrs are passed through. */
+export function withCookie(name: string, value: string, attrs: string, resp: Response): Response {
   const target = withMutableHeaders(resp);
-  target.headers.append("Set-Cookie", trimmed === "" ? line : `${line}; ${trimmed}`);
+  target.headers.append("Set-Cookie", setCookieLine(name, value, attrs));
   withCookies.add(target);
   return target;
 }

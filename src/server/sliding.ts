@@ -17,7 +17,7 @@ import { isJsonObject, type JsonObject } from "../json.ts";
 import { decodeText } from "../runtime/base64url.ts";
 import { log } from "../log.ts";
 import type { Result } from "../result.ts";
-import { encodeCookieValue, getCookie, withCookie } from "./cookies.ts";
+import { getCookie, setCookieLine, withCookie } from "./cookies.ts";
 import { replaceResponse } from "./hono-response.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
 
@@ -77,7 +77,7 @@ function cookieAttributes(options: SlidingOptions, maxAge: number): string {
 export function slidingCookieLine(req: Request, options: SlidingOptions, token: string, now: number): string {
   const exp = payloadOf(token)?.exp;
   const maxAge = typeof exp === "number" ? exp - now : 0;
-  return applySecureRule(`${options.cookie}=${encodeCookieValue(token)}; ${cookieAttributes(options, maxAge)}`, secureContextOf(req, options.prefix));
+  return applySecureRule(setCookieLine(options.cookie, token, cookieAttributes(options, maxAge)), secureContextOf(req, options.prefix));
 }
 
 function writeSlidingCookie(req: Request, options: SlidingOptions, token: string, claims: JsonObject, now: number, resp: Response): Response {
