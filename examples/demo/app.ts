@@ -11,7 +11,7 @@ import { SECRET_ENV } from "./config.ts";
 import type { Model } from "./model.ts";
 import { DemoStore } from "./store.ts";
 import { makeInit, makeUpdate } from "./update.ts";
-import { view } from "./views/layout.ts";
+import { view } from "./views/layout.tsx";
 import { STYLESHEET } from "./views/style.ts";
 
 /** The sliding token's cookie. */
