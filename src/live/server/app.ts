@@ -42,9 +42,10 @@ import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
-import { crossOrigin, csrfFailed, sessionLost, sessionRotating } from "./responses.ts";
+import { crossOrigin, csrfFailed, sessionLost, sessionRotating, sessionsFull } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
+import { type SessionCounts, sessionBoundsOptions } from "./session-bounds.ts";
 import { initialState } from "./session-state.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
@@ -90,6 +91,16 @@ export type LiveAppOptions = {
    * rewrites the host (docs/security.md#origin), e.g. ["https://app.example.com"].
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Most sessions kept at once (default 10,000; docs/security.md#session-bounds). At the cap the
+   * oldest never-connected session ends to make room; connected ones never do, and a page load
+   * finding only connected sessions is answered 503.
+   */
+  readonly maxSessions?: number;
+  /** Most sessions that have never connected (no event, no stream) kept at once (default 1,000). */
+  readonly maxPendingSessions?: number;
+  /** A session that has not connected within this long ends (default 60 s). */
+  readonly pendingSessionMs?: number;
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };
@@ -134,6 +145,7 @@ export class LiveApp<Model> extends Hono<Env> {
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
       maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
+      bounds: sessionBoundsOptions({ maxSessions: options.maxSessions, maxPending: options.maxPendingSessions, pendingMs: options.pendingSessionMs }),
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
     this.access = new SessionAccess({ sessions: this.sessions, now: this.now, cookieName: this.cookieName, secure: (req) => this.secure(req) });
@@ -189,6 +201,11 @@ export class LiveApp<Model> extends Hono<Env> {
   /** What the app is configured with, for `svc doctor`. */
   describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
     return { gate: this.access.gate !== undefined, sliding: this.access.sliding !== undefined, name: this.config.name, prefix: this.config.prefix };
+  }
+
+  /** Live, pending (never connected), evicted and expired session counts, for monitoring. */
+  sessionCounts(): SessionCounts {
+    return this.sessions.counts();
   }
 
   /** Ends every session and stops the app's timers (for shutdown and tests). */
@@ -315,6 +332,7 @@ export class LiveApp<Model> extends Hono<Env> {
   private async openSession(req: Request, auth: JsonObject | undefined): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
     const access = await this.access.forNewSession(auth);
     if (access instanceof Response) return access;
+    if (!this.sessions.makeRoom()) return sessionsFull();
     const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth }));
     const now = this.now();
     const session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
@@ -360,6 +378,7 @@ export class LiveApp<Model> extends Hono<Env> {
     const session = resolved.session;
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
+    this.sessions.connected(session);
     const { sink, body, write } = openFrameStream({
       heartbeatMs: this.config.heartbeatMs,
       onHeartbeat: () => (session.lastActive = this.now()),

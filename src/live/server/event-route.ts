@@ -65,6 +65,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
     renamed = true;
   }
   if (tokenState === "wrong") return csrfFailed();
+  ctx.registry.connected(session);
 
   const admitted = ctx.admit(session, req, auth);
   const refused = admitted instanceof Promise ? await admitted : admitted;

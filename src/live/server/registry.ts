@@ -12,6 +12,7 @@ import { log } from "../../log.ts";
 import { repeatUnref } from "../../runtime/timers.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { randomToken } from "./random.ts";
+import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
 import { snapshotOf } from "./session-state.ts";
 import type { SessionStore } from "./store.ts";
@@ -41,6 +42,8 @@ export type RegistryOptions = {
   readonly sweepEveryMs: number;
   /** How many bytes of rendered trees sessions keep between events (the most recently used ones; src/live/server/tree-budget.ts). */
   readonly maxTreeBytes: number;
+  /** How many sessions, and for how long sessions that never connect, are kept (src/live/server/session-bounds.ts). */
+  readonly bounds?: SessionBoundsOptions;
   /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
   readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
 };
@@ -65,16 +68,37 @@ export class SessionRegistry<Model> implements SessionHost {
    */
   private readonly treeHolders: TreeBudget<LiveSession<Model>>;
   private stopSweeper: (() => void) | undefined;
+  private readonly bounds: SessionBounds<LiveSession<Model>>;
 
   constructor(private readonly options: RegistryOptions) {
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
+    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
+  }
+
+  /**
+   * Makes room for a new session, ending the oldest never-connected ones as the bounds require;
+   * false when every session is connected and the cap is reached.
+   */
+  makeRoom(): boolean {
+    return this.bounds.makeRoom(() => this.sessions.size);
   }
 
   add(session: LiveSession<Model>): void {
     this.sessions.set(session.id, session);
     this.handles.set(session, randomToken().slice(0, 22));
+    this.bounds.added(session);
     this.persist(session as LiveSession<unknown>);
-    this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
+    this.stopSweeper ??= repeatUnref(() => this.sweep(), Math.min(this.options.sweepEveryMs, this.bounds.sweepEveryMs));
+  }
+
+  /** The session sent an event or opened a stream: no longer pending, never evicted to make room. */
+  connected(session: LiveSession<Model>): void {
+    this.bounds.connected(session);
+  }
+
+  /** Live, pending, evicted and expired session counts, for monitoring. */
+  counts(): SessionCounts {
+    return this.bounds.counts(this.sessions.size);
   }
 
   /** The public handle a page script may see and post back as `sessionId`. */
@@ -155,13 +179,28 @@ export class SessionRegistry<Model> implements SessionHost {
 
   /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
   end(session: LiveSession<unknown>): void {
+    this.drop(session);
+    void this.options.store.kill(session.id);
+  }
+
+  /**
+   * Ends a session that never connected, to respect the bounds: its snapshot is deleted rather
+   * than its id put on the store's dead list, which a flood would otherwise grow by an id per
+   * request. Such a session never ran an event, so no later save can bring it back.
+   */
+  private discard(session: LiveSession<unknown>): void {
+    this.drop(session);
+    void this.options.store.delete(session.id);
+  }
+
+  private drop(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
     live.stop();
     this.treeHolders.forget(live);
+    this.bounds.removed(live);
     if (this.sessions.get(live.id) === live) this.sessions.delete(live.id);
     this.handles.delete(live);
     for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
-    void this.options.store.kill(live.id);
   }
 
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
@@ -182,6 +221,7 @@ export class SessionRegistry<Model> implements SessionHost {
 
   sweep(): void {
     const now = this.options.now();
+    this.bounds.sweep(now);
     for (const session of [...this.sessions.values()]) {
       const idle = now - session.lastActive;
       if (idle >= this.options.idleTimeoutMs) {

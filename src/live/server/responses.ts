@@ -22,6 +22,11 @@ export function gateUnavailable(): Response {
   return new Response("temporarily unavailable", { status: 503, headers: { ...plain, "Retry-After": "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
 }
 
+/** A page load when every session the app may keep is connected (docs/security.md#session-bounds). */
+export function sessionsFull(): Response {
+  return new Response("too many sessions; try again later", { status: 503, headers: { ...plain, "Retry-After": "5" } });
+}
+
 /** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */
 export function csrfFailed(): Response {
   return new Response("csrf token missing or wrong", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
