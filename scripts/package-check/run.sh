@@ -60,6 +60,11 @@ step "npx svc-live init from the tarball; the app starts on Node, Bun and Deno"
 node "$here/start-app.mjs" "$work/my-app" Node npm start
 node "$here/start-app.mjs" "$work/my-app" Bun "$bun" run start
 node "$here/start-app.mjs" "$work/my-app" Deno "${deno[@]}" task start
+# A Bun user installs with Bun. (deno install cannot take a file: tarball dependency, which a
+# registry version does not need, so Deno runs on npm's install above.)
+mkdir "$work/my-app-bun" && (cd "$work/my-app" && tar --exclude=node_modules -cf - .) | (cd "$work/my-app-bun" && tar -xf -)
+(cd "$work/my-app-bun" && "$bun" install --silent)
+node "$here/start-app.mjs" "$work/my-app-bun" Bun "$bun" run start
 (cd "$work/my-app" && npx svc-live doctor app.ts | tee "$work/doctor.txt")
 grep -q "gate: app: the revocation gate is off" "$work/doctor.txt" || { echo "doctor did not find the live app"; exit 1; }
 (mkdir "$work/default" && cd "$work/default" && npx --yes --package "$tarball" svc-live init app >/dev/null)
