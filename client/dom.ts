@@ -9,7 +9,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
-/** The message of a handler kind: `data-svc-<kind>` (src/live/protocol.ts MSG_ATTR_PREFIX). */
+/** The message of a handler kind: `data-svc-<kind>` (MSG_ATTR_PREFIX in src/protocol/markup.ts). */
 export { MSG_ATTR_PREFIX };
 /** Per-element debounce override in milliseconds (the spec leaves the interval open). */
 export const DEBOUNCE_ATTR = "data-svc-debounce";

@@ -1,5 +1,5 @@
 /**
- * The live app's cookies (live-input-authority.md §Authentication 1, 5): the session cookie
+ * The live app's cookies (docs/protocol.md#sessions-and-cookies): the session cookie
  * (svc_sid, or svc_<name>_sid; __Host- prefixed when Secure, both spellings read). The CSRF cookie
  * is src/live/server/csrf.ts's. The Secure attribute itself is added by the Secure-cookie rule
  * middleware.

@@ -1,5 +1,5 @@
 /**
- * POST /_svc/event (live-input-authority.md §Endpoints, §Authentication, §Errors).
+ * POST /_svc/event (docs/protocol.md#event-request, #sessions-and-cookies, #errors-and-statuses).
  *
  * Checks run in an order that never reveals more than the caller already holds: the cookie's
  * session first (lost: the one constant 404), the request's origin (403, docs/security.md#origin),
@@ -15,7 +15,7 @@ import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
 import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
-import { CSRF_HEADER, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
+import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
 export type EventRouteContext<Model> = {
   readonly registry: SessionRegistry<Model>;
@@ -50,7 +50,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
 
   const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
-  if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, 413);
+  if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, HTTP.tooLarge);
   const parsed = parseEventBody(text);
   if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
   const body = parsed.value;
@@ -79,7 +79,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   if (session.ended) return sessionLost();
   session.lastActive = now;
   if (body.isBatch) {
-    // §Endpoints, batch: one after another, each as if alone; frames still go out over SSE.
+    // docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE.
     // The reported inputs go with the first entry processed (a re-sent one may be skipped).
     let inputs = body.inputState;
     body.entries.forEach((entry, i) => {
@@ -88,7 +88,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
       inputs = new Map();
       if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
     });
-    return new Response(null, { status: 204 });
+    return new Response(null, { status: HTTP.batchDone });
   }
   const [entry] = body.entries;
   const outcome = session.step(entry!, body.inputState, true, body.page, body.lastAppliedSeq);
@@ -107,7 +107,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
       return sessionLost();
     case "duplicate":
       // Already processed from this page's navigation batch: its frame went out then.
-      return new Response(null, { status: 204 });
+      return new Response(null, { status: HTTP.batchDone });
   }
 }
 

@@ -17,7 +17,7 @@ import type { LiveSession, SessionHost } from "./session.ts";
 import { snapshotOf } from "./session-state.ts";
 import type { SessionStore } from "./store.ts";
 import { TreeBudget } from "./tree-budget.ts";
-import { ROTATION_GRACE_MS } from "./wire.ts";
+import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
 
 export type Rotation = {
   readonly from: string;

@@ -19,7 +19,7 @@
  * The log is bounded (frames and kept ids); an event older than its horizon is mapped as before
  * this log existed, by its ids as they are.
  */
-import type { Patch } from "../protocol.ts";
+import type { Patch } from "../../protocol/mod.ts";
 
 /** What one patch did to ids: a kids list (old child id -> new child id) or a removal. */
 type Step = { readonly parent: string; readonly kept: ReadonlyMap<string, string> } | { readonly gone: string };

@@ -1,25 +1,27 @@
 /**
  * The live endpoints' refusals. "Session lost" is one constant response, byte-identical for no
  * cookie, an unknown id and a body naming another session, so that nothing reveals which ids exist
- * (live-input-authority.md §Authentication 3).
+ * (docs/protocol.md#sessions-and-cookies).
  */
 import type { Frame } from "./frames.ts";
-import { ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER } from "../../protocol/mod.ts";
+import {
+  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
+} from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 
 export function sessionLost(): Response {
-  return new Response("session lost", { status: 404, headers: { ...plain, [STATUS_HEADER]: SESSION_LOST } });
+  return new Response("session lost", { status: HTTP.sessionLost, headers: { ...plain, [STATUS_HEADER]: SESSION_LOST } });
 }
 
 /** A rotated-away id within its grace period: the client retries (with its ticket, if it has one). */
 export function sessionRotating(): Response {
-  return new Response("session rotating", { status: 409, headers: { ...plain, [STATUS_HEADER]: SESSION_ROTATING } });
+  return new Response("session rotating", { status: HTTP.sessionRotating, headers: { ...plain, [STATUS_HEADER]: SESSION_ROTATING } });
 }
 
-/** The revocation gate could not read the access state: fail closed, retry later (std-auth.md §Live session). */
+/** The revocation gate could not read the access state: fail closed, retry later (docs/auth.md#live-sessions-and-the-gate). */
 export function gateUnavailable(): Response {
-  return new Response("temporarily unavailable", { status: 503, headers: { ...plain, "Retry-After": "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
+  return new Response("temporarily unavailable", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
 }
 
 /** A page load when every session the app may keep is connected (docs/security.md#session-bounds). */
@@ -29,7 +31,7 @@ export function sessionsFull(): Response {
 
 /** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */
 export function csrfFailed(): Response {
-  return new Response("csrf token missing or wrong", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
+  return new Response("csrf token missing or wrong", { status: HTTP.csrfFailed, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
 }
 
 /**
@@ -37,10 +39,10 @@ export function csrfFailed(): Response {
  * wrong CSRF token, whatever token it carries.
  */
 export function crossOrigin(): Response {
-  return new Response("cross-origin request refused", { status: 403, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
+  return new Response("cross-origin request refused", { status: HTTP.csrfFailed, headers: { ...plain, [STATUS_HEADER]: CSRF_FAILED } });
 }
 
-export function badRequest(code: string, message: string, status = 400): Response {
+export function badRequest(code: string, message: string, status: number = HTTP.badRequest): Response {
   return new Response(JSON.stringify({ error: code, message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
 }
 
@@ -59,12 +61,12 @@ export function handlerGone(): Response {
 /** The app's update or view threw: the session survives unchanged and the reply says so. */
 export function appError(): Response {
   return new Response(JSON.stringify({ error: "app_error", message: "the application failed to handle this event; nothing changed" }), {
-    status: 500,
+    status: HTTP.appError,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: APP_ERROR },
   });
 }
 
-/** A JSON event reply, or a full-HTML reply when the patches replace the root (§Event reply). */
+/** A JSON event reply, or a full-HTML reply when the patches replace the root (docs/protocol.md#full-html-reply). */
 export function frameReply(frame: Frame, fullHtml: string | undefined): Response {
   if (fullHtml === undefined) {
     return new Response(JSON.stringify(frame), { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
