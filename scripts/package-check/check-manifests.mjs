@@ -13,6 +13,10 @@ if (jsr.version !== pkg.version) problems.push(`jsr.json version ${jsr.version},
 
 const npmSubpaths = Object.entries(pkg.exports).filter(([path]) => !/\.(js|json)$/.test(path));
 for (const [path, target] of npmSubpaths) {
+  if (typeof target !== "object" || !/^\.\/dist\/.*\.js$/.test(target.import ?? "") || target.types !== target.import.replace(/\.js$/, ".d.ts")) {
+    problems.push(`package.json exports ${path} as ${JSON.stringify(target)}: give it types, import and default conditions into dist/ (like ".")`);
+    continue;
+  }
   const source = target.import.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
   if (jsr.exports[path] !== source) problems.push(`jsr.json exports ${path} as ${jsr.exports[path]}, package.json builds it from ${source}`);
 }
