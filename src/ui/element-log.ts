@@ -137,29 +137,33 @@ function sameRecord(record: CallRecord, attrs: Attrs | null | undefined, childre
     }
   }
   if (i !== attrsEnd) return false;
-  readAt = i;
-  return sameChildren(record, children) && readAt === record.length;
+  return childrenEnd(record, children, i) === record.length;
 }
 
-/** Where `sameChildren` is in the record (module state: one comparison never starts inside another). */
-let readAt = 0;
+/** What `childrenEnd` answers when the children differ from the record's. */
+const DIFFERENT = -1;
 
-function sameChildren(record: CallRecord, children: readonly Child[]): boolean {
+/**
+ * Where the record's children read from `at` end when they are the same items as `children`
+ * (nested arrays read in place), or DIFFERENT.
+ */
+function childrenEnd(record: CallRecord, children: readonly Child[], at: number): number {
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (Array.isArray(child)) {
-      if (!sameChildren(record, child as readonly Child[])) return false;
+      at = childrenEnd(record, child as readonly Child[], at);
+      if (at === DIFFERENT) return DIFFERENT;
       continue;
     }
     const item = childItem(child as Child);
     if (item === undefined) continue;
-    const was = record[readAt++];
+    const was = record[at++];
     if (item === was) continue;
     // Raw HTML built again with the same markup; anything else differs.
-    if (typeof item !== "object" || item.kind !== "raw" || typeof was !== "object" || was === null) return false;
-    if ((was as UiNode).kind !== "raw" || (was as { html: string }).html !== item.html) return false;
+    if (typeof item !== "object" || item.kind !== "raw" || typeof was !== "object" || was === null) return DIFFERENT;
+    if ((was as UiNode).kind !== "raw" || (was as { html: string }).html !== item.html) return DIFFERENT;
   }
-  return true;
+  return at;
 }
 
 function recordChildren(children: readonly Child[], record: CallRecord): void {
