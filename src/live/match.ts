@@ -1,5 +1,5 @@
 /**
- * Child matching (live-input-authority.md §Patch, "Child matching order"): which old child each
+ * Child matching (docs/protocol.md#kids, the order children are matched in): which old child each
  * new child keeps.
  *
  * 1. Index-free ids (uniquely keyed elements, injected styles) match the old child with the same
@@ -26,6 +26,7 @@
  * a pathological list cannot stall the event path. The tie-break compares content only inside the
  * overlap, at most twice per element there.
  */
+import { greedy, lcs } from "./lcs.ts";
 import { hasHandlerId, type LiveElement, type LiveNode } from "./tree.ts";
 
 const LCS_LIMIT = 1_000_000;
@@ -62,138 +63,181 @@ function shapeKey(el: LiveElement): string {
  */
 export type Match = { readonly toPrev: Int32Array; readonly same: Uint8Array | undefined };
 
-export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]): Match {
-  const toPrev = new Int32Array(next.length).fill(-1);
-  let same: Uint8Array | undefined;
-  const used = new Uint8Array(prev.length);
+/** A matching under way: the two child lists and what is paired so far. */
+type Matching = {
+  readonly prev: readonly LiveNode[];
+  readonly next: readonly LiveNode[];
+  readonly toPrev: Int32Array;
+  same: Uint8Array | undefined;
+};
 
-  // 1. index-free ids: each pairs with the old element of the same seg (segs are unique among
-  //    siblings). Lists mostly keep their order, so the old list is walked along with the new one,
-  //    and a map of old segs is built only for the few the walk misses: hashing every fresh seg of
-  //    a long keyed list cost more than comparing it in place (bench/diff.bench.ts, keyed reorder).
-  const pair1 = (i: number, j: number) => {
-    toPrev[j] = i;
-    used[i] = 1;
-    // A keyed element that moved is usually unchanged inside: comparing content is cheaper than
-    // diffing it, and an equal pair is not diffed.
-    if (sameContent(prev[i] as LiveElement, next[j] as LiveElement)) (same ??= new Uint8Array(next.length))[j] = 1;
-  };
+/** The indexes of the step-2 candidates of each list: elements left unpaired by step 1. */
+type Candidates = { readonly ps: readonly number[]; readonly ns: readonly number[] };
+
+export function matchKids(prev: readonly LiveNode[], next: readonly LiveNode[]): Match {
+  const m: Matching = { prev, next, toPrev: new Int32Array(next.length).fill(-1), same: undefined };
+  pairIndexFree(m);
+  const candidates = shapeCandidates(m);
+  pairByShape(m, candidates);
+  pairLeftoversByTag(m, candidates);
+  return { toPrev: m.toPrev, same: m.same };
+}
+
+/** Which old children are kept so far (derived from `toPrev`, which alone records the pairs). */
+function keptOld(m: Matching): Uint8Array {
+  const kept = new Uint8Array(m.prev.length);
+  for (let j = 0; j < m.toPrev.length; j++) if ((m.toPrev[j] as number) >= 0) kept[m.toPrev[j] as number] = 1;
+  return kept;
+}
+
+/**
+ * Step 1: index-free ids. Each pairs with the old element of the same seg (segs are unique among
+ * siblings). Lists mostly keep their order, so the old list is walked along with the new one, and
+ * a map of old segs is built only for the few the walk misses: hashing every fresh seg of a long
+ * keyed list cost more than comparing it in place (bench/diff.bench.ts, keyed reorder).
+ */
+function pairIndexFree(m: Matching): void {
+  const { prev, next } = m;
   let missed: number[] | undefined;
   let cursor = 0;
   for (let j = 0; j < next.length; j++) {
     const n = next[j] as LiveNode;
     if (n.kind !== "el" || !n.indexFree) continue;
-    while (cursor < prev.length && !isIndexFree(prev[cursor] as LiveNode)) cursor++;
+    cursor = nextIndexFree(prev, cursor);
     if (cursor < prev.length && (prev[cursor] as LiveElement).seg === n.seg) {
-      pair1(cursor++, j);
+      pairSameSeg(m, cursor++, j);
       continue;
     }
     // One old element skipped over (it moved or went): the walk goes on past it.
-    let ahead = cursor + 1;
-    while (ahead < prev.length && !isIndexFree(prev[ahead] as LiveNode)) ahead++;
+    const ahead = nextIndexFree(prev, cursor + 1);
     if (ahead < prev.length && (prev[ahead] as LiveElement).seg === n.seg) {
-      pair1(ahead, j);
+      pairSameSeg(m, ahead, j);
       cursor = ahead + 1;
     } else (missed ??= []).push(j);
   }
-  if (missed !== undefined) {
-    const bySeg = new Map<string, number>();
-    for (let i = 0; i < prev.length; i++) if (used[i] === 0 && isIndexFree(prev[i] as LiveNode)) bySeg.set((prev[i] as LiveElement).seg, i);
-    for (const j of missed) {
-      const i = bySeg.get((next[j] as LiveElement).seg);
-      if (i !== undefined) pair1(i, j);
-    }
-  }
+  if (missed !== undefined) pairMissedBySeg(m, missed);
+}
 
-  // 2. shapes along a longest common subsequence of the elements left
-  const ps: number[] = [];
-  const ns: number[] = [];
-  // Injected styles take part in step 1 only: one that found no match there is new.
+/** The index of the first index-free old child at or after `from` (the list's length if none). */
+function nextIndexFree(prev: readonly LiveNode[], from: number): number {
+  while (from < prev.length && !isIndexFree(prev[from] as LiveNode)) from++;
+  return from;
+}
+
+/** The index-free new children the in-order walk missed, paired through a map of old segs. */
+function pairMissedBySeg(m: Matching, missed: readonly number[]): void {
+  const kept = keptOld(m);
+  const bySeg = new Map<string, number>();
+  for (let i = 0; i < m.prev.length; i++) if (kept[i] === 0 && isIndexFree(m.prev[i] as LiveNode)) bySeg.set((m.prev[i] as LiveElement).seg, i);
+  for (const j of missed) {
+    const i = bySeg.get((m.next[j] as LiveElement).seg);
+    if (i !== undefined) pairSameSeg(m, i, j);
+  }
+}
+
+/**
+ * A step-1 pair. A keyed element that moved is usually unchanged inside: comparing content is
+ * cheaper than diffing it, and an equal pair is not diffed.
+ */
+function pairSameSeg(m: Matching, i: number, j: number): void {
+  m.toPrev[j] = i;
+  if (sameContent(m.prev[i] as LiveElement, m.next[j] as LiveElement)) (m.same ??= new Uint8Array(m.next.length))[j] = 1;
+}
+
+/** The elements left for step 2. Injected styles take part in step 1 only: one unpaired there is new. */
+function shapeCandidates(m: Matching): Candidates {
+  const kept = keptOld(m);
   const candidate = (node: LiveNode) => node.kind === "el" && node.pass === undefined;
-  for (let i = 0; i < prev.length; i++) if (used[i] === 0 && candidate(prev[i] as LiveNode)) ps.push(i);
-  for (let j = 0; j < next.length; j++) if (toPrev[j] === -1 && candidate(next[j] as LiveNode)) ns.push(j);
-  const pair = (a: number, b: number) => {
-    toPrev[ns[b] as number] = ps[a] as number;
-    used[ps[a] as number] = 1;
-  };
-  const el = (list: readonly LiveNode[], idx: number[], k: number) => list[idx[k] as number] as LiveElement;
+  const ps: number[] = [], ns: number[] = [];
+  for (let i = 0; i < m.prev.length; i++) if (kept[i] === 0 && candidate(m.prev[i] as LiveNode)) ps.push(i);
+  for (let j = 0; j < m.next.length; j++) if (m.toPrev[j] === -1 && candidate(m.next[j] as LiveNode)) ns.push(j);
+  return { ps, ns };
+}
+
+/**
+ * Step 2: shapes along a longest common subsequence of the candidates. The common prefix and
+ * suffix are trimmed first; when they overlap, content decides where the gap goes (`bestSplit`),
+ * else the middle goes through the LCS table (or the greedy match, above LCS_LIMIT cells).
+ */
+function pairByShape(m: Matching, c: Candidates): void {
+  const { ps, ns } = c;
   const pLen = ps.length, nLen = ns.length, min = Math.min(pLen, nLen);
+  const sameShapeAt = (a: number, b: number) => sameShape(m.prev[ps[a] as number] as LiveElement, m.next[ns[b] as number] as LiveElement);
   let pre = 0;
-  while (pre < min && sameShape(el(prev, ps, pre), el(next, ns, pre))) pre++;
+  while (pre < min && sameShapeAt(pre, pre)) pre++;
   let suf = 0;
   const sufMax = pLen === nLen ? min - pre : min; // equal lengths: prefix and suffix cannot overlap
-  while (suf < sufMax && sameShape(el(prev, ps, pLen - 1 - suf), el(next, ns, nLen - 1 - suf))) suf++;
+  while (suf < sufMax && sameShapeAt(pLen - 1 - suf, nLen - 1 - suf)) suf++;
+  const pair = (a: number, b: number) => void (m.toPrev[ns[b] as number] = ps[a] as number);
   if (pre + suf > min) {
     // Every element of the shorter list is paired either way: only where the gap goes is open.
-    same = new Uint8Array(next.length);
-    const k = bestSplit(prev, ps, next, ns, min - suf, pre, same);
+    const k = bestSplit(m, { candidates: c, lo: min - suf, hi: pre });
     for (let i = 0; i < k; i++) pair(i, i);
     for (let i = k; i < min; i++) pair(pLen - min + i, nLen - min + i);
-  } else {
-    for (let i = 0; i < pre; i++) pair(i, i);
-    for (let i = 1; i <= suf; i++) pair(pLen - i, nLen - i);
-    const pEnd = pLen - suf, nEnd = nLen - suf;
-    if (pEnd > pre && nEnd > pre) {
-      const a = internShapes(prev, ps.slice(pre, pEnd), next, ns.slice(pre, nEnd));
-      const pairs = a.p.length * a.n.length <= LCS_LIMIT ? lcs(a.p, a.n) : greedy(a.p, a.n);
-      for (let k = 0; k < pairs.length; k += 2) pair(pre + (pairs[k] as number), pre + (pairs[k + 1] as number));
-    }
+    return;
   }
+  for (let i = 0; i < pre; i++) pair(i, i);
+  for (let i = 1; i <= suf; i++) pair(pLen - i, nLen - i);
+  const pEnd = pLen - suf, nEnd = nLen - suf;
+  if (pEnd <= pre || nEnd <= pre) return;
+  const shapes = internShapes(m, { ps: ps.slice(pre, pEnd), ns: ns.slice(pre, nEnd) });
+  const pairs = shapes.p.length * shapes.n.length <= LCS_LIMIT ? lcs(shapes.p, shapes.n) : greedy(shapes.p, shapes.n);
+  for (let k = 0; k < pairs.length; k += 2) pair(pre + (pairs[k] as number), pre + (pairs[k + 1] as number));
+}
 
-  // 3. leftover keyless elements of the same tag, in order
+/** Step 3: leftover keyless elements of the same tag, in order. */
+function pairLeftoversByTag(m: Matching, { ps, ns }: Candidates): void {
+  const kept = keptOld(m);
   let byTag: Map<string, number[]> | undefined;
   for (const i of ps) {
-    const p = prev[i] as LiveElement;
-    if (used[i] === 0 && p.key === undefined) {
+    const p = m.prev[i] as LiveElement;
+    if (kept[i] === 0 && p.key === undefined) {
       const queue = (byTag ??= new Map()).get(p.tag);
       if (queue) queue.push(i);
       else byTag.set(p.tag, [i]);
     }
   }
-  if (byTag !== undefined) {
-    for (const j of ns) {
-      const n = next[j] as LiveElement;
-      if (toPrev[j] !== -1 || n.key !== undefined) continue;
-      const i = byTag.get(n.tag)?.shift();
-      if (i !== undefined) {
-        toPrev[j] = i;
-        used[i] = 1;
-      }
-    }
+  if (byTag === undefined) return;
+  for (const j of ns) {
+    const n = m.next[j] as LiveElement;
+    if (m.toPrev[j] !== -1 || n.key !== undefined) continue;
+    const i = byTag.get(n.tag)?.shift();
+    if (i !== undefined) m.toPrev[j] = i;
   }
-  return { toPrev, same };
 }
 
 /**
- * Where the gap goes when the shorter list pairs whole either way: the first `k` elements pair with
- * the other list's first `k`, the rest with its last ones, for `k` in [lo, hi]. All these pairings
- * are equally long by shape, so content decides: the `k` with the most content-equal pairs, the
- * largest such `k` on a tie (prefix first, as without the tie-break). A row inserted above rows of
- * one shape thus keeps every old row under a new index instead of shifting each row's content
- * one row down. Marks in `same` the new indexes of the chosen pairs found content-equal.
+ * Where the gap goes when the shorter list pairs whole either way: the first `k` candidates pair
+ * with the other list's first `k`, the rest with its last ones, for `k` in [lo, hi]. All these
+ * pairings are equally long by shape, so content decides: the `k` with the most content-equal
+ * pairs, the largest such `k` on a tie (prefix first, as without the tie-break). A row inserted
+ * above rows of one shape thus keeps every old row under a new index instead of shifting each
+ * row's content one row down. Marks in `same` the new indexes of the chosen pairs found
+ * content-equal.
  */
-function bestSplit(
-  prev: readonly LiveNode[], ps: number[], next: readonly LiveNode[], ns: number[], lo: number, hi: number, same: Uint8Array,
-): number {
+function bestSplit(m: Matching, { candidates: { ps, ns }, lo, hi }: { candidates: Candidates; lo: number; hi: number }): number {
   const min = Math.min(ps.length, ns.length), dp = ps.length - min, dn = ns.length - min;
+  const equalAt = (a: number, b: number) => sameContent(m.prev[ps[a] as number] as LiveElement, m.next[ns[b] as number] as LiveElement);
   const eqPre = new Uint8Array(hi - lo), eqSuf = new Uint8Array(hi - lo);
   let score = 0;
   for (let i = lo; i < hi; i++) {
-    if (sameContent(prev[ps[i + dp] as number] as LiveElement, next[ns[i + dn] as number] as LiveElement)) {
+    if (equalAt(i + dp, i + dn)) {
       eqSuf[i - lo] = 1;
       score++;
     }
   }
   let best = score, k = lo;
   for (let i = lo; i < hi; i++) {
-    if (sameContent(prev[ps[i] as number] as LiveElement, next[ns[i] as number] as LiveElement)) eqPre[i - lo] = 1;
+    if (equalAt(i, i)) eqPre[i - lo] = 1;
     score += (eqPre[i - lo] as number) - (eqSuf[i - lo] as number);
     if (score >= best) {
       best = score;
       k = i + 1;
     }
   }
+  const same = new Uint8Array(m.next.length);
   for (let i = lo; i < hi; i++) if ((i < k ? eqPre : eqSuf)[i - lo] === 1) same[ns[i < k ? i : i + dn] as number] = 1;
+  m.same = same;
   return k;
 }
 
@@ -231,7 +275,7 @@ export function sameContent(a: LiveElement, b: LiveElement): boolean {
 }
 
 /** Shapes of the two middles as small integers, so the LCS compares numbers. */
-function internShapes(prev: readonly LiveNode[], pi: number[], next: readonly LiveNode[], ni: number[]) {
+function internShapes(m: Matching, { ps, ns }: Candidates): { p: number[]; n: number[] } {
   const ids = new Map<string, number>();
   const intern = (el: LiveElement) => {
     const key = shapeKey(el);
@@ -239,53 +283,5 @@ function internShapes(prev: readonly LiveNode[], pi: number[], next: readonly Li
     if (id === undefined) ids.set(key, (id = ids.size));
     return id;
   };
-  return { p: pi.map((i) => intern(prev[i] as LiveElement)), n: ni.map((j) => intern(next[j] as LiveElement)) };
-}
-
-/** Classic LCS table; returns flat pairs [a0, b0, a1, b1, …] in increasing order. */
-function lcs(a: readonly number[], b: readonly number[]): number[] {
-  const n = a.length, m = b.length, w = m + 1;
-  const t = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      t[i * w + j] = a[i] === b[j]
-        ? (t[(i + 1) * w + j + 1] as number) + 1
-        : Math.max(t[(i + 1) * w + j] as number, t[i * w + j + 1] as number);
-    }
-  }
-  const out: number[] = [];
-  let i = 0, j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push(i++, j++);
-    } else if ((t[(i + 1) * w + j] as number) >= (t[i * w + j + 1] as number)) i++;
-    else j++;
-  }
-  return out;
-}
-
-/** Greedy in-order match for very long lists: each new element takes the next old one of its shape. */
-function greedy(a: readonly number[], b: readonly number[]): number[] {
-  const positions = new Map<number, number[]>();
-  for (let i = 0; i < a.length; i++) {
-    const list = positions.get(a[i] as number);
-    if (list) list.push(i);
-    else positions.set(a[i] as number, [i]);
-  }
-  const cursor = new Map<number, number>();
-  const out: number[] = [];
-  let last = -1;
-  for (let j = 0; j < b.length; j++) {
-    const list = positions.get(b[j] as number);
-    if (!list) continue;
-    let c = cursor.get(b[j] as number) ?? 0;
-    while (c < list.length && (list[c] as number) <= last) c++;
-    cursor.set(b[j] as number, c);
-    if (c < list.length) {
-      last = list[c] as number;
-      out.push(last, j);
-      cursor.set(b[j] as number, c + 1);
-    }
-  }
-  return out;
+  return { p: ps.map((i) => intern(m.prev[i] as LiveElement)), n: ns.map((j) => intern(m.next[j] as LiveElement)) };
 }
