@@ -1,6 +1,6 @@
 /**
  * The diff engine: previous live tree + new live tree (+ client-reported values) → patches
- * (live-input-authority.md §Patch, §Processing of each event step 5, §Limits).
+ * (docs/protocol.md#patches, #input-state), and the tree to keep in place of the new one.
  *
  * Algorithm. Both trees carry their id segments already (src/live/ids.ts), so the diff only
  * compares. It walks the two trees together, depth first, from the root, keeping the segs of the
@@ -13,7 +13,7 @@
  *    wire (text, html, kids, attrs), then recurses into the kept children in new order. Patches are
  *    emitted in that pre-order, so a parent's `kids` (and its renames) land before any patch that
  *    addresses a child by its new id, and an `html` patch ends the walk below it: it carries the
- *    full subtree (§Limits, order of patch emission).
+ *    full subtree.
  * 3. Children:
  *    - style, script, textarea, title: the text is compared; a change is an `html` patch (for a
  *      textarea, not when the client already shows that text).
@@ -31,47 +31,60 @@
  *      else a `kids` list: `{keep}` for a kept child whose id is unchanged, `{keep, id}` for a rename
  *      (its index moved), `{html}` for a new node or text. Kept pairs that matching found equal in
  *      content (all but ids) are not recursed into: their diff is empty.
- * 4. A kept form whose submit handler or action changed is a different form (§Client rules 6): a
- *    `replace` patch instead of recursing.
+ * 4. A kept form whose submit handler or action changed is a different form
+ *    (docs/protocol.md#patches, `replace`): a `replace` patch instead of recursing.
  * 5. Attributes: added or changed values, "" for removed ones, data-svc-hid by presence, filtered
  *    by the authority map (src/live/attrs-diff.ts).
  *
  * Inside a renamed subtree the old ids are stale, so the client's current id of an old child is
  * `<new parent id>.<old seg>` (outside one, the new parent id is the old one, so the same formula
  * holds); the authority map is read with the old ids, which are the ids the client posted.
+ *
+ * The kept tree. Neither tree is changed. Beside the patches the diff returns the tree a session
+ * keeps until its next event: the new render, with each of its parts that equals the old one
+ * replaced by the old objects (a changed element whose kids were replaced so is a copy, and so
+ * are its changed ancestors). A session keeps that tree until its next event; were it the new
+ * render as built, all of it, hundreds of objects for an event that changed one text, would
+ * outlive the collector's young generation and be copied there, on every event of every busy
+ * session (bench/live.bench.ts, 100 sessions). This way the parts that do not change stay the
+ * objects of an earlier render, and only the elements on the way to a change are new. Equal means
+ * equal in everything a render holds, so the kept tree means exactly the new render.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
+import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
+import { kidEntries, type MatchedKids, onlyRemovals } from "./diff-kids.ts";
 import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
-import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
-import { renderElement, renderKids, renderNode } from "./render.ts";
+import { renderElement, renderKids } from "./render.ts";
 import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 export type { ClientValues };
 
+/** What a diff gives: the patches, and the tree to keep in place of the new one (see above). */
+export type Diffed = { readonly patches: Patch[]; readonly tree: LiveTree };
+
 /** `diff(prevTree, nextTree, clientValues?)`: the patches that turn the old render into the new. */
 export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, clientValues?: ClientValues): Patch[] {
-  const before = prev.kind === "tree" ? prev : assignIds(prev);
-  const after = next.kind === "tree" ? next : assignIds(next);
+  return diffTrees(prev.kind === "tree" ? prev : assignIds(prev), next.kind === "tree" ? next : assignIds(next), clientValues).patches;
+}
+
+/** The patches from `before` to `after`, and the tree to keep in place of `after`. */
+export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues): Diffed {
   const p = before.root, n = after.root;
-  if (p.tag !== n.tag || formChanged(p, n)) return [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }];
+  if (p.tag !== n.tag || formChanged(p, n)) return { patches: [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }], tree: after };
   const oldFlat = before.flat, newFlat = after.flat;
   const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
   const recorded = oldFlat !== undefined && newFlat !== undefined;
-  const equal =
-    (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) ||
-    walk.element(p, n, 0, undefined, false, recorded ? 0 : UNKNOWN, recorded ? 0 : UNKNOWN) === EQUAL;
-  // An equal new root takes the old root's kids (see DiffWalk.inPlace): none of its render is kept.
-  if (equal && p !== n) (n as Swappable).kids = p.kids;
-  return walk.out;
+  const root = walk.root(p, n, recorded);
+  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) || walk.element(root) === EQUAL;
+  // An equal new render is kept as the old root; a changed one as the copy its equal parts went into, if any.
+  const keptRoot = equal ? p : walk.takeRebuilt() ?? n;
+  return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot, flat: newFlat } };
 }
 
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
-
-/** An element of the new render, whose kids the diff may swap for equal old ones (DiffWalk.inPlace). */
-type Swappable = { kids: readonly LiveNode[] };
 
 /**
  * What comparing a pair found: a shape that differs (only when asked to verify it; nothing was
@@ -87,15 +100,42 @@ const UNKNOWN = -1;
 const NO_RECORD: Flat = [];
 
 /**
- * One diff: the patches so far and the path of the pair being compared, as the segs of the old and
- * the new element at each depth (depth 0 is the root). While kids are taken in place, the walk also
- * keeps the place of the pair in the two trees' flat records (src/live/flat.ts), and a kid whose
- * stretch of the record is the same in both is equal without a visit to its objects.
+ * A pair of elements on the walk's path: the old and the new element at one depth, and what the
+ * walk knows of them. One object per depth, reused from sibling to sibling: a walk visits every
+ * element, and allocates nothing per visit.
+ */
+type Pair = {
+  readonly depth: number;
+  before: LiveElement;
+  after: LiveElement;
+  /** The old id of the select the pair is in (its options' reported values are the select's). */
+  selectId: string | undefined;
+  /** The same for the pair's kids: `selectId`, or the pair's own old id when it is a select. */
+  kidsSelectId: string | undefined;
+  /** Where the pair starts in the old and the new flat record, or UNKNOWN. */
+  oldAt: number;
+  newAt: number;
+  /**
+   * The pair was taken in place by its parent before its child tags were compared (see
+   * `inPlace`): when they differ, nothing is emitted and the answer is MISMATCH.
+   */
+  verify: boolean;
+};
+
+/**
+ * One diff: the patches so far and the pairs on the path being compared (depth 0 is the roots).
+ * While kids are taken in place, the walk also keeps the place of each pair in the two trees'
+ * flat records (src/live/flat.ts), and a kid whose stretch of the record is the same in both is
+ * equal without a visit to its objects.
  */
 class DiffWalk implements IdPaths {
   readonly out: Patch[] = [];
-  private readonly oldSegs: string[] = [ROOT_ID];
-  private readonly newSegs: string[] = [ROOT_ID];
+  private readonly path: Pair[] = [];
+  /**
+   * The copy of the last compared pair's new element, with its equal parts replaced by the old
+   * ones, when it made one: what its parent keeps in its place. Taken at once by the caller.
+   */
+  private rebuilt: LiveElement | undefined;
 
   constructor(
     private readonly reported: Reported | undefined,
@@ -103,97 +143,144 @@ class DiffWalk implements IdPaths {
     private readonly newFlat: Flat,
   ) {}
 
+  /** The pair of the roots; `recorded`: both trees have a flat record, which starts with the root. */
+  root(before: LiveElement, after: LiveElement, recorded: boolean): Pair {
+    const pair = this.slot(0, before, after);
+    pair.selectId = undefined;
+    pair.oldAt = pair.newAt = recorded ? 0 : UNKNOWN;
+    return pair;
+  }
+
   /** The id the client posted for the old element at `depth` on the path. */
   oldId(depth: number): string {
-    return joinSegs(this.oldSegs, depth);
+    let id = ROOT_ID;
+    for (let i = 1; i <= depth; i++) id = childId(id, (this.path[i] as Pair).before.seg);
+    return id;
   }
 
   /** The id of the new element at `depth` on the path: what patches name it by. */
   newId(depth: number): string {
-    return joinSegs(this.newSegs, depth);
+    let id = ROOT_ID;
+    for (let i = 1; i <= depth; i++) id = childId(id, (this.path[i] as Pair).after.seg);
+    return id;
   }
 
-  /**
-   * A kept pair at `depth`: a changed form is replaced (step 4), anything else diffed in place.
-   * `verify`: see `element`; `op` and `np`: where the pair starts in the flat records, or UNKNOWN.
-   */
-  kept(pc: LiveElement, nc: LiveElement, depth: number, selectId: string | undefined, verify: boolean, op: number, np: number): Found {
+  /** The copy the last compared pair made of its new element, if any (see `rebuilt`). */
+  takeRebuilt(): LiveElement | undefined {
+    const rebuilt = this.rebuilt;
+    this.rebuilt = undefined;
+    return rebuilt;
+  }
+
+  /** The pair of two kids of `parent`, in the slot one deeper; not in the records, not verified, unless the caller says. */
+  private kid(parent: Pair, before: LiveElement, after: LiveElement): Pair {
+    const pair = this.slot(parent.depth + 1, before, after);
+    pair.selectId = parent.kidsSelectId;
+    pair.oldAt = pair.newAt = UNKNOWN;
+    pair.verify = false;
+    return pair;
+  }
+
+  private slot(depth: number, before: LiveElement, after: LiveElement): Pair {
+    let pair = this.path[depth];
+    if (pair === undefined) {
+      pair = { depth, before, after, selectId: undefined, kidsSelectId: undefined, oldAt: UNKNOWN, newAt: UNKNOWN, verify: false };
+      this.path[depth] = pair;
+    }
+    pair.before = before;
+    pair.after = after;
+    return pair;
+  }
+
+  /** A kept pair: a changed form is replaced (step 4), anything else diffed in place. */
+  kept(pair: Pair): Found {
+    const { before, after } = pair;
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
-    if (pc === nc) return EQUAL;
-    this.oldSegs[depth] = pc.seg;
-    this.newSegs[depth] = nc.seg;
-    if (!formChanged(pc, nc)) return this.element(pc, nc, depth, selectId, verify, op, np);
-    if (verify && !sameShape(pc, nc)) return MISMATCH;
-    const id = this.newId(depth);
-    this.out.push({ id, replace: renderElement(nc, id) });
+    if (before === after) return EQUAL;
+    if (!formChanged(before, after)) return this.element(pair);
+    if (pair.verify && !sameShape(before, after)) return MISMATCH;
+    const id = this.newId(pair.depth);
+    this.out.push({ id, replace: renderElement(after, id) });
     return CHANGED;
   }
 
   /**
-   * A matched pair at `depth`, whose segs are on the path. `verify`: the pair was taken in place
-   * by its parent before its child tags were compared (see `inPlace`); when they differ, nothing is
-   * emitted and the answer is MISMATCH, for the parent to decide. EQUAL only when nothing differs,
-   * not even what the client's reported values hide; CHANGED may also mean "not worth finding out"
-   * (reconciled kids).
+   * A matched pair, on the path. EQUAL only when nothing differs, not even what the client's
+   * reported values hide; CHANGED may also mean "not worth finding out" (reconciled kids).
    */
-  element(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, verify: boolean, op: number, np: number): Found {
-    const textOnly = TEXT_ONLY_TAGS.has(n.tag);
+  element(pair: Pair): Found {
+    const { before, after } = pair;
+    const textOnly = TEXT_ONLY_TAGS.has(after.tag);
+    pair.kidsSelectId = after.tag === "select" ? this.oldId(pair.depth) : after.tag === "optgroup" ? pair.selectId : undefined;
     // In place, every kid slot held the same kind and seg (so the same tag): the shapes are equal.
-    if (!textOnly && p.kids.length === n.kids.length) {
-      const found = this.inPlace(p, n, depth, selectId, op, np);
+    if (!textOnly && before.kids.length === after.kids.length) {
+      const found = this.inPlace(pair);
       if (found !== NOT_IN_PLACE) return found;
     }
-    if (verify && !sameShape(p, n)) return MISMATCH;
-    // Ops are collected first and the patch built only when there is one: most elements have none.
-    let text: string | undefined, html: string | undefined, kids: KidEntry[] | undefined;
-    let id: string | undefined; // the new id, joined once when an op needs it
-    let pairs: number[] | undefined; // flat [old index, new index, …] of kept elements to recurse into
-    let removed: string[] | undefined;
-    let same: Uint8Array | undefined; // new indexes whose kept element has the same content: no recursion
-
-    if (textOnly) {
-      const content = textOf(n);
-      if (textOf(p) !== content && !(n.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) html = renderKids(n, (id = this.newId(depth)));
-    } else if (n.kids.length === 1 && (n.kids[0] as LiveNode).kind === "text") {
-      text = (n.kids[0] as { text: string }).text;
-    } else if (n.kids.length === 0 || hasRawKid(p) || hasRawKid(n)) {
-      html = renderKids(n, (id = this.newId(depth)));
-    } else {
-      const match = matchKids(p.kids, n.kids);
-      const toPrev = match.toPrev;
-      same = match.same;
-      pairs = [];
-      for (let j = 0; j < toPrev.length; j++) if ((toPrev[j] as number) >= 0) pairs.push(toPrev[j] as number, j);
-      if (pairs.length === 0) {
-        pairs = undefined;
-        html = renderKids(n, (id = this.newId(depth)));
-      } else {
-        id = this.newId(depth);
-        removed = onlyRemovals(p, n, toPrev, id);
-        if (removed === undefined) kids = kidEntries(p, n, toPrev, id);
-      }
-    }
-
-    const changed = diffAttrs(p, n, this.reported, this, depth, selectId);
+    if (pair.verify && !sameShape(before, after)) return MISMATCH;
+    const kids = this.kidsOp(pair);
+    const changed = diffAttrs(before, after, this.reported, this, pair.depth, pair.selectId);
     const attrs = changed === CHANGE_SHOWN ? undefined : changed;
-    if (text !== undefined || html !== undefined || kids !== undefined || attrs !== undefined) {
-      const patch: MutablePatch = { id: id ?? this.newId(depth) };
-      if (text !== undefined) patch.text = text;
-      if (html !== undefined) patch.html = html;
-      if (kids !== undefined) patch.kids = kids;
-      if (attrs !== undefined) patch.attrs = attrs;
-      this.out.push(patch);
-    }
-    if (removed !== undefined) for (const id of removed) this.out.push({ id, remove: true });
-    if (pairs !== undefined) {
-      const childSelect = this.selectIdBelow(n, depth, selectId);
-      for (let k = 0; k < pairs.length; k += 2) {
-        const j = pairs[k + 1] as number;
-        if (same === undefined || same[j] !== 1) this.kept(p.kids[pairs[k] as number] as LiveElement, n.kids[j] as LiveElement, depth + 1, childSelect, false, UNKNOWN, UNKNOWN);
-      }
-    }
+    this.emit(pair, kids, attrs);
+    if (kids.removed !== undefined) for (const id of kids.removed) this.out.push({ id, remove: true });
+    if (kids.pairs !== undefined) this.diffMatchedKids(pair, kids.pairs, kids.same);
     // Here only a text-only element (style, script, textarea, title) can be equal: same text, same attributes.
-    return textOnly && changed === undefined && textOf(p) === textOf(n) ? EQUAL : CHANGED;
+    return textOnly && changed === undefined && textOf(before) === textOf(after) ? EQUAL : CHANGED;
+  }
+
+  /** The children op of a pair not diffed in place (step 3), and the kept pairs to recurse into. */
+  private kidsOp(pair: Pair): KidsOp {
+    const { before, after, depth } = pair;
+    if (TEXT_ONLY_TAGS.has(after.tag)) {
+      const content = textOf(after);
+      if (textOf(before) === content || (after.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) return NO_KIDS_OP;
+      const id = this.newId(depth);
+      return { op: { html: renderKids(after, id) }, id };
+    }
+    if (after.kids.length === 1 && (after.kids[0] as LiveNode).kind === "text") return { op: { text: (after.kids[0] as { text: string }).text } };
+    if (after.kids.length === 0 || hasRawKid(before) || hasRawKid(after)) return this.allNew(pair);
+    const match = matchKids(before.kids, after.kids);
+    const pairs: number[] = [];
+    for (let j = 0; j < match.toPrev.length; j++) if ((match.toPrev[j] as number) >= 0) pairs.push(match.toPrev[j] as number, j);
+    if (pairs.length === 0) return this.allNew(pair);
+    const matched: MatchedKids = { before, after, toPrev: match.toPrev, id: this.newId(depth) };
+    const removed = onlyRemovals(matched);
+    return { op: removed === undefined ? { kids: kidEntries(matched) } : {}, id: matched.id, removed, pairs, same: match.same };
+  }
+
+  /** No child matched: the new children as markup. */
+  private allNew(pair: Pair): KidsOp {
+    const id = this.newId(pair.depth);
+    return { op: { html: renderKids(pair.after, id) }, id };
+  }
+
+  /** Pushes the pair's patch, when it has an op: most elements have none. */
+  private emit(pair: Pair, { op, id }: KidsOp, attrs: Record<string, string> | undefined): void {
+    if (op.text === undefined && op.html === undefined && op.kids === undefined && attrs === undefined) return;
+    const patch: MutablePatch = { id: id ?? this.newId(pair.depth) };
+    if (op.text !== undefined) patch.text = op.text;
+    if (op.html !== undefined) patch.html = op.html;
+    if (op.kids !== undefined) patch.kids = op.kids;
+    if (attrs !== undefined) patch.attrs = attrs;
+    this.out.push(patch);
+  }
+
+  /**
+   * Recurses into the kept pairs of reconciled kids (flat [old index, new index, …]), except those
+   * matching found equal in content; a kid that made a copy of itself makes the pair's new element
+   * a copy holding it.
+   */
+  private diffMatchedKids(pair: Pair, pairs: readonly number[], same: Uint8Array | undefined): void {
+    const { before, after } = pair;
+    let kids: LiveNode[] | undefined;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const j = pairs[k + 1] as number;
+      if (same !== undefined && same[j] === 1) continue;
+      this.kept(this.kid(pair, before.kids[pairs[k] as number] as LiveElement, after.kids[j] as LiveElement));
+      const copy = this.takeRebuilt();
+      if (copy !== undefined) (kids ??= after.kids.slice())[j] = copy;
+    }
+    if (kids !== undefined) this.rebuilt = withKids(after, kids);
   }
 
   /**
@@ -203,34 +290,28 @@ class DiffWalk implements IdPaths {
    * differs it drops what it emitted and answers NOT_IN_PLACE, and the caller reconciles the
    * children instead. EQUAL when nothing differs at all.
    *
-   * A slot's shapes (§Child matching order, step 2: tag, key, name, type, child tags) are checked
+   * A slot's shapes (docs/protocol.md#kids, matching step 2: tag, key, name, type, child tags) are checked
    * in two halves: tag and key are in the seg, and name and type are compared here; the child
    * tags are left to the pair's own diff, whose in-place walk compares every kid's seg anyway, so
    * only a pair that is not diffed in place compares them apart (`verify`). Comparing them up
    * front read every kid of every element twice per event.
    *
-   * Kids found equal to the old ones are swapped for them in the new render (when this element
-   * is not equal as a whole: then its parent swaps it). A session keeps the new render until its
-   * next event; without the swap all of it, hundreds of objects for an event that changed one
-   * text, would outlive the collector's young generation and be copied there, on every event of
-   * every busy session (bench/live.bench.ts, 100 sessions). With it, the parts that do not change
-   * stay the objects of an earlier render, and only the elements on the way to a change are new.
-   * Equal means equal in everything a render holds, so an element shared with other renders (a
-   * static part's live element, src/live/ids.ts) means the same after its kids are swapped.
+   * For the kept tree (see the top of this file): when this element is not equal as a whole (then
+   * its parent keeps the old one), a copy of it holds the old kid for each equal kid and the copy
+   * each changed kid made of itself; `rebuilt` hands the copy to the parent.
    */
-  private inPlace(p: LiveElement, n: LiveElement, depth: number, selectId: string | undefined, op: number, np: number): Found | typeof NOT_IN_PLACE {
-    const out = this.out;
-    const mark = out.length;
+  private inPlace(pair: Pair): Found | typeof NOT_IN_PLACE {
+    const { before, after, depth } = pair;
+    const mark = this.out.length;
+    const changed = diffAttrs(before, after, this.reported, this, depth, pair.selectId);
+    if (changed !== undefined && changed !== CHANGE_SHOWN) this.out.push({ id: this.newId(depth), attrs: changed });
     const oldFlat = this.oldFlat, newFlat = this.newFlat;
-    const placed = op !== UNKNOWN && np !== UNKNOWN;
+    const placed = pair.oldAt !== UNKNOWN && pair.newAt !== UNKNOWN;
     // Where the current kid starts in each record.
-    let oAt = placed ? kidsStart(oldFlat, op) : UNKNOWN, nAt = placed ? kidsStart(newFlat, np) : UNKNOWN;
-    const changed = diffAttrs(p, n, this.reported, this, depth, selectId);
-    if (changed !== undefined && changed !== CHANGE_SHOWN) out.push({ id: this.newId(depth), attrs: changed });
-    const childSelect = this.selectIdBelow(n, depth, selectId);
-    const pk = p.kids, nk = n.kids;
+    let oAt = placed ? kidsStart(oldFlat, pair.oldAt) : UNKNOWN, nAt = placed ? kidsStart(newFlat, pair.newAt) : UNKNOWN;
+    const pk = before.kids, nk = after.kids;
     let equal = changed === undefined;
-    let swapped: LiveNode[] | undefined; // the new kids with the equal ones swapped, made at the first swap
+    let kept: LiveNode[] | undefined; // the kids to keep, made at the first that is not the new one
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
       // This kid's place in each record; the next kid's follows it.
@@ -240,42 +321,51 @@ class DiffWalk implements IdPaths {
         nAt += entryLength(newFlat, yAt);
       }
       if (x === y) continue;
-      let found: Found;
       // The same stretch of both records: the same subtree, found without reading its objects.
-      if (placed && oAt - xAt === nAt - yAt && sameEntries(oldFlat, xAt, newFlat, yAt, oAt - xAt)) found = EQUAL;
-      else if (x.kind !== y.kind) return this.drop(mark);
-      else if (x.kind === "text") {
-        if (x.text !== (y as typeof x).text) return this.drop(mark);
-        found = EQUAL;
-      } else if (x.kind === "raw") {
-        if (x.html !== (y as typeof x).html) return this.drop(mark);
-        found = EQUAL;
-      } else {
-        const ny = y as LiveElement;
-        if (x.seg !== ny.seg) return this.drop(mark);
-        // Below, the records are followed only where both kids are recorded in full.
-        const inRecords = placed && opensElement(oldFlat, xAt) && opensElement(newFlat, yAt);
-        const xPlace = inRecords ? xAt : UNKNOWN, yPlace = inRecords ? yAt : UNKNOWN;
-        // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
-        // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-        if (x.indexFree) found = this.kept(x, ny, depth + 1, childSelect, false, xPlace, yPlace);
-        else found = x.name === ny.name && x.type === ny.type ? this.kept(x, ny, depth + 1, childSelect, true, xPlace, yPlace) : MISMATCH;
-        if (found === MISMATCH) {
-          if (!(onlyOfTag(pk, x) && onlyOfTag(nk, ny))) return this.drop(mark);
-          found = this.kept(x, ny, depth + 1, childSelect, false, xPlace, yPlace);
-        }
-      }
-      if (found === EQUAL) {
-        if (!equal) (swapped ??= nk.slice())[i] = x;
-      } else if (equal) {
-        // The first difference: every kid before it was equal, and is swapped for the old one.
+      const sameRecord = placed && oAt - xAt === nAt - yAt && sameEntries(oldFlat, xAt, newFlat, yAt, oAt - xAt);
+      const found = sameRecord ? EQUAL : this.inPlaceKid(pair, i, xAt, yAt);
+      if (found === NOT_IN_PLACE) return this.drop(mark);
+      // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
+      const keep = found === EQUAL ? x : this.takeRebuilt();
+      if (found !== EQUAL && equal) {
+        // The first difference: every kid before it was equal, and is kept as the old one.
         equal = false;
-        swapped = nk.slice();
-        for (let k = 0; k < i; k++) swapped[k] = pk[k] as LiveNode;
+        kept = nk.slice();
+        for (let k = 0; k < i; k++) kept[k] = pk[k] as LiveNode;
       }
+      if (!equal && keep !== undefined) (kept ??= nk.slice())[i] = keep;
     }
-    if (swapped !== undefined) (n as Swappable).kids = swapped;
+    if (kept !== undefined) this.rebuilt = withKids(after, kept);
     return equal ? EQUAL : CHANGED;
+  }
+
+  /**
+   * Kid `i` of an in-place walk, which starts at `oldAt` and `newAt` in the records (UNKNOWN when
+   * not known): EQUAL or CHANGED as the kids compare, NOT_IN_PLACE when the slot holds what matching
+   * would not pair (another kind, seg, text or markup, or a shape that differs where shape decides).
+   */
+  private inPlaceKid(parent: Pair, i: number, oldAt: number, newAt: number): Found | typeof NOT_IN_PLACE {
+    const x = parent.before.kids[i] as LiveNode, y = parent.after.kids[i] as LiveNode;
+    if (x.kind !== y.kind) return NOT_IN_PLACE;
+    if (x.kind === "text") return x.text === (y as typeof x).text ? EQUAL : NOT_IN_PLACE;
+    if (x.kind === "raw") return x.html === (y as typeof x).html ? EQUAL : NOT_IN_PLACE;
+    const ny = y as LiveElement;
+    if (x.seg !== ny.seg) return NOT_IN_PLACE;
+    const kid = this.kid(parent, x, ny);
+    // Below, the records are followed only where both kids are recorded in full.
+    if (oldAt !== UNKNOWN && opensElement(this.oldFlat, oldAt) && opensElement(this.newFlat, newAt)) {
+      kid.oldAt = oldAt;
+      kid.newAt = newAt;
+    }
+    // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
+    // must be the only element of its tag on both sides, which matching pairs whatever its shape.
+    if (x.indexFree) return this.kept(kid);
+    kid.verify = true;
+    const found = x.name === ny.name && x.type === ny.type ? this.kept(kid) : MISMATCH;
+    if (found !== MISMATCH) return found;
+    if (!(onlyOfTag(parent.before.kids, x) && onlyOfTag(parent.after.kids, ny))) return NOT_IN_PLACE;
+    kid.verify = false;
+    return this.kept(kid);
   }
 
   /** Drops what an in-place walk emitted since `mark`; NOT_IN_PLACE, for the walk to return. */
@@ -283,19 +373,20 @@ class DiffWalk implements IdPaths {
     this.out.length = mark;
     return NOT_IN_PLACE;
   }
-
-  /** The old id of the select the children of `n` are in: `n` itself, or the one `n` (an optgroup) is in. */
-  private selectIdBelow(n: LiveElement, depth: number, selectId: string | undefined): string | undefined {
-    return n.tag === "select" ? this.oldId(depth) : n.tag === "optgroup" ? selectId : undefined;
-  }
 }
 
-/** The id of the element at `depth` on a path of segs. */
-function joinSegs(segs: readonly string[], depth: number): string {
-  let id = segs[0] as string;
-  for (let i = 1; i <= depth; i++) id = childId(id, segs[i] as string);
-  return id;
-}
+/** The children op of a pair (`op`), its new id when joined, and what to do after it. */
+type KidsOp = {
+  readonly op: { readonly text?: string; readonly html?: string; readonly kids?: KidEntry[] };
+  readonly id?: string;
+  /** The ids of removed children, each its own `remove` patch after the pair's. */
+  readonly removed?: readonly string[];
+  /** The kept pairs to recurse into, flat [old index, new index, …], and those equal in content. */
+  readonly pairs?: readonly number[];
+  readonly same?: Uint8Array | undefined;
+};
+
+const NO_KIDS_OP: KidsOp = { op: {} };
 
 /**
  * Whether `el` is the only element of its tag among `kids` (short lists only). Such a pair in the
@@ -309,49 +400,11 @@ function onlyOfTag(kids: readonly LiveNode[], el: LiveElement): boolean {
   return true;
 }
 
-/**
- * When the new children are the old ones with some elements left out (every kept element in its
- * old order under its old id, every text unchanged), the ids of the left-out elements (`id` is the
- * new parent's); otherwise undefined.
- */
-function onlyRemovals(p: LiveElement, n: LiveElement, toPrev: Int32Array, id: string): string[] | undefined {
-  const pk = p.kids, nk = n.kids;
-  if (nk.length > pk.length) return undefined;
-  const removed: string[] = [];
-  let j = 0;
-  for (let i = 0; i < pk.length; i++) {
-    // Fewer old children left than new ones to match: not a removal (a reorder, say); stop early.
-    if (pk.length - i < nk.length - j) return undefined;
-    const old = pk[i] as LiveNode;
-    const cur = nk[j];
-    if (cur !== undefined && corresponds(old, i, cur, toPrev[j] as number)) j++;
-    else if (old.kind === "el") removed.push(childId(id, old.seg));
-    else return undefined;
-  }
-  return j === nk.length ? removed : undefined;
-}
-
-function corresponds(old: LiveNode, oldIndex: number, cur: LiveNode, matched: number): boolean {
-  if (old.kind === "text") return cur.kind === "text" && cur.text === old.text;
-  return old.kind === "el" && matched === oldIndex && (cur as LiveElement).seg === old.seg;
-}
-
-/** The kids list of `n` (whose id is `id`): an old child is named by its current id in the client, `<id>.<old seg>`. */
-function kidEntries(p: LiveElement, n: LiveElement, toPrev: Int32Array, id: string): KidEntry[] {
-  const entries: KidEntry[] = new Array(n.kids.length);
-  for (let j = 0; j < n.kids.length; j++) {
-    const cur = n.kids[j] as LiveNode;
-    const i = toPrev[j] as number;
-    if (i < 0) {
-      entries[j] = { html: renderNode(cur, n.tag, id) };
-      continue;
-    }
-    const old = p.kids[i] as LiveElement;
-    const keep = childId(id, old.seg);
-    const seg = (cur as LiveElement).seg;
-    entries[j] = seg === old.seg ? { keep } : { keep, id: childId(id, seg) };
-  }
-  return entries;
+/** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
+function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
+  return {
+    kind: "el", tag: el.tag, seg: el.seg, key: el.key, indexFree: el.indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: el.pass,
+  };
 }
 
 function textOf(el: LiveElement): string {
@@ -359,7 +412,7 @@ function textOf(el: LiveElement): string {
   return first !== undefined && first.kind === "text" ? first.text : "";
 }
 
-/** A form whose submit handler or action differs from the form in the same slot (§Client rules 6). */
+/** A form whose submit handler or action differs from the form in the same slot (docs/protocol.md#patches, `replace`). */
 function formChanged(p: LiveElement, n: LiveElement): boolean {
   if (n.tag !== "form" || p.tag !== "form") return false;
   if (p.attrs["action"] !== n.attrs["action"]) return true;

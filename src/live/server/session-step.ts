@@ -11,7 +11,7 @@
  * to carry on with (a refused entry's page seq is still spent).
  */
 import type { JsonValue } from "../../json.ts";
-import { diff } from "../diff.ts";
+import { diffTrees } from "../diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../protocol/mod.ts";
 import { handlersOf, type LiveTree } from "../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
@@ -120,9 +120,10 @@ export type AppError<Model> = Extract<Stepped<Model>, { kind: "app_error" }>;
 function applyMessage<Model>({ state, prev, msg, args, clientValues }: Message<Model>, ctx: StepContext<Model>): Applied<Model> | AppError<Model> {
   try {
     const [model, cmd] = splitUpdate(ctx.update(state.model, msg, args));
-    const tree = model === state.model ? prev : ctx.render(model, prev);
-    const patches = tree === prev ? [] : diff(prev, tree, clientValues);
-    return { kind: "applied", state: model === state.model ? state : { ...state, model }, tree, patches, ackInputs: undefined, cmd };
+    if (model === state.model) return { kind: "applied", state, tree: prev, patches: [], ackInputs: undefined, cmd };
+    // The diff's tree keeps the old render's objects where nothing changed (src/live/diff.ts).
+    const { patches, tree } = diffTrees(prev, ctx.render(model, prev), clientValues);
+    return { kind: "applied", state: { ...state, model }, tree, patches, ackInputs: undefined, cmd };
   } catch (error) {
     return { kind: "app_error", state, error };
   }
