@@ -39,9 +39,11 @@ echo "install size: $(du -sk "$node_app/node_modules" | cut -f1) KB with @hono/n
 
 step "TypeScript consumer: tsc --noEmit, strict, moduleResolution node16 and bundler"
 # No @types/node: the declarations must not lean on Node's types.
-ts_app="$(new_project typescript typescript@5.9)"
+# The compiler is the repository's own (TypeScript 5.9); the project holds only the package.
+ts_app="$(new_project typescript)"
+tsc="$repo/node_modules/typescript/bin/tsc"
 cp "$here/consumer.ts" "$here/tsconfig.node16.json" "$here/tsconfig.bundler.json" "$ts_app/"
-(cd "$ts_app" && npx tsc -p tsconfig.node16.json && npx tsc -p tsconfig.bundler.json && echo "ok   both configurations type-check")
+(cd "$ts_app" && node "$tsc" -p tsconfig.node16.json && node "$tsc" -p tsconfig.bundler.json && echo "ok   both configurations type-check")
 
 step "Bun"
 cp "$here/smoke.mjs" "$node_app/smoke-bun.mjs"
