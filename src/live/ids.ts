@@ -34,7 +34,7 @@
 import { NAME_KEYED_TAGS, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
 import { FlatWriter } from "./flat.ts";
-import { PASSES, ROOT_ID, type Pass } from "../protocol/mod.ts";
+import { childId, ID_SEPARATOR, PASSES, ROOT_ID, type Pass } from "../protocol/mod.ts";
 import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
 
 export { NAME_KEYED_TAGS };
@@ -121,8 +121,8 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
     const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     if (child.passes) {
-      const ownerId = `${path.slice(0, depth + 1).join(".")}.${childSeg}`;
-      for (const p of child.passes) kids[w++] = writeStyle(styleNode(`${childSeg}.`, p.pass, passCss(p, ownerId)));
+      const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
+      for (const p of child.passes) kids[w++] = writeStyle(styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId)));
     }
     kids[w++] = reusedOrResolved(child, childSeg, unique, depth + 1);
   }
@@ -278,11 +278,11 @@ const SEGMENT = new RegExp(`^(?:(\\d+)#(${TAG_RE})(?::([A-Za-z0-9_-]+))?|#(${TAG
 /** Parses an id against the grammar above; undefined when it does not conform. */
 export function parseId(id: string): ParsedId | undefined {
   if (id === ROOT_ID) return { kind: "root" };
-  const parts = id.split(".");
+  const parts = id.split(ID_SEPARATOR);
   if (parts[0] !== ROOT_ID || parts.length < 2) return undefined;
   for (let i = 1; i < parts.length - 1; i++) if (!SEGMENT.test(parts[i] as string)) return undefined;
   const last = parts[parts.length - 1] as string;
-  const parent = parts.slice(0, -1).join(".");
+  const parent = parts.slice(0, -1).join(ID_SEPARATOR);
   if (last.startsWith("~")) {
     const pass = last.slice(1) as Pass;
     return PASSES.includes(pass) ? { kind: "style", owner: parent, pass } : undefined;

@@ -10,7 +10,10 @@
  * an event writes a handful.
  */
 import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
-import { childId, type EventKind, type Pass } from "../protocol/mod.ts";
+import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
+
+/** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
+const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
 
 export interface LiveElement {
   readonly kind: "el";
@@ -90,7 +93,7 @@ export const lookupVisits = { count: 0 };
 export function findElement(tree: LiveTree, id: string): LiveElement | undefined {
   let el: LiveElement = tree.root;
   if (id === el.seg) return el;
-  if (!id.startsWith(el.seg) || id.charCodeAt(el.seg.length) !== 46 /* . */) return undefined;
+  if (!id.startsWith(el.seg) || id.charCodeAt(el.seg.length) !== SEPARATOR_CODE) return undefined;
   let at = el.seg.length + 1; // where the rest of the id starts
   for (;;) {
     let below: LiveElement | undefined;
@@ -110,7 +113,7 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
         if (!id.startsWith(seg, at)) continue;
         const end = at + seg.length;
         if (end === id.length) return kid;
-        if (below === undefined && id.charCodeAt(end) === 46) below = kid;
+        if (below === undefined && id.charCodeAt(end) === SEPARATOR_CODE) below = kid;
       }
     }
     if (below === undefined) return undefined;
@@ -141,7 +144,7 @@ function kidAtIndex(el: LiveElement, id: string, at: number): LiveElement | unde
     if (kid.kind !== "el" || !id.startsWith(kid.seg, at)) continue;
     const stop = at + kid.seg.length;
     if (stop === id.length) return kid;
-    if (id.charCodeAt(stop) === 46) found ??= kid;
+    if (id.charCodeAt(stop) === SEPARATOR_CODE) found ??= kid;
   }
   return found;
 }
