@@ -12,7 +12,7 @@
  */
 import { type Context, Hono } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { Auth, type AuthEnv, type Db, Secret, Server, type TrustProxy } from "../../src/mod.ts";
+import { Auth, type AuthEnv, type Db, DEFAULT_COST, Secret, Server, type TrustProxy } from "../../src/mod.ts";
 
 export const SESSION_COOKIE = "session";
 
@@ -61,7 +61,9 @@ export function createAuthFlowApp(options: AuthFlowOptions): Hono<AuthEnv> {
   });
 
   app.post("/login", limit, async (c) => {
-    session.signIn(c, Server.orThrow(await Auth.login(db, ...(await credentials(c)))));
+    // The cost of register, so that an unknown email takes as long as a known one from the first login.
+    const [email, password] = await credentials(c);
+    session.signIn(c, Server.orThrow(await Auth.login(db, email, password, { cost: options.cost ?? DEFAULT_COST })));
     return c.text("signed in");
   });
 

@@ -12,7 +12,7 @@ export type { ClockOptions } from "./token.ts";
 export type { SlidingParams, SlidingTimes } from "./sliding.ts";
 export type { StrengthLabel } from "./strength.ts";
 export { DEFAULT_COST, MAX_PASSWORD_BYTES } from "./bcrypt.ts";
-export type { RegisterOptions } from "./users.ts";
+export type { LoginOptions, RegisterOptions } from "./users.ts";
 export type { AccessState } from "./revocation.ts";
 export type { UserIdInput } from "./user-id.ts";
 

@@ -2,7 +2,7 @@
  * Layer 2, the built-in users table (std-auth.md §Layer 2, §Built-in users table; issue 3).
  *
  *   register(db, email, password, { cost }?) -> Task<number>   the new user id
- *   login(db, email, password)               -> Task<number>   the authenticated user id
+ *   login(db, email, password, { cost }?)    -> Task<number>   the authenticated user id
  *   setRole(db, userId, role)                -> Task<void>
  *
  * The tables are created by the first call that needs them on a handle (at the latest the first
@@ -22,6 +22,15 @@ export type RegisterOptions = {
   /**
    * bcrypt cost of the stored hash; default 12 (std-auth.md §Limits). 13-14 are suggested for
    * production, 10 or less only for tests and fixtures.
+   */
+  readonly cost?: number;
+};
+
+export type LoginOptions = {
+  /**
+   * The bcrypt cost the application registers users with (default 12). An unknown email is
+   * verified against a dummy hash of this cost from the first request on, so that it takes as
+   * long as a known one (docs/security.md#login-timing). Pass the same cost as to register.
    */
   readonly cost?: number;
 };
@@ -69,11 +78,14 @@ export async function register(db: Db, email: string, password: string, options?
 
 /**
  * Authenticates; Err "bad_credentials" for an unknown email or a wrong password (same work for
- * both: login-timing.ts), "user_disabled" for a suspended account, checked before the password.
+ * both: login-timing.ts), "user_disabled" for a suspended account, checked before the password,
+ * "bad_cost" for a cost option outside 4..31.
  */
-export async function login(db: Db, email: string, password: string): Task<number> {
+export async function login(db: Db, email: string, password: string, options?: LoginOptions): Task<number> {
   const input = credentials("login", db, email, password);
   if (!input.ok) return input;
+  const cost = options?.cost === undefined ? undefined : checkCost(options.cost);
+  if (cost !== undefined && !cost.ok) return cost;
   const handle = input.value.db;
   const schema = await ensureSchema(handle);
   if (!schema.ok) return schema;
@@ -82,7 +94,7 @@ export async function login(db: Db, email: string, password: string): Task<numbe
 
   const row = found.value[0];
   if (row === undefined) {
-    const burned = await verifyPassword(input.value.password, dummyHash(handle));
+    const burned = await verifyPassword(input.value.password, dummyHash(handle, cost?.value));
     return burned.ok ? err("bad_credentials", "wrong email or password") : burned;
   }
   // std-auth.md §User access state: a disabled user cannot log in, checked before the verify.
