@@ -14,6 +14,8 @@ export const SECRET_PLACEHOLDER = "[redacted Secret]";
 export const MIN_SECRET_BYTES = 32;
 
 const keyBytes = new WeakMap<Secret, Uint8Array>();
+/** Secrets read from an environment variable that was not set: refused as missing, not as short. */
+const unset = new WeakSet<Secret>();
 const utf8 = new TextEncoder();
 declare const secretBrand: unique symbol;
 
@@ -35,12 +37,15 @@ export class Secret {
   }
 
   /**
-   * A secret from the environment variable `name`, read now (not at import time). An unset
-   * variable gives an empty secret, which every signing call refuses with "secret_too_short".
+   * A secret from the environment variable `name`, read now (not at import time). An unset or
+   * empty variable gives a secret that every signing and verifying call refuses with
+   * "secret_missing" (a set but short one is "secret_too_short").
    */
   static fromEnv(name: string): Secret {
     const value = typeof name === "string" ? readEnv(name) : undefined;
-    return new Secret(utf8.encode(value ?? ""), `env ${String(name)}`);
+    const secret = new Secret(utf8.encode(value ?? ""), `env ${String(name)}`);
+    if (!value) unset.add(secret);
+    return secret;
   }
 
   toString(): string {
@@ -65,6 +70,11 @@ export class Secret {
 /** The key bytes, for the token module only (not exported from the public entry points). */
 export function secretBytes(secret: Secret): Uint8Array | undefined {
   return keyBytes.get(secret);
+}
+
+/** Whether the secret came from an environment variable that was unset or empty. */
+export function isUnsetEnvSecret(secret: Secret): boolean {
+  return unset.has(secret);
 }
 
 export function byteLength(secret: Secret): number {

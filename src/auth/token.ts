@@ -16,7 +16,7 @@ import { hmacSha256Key, type HmacBase64urlKey } from "../runtime/hmac.ts";
 import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
 import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";
-import { byteLength, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
+import { byteLength, isUnsetEnvSecret, MIN_SECRET_BYTES, type Secret, secretBytes } from "./secret.ts";
 
 /** Tokens longer than this are refused before any decoding, so a huge header cannot cost memory. */
 export const MAX_TOKEN_LENGTH = 8192;
@@ -38,6 +38,7 @@ function keyFor(secret: Secret): Result<HmacBase64urlKey> {
   if (known) return known;
   const bytes = secret instanceof Object ? secretBytes(secret) : undefined;
   if (bytes === undefined) return err("invalid_argument", "expected a Secret (Secret.fromEnv or Secret.fromString)");
+  if (isUnsetEnvSecret(secret)) return err("secret_missing", `secret (${secret.source}) is not set`);
   if (byteLength(secret) < MIN_SECRET_BYTES) {
     return err("secret_too_short", `secret (${secret.source}) must be at least ${MIN_SECRET_BYTES} bytes`);
   }

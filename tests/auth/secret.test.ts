@@ -62,10 +62,28 @@ test("Secret.fromEnv reads the variable when called, not when the module loads",
   delete process.env[name];
   const unset = Auth.signToken(before, { sub: "1" }, 60);
   assert.equal(unset.ok, false);
-  assert.equal(!unset.ok && unset.error.code, "secret_too_short");
+  assert.equal(!unset.ok && unset.error.code, "secret_missing");
   assert.ok(!unset.ok && unset.error.message.includes(name), "the error names the variable");
   assert.equal(Auth.signToken(after, { sub: "1" }, 60).ok, true);
   assert.equal(after.source, `env ${name}`);
+});
+
+test("Secret.fromEnv on an unset or empty variable is secret_missing for signing and verifying; a set but short one is secret_too_short", () => {
+  const name = "SVC_TEST_SECRET_MISSING";
+  delete process.env[name];
+  const missing = Secret.fromEnv(name);
+  process.env[name] = "";
+  const empty = Secret.fromEnv(name);
+  process.env[name] = "short";
+  const short = Secret.fromEnv(name);
+  delete process.env[name];
+  for (const secret of [missing, empty]) {
+    for (const result of [Auth.signToken(secret, { sub: "1" }, 60), Auth.verifyToken(secret, "a.b.c"), Auth.signSlidingToken(secret, { sub: "1" }, { windowSeconds: 60, maxLifetimeSeconds: 600 })]) {
+      assert.equal(!result.ok && result.error.code, "secret_missing");
+    }
+  }
+  const result = Auth.signToken(short, { sub: "1" }, 60);
+  assert.equal(!result.ok && result.error.code, "secret_too_short");
 });
 
 test("a secret under 32 bytes of UTF-8 is refused by signToken and signSlidingToken; 32 bytes is enough", () => {
