@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
+import { CHROMIUM, e2eSkipReason, eventually, value } from "./support.ts";
+import { type Served, serveDemo } from "./demo-server.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/demo skipped: ${skip}`);
@@ -18,43 +19,6 @@ if (skip !== undefined) console.log(`tests/e2e/demo skipped: ${skip}`);
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
 const ADMIN = { email: "admin@demo.test", password: "blue kettle sings" };
 const USER = { email: "user@demo.test", password: "violet-orbit-canyon" };
-
-type Served = Awaited<ReturnType<typeof serveDemo>>;
-
-/** The demo on 127.0.0.1 (random port), SQLite in memory, bcrypt cost 4, event replies delayed 0-300 ms. */
-async function serveDemo() {
-  const [{ serve }, { Auth, Db }, { createDemo }, { randomSecret }] = await Promise.all([
-    import("@hono/node-server"),
-    import("../../src/mod.ts"),
-    import("../../examples/demo/app.ts"),
-    import("../../examples/demo/config.ts"),
-  ]);
-  process.env["SVC_AUTH_TOKEN_SECRET"] ??= randomSecret();
-  const db = Db.open(":memory:");
-  const demo = createDemo({ db, bcryptCost: 4, rateLimit: { limit: 1000, windowMs: 60_000 } });
-  const server = serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: async (req: Request) => {
-      const resp = await demo.fetch(req);
-      if (req.method === "POST" && new URL(req.url).pathname === "/_svc/event") await sleep(Math.random() * 300);
-      return resp;
-    },
-  });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    db,
-    store: demo.store,
-    async close() {
-      server.close();
-      demo.close();
-      await db.close();
-      Auth.closePasswordWorkers();
-    },
-  };
-}
 
 let served: Served | undefined;
 let browser: Browser | undefined;
