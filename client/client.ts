@@ -285,6 +285,8 @@ export class LiveClient {
     switch (answerOf(resp.status)) {
       case "session-lost":
         return this.lost("session lost"); // or a restarted server (docs/protocol.md#errors-and-statuses)
+      case "session-ended":
+        return this.lost("session ended");
       case "session-rotating":
         // docs/protocol.md#session-rotation: exchange the ticket if this tab holds it, then retry.
         if (attempt >= MAX_RETRIES) return this.lost("session still rotating");

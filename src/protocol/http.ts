@@ -52,6 +52,8 @@ export const LAST_EVENT_ID_HEADER = "Last-Event-ID";
 
 /** Values of X-Svc-Status (docs/protocol.md#errors-and-statuses). */
 export const SESSION_LOST = "session-lost";
+/** The event's own update ended the session (Live.endSession): the tab reloads, nothing failed. */
+export const SESSION_ENDED = "session-ended";
 export const SESSION_ROTATING = "session-rotating";
 export const CSRF_FAILED = "csrf-failed";
 export const APP_ERROR = "app-error";
@@ -72,6 +74,11 @@ export const HTTP = {
   /** A malformed body or an unknown message. */
   badRequest: 400,
   csrfFailed: 403,
+  /**
+   * The event was processed and its update ended the session (a sign-out): the tab reloads into a
+   * fresh session. A success status, so a browser does not log the sign-out as a failed request.
+   */
+  sessionEnded: 205,
   /** No session cookie, an unknown session, or a body naming another session. */
   sessionLost: 404,
   /** The cookie names an id its session rotated away from, within the grace period. */
@@ -94,6 +101,8 @@ export type Answer =
   | "done"
   /** The session is gone (or the server restarted): reload the page. */
   | "session-lost"
+  /** This tab's own event ended the session: reload the page. */
+  | "session-ended"
   /** Retry shortly, exchanging the rotation ticket if this tab holds one. */
   | "session-rotating"
   /** Retry after the server's Retry-After delay. */
@@ -108,6 +117,8 @@ export function answerOf(status: number): Answer {
   switch (status) {
     case HTTP.batchDone:
       return "done";
+    case HTTP.sessionEnded:
+      return "session-ended";
     case HTTP.sessionLost:
       return "session-lost";
     case HTTP.sessionRotating:

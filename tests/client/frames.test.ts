@@ -168,6 +168,17 @@ test("a session-lost reply reloads the page and nothing more is sent", async () 
   await p.close();
 });
 
+test("a session-ended reply (the tab's own sign-out) reloads the page and nothing more is sent", async () => {
+  const p = page(ROOT, { auto: () => new Response(null, { status: 205, headers: { "X-Svc-Status": "session-ended" } }) });
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.reloads, 1);
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.requests.length, 1);
+  await p.close();
+});
+
 test("a plain 404 (a restarted server) reloads the page too", async () => {
   const p = page(ROOT, { auto: () => new Response("not found", { status: 404 }) });
   p.el("r.2#button").click();

@@ -217,8 +217,10 @@ describe("endSession", () => {
     const copy = tab.cookies;
     const session = [...a.sessions.all()][0]!;
     const resp = await tab.post({ seq: 2, msg: "SignOut" });
-    assert.equal(resp.status, 404);
-    assert.equal(resp.headers.get("X-Svc-Status"), "session-lost");
+    // The tab's own sign-out succeeded: 205 session-ended (reload), not a 404 a browser logs as failed.
+    assert.equal(resp.status, 205);
+    assert.equal(resp.headers.get("X-Svc-Status"), "session-ended");
+    assert.ok(resp.headers.getSetCookie().some((line) => /^svc_sid=;.*Max-Age=0/.test(line)), "the session cookie is cleared");
     assert.equal(session.ended, true);
     assert.equal(await store.isDead(session.id), true);
     const replayed = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 3, msg: "Inc" }), headers: { Cookie: copy, "X-Svc-Csrf": tab.csrf } }));

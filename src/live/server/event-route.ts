@@ -13,7 +13,7 @@ import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import type { TokenState } from "./csrf.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, sessionLost, sessionRotating } from "./responses.ts";
+import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
@@ -95,7 +95,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   switch (outcome.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
-      if (session.ended) return sessionLost();
+      if (session.ended) return sessionEnded();
       return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
     case "unknown_message":
       return badRequest("unknown_message", "no handler in the current render sends this message");

@@ -5,13 +5,18 @@
  */
 import type { Frame } from "./frames.ts";
 import {
-  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
+  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_ENDED, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
 } from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 
 export function sessionLost(): Response {
   return new Response("session lost", { status: HTTP.sessionLost, headers: { ...plain, [STATUS_HEADER]: SESSION_LOST } });
+}
+
+/** The event's own update ended the session (docs/protocol.md#errors-and-statuses): the tab reloads. */
+export function sessionEnded(): Response {
+  return new Response(null, { status: HTTP.sessionEnded, headers: { [STATUS_HEADER]: SESSION_ENDED } });
 }
 
 /** A rotated-away id within its grace period: the client retries (with its ticket, if it has one). */
