@@ -1,6 +1,5 @@
 /**
- * Attribute diffing under the authority map (live-input-authority.md §Processing of each event,
- * step 5; §Client rules 5).
+ * Attribute diffing under the authority map (docs/protocol.md#input-state, #client-rules).
  *
  * Plain diffing first decides what changed between the previous and the new render: an unchanged
  * render never writes the DOM, so a refused or normalised edit leaves what the user typed. The
@@ -18,12 +17,23 @@ export type Reported = (id: string) => string | undefined;
 
 /**
  * The ids of the pair being diffed, by depth on the diff's path: the old id (what the client
- * posted, the authority map's key) and the new one. Joined only when used.
+ * posted, the authority map's key) and the new one, joined only when used; and the client's
+ * reported values, looked up by old id.
  */
 export interface IdPaths {
+  readonly reported: Reported | undefined;
   oldId(depth: number): string;
   newId(depth: number): string;
 }
+
+/** The pair whose attributes are compared: the old and the new element, where they are on the path. */
+export type AttrsPair = {
+  readonly before: LiveElement;
+  readonly after: LiveElement;
+  readonly depth: number;
+  /** The old id of the select the pair is in, if any (its options show the select's reported value). */
+  readonly selectId: string | undefined;
+};
 
 export function reporter(values: ClientValues | undefined): Reported | undefined {
   if (values === undefined) return undefined;
@@ -39,38 +49,36 @@ export function reporter(values: ClientValues | undefined): Reported | undefined
 export const CHANGE_SHOWN: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
- * The attrs of a patch from `p` to `n` (at `depth` on the path of `ids`), undefined when none
- * changed, or CHANGE_SHOWN when the client shows every change already. `reported` is looked up
- * with old ids, the ids the client posted. `selectId` is the old id of the enclosing select.
+ * The attrs of a patch for the pair, undefined when none changed, or CHANGE_SHOWN when the client
+ * shows every change already. Reported values are looked up with old ids, the ids the client posted.
  */
-export function diffAttrs(
-  p: LiveElement, n: LiveElement, reported: Reported | undefined, ids: IdPaths, depth: number, selectId: string | undefined,
-): Record<string, string> | undefined {
+export function diffAttrs(pair: AttrsPair, ids: IdPaths): Record<string, string> | undefined {
   let out: Record<string, string> | undefined;
   let shown = false;
+  const p = pair.before, n = pair.after;
   const pa = p.attrs, na = n.attrs;
   if (pa !== na) {
+    const reported = ids.reported;
     for (const name in na) {
       const value = na[name] as string;
       if (pa[name] === value) continue;
-      if (reported && clientShows(n, name, value, reported, ids, depth, selectId)) shown = true;
+      if (reported && clientShows(pair, ids, name, value)) shown = true;
       else (out ??= {})[name] = value;
     }
     for (const name in pa) {
       if (na[name] !== undefined) continue;
-      if (reported && clientShows(n, name, REMOVED, reported, ids, depth, selectId)) shown = true;
+      if (reported && clientShows(pair, ids, name, REMOVED)) shown = true;
       else (out ??= {})[name] = REMOVED;
     }
   }
   // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
-  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? ids.newId(depth) : REMOVED;
+  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? ids.newId(pair.depth) : REMOVED;
   return out ?? (shown ? CHANGE_SHOWN : undefined);
 }
 
-/** Whether the client already shows the new rendered `value` of attribute `name`. */
-function clientShows(
-  n: LiveElement, name: string, value: string, reported: Reported, ids: IdPaths, depth: number, selectId: string | undefined,
-): boolean {
+/** Whether the client already shows the new element's rendered `value` of attribute `name`. */
+function clientShows({ after: n, depth, selectId }: AttrsPair, ids: IdPaths, name: string, value: string): boolean {
+  const reported = ids.reported as Reported;
   if (n.tag === "input") {
     const type = n.attrs["type"];
     const toggle = type === "checkbox" || type === "radio";
@@ -97,6 +105,6 @@ function optionValue(option: LiveElement): string {
 }
 
 /** A textarea (at `depth` on the path of `ids`) whose new text is what the client reported needs no html patch. */
-export function clientShowsText(reported: Reported | undefined, ids: IdPaths, depth: number, text: string): boolean {
-  return reported !== undefined && reported(ids.oldId(depth)) === text;
+export function clientShowsText(ids: IdPaths, depth: number, text: string): boolean {
+  return ids.reported !== undefined && ids.reported(ids.oldId(depth)) === text;
 }

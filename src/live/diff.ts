@@ -138,7 +138,7 @@ class DiffWalk implements IdPaths {
   private rebuilt: LiveElement | undefined;
 
   constructor(
-    private readonly reported: Reported | undefined,
+    readonly reported: Reported | undefined,
     private readonly oldFlat: Flat,
     private readonly newFlat: Flat,
   ) {}
@@ -219,7 +219,7 @@ class DiffWalk implements IdPaths {
     }
     if (pair.verify && !sameShape(before, after)) return MISMATCH;
     const kids = this.kidsOp(pair);
-    const changed = diffAttrs(before, after, this.reported, this, pair.depth, pair.selectId);
+    const changed = diffAttrs(pair, this);
     const attrs = changed === CHANGE_SHOWN ? undefined : changed;
     this.emit(pair, kids, attrs);
     if (kids.removed !== undefined) for (const id of kids.removed) this.out.push({ id, remove: true });
@@ -233,7 +233,7 @@ class DiffWalk implements IdPaths {
     const { before, after, depth } = pair;
     if (TEXT_ONLY_TAGS.has(after.tag)) {
       const content = textOf(after);
-      if (textOf(before) === content || (after.tag === "textarea" && clientShowsText(this.reported, this, depth, content))) return NO_KIDS_OP;
+      if (textOf(before) === content || (after.tag === "textarea" && clientShowsText(this, depth, content))) return NO_KIDS_OP;
       const id = this.newId(depth);
       return { op: { html: renderKids(after, id) }, id };
     }
@@ -303,7 +303,7 @@ class DiffWalk implements IdPaths {
   private inPlace(pair: Pair): Found | typeof NOT_IN_PLACE {
     const { before, after, depth } = pair;
     const mark = this.out.length;
-    const changed = diffAttrs(before, after, this.reported, this, depth, pair.selectId);
+    const changed = diffAttrs(pair, this);
     if (changed !== undefined && changed !== CHANGE_SHOWN) this.out.push({ id: this.newId(depth), attrs: changed });
     const oldFlat = this.oldFlat, newFlat = this.newFlat;
     const placed = pair.oldAt !== UNKNOWN && pair.newAt !== UNKNOWN;
