@@ -88,7 +88,17 @@ const format = (value: number) =>
   !Number.isFinite(value) ? String(value) : value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value >= 10 ? 1 : 2);
 
 /** What a section keeps of its run, as JSON in an HTML comment, for the chart. */
-type SectionData = { runtime: Runtime; label: string; date: string; load: { start: string; end: string }; areas: AreaResult[]; skips: Skip[]; failures?: string[] };
+type SectionData = {
+  runtime: Runtime;
+  label: string;
+  date: string;
+  load: { start: string; end: string };
+  areas: AreaResult[];
+  skips: Skip[];
+  failures?: string[];
+  /** A run of some bench files only: the areas it ran, and when the section's other areas were run. */
+  partial?: { ran: string[]; othersFrom: string };
+};
 const DATA_MARK = "<!-- bench-data ";
 
 function section(data: SectionData): string {
@@ -100,6 +110,7 @@ function section(data: SectionData): string {
     `Run ${date} on ${label} (${runtimeMachine()}). Load average (1, 5, 15 min) at the start: ${load.start}; at the end: ${load.end}. The machine may be shared: a load near or above the CPU count means other work ran beside the benches.`,
     "",
   ];
+  if (data.partial) out.push(`Only ${data.partial.ran.join(", ")} ran ${date}; the other areas are from the run of ${data.partial.othersFrom}.`, "");
   for (const area of areas) {
     out.push(`### ${area.area}`, "", "| measure | ours | peer | ratio (>1 = ours better) | target | met |", "|---|---|---|---|---|---|");
     for (const row of area.rows) {
@@ -377,9 +388,22 @@ for (const name of files) {
 }
 
 const date = new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC";
-const data: SectionData = { runtime, label, date, load: { start: loadAtStart, end: loadAverage() }, areas, skips, failures };
-// With a file filter the section still replaces the whole runtime section: say which files ran.
-const body = section(data) + (filters.length ? `\n(bench files: ${files.join(", ")})\n` : "");
+let data: SectionData = { runtime, label, date, load: { start: loadAtStart, end: loadAverage() }, areas, skips, failures };
+// With a file filter, the areas this run did not touch keep their figures from the last run.
+const previous = filters.length === 0 || !existsSync(resultsPath) ? undefined : readSections(readFileSync(resultsPath, "utf8")).find((sec) => sec.runtime === runtime);
+if (previous !== undefined) {
+  const ran = areas.map((area) => area.area);
+  const kept = previous.areas.filter((area) => !ran.includes(area.area));
+  if (kept.length > 0) {
+    data = {
+      ...data,
+      areas: [...kept, ...areas],
+      skips: [...previous.skips.filter((skip) => !ran.includes(skip.area)), ...skips],
+      partial: { ran, othersFrom: previous.partial?.othersFrom ?? previous.date },
+    };
+  }
+}
+const body = section(data);
 writeResults(runtime, body);
 console.log(`\nwrote ${resultsPath}`);
 writeFileSync(chartPath, renderChart(readSections(readFileSync(resultsPath, "utf8"))));

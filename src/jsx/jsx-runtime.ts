@@ -53,26 +53,16 @@ export function jsxs(type: string | Component<any>, props: Props, key?: Key): Ch
 }
 
 /**
- * `Ui.h` from JSX props. The compiler makes a fresh props object and children array per call; the
- * element takes the array over, and the attributes are the props without `children`, with the key
- * as `svc-key`. Props without children or key are used as they are.
+ * `Ui.h` from JSX props. The compiler makes a fresh props object and children array per call, so
+ * both are handed over as they are: the props are the attribute bag (`children` in it is not an
+ * attribute, src/ui/attrs.ts), the key is added to it as `svc-key`, and the element takes the
+ * children array over.
  */
 function intrinsic(tag: string, props: Props, key: Key | undefined, manyChildren: boolean): UiElement {
+  if (key !== undefined && key !== null) (props as Record<string, unknown>)["svc-key"] = key;
   const children = props.children;
-  if (children === undefined && key === undefined) return hWithChildren(tag, props as never, []);
-  const attrs: Record<string, unknown> = {};
-  let any = false;
-  for (const name in props) {
-    if (name === "children") continue;
-    attrs[name] = props[name];
-    any = true;
-  }
-  if (key !== undefined && key !== null) {
-    attrs["svc-key"] = key;
-    any = true;
-  }
   const kids: Child[] = children === undefined ? [] : manyChildren && Array.isArray(children) ? (children as Child[]) : [children];
-  return hWithChildren(tag, any ? (attrs as never) : null, kids);
+  return hWithChildren(tag, props as never, kids);
 }
 
 function component(type: Component<any>, props: Props, key: Key | undefined): Child {

@@ -76,6 +76,12 @@ const PROP_INFO = new Map<string, PropInfo>();
 const PROP_INFO_LIMIT = 4096;
 for (const prop of Object.keys(HANDLER_PROPS)) PROP_INFO.set(prop, { handler: HANDLER_PROPS[prop], style: false, attr: "" });
 for (const prop of STYLE_PROP_NAMES) PROP_INFO.set(prop, { handler: undefined, style: true, attr: "" });
+/**
+ * `children` is no attribute: the JSX runtime (src/jsx/) hands the compiler's props over as the
+ * bag, children included, rather than copy every other prop out of it per element.
+ */
+export const CHILDREN_PROP = "children";
+PROP_INFO.set(CHILDREN_PROP, { handler: undefined, style: false, attr: "" });
 
 function propInfo(prop: string): PropInfo {
   const known = PROP_INFO.get(prop);
@@ -127,6 +133,7 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
       continue;
     }
     const attr = info.attr;
+    if (attr === "") continue; // children
     const text = attrString(attr, value);
     if (valueIsText && attr === "value") {
       textValue = text ?? "";

@@ -32,7 +32,7 @@
  * its record, and writes one reference; records of several small objects, in per-tag lists found
  * through a map, cost more than building the element.
  */
-import type { Attrs } from "./attrs.ts";
+import { type Attrs, CHILDREN_PROP } from "./attrs.ts";
 import type { Child, UiElement, UiNode } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 
@@ -72,6 +72,7 @@ export class ElementLog {
     // The same for-in as `sameRecord`, so the two read the same keys.
     if (attrs !== null && attrs !== undefined) {
       for (const key in attrs) {
+        if (key === CHILDREN_PROP) continue; // a JSX bag's children are the call's children
         record.push(key, keptCopy((attrs as { [key: string]: unknown })[key]));
         n++;
       }
@@ -130,6 +131,7 @@ function sameRecord(record: CallRecord, attrs: Attrs | null | undefined, childre
   // for-in with the bag's own keys read back is the engine's fast path for a bag of any shape.
   if (attrs !== null && attrs !== undefined) {
     for (const key in attrs) {
+      if (key === CHILDREN_PROP) continue;
       if (i === attrsEnd || record[i] !== key) return false;
       const value = (attrs as { [key: string]: unknown })[key], was = record[i + 1];
       if (value !== was && !sameValue(was, value)) return false;
