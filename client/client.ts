@@ -121,6 +121,8 @@ export class LiveClient {
       }),
       // A new stream: frames up to this seq went out before it opened, and must come some other way.
       sync: parsed((data) => this.order.expect((JSON.parse(data) as SyncEvent).seq)),
+      // The session ended or was evicted while this page was open (docs/protocol.md#errors-and-statuses).
+      lost: () => this.lost("session lost"),
     });
   }
 

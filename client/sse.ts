@@ -3,7 +3,8 @@
  * EventSource reconnects by itself and sends the id of the last frame it got as Last-Event-ID,
  * and the server resumes from there (docs/protocol.md#resume). Only when the browser gives up (the
  * server refused the stream: readyState CLOSED) does the client open a new one, with a growing
- * backoff; that one starts with a sync event.
+ * backoff; that one starts with a sync event. After a `lost` event (the session ended or was
+ * evicted) the stream is closed for good.
  */
 import { SSE_EVENTS } from "../src/protocol/mod.ts";
 
@@ -40,7 +41,14 @@ export function subscribe(Source: EventSourceCtor, url: string, handlers: Stream
     source = es;
     for (const name of Object.keys(SSE_EVENTS) as (keyof typeof SSE_EVENTS)[]) {
       es.addEventListener(SSE_EVENTS[name], (event) => {
-        if (source === es) handlers[name](String(event.data));
+        if (source !== es) return;
+        if (name === "lost") {
+          // The session is gone: no reconnect, whatever the browser would do.
+          closed = true;
+          es.close();
+          source = undefined;
+        }
+        handlers[name](String(event.data));
       });
     }
     es.onopen = () => {

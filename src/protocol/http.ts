@@ -60,6 +60,8 @@ export const APP_ERROR = "app-error";
 export const GATE_UNAVAILABLE = "gate-unavailable";
 /** The event's handler left the page (docs/protocol.md#ids-that-move); the client resyncs. */
 export const HANDLER_GONE = "handler-gone";
+/** A replica that is shutting down was asked about a session it does not hold: retry (another replica will). */
+export const REPLICA_DRAINING = "draining";
 
 /**
  * The HTTP status of each answer of the live endpoints (docs/protocol.md#errors-and-statuses).

@@ -64,9 +64,11 @@ export type Frame = {
 /**
  * The SSE events of GET /_svc/subscribe (docs/protocol.md#sse-stream): a frame; a full render for
  * a stream that resumed from a point the server no longer holds; and, first on a stream opened
- * without Last-Event-ID, the session's current seq (docs/protocol.md#resume).
+ * without Last-Event-ID, the session's current seq (docs/protocol.md#resume); and the session-lost
+ * signal, sent when the session ended or was evicted while the stream was open, before the stream
+ * closes for good (the client reloads, docs/protocol.md#errors-and-statuses).
  */
-export const SSE_EVENTS = { frame: "patch", render: "render", sync: "sync" } as const;
+export const SSE_EVENTS = { frame: "patch", render: "render", sync: "sync", lost: "lost" } as const;
 
 /** The data of a `render` event: the root element's markup at session seq `seq`. */
 export type RenderEvent = { readonly seq: number; readonly html: string };

@@ -157,6 +157,19 @@ test("a stream the browser gave up on is closed and opened again after a delay; 
   await p.close();
 });
 
+test("the stream's session-lost signal (an eviction while the page is open) reloads the page and the stream stays closed", async () => {
+  const p = page(ROOT);
+  p.sse.frame(text(1, "one"));
+  const stream = p.sse;
+  stream.lost();
+  assert.equal(p.reloads, 1);
+  assert.equal(stream.closed, true);
+  stream.fail();
+  await sleep(400);
+  assert.equal(p.sources.length, 1, "no reconnect after the signal");
+  await p.close();
+});
+
 test("a session-lost reply reloads the page and nothing more is sent", async () => {
   const p = page(ROOT, { auto: () => status(404, "session-lost") });
   p.el("r.2#button").click();

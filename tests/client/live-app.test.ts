@@ -34,7 +34,7 @@ async function openTab(maxDelayMs: number) {
     readyState = 0;
     onopen: ((event: Event) => void) | null = null;
     onerror: ((event: Event) => void) | null = null;
-    private listeners: ((event: MessageEvent) => void)[] = [];
+    private listeners: { type: string; listener: (event: MessageEvent) => void }[] = [];
     private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     constructor(url: string) {
       void call(url).then(async (resp) => {
@@ -51,13 +51,14 @@ async function openTab(maxDelayMs: number) {
             const block = buffer.slice(0, end).split("\n");
             buffer = buffer.slice(end + 2);
             const data = block.find((line) => line.startsWith("data: "));
-            if (block.includes("event: patch") && data) for (const l of this.listeners) l({ data: data.slice(6) } as MessageEvent);
+            const type = block.find((line) => line.startsWith("event: "))?.slice(7);
+            if (type !== undefined && data) for (const l of this.listeners) if (l.type === type) l.listener({ data: data.slice(6) } as MessageEvent);
           }
         }
       });
     }
-    addEventListener(_type: string, listener: (event: MessageEvent) => void) {
-      this.listeners.push(listener);
+    addEventListener(type: string, listener: (event: MessageEvent) => void) {
+      this.listeners.push({ type, listener });
     }
     close() {
       this.readyState = 2;

@@ -42,6 +42,10 @@ export class FakeEventSource implements EventSourceLike {
   frame(frame: unknown): void {
     this.event("patch", frame);
   }
+  /** Delivers the `event: lost` signal (the session ended while the stream was open). */
+  lost(): void {
+    this.event("lost", "session-lost");
+  }
   /** The connection dropped and the browser is reconnecting by itself (readyState CONNECTING). */
   error(): void {
     this.readyState = 0;

@@ -4,7 +4,7 @@ import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 import { MemorySessionStore } from "../../src/live/server/store.ts";
 import { setLogSink, type LogLevel } from "../../src/log.ts";
-import { cookieHeader, openTab, sleep, type Tab } from "./harness.ts";
+import { cookieHeader, eventually, openTab, sleep, type Tab } from "./harness.ts";
 import { withEnv } from "../server/env-helpers.ts";
 import { postgresTarget } from "./gate-targets.ts";
 import { sql } from "../db/targets.ts";
@@ -126,7 +126,7 @@ describe("binding", () => {
 
 describe("eviction", () => {
   for (const [verdict, act] of [["Revoked", Auth.revokeUser], ["Disabled", Auth.disableUser]] as const) {
-    test(`a ${verdict} user's bound session is evicted at its next interaction, leaving nothing running`, async () => {
+    test(`a ${verdict} user's bound session is evicted at once, its stream gets the lost signal, nothing keeps running`, async () => {
       const db = memoryDb();
       const store = new MemorySessionStore();
       const a = gateApp(db, store);
@@ -141,22 +141,19 @@ describe("eviction", () => {
       await sleep(5); // a revoke covers what was issued strictly before it, so not in the bind's own millisecond
       assert.ok((await act(db, id)).ok);
 
-      const evicted = await tab.post({ seq: 4, msg: "Inc" });
-      assert.equal(evicted.status, 404);
-      assert.equal(evicted.headers.get("X-Svc-Status"), "session-lost");
-      assert.ok(evicted.headers.getSetCookie().some((line) => /^svc_sid=; .*Max-Age=0/.test(line)), "the session cookie is cleared");
-      assert.equal(session.ended, true);
+      // Pushed, not lazy: the session ends before the tab sends anything.
+      await eventually(() => assert.equal(session.ended, true));
       assert.equal(session.subscriptionCount, 0, "no timer left");
       assert.equal(session.streams.size, 0, "no stream left");
       assert.equal(await store.isDead(session.id), true, "the stored snapshot is gone and the id dead");
+      assert.equal(await stream.lost(1000), true, "the stream got the session-lost signal and ended");
+      const evicted = await tab.post({ seq: 4, msg: "Inc" });
+      assert.equal(evicted.status, 404);
+      assert.equal(evicted.headers.get("X-Svc-Status"), "session-lost");
       const outSeq = session.outSeq;
       await sleep(250);
       assert.equal(session.outSeq, outSeq, "the in-flight completion produced no frame");
       assert.equal(session.model.fetched, "", "and changed nothing");
-      for (let frame = await stream.next(300); frame !== undefined; frame = await stream.next(300)) {
-        /* drain what was sent before the eviction */
-      }
-      assert.equal(await stream.next(300), undefined, "the SSE stream ended");
       const reloaded = await openTab(a, "http://app.test/", tab.cookies);
       assert.match(reloaded.html, /signed out/);
     });
@@ -244,21 +241,25 @@ describe("sliding apps and the gate", () => {
     return signed.value;
   };
 
-  test("a session binds to the token's sub; after a revoke it is evicted and both cookies are cleared", async () => {
+  test("a session binds to the token's sub; a revoke evicts it at once, and the reload clears the token cookie", async () => {
     await withEnv({ [SECRET_ENV]: secretText }, async () => {
       const db = memoryDb();
       const id = await newUser(db, "slide@example.com");
       const a = slidingApp(db);
       const tab = await openTab(a, "http://app.test/", `session=${token(id)}`);
       assert.match(tab.html, new RegExp(`user ${id}`));
-      assert.equal([...a.sessions.all()][0]!.user, id);
+      const session = [...a.sessions.all()][0]!;
+      assert.equal(session.user, id);
       await sleep(5);
       assert.ok((await Auth.revokeUser(db, id)).ok);
+      await eventually(() => assert.equal(session.ended, true));
       const evicted = await tab.post({ seq: 1, msg: "Inc" });
       assert.equal(evicted.status, 404);
-      const cleared = evicted.headers.getSetCookie();
-      assert.ok(cleared.some((line) => /^svc_sid=;.*Max-Age=0/.test(line)));
-      assert.ok(cleared.some((line) => /^session=;.*Max-Age=0/.test(line)));
+      assert.equal(evicted.headers.get("X-Svc-Status"), "session-lost");
+      // The client reloads: the revoked token starts a signed-out session and is cleared.
+      const page = await a.fetch(new Request("http://app.test/", { headers: { Cookie: tab.cookies } }));
+      assert.match(await page.text(), /signed out/);
+      assert.ok(page.headers.getSetCookie().some((line) => /^session=;.*Max-Age=0/.test(line)));
     });
   });
 
@@ -320,7 +321,7 @@ describe("two replicas on one database", () => {
         assert.equal((await tabTtl.post({ seq: 2, msg: "Inc" })).status, 200, "the TTL replica caches Active");
         await sleep(5);
         assert.ok((await Auth.revokeUser(replicaA, id)).ok);
-        assert.equal((await tab0.post({ seq: 2, msg: "Inc" })).status, 404, "TTL 0: evicted at its next interaction");
+        assert.equal((await tab0.post({ seq: 2, msg: "Inc" })).status, 404, "TTL 0: evicted at once, so its next interaction is refused");
         // Replicas in one process share the cache invalidation of Auth writes; a replica in another
         // process is heard of only through the table, so that revoke is written as plain SQL.
         await sql(replicaA, "INSERT INTO svc_user_access (user_id, revoked_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET revoked_at = excluded.revoked_at", other, Date.now() + 1);

@@ -13,7 +13,13 @@ export type Tab = {
   subscribe(path?: string, headers?: Record<string, string>): Promise<FrameReader>;
 };
 
-export type FrameReader = { next(timeoutMs?: number): Promise<Frame | undefined>; close(): Promise<void>; response: Response };
+export type FrameReader = {
+  next(timeoutMs?: number): Promise<Frame | undefined>;
+  /** Reads to the stream's end: true when it got the session-lost signal and then ended. */
+  lost(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+  response: Response;
+};
 
 export function cookieHeader(resp: Response, previous = ""): string {
   const jar = new Map(previous.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
@@ -50,8 +56,16 @@ export function frameReader(response: Response): FrameReader {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  return {
+  let sawLost = false;
+  let ended = false;
+  const stream: FrameReader = {
     response,
+    async lost(timeoutMs = 2000) {
+      while ((await stream.next(timeoutMs)) !== undefined) {
+        // frames sent before the signal
+      }
+      return sawLost && ended;
+    },
     async next(timeoutMs = 2000) {
       // A ref'd timer keeps the process alive while waiting (the server's own timers are unref'd).
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -63,10 +77,12 @@ export function frameReader(response: Response): FrameReader {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const data = block.split("\n").find((line) => line.startsWith("data: "));
+            if (block.split("\n").includes("event: lost")) sawLost = true;
             if (block.split("\n").includes("event: patch") && data) return JSON.parse(data.slice(6)) as Frame;
             continue;
           }
           const chunk = await Promise.race([reader.read(), timeout]);
+          if (chunk !== undefined && chunk.done) ended = true;
           if (chunk === undefined || chunk.done) return undefined;
           buffer += decoder.decode(chunk.value, { stream: true });
         }
@@ -76,6 +92,21 @@ export function frameReader(response: Response): FrameReader {
     },
     close: () => reader.cancel(),
   };
+  return stream;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` passes, or fails with its last assertion after `ms`. */
+export async function eventually(check: () => void | Promise<void>, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await sleep(10);
+    }
+  }
+}

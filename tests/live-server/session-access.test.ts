@@ -44,13 +44,13 @@ test("a sliding token names its sub (a string, or a safe integer as its text) is
   assert.equal(access.tokenBinding(undefined), undefined);
 });
 
-test("binding an existing session to a new user moves it to a new id; the same user again, or a brand-new session, keeps its id", () => {
+test("binding an existing session to a new user moves it to a new id; the same user again, or a brand-new session, keeps its id", async () => {
   const { sessions, access, open } = setup();
   const session = open();
   access.bind(session as LiveSession<unknown>, { userId: "u1", at: 5 }, { rotate: true });
   assert.notEqual(session.id, "sid-1");
   assert.deepEqual([session.user, session.boundAt], ["u1", 5]);
-  assert.equal(sessions.resolve("sid-1").kind, "rotating");
+  assert.equal((await sessions.resolve("sid-1")).kind, "rotating");
   assert.ok(sessions.takeRotation(session), "the ticket waits for the request that caused it");
   const id = session.id;
   access.bind(session as LiveSession<unknown>, { userId: "u1", at: 9 }, { rotate: true });
@@ -103,5 +103,5 @@ test("with the gate, a revoked user's new session starts signed out, and their e
   const cleared = refused!.headers.getSetCookie().map((c) => c.split(";")[0]);
   assert.deepEqual(cleared.sort(), ["svc_sid=", "svc_token="]);
   assert.equal(session.ended, true);
-  assert.equal(sessions.resolve(session.id).kind, "lost");
+  assert.equal((await sessions.resolve(session.id)).kind, "lost");
 });

@@ -15,6 +15,12 @@ import { type FormModel, formUpdate, formView, initialForm } from "./apps.ts";
 
 const definition = { init: () => initialForm, update: formUpdate, view: formView };
 
+/** A step's outcome, which one process (nothing to wait for before sending) has at once. */
+function sync<T>(value: T | Promise<T>): T {
+  assert.ok(!(value instanceof Promise), "one process steps without waiting");
+  return value as T;
+}
+
 /** A host that records what the session asks of it. */
 function recordingHost() {
   const saved: SessionSnapshot[] = [];
@@ -25,6 +31,9 @@ function recordingHost() {
     bind: (session, userId) => session.bindUser(userId, session.boundAt),
     end: (session) => session.stop(),
     usedTree: () => void used++,
+    durable: () => true,
+    moved: () => {},
+    redeliver: () => {},
   };
   return { host, saved, used: () => used };
 }
@@ -52,7 +61,7 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   const first = recordingSink();
   session.frames.open(first);
   const inc = idOf(session, "button", "Inc");
-  const replies = [1, 2, 3].map((seq) => session.step({ seq, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page"));
+  const replies = [1, 2, 3].map((seq) => sync(session.step({ seq, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page")));
   assert.deepEqual(replies.map((r) => r.kind === "frame" && r.frame.seq), [1, 2, 3]);
   assert.deepEqual(replies.map((r) => r.kind === "frame" && r.frame.respondingTo), [1, 2, 3]);
   assert.deepEqual(first.frames.map((f) => f.seq), [1, 2, 3], "the stream got every frame");
@@ -67,7 +76,7 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   session.stop();
   assert.equal(again.closed, true, "an ended session closes its streams");
   assert.equal(session.streams.size, 0);
-  assert.deepEqual(session.step({ seq: 4, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page"), { kind: "ended" });
+  assert.deepEqual(sync(session.step({ seq: 4, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page")), { kind: "ended" });
 });
 
 test("a stream resuming from before the kept frames, or after they were forgotten, gets a full render instead", () => {
@@ -91,7 +100,7 @@ test("a session restored from its persisted snapshot carries on: the next outSeq
   const session = sessionOf(a.host);
   const title = idOf(session, "input");
   const setTitle = { seq: 1, msg: "SetTitle", args: ["hello"], handlerId: title };
-  const reply = session.step(setTitle, new Map([[title, { value: "hello", seq: 9 }]]), true, "page-1");
+  const reply = sync(session.step(setTitle, new Map([[title, { value: "hello", seq: 9 }]]), true, "page-1"));
   assert.equal(reply.kind, "frame");
   assert.deepEqual(reply.kind === "frame" && reply.frame.ackInputs, { [title]: 9 });
   const snapshot = JSON.parse(JSON.stringify(a.saved.at(-1)));
@@ -101,8 +110,8 @@ test("a session restored from its persisted snapshot carries on: the next outSeq
   const restored = sessionOf(b.host, stateFromSnapshot<FormModel>(snapshot));
   assert.equal(restored.model.title, "HELLO");
   assert.equal(restored.hasTree, false, "the tree is not stored: it is rendered on demand");
-  assert.deepEqual(restored.step(setTitle, new Map(), true, "page-1"), { kind: "duplicate" }, "the entry the first process processed is not processed again");
-  const next = restored.step({ seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title }, new Map([[title, { value: "hello", seq: 3 }]]), true, "page-1");
+  assert.deepEqual(sync(restored.step(setTitle, new Map(), true, "page-1")), { kind: "duplicate" }, "the entry the first process processed is not processed again");
+  const next = sync(restored.step({ seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title }, new Map([[title, { value: "hello", seq: 3 }]]), true, "page-1"));
   assert.equal(next.kind === "frame" && next.frame.seq, 2, "the outSeq goes on from the snapshot's");
   assert.deepEqual(next.kind === "frame" && next.frame.ackInputs, { [title]: 9 }, "the stored seq of the input still rules");
   assert.equal(b.used(), 2, "rendering the tree and keeping the step's tree are both reported to the host");
@@ -115,8 +124,8 @@ test("a released tree is rendered again from the model on the next event, with t
   released.currentTree();
   released.releaseTree();
   assert.equal(released.hasTree, false);
-  const a = kept.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true);
-  const b = released.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true);
+  const a = sync(kept.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true));
+  const b = sync(released.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true));
   assert.deepEqual(b, a);
   assert.equal(released.hasTree, true);
 });
@@ -124,7 +133,7 @@ test("a released tree is rendered again from the model on the next event, with t
 test("a bind and a new page replace the state value; the old value is left as it was", () => {
   const session = sessionOf(recordingHost().host);
   const title = idOf(session, "input");
-  session.step({ seq: 1, msg: "SetTitle", args: ["x"], handlerId: title }, new Map([[title, { value: "x", seq: 2 }]]), true);
+  sync(session.step({ seq: 1, msg: "SetTitle", args: ["x"], handlerId: title }, new Map([[title, { value: "x", seq: 2 }]]), true));
   const before = session.state;
   session.bindUser("42", 77);
   assert.deepEqual([session.user, session.boundAt], ["42", 77]);

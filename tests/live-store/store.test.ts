@@ -38,7 +38,7 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
     test("a created session is owned by its creator at epoch 1, and its owner's saves land", async () => {
       const session = await freshSession();
       assert.equal(await store.create(session, "replica-a"), 1);
-      assert.deepEqual(await store.ownership(session.key), { owner: "replica-a", epoch: 1, leaseLive: true });
+      assert.deepEqual(await store.ownership(session.key), { owner: "replica-a", epoch: 1, leaseLive: true, outSeq: 0, user: undefined, boundAt: 1_700_000_000_000 });
       assert.equal(await store.save({ ...session, outSeq: 3, model: '{"count":3}', inputSeqs: [["r.0#input", 7]], pageSeqs: [["p1", 4]], user: "42" }, "replica-a", 1), true);
       const taken = await store.take(session.key, "replica-b");
       assert.ok(taken);
@@ -86,7 +86,7 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       await store.release(session.key, "replica-a", 7);
       assert.equal((await store.ownership(session.key))?.owner, "replica-a");
       await store.release(session.key, "replica-a", 1);
-      assert.deepEqual(await store.ownership(session.key), { owner: undefined, epoch: 1, leaseLive: false });
+      assert.deepEqual(await store.ownership(session.key), { owner: undefined, epoch: 1, leaseLive: false, outSeq: 0, user: undefined, boundAt: 1_700_000_000_000 });
       const taken = await store.take(session.key, "replica-b");
       assert.deepEqual({ epoch: taken?.epoch, previousOwner: taken?.previousOwner }, { epoch: 2, previousOwner: undefined });
     });

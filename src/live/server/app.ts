@@ -42,11 +42,16 @@ import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
-import { crossOrigin, csrfFailed, sessionLost, sessionRotating, sessionsFull } from "./responses.ts";
+import { crossOrigin, csrfFailed, sessionLost, sessionRotating, sessionsFull, replicaDraining } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
 import { type SessionCounts, sessionBoundsOptions } from "./session-bounds.ts";
 import { initialState } from "./session-state.ts";
+import type { SessionState } from "./session-state.ts";
+import type { SessionFrames } from "./session-frames.ts";
+import { listenForEvictions } from "./eviction.ts";
+import { type Replication, shareSessions } from "./replication.ts";
+import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
@@ -120,6 +125,8 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly access: SessionAccess<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
   private started = false;
+  private replication: Replication | undefined;
+  private stopEvictions: (() => void) | undefined;
 
   constructor(
     private readonly definition: LiveDefinition<Model>,
@@ -185,6 +192,9 @@ export class LiveApp<Model> extends Hono<Env> {
   withRevocation(db: Db): this {
     this.configure();
     this.access.gate = new RevocationGate(db);
+    // Pushed, not lazy: a revoke or disable ends the user's sessions here at once (eviction.ts).
+    this.stopEvictions?.();
+    this.stopEvictions = listenForEvictions(this.access.gate, this.sessions);
     return this;
   }
 
@@ -208,8 +218,43 @@ export class LiveApp<Model> extends Hono<Env> {
     return this.sessions.counts();
   }
 
+  /**
+   * Shares the app's sessions between replicas through `db` (docs/deployment.md#several-replicas):
+   * on Postgres, any replica serves any request, revocation reaches every replica at once, and a
+   * restart loses nothing saved. Another database keeps sessions in this process. The model must
+   * be plain JSON data or come with a `codec`; that is checked now, on the model `init` makes for
+   * a bare request, and a model that cannot be stored throws SvcError "model_not_serialisable".
+   */
+  withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model> } = {}): this {
+    this.configure();
+    if (db.dialect !== "postgres") return this;
+    const [probe] = splitUpdate(this.definition.init({ url: new URL("http://localhost/"), auth: undefined }));
+    assertStorable(probe, options.codec);
+    const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
+    const build = (id: string, state: SessionState<Model>, frames: SessionFrames) =>
+      new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages }, state, frames);
+    this.replication = shareSessions(this.sessions, db, this.cookieName, codec, this.now, build, () => this.access.gate);
+    return this;
+  }
+
+  /** Resolves once the app listens for other replicas' notices (at once without shared sessions). */
+  ready(): Promise<void> {
+    return this.replication?.ready ?? Promise.resolve();
+  }
+
+  /**
+   * Graceful shutdown (docs/deployment.md#several-replicas): stops taking new sessions, lets each
+   * session finish what it is doing (every change is already saved), gives up its lease and
+   * closes its streams, so its clients reconnect to another replica. Wire it to SIGTERM.
+   */
+  async drain(): Promise<void> {
+    this.stopEvictions?.();
+    await this.sessions.drain();
+  }
+
   /** Ends every session and stops the app's timers (for shutdown and tests). */
   close(): void {
+    this.stopEvictions?.();
     this.sessions.close();
   }
 
@@ -304,6 +349,9 @@ export class LiveApp<Model> extends Hono<Env> {
     // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
     const csrfCookie = this.csrf.cookieFor(req);
     const page = await this.renderPage(opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
+    // With a shared store, the session (and a rotation made on this load) is stored before its
+    // cookie goes out, so the next request finds it at any replica.
+    await this.sessions.saveNow(opened.session);
     const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
     return this.pageCookies(resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
   }
@@ -313,7 +361,8 @@ export class LiveApp<Model> extends Hono<Env> {
    * new session instead (none, another user's in a sliding app, or one the gate just evicted).
    */
   private async keptSessionFor(req: Request, auth: JsonObject | undefined): Promise<LiveSession<Model> | Response | undefined> {
-    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
+    const resolved = await this.sessions.resolve(readSessionId(req, this.cookieName));
+    if (resolved.kind === "elsewhere") return replicaDraining();
     if (resolved.kind !== "live") return undefined;
     const session = resolved.session;
     if (this.access.userChanged(session, auth)) {
@@ -330,6 +379,8 @@ export class LiveApp<Model> extends Hono<Env> {
 
   /** A new session for a page load: bound as the access policy says, its model from the app's init. */
   private async openSession(req: Request, auth: JsonObject | undefined): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
+    // A draining replica takes no new session: the proxy sends the retry elsewhere.
+    if (this.sessions.draining) return replicaDraining();
     const access = await this.access.forNewSession(auth);
     if (access instanceof Response) return access;
     if (!this.sessions.makeRoom()) return sessionsFull();
@@ -373,9 +424,13 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
-    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
-    const session = resolved.session;
+    const id = readSessionId(req, this.cookieName);
+    // A stream of a session another replica holds listens here; its frames come over the bus.
+    const remote = this.replication?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), this.config.heartbeatMs);
+    const resolved = remote === undefined ? await this.sessions.resolve(id) : await remote;
+    if (resolved instanceof Response) return resolved;
+    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    const session = resolved.session as LiveSession<Model>;
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
     this.sessions.connected(session);
@@ -394,8 +449,8 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const resolved = this.sessions.resolve(readSessionId(req, this.cookieName));
-    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : sessionLost();
+    const resolved = await this.sessions.resolve(readSessionId(req, this.cookieName));
+    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
     if (!this.originAllowed(req)) return crossOrigin();
     const session = resolved.session;
     const tokenState = this.checkToken(session, req, req.headers.get(CSRF_HEADER) ?? undefined);

@@ -13,8 +13,8 @@ import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import type { TokenState } from "./csrf.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
-import type { LiveSession } from "./session.ts";
+import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, replicaDraining, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
+import type { LiveSession, StepOutcome } from "./session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
 export type EventRouteContext<Model> = {
@@ -41,10 +41,13 @@ export type EventRouteContext<Model> = {
 };
 
 export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
-  const resolved = ctx.registry.resolve(ctx.sessionIdOf(req));
+  const id = ctx.sessionIdOf(req);
+  const found = ctx.registry.resolve(id);
+  const resolved = found instanceof Promise ? await found : found;
   if (resolved.kind === "lost") return sessionLost();
   if (resolved.kind === "rotating") return sessionRotating();
-  const session = resolved.session;
+  if (resolved.kind === "elsewhere") return replicaDraining();
+  let session = resolved.session;
 
   if (!ctx.originAllowed(req)) return crossOrigin();
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
@@ -71,27 +74,54 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
-  const reply = await session.mutex.run(() => process(session, body, ctx.now()));
+  let reply = await session.mutex.run(() => process(session, body, ctx.now()));
+  // The copy here was stale (another replica had taken the session): nothing of it was kept.
+  // Taken over afresh, from the state that replica saved, the event is processed once more.
+  for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
+    const again = await ctx.registry.resolve(id);
+    if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    session = again.session;
+    const current = session;
+    reply = await current.mutex.run(() => process(current, body, ctx.now()));
+  }
+  if (reply === MOVED) return replicaDraining();
+  // A rotation or an end made while processing is in the store before the reply names it.
+  const writes = ctx.registry.settled(session);
+  if (writes !== undefined) await writes.catch(() => undefined);
   return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
-function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Response {
-  if (session.ended) return sessionLost();
+/** The answer of `process` when the session moved to another replica before its change was kept. */
+const MOVED = Symbol("moved");
+type Processed = Response | typeof MOVED;
+
+function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Processed | Promise<Processed> {
+  if (session.ended) return session.movedAway ? MOVED : sessionLost();
   session.lastActive = now;
-  if (body.isBatch) {
-    // docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE.
-    // The reported inputs go with the first entry processed (a re-sent one may be skipped).
-    let inputs = body.inputState;
-    body.entries.forEach((entry, i) => {
-      const outcome = session.step(entry, inputs, false, body.page, body.lastAppliedSeq);
-      if (outcome.kind === "duplicate") return;
-      inputs = new Map();
-      if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
-    });
-    return new Response(null, { status: HTTP.batchDone });
-  }
+  if (body.isBatch) return processBatch(session, body);
   const [entry] = body.entries;
   const outcome = session.step(entry!, body.inputState, true, body.page, body.lastAppliedSeq);
+  return outcome instanceof Promise ? outcome.then((known) => replyTo(session, known)) : replyTo(session, outcome);
+}
+
+/** §Endpoints, batch: one after another, each as if alone; frames still go out over SSE. */
+async function processBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Processed> {
+  // The reported inputs go with the first entry processed (a re-sent one may be skipped).
+  let inputs = body.inputState;
+  for (const [i, entry] of body.entries.entries()) {
+    const stepped = session.step(entry, inputs, false, body.page, body.lastAppliedSeq);
+    const outcome = stepped instanceof Promise ? await stepped : stepped;
+    if (outcome.kind === "duplicate") continue;
+    // Entries before this one are kept; the rest are the next holder's to process (a re-sent
+    // batch skips the kept ones by their seqs).
+    if (outcome.kind === "moved") return MOVED;
+    inputs = new Map();
+    if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
+  }
+  return new Response(null, { status: HTTP.batchDone });
+}
+
+function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Processed {
   switch (outcome.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
@@ -108,6 +138,8 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
     case "duplicate":
       // Already processed from this page's navigation batch: its frame went out then.
       return new Response(null, { status: HTTP.batchDone });
+    case "moved":
+      return MOVED;
   }
 }
 

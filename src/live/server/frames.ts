@@ -10,7 +10,12 @@ export type { Frame };
 export interface FrameSink {
   send(frame: Frame): void;
   close(): void;
+  /** Sends the session-lost signal (the session ended or was evicted), then closes. */
+  lost?(): void;
 }
+
+/** The SSE wire form of the session-lost signal (docs/protocol.md#sse-stream): the client reloads. */
+export const SSE_LOST = "event: lost\ndata: session-lost\n\n";
 
 /** The markup of a full-HTML reply: when every patch replaces the root (docs/protocol.md#full-html-reply). */
 export function fullHtmlOf(patches: readonly Patch[]): string | undefined {

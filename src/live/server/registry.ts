@@ -13,8 +13,12 @@ import { repeatUnref } from "../../runtime/timers.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { randomToken } from "./random.ts";
 import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
+import type { Dispatch } from "./commands.ts";
+import type { Frame } from "./frames.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
-import { snapshotOf } from "./session-state.ts";
+import type { SessionFrames } from "./session-frames.ts";
+import { type SessionState, snapshotOf } from "./session-state.ts";
+import type { SharedSessions } from "./shared-sessions.ts";
 import type { SessionStore } from "./store.ts";
 import { TreeBudget } from "./tree-budget.ts";
 import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
@@ -30,9 +34,11 @@ export type Rotation = {
 export type Resolved<Model> =
   | { readonly kind: "live"; readonly session: LiveSession<Model> }
   | { readonly kind: "rotating"; readonly rotation: Rotation }
-  | { readonly kind: "lost" };
+  | { readonly kind: "lost" }
+  /** Held by no one here, and this replica is draining: another replica must take it (503, retry). */
+  | { readonly kind: "elsewhere" };
 
-export type RegistryOptions = {
+export type RegistryOptions<Model = unknown> = {
   readonly store: SessionStore;
   readonly now: () => number;
   /** A session with no interaction for this long ends. */
@@ -46,6 +52,10 @@ export type RegistryOptions = {
   readonly bounds?: SessionBoundsOptions;
   /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
   readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
+  /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
+  readonly shared?: SharedSessions<Model>;
+  /** Builds a session taken over from the shared store (its effects not yet started). */
+  readonly build?: (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>;
 };
 
 export class SessionRegistry<Model> implements SessionHost {
@@ -69,10 +79,17 @@ export class SessionRegistry<Model> implements SessionHost {
   private readonly treeHolders: TreeBudget<LiveSession<Model>>;
   private stopSweeper: (() => void) | undefined;
   private readonly bounds: SessionBounds<LiveSession<Model>>;
+  /** Takeovers in progress, by cookie id, so concurrent requests for one session share one. */
+  private readonly taking = new Map<string, Promise<Resolved<Model>>>();
+  /** Set by drain: no new session, and no takeover, on this replica. */
+  draining = false;
+  shared: SharedSessions<Model> | undefined;
+  private build: RegistryOptions<Model>["build"];
 
-  constructor(private readonly options: RegistryOptions) {
+  constructor(private readonly options: RegistryOptions<Model>) {
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
     this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
+    if (options.shared !== undefined) this.attachShared(options.shared, options.build!);
   }
 
   /**
@@ -83,11 +100,62 @@ export class SessionRegistry<Model> implements SessionHost {
     return this.bounds.makeRoom(() => this.sessions.size);
   }
 
+  /** Shares this registry's sessions through a store several replicas use. */
+  attachShared(shared: SharedSessions<Model>, build: NonNullable<RegistryOptions<Model>["build"]>): void {
+    this.shared = shared;
+    this.build = build;
+    shared.heldKeys = () => this.heldKeys();
+  }
+
+  /** Whether this replica holds the session with this id now. */
+  holds(id: string): boolean {
+    const session = this.sessions.get(id);
+    return session !== undefined && !session.ended;
+  }
+
+  holdsKey(key: string): boolean {
+    return this.localByKey(key) !== undefined;
+  }
+
+  /** Another replica took the session stored under `key`: the copy here is dropped. */
+  movedKey(key: string): void {
+    const session = this.localByKey(key);
+    if (session !== undefined) this.moved(session as LiveSession<unknown>);
+  }
+
+  /**
+   * Saves a session's state now (a page load's), after any store write it waits for; with one
+   * process, nothing to do. A save refused because the session moved is left to the next request.
+   */
+  async saveNow(session: LiveSession<Model>): Promise<void> {
+    if (this.shared === undefined) return;
+    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined).catch((error: unknown) => {
+      log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`);
+      return true;
+    });
+    if (!saved) this.moved(session as LiveSession<unknown>);
+  }
+
+  /** Sessions held here by their store key, for what the bus and lease renewal say about keys. */
+  localByKey(key: string): LiveSession<Model> | undefined {
+    for (const session of this.sessions.values()) if (this.shared?.keyOf(session) === key) return session;
+    return undefined;
+  }
+
+  private *heldKeys(): Iterable<[string, number]> {
+    for (const session of this.sessions.values()) {
+      const hold = this.shared?.holdOf(session);
+      if (hold !== undefined) yield [hold.key, hold.since];
+    }
+  }
+
   add(session: LiveSession<Model>): void {
     this.sessions.set(session.id, session);
-    this.handles.set(session, randomToken().slice(0, 22));
+    const handle = randomToken().slice(0, 22);
+    this.handles.set(session, handle);
     this.bounds.added(session);
-    this.persist(session as LiveSession<unknown>);
+    if (this.shared !== undefined) void this.shared.create(session, handle).catch(() => undefined);
+    else this.persist(session as LiveSession<unknown>);
     this.stopSweeper ??= repeatUnref(() => this.sweep(), Math.min(this.options.sweepEveryMs, this.bounds.sweepEveryMs));
   }
 
@@ -101,20 +169,82 @@ export class SessionRegistry<Model> implements SessionHost {
     return this.bounds.counts(this.sessions.size);
   }
 
+  /** The store writes a reply about this session must wait for (shared store only). */
+  settled(session: LiveSession<Model>): Promise<void> | undefined {
+    return this.shared?.settled(session);
+  }
+
   /** The public handle a page script may see and post back as `sessionId`. */
   handleOf(session: LiveSession<Model>): string {
     return this.handles.get(session) ?? "";
   }
 
-  resolve(id: string | undefined): Resolved<Model> {
-    if (id === undefined) return { kind: "lost" };
+  /**
+   * The session a cookie names. With a shared store, one this replica does not hold is taken
+   * over from its saved state (then the answer is a promise); with none, the answer is at hand.
+   */
+  resolve(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
+    if (id === undefined) return LOST;
     const session = this.sessions.get(id);
     if (session !== undefined && !session.ended) return { kind: "live", session };
     const rotation = this.rotations.get(id);
     if (rotation !== undefined && !rotation.to.ended && this.options.now() - rotation.at < ROTATION_GRACE_MS) {
       return { kind: "rotating", rotation };
     }
-    return { kind: "lost" };
+    if (this.shared === undefined) return LOST;
+    if (this.draining) return ELSEWHERE;
+    let taking = this.taking.get(id);
+    if (taking === undefined) {
+      taking = this.takeOver(id).finally(() => this.taking.delete(id));
+      this.taking.set(id, taking);
+    }
+    return taking;
+  }
+
+  /** Loads a session from the shared store and holds it here from now on. */
+  private async takeOver(id: string): Promise<Resolved<Model>> {
+    await this.shared!.ready;
+    const loaded = await this.shared!.take(id);
+    if (loaded === undefined) return LOST;
+    const session = this.build!(id, loaded.state, loaded.frames);
+    this.shared!.hold(session, loaded.key, loaded.epoch);
+    this.sessions.set(id, session);
+    this.handles.set(session, loaded.handle);
+    // A session taken over is one a client is using: never a pending one to evict for room.
+    this.bounds.added(session);
+    this.bounds.connected(session);
+    session.start(undefined);
+    this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
+    return { kind: "live", session };
+  }
+
+  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean> {
+    if (this.shared === undefined) return true;
+    const live = session as LiveSession<Model>;
+    return this.shared.save(live, this.handleOf(live), state as SessionState<Model>, frame);
+  }
+
+  /** The session now runs at another replica: this copy stops; its streams keep listening here. */
+  moved(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    live.stop("moved", true);
+    this.forgetLocal(live);
+    this.shared?.forget(live);
+  }
+
+  /** A task completed for a session that moved: its message goes to the session wherever it is now. */
+  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void {
+    void (async () => {
+      const resolved = await this.resolve(session.id);
+      if (resolved.kind === "live") await resolved.session.background(dispatch);
+    })().catch((error: unknown) => log.error(`live.task result not delivered: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private forgetLocal(session: LiveSession<Model>): void {
+    this.treeHolders.forget(session);
+    this.bounds.removed(session);
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    this.handles.delete(session);
   }
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
@@ -137,9 +267,10 @@ export class SessionRegistry<Model> implements SessionHost {
   /** Exchanges a rotated-away id for the current session, for the holder of the ticket only. */
   exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<Model> | undefined {
     if (oldId === undefined || ticket === undefined) return undefined;
-    const resolved = this.resolve(oldId);
-    if (resolved.kind !== "rotating" || !constantTimeEqual(resolved.rotation.ticket, ticket)) return undefined;
-    return resolved.rotation.to as LiveSession<Model>;
+    const rotation = this.rotations.get(oldId);
+    if (rotation === undefined || rotation.to.ended || this.options.now() - rotation.at >= ROTATION_GRACE_MS) return undefined;
+    if (!constantTimeEqual(rotation.ticket, ticket)) return undefined;
+    return rotation.to as LiveSession<Model>;
   }
 
   rotate(session: LiveSession<unknown>): void {
@@ -154,7 +285,8 @@ export class SessionRegistry<Model> implements SessionHost {
     this.handles.set(live, randomToken().slice(0, 22));
     this.rotations.set(from, rotation);
     this.pendingTickets.set(session, rotation);
-    void this.options.store.kill(from);
+    if (this.shared !== undefined) void this.shared.move(live, this.handleOf(live)).catch(() => undefined);
+    else void this.options.store.kill(from);
   }
 
   usedTree(session: LiveSession<unknown>): void {
@@ -168,7 +300,8 @@ export class SessionRegistry<Model> implements SessionHost {
   }
 
   persist(session: LiveSession<unknown>): void {
-    if (session.ended) return;
+    // A shared store has the state already: each change is saved before its frame goes out.
+    if (session.ended || this.shared !== undefined) return;
     this.options.store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) => log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
@@ -180,7 +313,8 @@ export class SessionRegistry<Model> implements SessionHost {
   /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
   end(session: LiveSession<unknown>): void {
     this.drop(session);
-    void this.options.store.kill(session.id);
+    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    else void this.options.store.kill(session.id);
   }
 
   /**
@@ -190,17 +324,46 @@ export class SessionRegistry<Model> implements SessionHost {
    */
   private discard(session: LiveSession<unknown>): void {
     this.drop(session);
-    void this.options.store.delete(session.id);
+    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    else void this.options.store.delete(session.id);
   }
 
   private drop(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
-    live.stop();
-    this.treeHolders.forget(live);
-    this.bounds.removed(live);
-    if (this.sessions.get(live.id) === live) this.sessions.delete(live.id);
-    this.handles.delete(live);
+    live.stop("lost");
+    this.forgetLocal(live);
     for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
+  }
+
+  /** A session ended at another replica: the copy here stops (its streams get the lost signal there). */
+  endedElsewhere(key: string): void {
+    const session = this.localByKey(key);
+    if (session === undefined) return;
+    session.stop("lost");
+    this.forgetLocal(session);
+    this.shared?.forget(session);
+  }
+
+  /**
+   * Drain (docs/deployment.md#several-replicas): no new sessions; each held session finishes
+   * what it is doing, is saved (it already is: every change is saved before it is sent), gives
+   * up its lease and closes its streams plainly, so its clients reconnect to another replica.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    const held = [...this.sessions.values()];
+    await Promise.all(
+      held.map(async (session) => {
+        await session.mutex.run(() => undefined);
+        session.stop("moved");
+        this.forgetLocal(session);
+        await this.shared?.release(session).catch((error: unknown) => log.error(`live.drain release failed: ${error instanceof Error ? error.message : String(error)}`));
+      }),
+    );
+    this.shared?.closeStreams();
+    this.stopSweeper?.();
+    this.stopSweeper = undefined;
+    await this.shared?.stop();
   }
 
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
@@ -240,10 +403,17 @@ export class SessionRegistry<Model> implements SessionHost {
     }
   }
 
-  /** Ends every session and stops the sweeper. */
+  /** Ends every session and stops the sweeper (one process: its sessions end with it). */
   close(): void {
-    for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
+    if (this.shared !== undefined) {
+      // With a shared store the sessions outlive this process: stop here, do not end them.
+      for (const session of [...this.sessions.values()]) this.moved(session as LiveSession<unknown>);
+      void this.shared.stop();
+    } else for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
     this.stopSweeper?.();
     this.stopSweeper = undefined;
   }
 }
+
+const LOST = { kind: "lost" } as const;
+const ELSEWHERE = { kind: "elsewhere" } as const;

@@ -5,7 +5,7 @@
  */
 import type { Frame } from "./frames.ts";
 import {
-  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_ENDED, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
+  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, REPLICA_DRAINING, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_ENDED, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
 } from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
@@ -32,6 +32,15 @@ export function gateUnavailable(): Response {
 /** A page load when every session the app may keep is connected (docs/security.md#session-bounds). */
 export function sessionsFull(): Response {
   return new Response("too many sessions; try again later", { status: 503, headers: { ...plain, "Retry-After": "5" } });
+
+}
+
+/**
+ * This replica is draining and does not hold the session (docs/deployment.md#several-replicas):
+ * 503 with Retry-After, which the client retries, and the proxy sends to another replica.
+ */
+export function replicaDraining(): Response {
+  return new Response("shutting down; retry", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: REPLICA_DRAINING } });
 }
 
 /** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */

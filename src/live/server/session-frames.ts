@@ -58,9 +58,15 @@ export class SessionFrames {
     this.recent.length = 0;
   }
 
-  /** Closes every stream (the session ended). */
-  closeAll(): void {
-    for (const stream of this.streams) stream.close();
+  /**
+   * Closes every stream: with the session-lost signal when the session is gone (the client
+   * reloads), plainly when it carries on elsewhere (the client reconnects, to any replica).
+   */
+  closeAll(lost = false): void {
+    for (const stream of this.streams) {
+      if (lost && stream.lost !== undefined) stream.lost();
+      else stream.close();
+    }
     this.streams.clear();
   }
 }

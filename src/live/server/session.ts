@@ -29,6 +29,17 @@ import { RenameLog } from "./rename-log.ts";
 export interface SessionHost {
   /** Saves the session's durable snapshot after a change (the session store). */
   persist(session: LiveSession<unknown>): void;
+  /**
+   * Makes a change durable before its frame goes out (docs/deployment.md#several-replicas): `true`
+   * when there is nothing to wait for (one process), else the shared store's fenced save, which
+   * resolves to false when another replica has taken the session over: then nothing of the change
+   * is kept, sent or run.
+   */
+  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean>;
+  /** The session was taken over by another replica: this copy stops and is forgotten here. */
+  moved(session: LiveSession<unknown>): void;
+  /** A task's message for a session that moved: applied where the session now is. */
+  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void;
   rotate(session: LiveSession<unknown>): void;
   bind(session: LiveSession<unknown>, userId: string): void;
   end(session: LiveSession<unknown>): void;
@@ -44,7 +55,9 @@ export type StepOutcome =
   | { readonly kind: "app_error" }
   | { readonly kind: "ended" }
   /** An entry this page already sent: processed once, not again. */
-  | { readonly kind: "duplicate" };
+  | { readonly kind: "duplicate" }
+  /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
+  | { readonly kind: "moved" };
 
 export type SessionInit = {
   readonly id: string;
@@ -60,7 +73,9 @@ export class LiveSession<Model> {
   lastActive: number;
   readonly createdAt: number;
   ended = false;
-  readonly frames: SessionFrames = new SessionFrames();
+  /** Stopped because it carries on at another replica (taken over, drained), not because it ended. */
+  movedAway = false;
+  readonly frames: SessionFrames;
   readonly mutex: Mutex = new Mutex();
   /** What recent frames did to ids, to map an event's ids onto the current tree. */
   private readonly renames: RenameLog;
@@ -73,7 +88,10 @@ export class LiveSession<Model> {
     private readonly host: SessionHost,
     init: SessionInit,
     state: SessionState<Model>,
+    /** The streams already open for this session on this replica (it was held by another). */
+    frames: SessionFrames = new SessionFrames(),
   ) {
+    this.frames = frames;
     this.id = init.id;
     this.state = state;
     this.renames = new RenameLog(state.outSeq);
@@ -156,7 +174,7 @@ export class LiveSession<Model> {
    * the request's reply, and names the entry's seq. The ids are those of the tree after frame
    * `lastAppliedSeq`, when the client said which.
    */
-  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string, lastAppliedSeq?: number): StepOutcome {
+  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string, lastAppliedSeq?: number): StepOutcome | Promise<StepOutcome> {
     if (this.ended) return { kind: "ended" };
     const stepped = stepEvent(this.state, this.currentTree(), { entry, inputs, page, lastAppliedSeq, renames: this.renames }, this.stepContext);
     switch (stepped.kind) {
@@ -171,25 +189,60 @@ export class LiveSession<Model> {
         logAppError(entry.msg, stepped.error);
         return { kind: "app_error" };
       case "applied": {
-        this.commit(stepped);
-        const frame = this.emit({ patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined });
-        this.afterChange(stepped.cmd);
-        return { kind: "frame", frame };
+        const kept = this.keepDurably(stepped, { patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined });
+        if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
+        return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
       }
     }
   }
 
-  /** A message from a background completion or a subscription tick: its frame goes over SSE. */
-  background(dispatch: Dispatch): Promise<void> {
+  /**
+   * A message from a background completion or a subscription tick: its frame goes over SSE.
+   * Resolves to false when the session had moved to another replica (nothing was kept).
+   */
+  background(dispatch: Dispatch): Promise<boolean> {
     return this.mutex.run(() => {
-      if (this.ended) return;
+      if (this.ended) return true;
       const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext);
-      if (stepped.kind === "app_error") return logAppError(dispatch[0], stepped.error);
-      this.commit(stepped);
+      if (stepped.kind === "app_error") {
+        logAppError(dispatch[0], stepped.error);
+        return true;
+      }
       // A background change the render does not show sends nothing (and takes no seq).
-      if (stepped.patches.length > 0) this.emit({ patches: stepped.patches, ackInputs: undefined, respondingTo: undefined });
-      this.afterChange(stepped.cmd);
+      const parts = stepped.patches.length > 0 ? { patches: stepped.patches, ackInputs: undefined, respondingTo: undefined } : undefined;
+      const kept = this.keepDurably(stepped, parts);
+      return kept instanceof Promise ? kept.then((done) => done !== undefined) : true;
     });
+  }
+
+  /**
+   * Keeps an applied step: durable first (the host's save, when the store is shared), then kept
+   * here, sent and its command run. A save refused because the session moved keeps nothing.
+   * Without a frame (`parts` undefined) the state still changes, and no seq is taken.
+   */
+  private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined): Kept | Promise<Kept | undefined> {
+    const state = parts === undefined ? applied.state : withNextFrame(applied.state);
+    const frame = parts === undefined ? undefined : frameOf(state.outSeq, parts);
+    const saved = this.host.durable(this as LiveSession<unknown>, state as SessionState<unknown>, frame);
+    if (saved === true) return this.keep(applied, state, frame);
+    return saved.then((ok) => {
+      if (this.ended) return undefined;
+      if (!ok) {
+        this.host.moved(this as LiveSession<unknown>);
+        return undefined;
+      }
+      return this.keep(applied, state, frame);
+    });
+  }
+
+  private keep(applied: Applied<Model>, state: SessionState<Model>, frame: Frame | undefined): Kept {
+    this.commit({ ...applied, state });
+    if (frame !== undefined) {
+      this.renames.record(frame.seq, frame.patches);
+      this.frames.send(frame);
+    }
+    this.afterChange(applied.cmd);
+    return { frame };
   }
 
   /** Stamps the next outSeq on a frame and sends it; every frame, reply or SSE, takes one. */
@@ -201,11 +254,17 @@ export class LiveSession<Model> {
     return frame;
   }
 
-  /** Ends the session's running effects: timers stop, streams close, completions are dropped. */
-  stop(): void {
+  /**
+   * Ends the session's running effects: timers stop, completions are dropped, and the streams
+   * close: with the session-lost signal when the session is gone ("lost": ended, evicted,
+   * expired), plainly when it carries on elsewhere ("moved": drained, or taken over, when the
+   * streams stay with this replica's bus listener instead and `keepStreams` is set).
+   */
+  stop(how: "lost" | "moved" = "lost", keepStreams = false): void {
     this.ended = true;
+    this.movedAway = how === "moved";
     this.subscriptions.stopAll();
-    this.frames.closeAll();
+    if (!keepStreams) this.frames.closeAll(how === "lost");
     this.rendered.release();
   }
 
@@ -241,7 +300,12 @@ export class LiveSession<Model> {
     for (const one of flatten(cmd)) {
       if (one.kind === "task") {
         one.run().then(
-          (dispatch) => (dispatch && !this.ended ? this.background(dispatch) : undefined),
+          async (dispatch) => {
+            if (!dispatch || (this.ended && !this.movedAway)) return;
+            // A completion belongs to the session wherever it now runs: the owner applies it.
+            const applied = this.ended ? false : await this.background(dispatch);
+            if (!applied) this.host.redeliver(this as LiveSession<unknown>, dispatch);
+          },
           (error: unknown) => log.error(`live.task failed: ${error instanceof Error ? error.message : String(error)}`),
         );
       } else if (one.kind === "rotate") this.host.rotate(this as LiveSession<unknown>);
@@ -250,6 +314,10 @@ export class LiveSession<Model> {
     }
   }
 }
+
+const MOVED: StepOutcome = { kind: "moved" };
+/** A change kept, with its frame (none for a background change the render does not show). */
+type Kept = { readonly frame: Frame | undefined };
 
 function logAppError(msg: string, error: unknown): void {
   log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);

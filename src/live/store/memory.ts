@@ -60,7 +60,14 @@ export class MemoryLiveStore implements LiveStore {
 
   async ownership(key: string): Promise<Ownership | undefined> {
     const row = this.rows.get(key);
-    return row && { owner: row.owner, epoch: row.epoch, leaseLive: row.owner !== undefined && row.leaseUntil > this.now() };
+    if (row === undefined) return undefined;
+    const { outSeq, user, boundAt } = row.session;
+    return { owner: row.owner, epoch: row.epoch, leaseLive: row.owner !== undefined && row.leaseUntil > this.now(), outSeq, user, boundAt };
+  }
+
+  async move(fromKey: string, session: StoredSession, owner: string): Promise<void> {
+    await this.kill(fromKey);
+    await this.create(session, owner);
   }
 
   async kill(key: string): Promise<void> {

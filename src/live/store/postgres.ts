@@ -9,7 +9,8 @@
  *   svc_live_frames    id, payload, at: notices too large for NOTIFY's 8,000-byte payload,
  *                      published by reference (see bus.ts) and swept after a minute
  *
- * Every operation is one statement (one round trip), except `kill`, a transaction of two. Times
+ * Every operation is one statement (one round trip), except `kill` and `move`, one transaction
+ * each. A takeover tells the previous owner in its own statement (a "taken" notice). Times
  * are the database's clock in milliseconds, so leases do not depend on the replicas' clocks.
  * `app` lets several live apps share the tables.
  */
@@ -108,15 +109,28 @@ export class PostgresLiveStore implements LiveStore {
   }
 
   async create(session: StoredSession, owner: string): Promise<number> {
-    await this.rows(
-      stmt(
-        `INSERT INTO svc_live_sessions (app, ${COLUMNS}, updated_at, owner, epoch, lease_until)
-         VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9::bigint, ${NOW}, $10, 1, ${NOW} + $11::bigint)`,
-        this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
-        JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, owner, this.leaseMs,
-      ),
-    );
+    await this.rows(this.createStatement(session, owner));
     return 1;
+  }
+
+  private createStatement(session: StoredSession, owner: string): Statement {
+    return stmt(
+      `INSERT INTO svc_live_sessions (app, ${COLUMNS}, updated_at, owner, epoch, lease_until)
+       VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9::bigint, ${NOW}, $10, 1, ${NOW} + $11::bigint)`,
+      this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
+      JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, owner, this.leaseMs,
+    );
+  }
+
+  private killStatements(key: string): Statement[] {
+    return [
+      stmt("DELETE FROM svc_live_sessions WHERE app = $1 AND key = $2", this.app, key),
+      stmt(
+        `INSERT INTO svc_live_dead (app, key, until) VALUES ($1, $2, ${NOW} + $3::bigint)
+         ON CONFLICT (app, key) DO UPDATE SET until = EXCLUDED.until`,
+        this.app, key, DEAD_KEY_TTL_MS,
+      ),
+    ];
   }
 
   async take(key: string, owner: string): Promise<Taken | undefined> {
@@ -126,7 +140,9 @@ export class PostgresLiveStore implements LiveStore {
         `WITH old AS (SELECT owner, lease_until FROM svc_live_sessions WHERE app = $1 AND key = $2 FOR UPDATE)
          UPDATE svc_live_sessions s SET owner = $3, epoch = s.epoch + 1, lease_until = ${NOW} + $4::bigint
          FROM old WHERE s.app = $1 AND s.key = $2
-         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner`,
+         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner,
+           CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
+             json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`,
         this.app, key, owner, this.leaseMs,
       ),
     );
@@ -170,23 +186,26 @@ export class PostgresLiveStore implements LiveStore {
 
   async ownership(key: string): Promise<Ownership | undefined> {
     const [row] = await this.rows(
-      stmt(`SELECT owner, epoch, lease_until > ${NOW} AS live FROM svc_live_sessions WHERE app = $1 AND key = $2`, this.app, key),
+      stmt(`SELECT owner, epoch, lease_until > ${NOW} AS live, out_seq, user_id, bound_at FROM svc_live_sessions WHERE app = $1 AND key = $2`, this.app, key),
     );
     if (row === undefined) return undefined;
     const owner = row.owner === null || row.owner === undefined ? undefined : String(row.owner);
-    return { owner, epoch: Number(row.epoch), leaseLive: owner !== undefined && row.live === true };
+    const user = row.user_id === null || row.user_id === undefined ? undefined : String(row.user_id);
+    return { owner, epoch: Number(row.epoch), leaseLive: owner !== undefined && row.live === true, outSeq: Number(row.out_seq), user, boundAt: Number(row.bound_at) };
+  }
+
+  async move(fromKey: string, session: StoredSession, owner: string): Promise<void> {
+    await this.ensureSchema();
+    const done = await this.db.transaction([
+      ...this.killStatements(fromKey),
+      this.createStatement(session, owner),
+    ]);
+    if (!done.ok) throw done.error;
   }
 
   async kill(key: string, notice?: string): Promise<void> {
     await this.ensureSchema();
-    const statements = [
-      stmt("DELETE FROM svc_live_sessions WHERE app = $1 AND key = $2", this.app, key),
-      stmt(
-        `INSERT INTO svc_live_dead (app, key, until) VALUES ($1, $2, ${NOW} + $3::bigint)
-         ON CONFLICT (app, key) DO UPDATE SET until = EXCLUDED.until`,
-        this.app, key, DEAD_KEY_TTL_MS,
-      ),
-    ];
+    const statements = this.killStatements(key);
     if (notice !== undefined) statements.push(stmt(`SELECT pg_notify(${CHANNEL}, $1)::text AS sent`, notice));
     const done = await this.db.transaction(statements);
     if (!done.ok) throw done.error;

@@ -37,15 +37,28 @@ export type Taken = {
   readonly previousOwner: string | undefined;
 };
 
-/** Who owns a session now, for a replica deciding whether to take it over or only listen. */
-export type Ownership = { readonly owner: string | undefined; readonly epoch: number; readonly leaseLive: boolean };
+/**
+ * Who owns a session now, for a replica deciding whether to take it over or only listen, and
+ * whom it is bound to, for the revocation gate of a stream held away from the owner.
+ */
+export type Ownership = {
+  readonly owner: string | undefined;
+  readonly epoch: number;
+  readonly leaseLive: boolean;
+  readonly outSeq: number;
+  readonly user: string | undefined;
+  readonly boundAt: number;
+};
 
 export interface LiveStore {
   /** False for the in-memory store: no other process can hold a session, so saves need not wait. */
   readonly shared: boolean;
   /** Records a new session owned by `owner`; resolves to its epoch. */
   create(session: StoredSession, owner: string): Promise<number>;
-  /** Makes `owner` the owner with the next epoch; undefined when the session is unknown or dead. */
+  /**
+   * Makes `owner` the owner with the next epoch; undefined when the session is unknown or dead.
+   * A shared store tells the previous owner (a "taken" notice, see bus.ts) in the same statement.
+   */
   take(key: string, owner: string): Promise<Taken | undefined>;
   /** Writes the state while `epoch` is still the session's; false when another replica took it. */
   save(session: StoredSession, owner: string, epoch: number, notice?: string): Promise<boolean>;
@@ -54,6 +67,11 @@ export interface LiveStore {
   /** Extends the leases `owner` still holds; resolves to their keys (the others were taken). */
   renew(owner: string): Promise<ReadonlySet<string>>;
   ownership(key: string): Promise<Ownership | undefined>;
+  /**
+   * Moves a session to a new key (its id rotated): the new key's row is the session's state, owned
+   * by `owner` at epoch 1, and the old key is dead, in one transaction.
+   */
+  move(fromKey: string, session: StoredSession, owner: string): Promise<void>;
   /** Ends a session: its state is deleted and its key stays dead (a copy of the cookie gets nothing). */
   kill(key: string, notice?: string): Promise<void>;
   isDead(key: string): Promise<boolean>;

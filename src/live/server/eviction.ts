@@ -1,0 +1,36 @@
+/**
+ * Pushed eviction (docs/deployment.md#several-replicas, docs/auth.md): when a user's access
+ * changes (revokeUser, disableUser, enableUser, through this process or, on Postgres, any
+ * replica), every session of that user on this replica is checked against the revocation gate at
+ * once, and the evicted ones end now: their streams get the session-lost signal and close, and
+ * their next event gets 404 session-lost. So does a stream held here for a session another
+ * replica serves. Without this, a revoked tab stayed live until it next sent something.
+ */
+import { onAccessChange } from "../../auth/access-events.ts";
+import { log } from "../../log.ts";
+import type { RevocationGate } from "./gate.ts";
+import type { SessionRegistry } from "./registry.ts";
+import type { LiveSession } from "./session.ts";
+
+/** Listens for access changes; returns the function that stops listening. */
+export function listenForEvictions<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): () => void {
+  return onAccessChange((user) => {
+    void evictUser(gate, registry, user).catch((error: unknown) => {
+      log.error(`live.evict failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+}
+
+async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<Model>, user: string): Promise<void> {
+  for (const session of [...registry.all()]) {
+    if (session.user !== user || session.ended) continue;
+    // The gate decides, so a session bound after a revoke stays (docs/auth.md).
+    const verdict = await gate.verdictFor(user, session.boundAt);
+    if (verdict === "evict" && !session.ended) registry.end(session as LiveSession<unknown>);
+  }
+  const shared = registry.shared;
+  if (shared === undefined) return;
+  for (const remote of shared.remoteStreamsOf(user)) {
+    if ((await gate.verdictFor(user, remote.boundAt)) === "evict") await shared.killRemote(remote.key);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Sets up a live app's shared sessions on Postgres (docs/deployment.md#several-replicas): the
+ * store, the bus, and the one route that differs when the session is held by another replica: an
+ * SSE stream, which stays here and gets the session's frames over the bus rather than moving the
+ * session (an open stream would otherwise pull it away from the replica serving its events).
+ */
+import type { Db } from "../../db/db.ts";
+import type { ModelCodec } from "../store/codec.ts";
+import { PostgresBus } from "../store/postgres-bus.ts";
+import { PostgresLiveStore } from "../store/postgres.ts";
+import type { RevocationGate } from "./gate.ts";
+import type { Resolved, SessionRegistry } from "./registry.ts";
+import { gateUnavailable, replicaDraining, sessionLost } from "./responses.ts";
+import type { LiveSession } from "./session.ts";
+import type { SessionFrames } from "./session-frames.ts";
+import type { SessionState } from "./session-state.ts";
+import { SharedSessions } from "./shared-sessions.ts";
+import { openFrameStream } from "./sse.ts";
+
+export type Replication = {
+  /** Settles once this replica listens on the bus. */
+  readonly ready: Promise<void>;
+  /**
+   * For a subscribe whose session this replica does not hold: the stream, listening here, when
+   * another replica holds the session under a live lease; else what resolving it gives (taken
+   * over here, lost, rotating). Undefined when the session is held here: the ordinary route.
+   */
+  streamHere(id: string | undefined, lastEventId: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
+};
+
+export function shareSessions<Model>(
+  registry: SessionRegistry<Model>,
+  db: Db,
+  app: string,
+  codec: ModelCodec<Model>,
+  now: () => number,
+  build: (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>,
+  gate: () => RevocationGate | undefined,
+): Replication {
+  const store = new PostgresLiveStore(db, app);
+  const shared = new SharedSessions<Model>(store, app, codec, now);
+  const ready = PostgresBus.open(db, store).then((bus) =>
+    shared.start(bus, { moved: (key) => registry.movedKey(key), ended: (key) => registry.endedElsewhere(key) }),
+  );
+  // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
+  shared.ready = ready.catch(() => undefined);
+  registry.attachShared(shared, build);
+  return {
+    ready,
+    streamHere(id, lastEventId, heartbeatMs) {
+      if (id === undefined || registry.holds(id)) return undefined;
+      return (async () => {
+        await shared.ready;
+        const owner = await shared.ownership(id);
+        // Held by no one (its owner drained or died): taken over here, so its timers run again.
+        // A stream resuming from a frame this replica may not have is taken over too: the owner's
+        // render is what it needs (docs/protocol.md#resume).
+        const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
+        if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) return (await registry.resolve(id)) as Resolved<unknown>;
+        if (registry.draining) return replicaDraining();
+        const checking = gate();
+        if (checking !== undefined && owner.user !== undefined) {
+          const verdict = await checking.verdictFor(owner.user, owner.boundAt);
+          if (verdict === "unavailable") return gateUnavailable();
+          if (verdict === "evict") {
+            await shared.killRemote(owner.key);
+            return sessionLost();
+          }
+        }
+        const { sink, body, write } = openFrameStream({ heartbeatMs, onHeartbeat: () => {}, onClose: (closed) => shared.closed(owner.key, closed, registry.holdsKey(owner.key)) });
+        write(shared.listen(owner.key, owner, sink, lastEventId));
+        return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+      })();
+    },
+  };
+}

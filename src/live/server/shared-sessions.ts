@@ -1,0 +1,302 @@
+/**
+ * A live app's sessions when several replicas share them (docs/deployment.md#several-replicas):
+ * what this replica holds of the shared store, and what it hears on the bus.
+ *
+ * Takeover, not forwarding: a replica asked about a session it does not hold loads the last saved
+ * state and takes the session over (the epoch moves on), whoever held it; the old holder hears
+ * "taken" on the bus and drops its copy, and a save it still attempts is fenced off. Every change
+ * is saved before its frame goes out (`save`), so the state a replica takes over is the one the
+ * client saw last, and the seqs it stamps are above every seq the client has.
+ *
+ * Streams stay where they connected: a replica that holds a stream of a session owned elsewhere
+ * gets that session's frames over the bus (each save publishes its frame in the same statement).
+ */
+import { log } from "../../log.ts";
+import { randomId } from "../../db/random-id.ts";
+import { repeatUnref } from "../../runtime/timers.ts";
+import type { BusMessage, LiveBus } from "../store/bus.ts";
+import { encodeMessage } from "../store/bus.ts";
+import type { ModelCodec } from "../store/codec.ts";
+import { sessionKey } from "../store/session-key.ts";
+import { LEASE_MS, type LiveStore, type Ownership, type StoredSession } from "../store/store.ts";
+import type { Frame, FrameSink } from "./frames.ts";
+import type { LiveSession } from "./session.ts";
+import { SessionFrames } from "./session-frames.ts";
+import type { SessionState } from "./session-state.ts";
+
+/** This replica's hold on a session: the key it is stored under and the epoch of the lease. */
+type Hold = { key: string; epoch: number; since: number };
+
+/** A session taken over: its state as stored, and the streams already open for it here. */
+export type Loaded<Model> = {
+  readonly key: string;
+  readonly epoch: number;
+  readonly handle: string;
+  readonly state: SessionState<Model>;
+  readonly frames: SessionFrames;
+};
+
+/** What the registry does when the bus or a lease renewal says a local copy is no longer ours. */
+export type SharedEvents = {
+  /** Another replica took the session over: drop the local copy, keep its streams listening. */
+  readonly moved: (key: string) => void;
+  /** The session ended elsewhere (endSession, eviction): the local copy ends, streams get the lost signal. */
+  readonly ended: (key: string) => void;
+};
+
+export class SharedSessions<Model> {
+  /** This replica, as the store's owner column and the bus's `from` name it. */
+  readonly owner: string = randomId();
+  private readonly holds = new WeakMap<LiveSession<Model>, Hold>();
+  /** Streams open on this replica, by session key, whether the session is held here or not. */
+  private readonly streams = new Map<string, SessionFrames>();
+  /** The user of each stream held for a session owned elsewhere (for eviction). */
+  private readonly remoteUsers = new Map<string, { user: string | undefined; boundAt: number }>();
+  /** Store writes a session's next save must come after (a create or a move). */
+  private readonly writes = new WeakMap<LiveSession<Model>, Promise<void>>();
+  private stopRenewal: (() => void) | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private bus: LiveBus | undefined;
+  /** Settles once the bus listens (or failed to); takeovers and creates wait for it. */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly store: LiveStore,
+    private readonly app: string,
+    private readonly codec: ModelCodec<Model>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Listens on the bus and starts renewing leases. */
+  start(bus: LiveBus, events: SharedEvents): void {
+    this.bus = bus;
+    this.unsubscribe = bus.subscribe((message) => this.hear(message, events));
+    this.stopRenewal = repeatUnref(() => void this.renew(events), Math.floor(LEASE_MS / 3));
+  }
+
+  keyOf(session: LiveSession<Model>): string | undefined {
+    return this.holds.get(session)?.key;
+  }
+
+  /** The streams of a session on this replica (made on first use). */
+  framesFor(key: string): SessionFrames {
+    let frames = this.streams.get(key);
+    if (frames === undefined) this.streams.set(key, (frames = new SessionFrames()));
+    return frames;
+  }
+
+  /** Records a new session, owned here at epoch 1; its first save waits for this. */
+  create(session: LiveSession<Model>, handle: string): Promise<void> {
+    const created = (async () => {
+      await this.ready;
+      const key = await sessionKey(session.id);
+      this.holds.set(session, { key, epoch: 1, since: this.now() });
+      this.streams.set(key, session.frames);
+      await this.store.create(this.stored(key, handle, session.state), this.owner);
+    })();
+    return this.track(session, created);
+  }
+
+  /** Takes the session with this id over, from its saved state; undefined when unknown or dead. */
+  async take(id: string): Promise<Loaded<Model> | undefined> {
+    await this.ready;
+    const key = await sessionKey(id);
+    const taken = await this.store.take(key, this.owner);
+    if (taken === undefined) return undefined;
+    const stored = taken.session;
+    const state: SessionState<Model> = {
+      model: this.codec.decode(stored.model),
+      outSeq: stored.outSeq,
+      inputSeqs: new Map(stored.inputSeqs),
+      pageSeqs: new Map(stored.pageSeqs),
+      user: stored.user,
+      boundAt: stored.boundAt,
+    };
+    this.remoteUsers.delete(key);
+    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key) };
+  }
+
+  /** Marks a session built from `take` as held here. */
+  hold(session: LiveSession<Model>, key: string, epoch: number): void {
+    this.holds.set(session, { key, epoch, since: this.now() });
+  }
+
+  /**
+   * Saves a change before its frame goes out, fenced on this replica's epoch; the frame is
+   * published in the same statement for streams held by other replicas. False: the session moved.
+   */
+  async save(session: LiveSession<Model>, handle: string, state: SessionState<Model>, frame: Frame | undefined): Promise<boolean> {
+    await this.writes.get(session);
+    const hold = this.holds.get(session);
+    if (hold === undefined) return false;
+    const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
+    return this.store.save(this.stored(hold.key, handle, state), this.owner, hold.epoch, notice);
+  }
+
+  /** The session's id rotated: it moves to the new id's key (the old key dies), in the background of its next save. */
+  move(session: LiveSession<Model>, handle: string): Promise<void> {
+    const previous = this.writes.get(session) ?? Promise.resolve();
+    const moved = previous.then(async () => {
+      const hold = this.holds.get(session);
+      if (hold === undefined) return;
+      const key = await sessionKey(session.id);
+      await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner);
+      this.streams.delete(hold.key);
+      this.streams.set(key, session.frames);
+      this.holds.set(session, { key, epoch: 1, since: this.now() });
+    });
+    return this.track(session, moved);
+  }
+
+  /** Ends a session in the store: its key dies, and every replica hears that it ended. */
+  kill(session: LiveSession<Model>): Promise<void> {
+    const previous = this.writes.get(session) ?? Promise.resolve();
+    return this.track(session, previous.then(async () => {
+      const hold = this.holds.get(session);
+      if (hold === undefined) return;
+      this.holds.delete(session);
+      this.streams.delete(hold.key);
+      await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
+    }));
+  }
+
+  /** Gives up the lease (drain): the next replica to need the session takes it at once. */
+  async release(session: LiveSession<Model>): Promise<void> {
+    await this.writes.get(session)?.catch(() => undefined);
+    const hold = this.holds.get(session);
+    if (hold === undefined) return;
+    this.holds.delete(session);
+    await this.store.release(hold.key, this.owner, hold.epoch);
+  }
+
+  /** Forgets a local copy (it moved): its streams stay, listening for frames from the new owner. */
+  forget(session: LiveSession<Model>): void {
+    const hold = this.holds.get(session);
+    this.holds.delete(session);
+    if (hold === undefined) return;
+    const frames = this.streams.get(hold.key);
+    if (frames !== undefined && frames.streams.size > 0) this.remoteUsers.set(hold.key, { user: session.user, boundAt: session.boundAt });
+    else this.streams.delete(hold.key);
+  }
+
+  /** Who holds the session with this id (for a stream deciding whether to take it or listen). */
+  async ownership(id: string): Promise<(Ownership & { key: string }) | undefined> {
+    const key = await sessionKey(id);
+    const found = await this.store.ownership(key);
+    return found && { ...found, key };
+  }
+
+  /**
+   * Opens a stream here for a session owned by another replica; frames come over the bus.
+   * Returns what the stream starts with: the sync event with the owner's seq, or nothing for a
+   * stream that resumes at that seq (resume.ts; one resuming from earlier is taken over instead).
+   */
+  listen(key: string, owner: Ownership, sink: FrameSink, lastEventId: string | null): string {
+    this.remoteUsers.set(key, { user: owner.user, boundAt: owner.boundAt });
+    const frames = this.framesFor(key);
+    frames.open(sink);
+    return frames.catchUp(lastEventId, owner.outSeq, () => "");
+  }
+
+  /** A stream closed: a session neither held nor streamed here is forgotten. */
+  closed(key: string | undefined, sink: FrameSink, held: boolean): void {
+    if (key === undefined) return;
+    const frames = this.streams.get(key);
+    frames?.closed(sink);
+    if (!held && frames !== undefined && frames.streams.size === 0) {
+      this.streams.delete(key);
+      this.remoteUsers.delete(key);
+    }
+  }
+
+  /** Streams held here for sessions owned elsewhere whose user is `user`. */
+  remoteStreamsOf(user: string): { key: string; boundAt: number }[] {
+    const found: { key: string; boundAt: number }[] = [];
+    for (const [key, bound] of this.remoteUsers) if (bound.user === user) found.push({ key, boundAt: bound.boundAt });
+    return found;
+  }
+
+  /** Ends a session known here only by its streams (evicted): they get the lost signal, the key dies. */
+  async killRemote(key: string): Promise<void> {
+    this.streams.get(key)?.closeAll(true);
+    this.streams.delete(key);
+    this.remoteUsers.delete(key);
+    await this.store.kill(key, encodeMessage({ t: "ended", app: this.app, key, from: this.owner }));
+  }
+
+  /** Closes every stream held here plainly (drain): the clients reconnect to another replica. */
+  closeStreams(): void {
+    for (const frames of this.streams.values()) frames.closeAll(false);
+    this.streams.clear();
+    this.remoteUsers.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.stopRenewal?.();
+    this.stopRenewal = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.bus?.close();
+  }
+
+  private hear(message: BusMessage, events: SharedEvents): void {
+    if (message.t === "access" || message.from === this.owner || !("app" in message) || message.app !== this.app) return;
+    if (message.t === "frame") {
+      // Only the owner's saves publish frames, so a frame from another replica also says that the
+      // copy here (if any) is stale: it is dropped before its streams get the frame.
+      events.moved(message.key);
+      this.streams.get(message.key)?.send(message.frame);
+    } else if (message.t === "taken") events.moved(message.key);
+    else if (message.t === "ended") {
+      events.ended(message.key);
+      this.streams.get(message.key)?.closeAll(true);
+      this.streams.delete(message.key);
+      this.remoteUsers.delete(message.key);
+    }
+  }
+
+  /** Extends this replica's leases; sessions no longer among them were taken: dropped here. */
+  private async renew(events: SharedEvents): Promise<void> {
+    const asked = this.now();
+    try {
+      const held = await this.store.renew(this.owner);
+      for (const [key, since] of this.heldKeys()) if (since < asked && !held.has(key)) events.moved(key);
+    } catch (error) {
+      log.error(`live.store lease renewal failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Keys of sessions held here, and since when; filled by the registry (see heldKeys). */
+  heldKeys: () => Iterable<[string, number]> = () => [];
+
+  /** The store writes a reply must wait for (a create, a move after rotation, a kill). */
+  settled(session: LiveSession<Model>): Promise<void> | undefined {
+    return this.writes.get(session);
+  }
+
+  holdOf(session: LiveSession<Model>): Hold | undefined {
+    return this.holds.get(session);
+  }
+
+  private stored(key: string, handle: string, state: SessionState<Model>): StoredSession {
+    return {
+      key,
+      handle,
+      model: this.codec.encode(state.model),
+      outSeq: state.outSeq,
+      inputSeqs: [...state.inputSeqs],
+      pageSeqs: [...state.pageSeqs],
+      user: state.user,
+      boundAt: state.boundAt,
+    };
+  }
+
+  private track(session: LiveSession<Model>, write: Promise<void>): Promise<void> {
+    const settled = write.catch((error: unknown) => {
+      log.error(`live.store write failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    });
+    this.writes.set(session, settled.catch(() => undefined));
+    return settled;
+  }
+}

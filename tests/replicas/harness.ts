@@ -1,0 +1,100 @@
+/**
+ * The multi-replica harness: N replicas of the counter app as child processes (replica-main.ts)
+ * on one Postgres schema, each on a free port, behind the in-test proxy (proxy.ts). Replicas can
+ * be killed (SIGKILL), drained (SIGTERM), paused and resumed (SIGSTOP, SIGCONT) and restarted.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import process from "node:process";
+import postgres from "postgres";
+import { POSTGRES_URL } from "../db/targets.ts";
+import { type Mode, Proxy } from "../../examples/replicas/proxy.ts";
+
+const MAIN = new URL("./replica-main.ts", import.meta.url).pathname;
+
+export type Replica = { child: ChildProcess; url: string; port: number; output: string[] };
+
+export class Cluster {
+  readonly replicas: Replica[] = [];
+  proxy!: Proxy;
+  proxyUrl = "";
+  private admin: ReturnType<typeof postgres> | undefined;
+  readonly schema = `svc_replicas_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+
+  get databaseUrl(): string {
+    const url = POSTGRES_URL ?? "";
+    return `${url}${url.includes("?") ? "&" : "?"}search_path=${this.schema}`;
+  }
+
+  static async start(count: number, mode: Mode = "round-robin", env: Record<string, string> = {}): Promise<Cluster> {
+    const cluster = new Cluster();
+    cluster.admin = postgres(POSTGRES_URL ?? "", { onnotice: () => {}, max: 2 });
+    await cluster.admin.unsafe(`CREATE SCHEMA ${cluster.schema}`);
+    cluster.env = env;
+    const started = await Promise.all(Array.from({ length: count }, () => cluster.spawn()));
+    cluster.replicas.push(...started);
+    cluster.proxy = new Proxy(started.map((r) => r.url), mode);
+    cluster.proxyUrl = await cluster.proxy.listen();
+    return cluster;
+  }
+
+  private env: Record<string, string> = {};
+
+  /** Starts one replica process; resolves once it listens. */
+  spawn(): Promise<Replica> {
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+      env: { ...process.env, ...this.env, DATABASE_URL: this.databaseUrl, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output: string[] = [];
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output.join("")}`)), 20_000);
+      child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+      child.stdout!.on("data", (chunk: Buffer) => {
+        const text = chunk.toString();
+        output.push(text);
+        const port = /listening (\d+)/.exec(text)?.[1];
+        if (port !== undefined) {
+          clearTimeout(timer);
+          resolve({ child, url: `http://127.0.0.1:${port}`, port: Number(port), output });
+        }
+      });
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`replica exited with ${code}:\n${output.join("")}`));
+      });
+    });
+  }
+
+  /** Replaces replica `index` with a new process (same slot in the proxy). */
+  async restart(index: number): Promise<Replica> {
+    const fresh = await this.spawn();
+    this.replicas[index] = fresh;
+    this.proxy.targets[index] = fresh.url;
+    this.proxy.include(index);
+    return fresh;
+  }
+
+  kill(index: number, signal: NodeJS.Signals): void {
+    this.replicas[index]!.child.kill(signal);
+  }
+
+  /** Resolves when replica `index` has exited. */
+  exited(index: number): Promise<number | null> {
+    const child = this.replicas[index]!.child;
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+    return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  }
+
+  async stop(): Promise<void> {
+    await this.proxy?.close();
+    for (const replica of this.replicas) {
+      if (replica.child.exitCode === null && replica.child.signalCode === null) {
+        replica.child.kill("SIGCONT");
+        replica.child.kill("SIGKILL");
+      }
+    }
+    await Promise.all(this.replicas.map((_, i) => this.exited(i).catch(() => null)));
+    await this.admin?.unsafe(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
+    await this.admin?.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * One replica of the multi-replica tests, run as its own process: the counter app on
+ * DATABASE_URL (Postgres, shared by the replicas; its search_path names the test's schema), served
+ * on PORT (0: any free port). It prints "listening <port>" once it serves, drains on SIGTERM
+ * (app.drain(), then exits 0), and dies on SIGKILL like any process.
+ */
+import process from "node:process";
+import { serve } from "@hono/node-server";
+import { Auth } from "../../src/auth/mod.ts";
+import { Db } from "../../src/db/mod.ts";
+import { counterApp } from "./counter-app.ts";
+
+const url = process.env.DATABASE_URL;
+const db = url ? Db.open(url) : undefined;
+const live = counterApp({ db, gate: db, heartbeatMs: 1_000 });
+await live.ready();
+
+/** POST /test/revoke/<user> and /test/disable/<user>: the admin action, through this replica. */
+async function fetch(req: Request): Promise<Response> {
+  const admin = /^\/test\/(revoke|disable)\/([^/]+)$/.exec(new URL(req.url).pathname);
+  if (admin === null || req.method !== "POST" || db === undefined) return live.fetch(req);
+  const done = admin[1] === "revoke" ? await Auth.revokeUser(db, admin[2]!) : await Auth.disableUser(db, admin[2]!);
+  return new Response(done.ok ? "done" : done.error.message, { status: done.ok ? 200 : 500 });
+}
+
+const server = serve({ fetch, port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1" }, (info) => {
+  process.stdout.write(`listening ${info.port}\n`);
+});
+
+process.on("SIGTERM", () => {
+  void (async () => {
+    await live.drain();
+    server.close();
+    await db?.close();
+    process.stdout.write("drained\n");
+    process.exit(0);
+  })();
+});
