@@ -77,4 +77,116 @@ describe("three replicas on Postgres", { skip }, () => {
     }
     await Promise.all(tabs.map((tab) => tab.stream!.close()));
   });
+
+  /** A tab signed in as `user` (a bind, which rotates the id: the reply carries the new cookie). */
+  async function signedIn(user: string, via = cluster.proxyUrl): Promise<Tab> {
+    const tab = await new Tab(via).open();
+    const reply = await tab.send("SignIn", [user]);
+    assert.equal(reply.status, 200, reply.body);
+    return tab;
+  }
+
+  for (const action of ["revoke", "disable"] as const) {
+    test(`a ${action} through replica A closes the user's streams on B and C within 1 s, and their next events get 404 session-lost`, async () => {
+      const [a, b, c] = cluster.replicas;
+      const user = `user-${action}-${Date.now()}`;
+      const onB = await signedIn(user, b!.url);
+      const onC = await signedIn(user, c!.url);
+      const bystander = await signedIn(`other-${Date.now()}`, b!.url);
+      // Streams on B and C, whichever replica holds each session.
+      const streams = [await onB.subscribe(b!.url), await onB.subscribe(c!.url), await onC.subscribe(c!.url), await onC.subscribe(b!.url)];
+      const bystanderStream = await bystander.subscribe(c!.url);
+      await sleep(10); // a revoke covers sessions bound strictly before it
+      const started = Date.now();
+      const resp = await fetch(`${a!.url}/test/${action}/${user}`, { method: "POST" });
+      assert.equal(resp.status, 200, await resp.text());
+      await eventually(() => {
+        for (const stream of streams) assert.ok(stream.ended && stream.lost, "the stream got the session-lost signal and closed");
+      }, 1000);
+      const slowest = Math.max(...streams.map((stream) => stream.endedAt - started));
+      assert.ok(slowest <= 1000, `closed within 1 s (took ${slowest} ms)`);
+      for (const tab of [onB, onC]) {
+        for (const via of [a!.url, b!.url, c!.url]) {
+          const next = await tab.send("Inc", [], undefined, via);
+          assert.equal(next.status, 404);
+          assert.equal(next.lost, true);
+        }
+      }
+      assert.equal(bystanderStream.ended, false, "another user's stream stays open");
+      assert.equal((await bystander.send("Inc")).status, 200);
+      await bystanderStream.close();
+    });
+  }
+
+  test("SIGKILL of a session's owner: the next event, through another replica, continues from the last saved state with a higher seq", async () => {
+    const owner = cluster.replicas[0]!;
+    const tab = await new Tab(owner.url).open();
+    for (let i = 0; i < 5; i++) assert.equal((await tab.send("Inc")).status, 200);
+    const lastSeen = tab.lastSeenSeq;
+    cluster.kill(0, "SIGKILL");
+    await cluster.exited(0);
+    tab.base = cluster.proxyUrl;
+    const next = await tab.send("Inc");
+    assert.equal(next.status, 200, next.body);
+    assert.ok(next.seq! > lastSeen, `seq ${next.seq} above ${lastSeen}`);
+    const render = await tab.render();
+    assert.match(render.html, /count 6</, "the five saved increments and this one");
+    await cluster.restart(0);
+  });
+
+  test("SIGTERM drain during steady typing loses no acknowledged input", async () => {
+    cluster.proxy.mode = "round-robin";
+    const tabs = await Promise.all(Array.from({ length: 4 }, () => new Tab(cluster.proxyUrl).open()));
+    const acked: string[][] = tabs.map(() => []);
+    let typing = true;
+    const typists = tabs.map(async (tab, t) => {
+      for (let i = 0; typing; i++) {
+        const note = `t${t}-${i}`;
+        const reply = await tab.sendRetrying("Note", [note]);
+        if (reply.status === 200) acked[t]!.push(note);
+        else assert.fail(`tab ${t}: ${reply.status} ${reply.body}`);
+      }
+    });
+    await sleep(400);
+    cluster.kill(1, "SIGTERM");
+    assert.equal(await cluster.exited(1), 0, "the replica drained and exited cleanly");
+    cluster.proxy.exclude(1);
+    await sleep(300);
+    typing = false;
+    await Promise.all(typists);
+    for (const [t, tab] of tabs.entries()) {
+      const render = await tab.render();
+      const logged = [...render.html.matchAll(/<li svc-id="[^"]*">([^<]*)<\/li>/g)].map((m) => m[1]);
+      assert.ok(acked[t]!.length > 5, "the tab kept typing");
+      assert.deepEqual(logged, acked[t], `tab ${t}: every acknowledged note, once, in order`);
+    }
+    await cluster.restart(1);
+  });
+
+  test("SIGSTOP of the owner, a takeover elsewhere, then SIGCONT: the old owner sends nothing and saves nothing", async () => {
+    const [owner, taker, watcher] = cluster.replicas;
+    const tab = await new Tab(owner!.url).open();
+    assert.equal((await tab.send("StartTicks")).status, 200);
+    const atOwner = await tab.subscribe(owner!.url);
+    const atWatcher = await tab.subscribe(watcher!.url);
+    await sleep(500); // ticks run at the owner
+    cluster.kill(0, "SIGSTOP");
+    await sleep(300); // the owner's tick timers come due while it is stopped
+    const moved = await tab.send("Inc", [], undefined, taker!.url);
+    assert.equal(moved.status, 200, moved.body);
+    await sleep(500); // ticks now run at the taker
+    cluster.kill(0, "SIGCONT");
+    await sleep(1000); // the old owner's overdue ticks fire, and are fenced off
+    const before = await tab.render(taker!.url);
+    await sleep(300);
+    const after = await tab.render(taker!.url);
+    assert.ok(after.seq > before.seq, "the taker's ticks carry on");
+    for (const stream of [atOwner, atWatcher]) assert.equal(stream.conflicts, 0, "no seq was sent twice with different frames");
+    const seqs = atWatcher.seqs;
+    for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i]! > seqs[i - 1]!, `frames rise: ${seqs.join(",")}`);
+    // The saved state is the taker's: its render and the stored seq agree, and the count holds.
+    assert.match(after.html, /count 1</);
+    await atOwner.close();
+    await atWatcher.close();
+  });
 });
