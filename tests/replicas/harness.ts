@@ -10,6 +10,7 @@ import { POSTGRES_URL } from "../db/targets.ts";
 import { type Mode, Proxy } from "../../examples/replicas/proxy.ts";
 
 const MAIN = new URL("./replica-main.ts", import.meta.url).pathname;
+const SECRET = "replica-test-secret-replica-test-secret-0123456789";
 
 export type Replica = { child: ChildProcess; url: string; port: number; output: string[] };
 
@@ -42,7 +43,8 @@ export class Cluster {
   /** Starts one replica process; resolves once it listens. */
   spawn(): Promise<Replica> {
     const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-      env: { ...process.env, ...this.env, DATABASE_URL: this.databaseUrl, PORT: "0" },
+      // Every replica signs and checks CSRF tokens with the same secret.
+      env: { ...process.env, SVC_AUTH_TOKEN_SECRET: SECRET, ...this.env, DATABASE_URL: this.databaseUrl, PORT: "0" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const output: string[] = [];

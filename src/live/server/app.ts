@@ -25,7 +25,8 @@ import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
 import { cookieWritten, withCookie } from "../../server/cookies.ts";
-import { checkSecretAtStart } from "../../server/production.ts";
+import { checkSecretAtStart, SECRET_ENV } from "../../server/production.ts";
+import { readEnv } from "../../runtime/env.ts";
 import { log } from "../../log.ts";
 import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
@@ -228,6 +229,10 @@ export class LiveApp<Model> extends Hono<Env> {
   withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model> } = {}): this {
     this.configure();
     if (db.dialect !== "postgres") return this;
+    // Each replica checks the CSRF tokens the others issued: they need one key.
+    if (this.options.secret === undefined && !readEnv(SECRET_ENV)) {
+      throw new SvcError("secret_missing", `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`);
+    }
     const [probe] = splitUpdate(this.definition.init({ url: new URL("http://localhost/"), auth: undefined }));
     assertStorable(probe, options.codec);
     const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
