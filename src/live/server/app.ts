@@ -230,7 +230,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.configure();
     if (db.dialect !== "postgres") return this;
     // Each replica checks the CSRF tokens the others issued: they need one key.
-    if (this.options.secret === undefined && !readEnv(SECRET_ENV)) {
+    if (this.config.secret === undefined && !readEnv(SECRET_ENV)) {
       throw new SvcError("secret_missing", `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`);
     }
     const [probe] = splitUpdate(this.definition.init({ url: new URL("http://localhost/"), auth: undefined }));
