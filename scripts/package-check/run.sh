@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as a user gets it: packs the tarball, checks its file list, installs it into fresh
 # projects outside the checkout and runs them under Node (no TypeScript loader, ESM and require()),
-# a strict TypeScript consumer (moduleResolution node16 and bundler), Bun and Deno (npm:
+# an esbuild bundle, a strict TypeScript consumer (moduleResolution node16 and bundler), Bun and Deno (npm:
 # specifiers); creates an app with `npx svc-live init` from the tarball and starts it with
 # `npm start`, `bun run start` and `deno task start`; then the JSR and npm publish dry runs.
 # Nothing is published. Peer dependencies come from the registry through npm.
@@ -36,6 +36,11 @@ node_app="$(new_project node @hono/node-server)"
 cp "$here/smoke.mjs" "$here/smoke.cjs" "$node_app/"
 (cd "$node_app" && node smoke.mjs && node smoke.cjs)
 echo "install size: $(du -sk "$node_app/node_modules" | cut -f1) KB with @hono/node-server ($(du -sk "$node_app/node_modules/@hono" | cut -f1) KB of it)"
+
+step "a bundle (esbuild) with the password worker as a second entry"
+cp "$here/bundle-smoke.mjs" "$node_app/"
+(cd "$node_app" && "$repo/node_modules/.bin/esbuild" bundle-smoke.mjs node_modules/svc-live/dist/auth/password-worker.js \
+  --bundle --platform=node --format=esm --outdir=bundle --entry-names='[name]' --log-level=warning && node bundle/bundle-smoke.js)
 
 step "TypeScript consumer: tsc --noEmit, strict, moduleResolution node16 and bundler"
 # No @types/node: the declarations must not lean on Node's types.

@@ -34,21 +34,21 @@ export interface Driver {
 export const stmt = (sql: string, ...args: SqlValue[]): Statement => ({ sql, args });
 
 /**
- * Imports a driver package, an optional peer dependency loaded only when a URL of its kind is
- * opened. When the package is not installed the error names the install command; any other
- * failure (a broken install, a driver's own missing dependency) is passed on as it is.
+ * The rejection handler for importing a driver package, an optional peer dependency loaded only
+ * when a URL of its kind is opened: `await import("postgres").catch(missingDriver(...))`. When the
+ * package is not installed the error names the install command; any other failure (a broken
+ * install, a driver's own missing dependency) is passed on as it is. Written as a `.catch` on the
+ * import itself so that bundlers leave an uninstalled driver to run time instead of failing.
  */
-export async function loadDriver<M>(pkg: string, urlKind: string, load: () => Promise<M>): Promise<M> {
-  try {
-    return await load();
-  } catch (error) {
+export function missingDriver(pkg: string, urlKind: string): (error: unknown) => never {
+  return (error) => {
     if (!isMissingPackage(error, pkg)) throw error;
     throw new Error(
       `${urlKind} URLs need the ${pkg} package, an optional peer dependency of svc-live that is not installed: ` +
         `run \`npm install ${pkg}\` (Bun: \`bun add ${pkg}\`, Deno: \`deno add npm:${pkg}\`)`,
       { cause: error },
     );
-  }
+  };
 }
 
 /** Node and Bun say ERR_MODULE_NOT_FOUND, Deno says it in words; both name the package. */

@@ -5,7 +5,7 @@
  * synchronously. An interactive `transaction()` would hold the only connection of a ":memory:"
  * database across awaits and make every concurrent call fail, so it is never used.
  */
-import { type Driver, loadDriver, type Row, type SqlValue, type Statement } from "./driver.ts";
+import { type Driver, missingDriver, type Row, type SqlValue, type Statement } from "./driver.ts";
 
 /** The part of @libsql/client's Client this adapter uses; any compatible client works. */
 export interface LibsqlClientLike {
@@ -37,7 +37,7 @@ export function libsqlDriver(client: LibsqlClientLike, owned: boolean): Driver {
 
 /** Opens ":memory:", "file:…" or "libsql://…". The driver (an optional peer) is loaded on first use only. */
 export async function openLibsql(url: string): Promise<Driver> {
-  const { createClient } = await loadDriver("@libsql/client", "SQLite (:memory:, file: and libsql://)", () => import("@libsql/client"));
+  const { createClient } = await import("@libsql/client").catch(missingDriver("@libsql/client", "SQLite (:memory:, file: and libsql://)"));
   const client = createClient({ url, timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
   return libsqlDriver(client as unknown as LibsqlClientLike, true);
 }

@@ -3,7 +3,7 @@
  * through `sql.unsafe(text, args)`, which sends the arguments as bind parameters: nothing is
  * spliced into the text. A transaction is `sql.begin`, which pins one connection.
  */
-import { type Driver, loadDriver, type Row, type SqlValue } from "./driver.ts";
+import { type Driver, missingDriver, type Row, type SqlValue } from "./driver.ts";
 
 type Unsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
 
@@ -53,7 +53,7 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
 
 /** Opens "postgres://…" or "postgresql://…". The driver (an optional peer) is loaded on first use only. */
 export async function openPostgres(url: string): Promise<Driver> {
-  const { default: postgres } = await loadDriver("postgres", "postgres://", () => import("postgres"));
+  const { default: postgres } = await import("postgres").catch(missingDriver("postgres", "postgres://"));
   // CREATE … IF NOT EXISTS raises NOTICEs on every start; they are not worth a console line.
   const sql = postgres(url, { onnotice: () => {} });
   return postgresDriver(sql as unknown as PostgresSqlLike, true);
