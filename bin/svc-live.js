@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The svc-live command line (src/cli/main.ts). An installed package runs its built dist/; a
-// checkout of the repository runs the TypeScript sources, so it never runs a stale build.
+// checkout of the repository (the only place with a tsconfig.json, which the package does not
+// ship) runs the TypeScript sources, so it never runs a stale build.
 // On Node a TypeScript loader is needed for the sources and for the app module `doctor` imports:
 // tsx, from the project the command runs in or from this checkout. Bun and Deno run TypeScript
 // as it is.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import process from "node:process";
@@ -12,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const native = "Bun" in globalThis || "Deno" in globalThis;
 const packageDir = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
-const installed = packageDir.split(/[\\/]/).includes("node_modules");
+const installed = packageDir.split(/[\\/]/).includes("node_modules") || !existsSync(join(packageDir, "tsconfig.json"));
 
 async function registerTypeScript() {
   for (const base of [join(process.cwd(), "noop.js"), join(packageDir, "noop.js")]) {

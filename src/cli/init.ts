@@ -55,7 +55,7 @@ async function write(fs: FileSystem, target: string, options: InitOptions): Prom
   const range = (name: string) => own.peerDependencies?.[name] ?? own.devDependencies?.[name] ?? "*";
   const files = await templates(fs, {
     name: appName(target),
-    svc: options.svc ?? (installed(root) ? `^${own.version}` : `file:${root}`),
+    svc: options.svc ?? ((await checkout(fs, root)) ? `file:${root}` : `^${own.version}`),
     versions: { hono: range("hono"), nodeServer: range("@hono/node-server"), tsx: range("tsx") },
     secret: generateSecret(),
   });
@@ -70,9 +70,14 @@ type OwnPackage = {
   readonly devDependencies?: Record<string, string>;
 };
 
-/** Whether svc-live runs as an installed package (from the registry or a tarball), not a checkout. */
-function installed(root: string): boolean {
-  return root.split(/[\\/]/).includes("node_modules");
+/**
+ * Whether svc-live runs from a checkout of its repository rather than as an installed package (in
+ * node_modules, npx's cache or Deno's npm cache): only the repository has a tsconfig.json, which
+ * the package does not ship.
+ */
+async function checkout(fs: FileSystem, root: string): Promise<boolean> {
+  if (root.split(/[\\/]/).includes("node_modules")) return false;
+  return (await fs.list(root))?.includes("tsconfig.json") === true;
 }
 
 /** The directory's last segment as a package name: lower case, [a-z0-9-._], or "svc-app". */
