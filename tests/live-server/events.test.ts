@@ -2,6 +2,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
 import { openTab } from "./harness.ts";
+import { Live } from "../../src/live/mod.ts";
+import { Ui } from "../../src/ui/mod.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 import type { FormModel } from "./apps.ts";
 import { setLogSink } from "../../src/log.ts";
@@ -15,6 +17,17 @@ const modelOf = (a: LiveApp<FormModel>) => [...a.sessions.all()][0]!.model;
 const sessionOf = (a: LiveApp<FormModel>) => [...a.sessions.all()][0]!;
 
 describe("the page GET", () => {
+  test("init sees the page request, so an app can read a cookie it set (a one-time notice) without the URL carrying it", async () => {
+    const app = Live.app<{ notice: string }>({
+      init: ({ request }) => ({ notice: /(?:^|; )notice=([^;]*)/.exec(request.headers.get("Cookie") ?? "")?.[1] ?? "none" }),
+      update: (model) => model,
+      view: (model) => Ui.h("main", {}, Ui.h("p", {}, `notice: ${model.notice}`)),
+    });
+    const tab = await openTab(app, "http://app.test/", "notice=saved");
+    assert.match(tab.html, /notice: saved/);
+    app.close();
+  });
+
   test("renders the first view as full HTML with svc-ids, the client script, the CSRF token and the session counter", async () => {
     const tab = await openTab(freshApp());
     assert.match(tab.html, /^<!doctype html>/);

@@ -389,7 +389,7 @@ export class LiveApp<Model> extends Hono<Env> {
     const access = await this.access.forNewSession(auth);
     if (access instanceof Response) return access;
     if (!this.sessions.makeRoom()) return sessionsFull();
-    const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth }));
+    const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
     const now = this.now();
     const session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
     // A brand-new id needs no rotation.

@@ -14,6 +14,11 @@ export type InitContext = {
   readonly url: URL;
   /** Verified sliding-token claims, when the app uses withAuthSliding and the request carries one. */
   readonly auth: JsonObject | undefined;
+  /**
+   * The page request that starts the session, for what the URL should not carry: a cookie the app
+   * set (a one-time notice after a form POST), a header. Read it; its body is not the app's.
+   */
+  readonly request: Request;
 };
 
 export type LiveDefinition<Model> = {
