@@ -10,6 +10,7 @@ import { authRoutes } from "./auth-routes.ts";
 import { SECRET_ENV } from "./config.ts";
 import type { Model } from "./model.ts";
 import { DemoStore } from "./store.ts";
+import { clearFlash } from "./flash.ts";
 import { makeInit, makeUpdate } from "./update.ts";
 import { view } from "./views/layout.tsx";
 import { STYLESHEET } from "./views/style.ts";
@@ -65,7 +66,7 @@ export function createDemo(options: DemoOptions): Demo {
   root.use(Server.secureCookies());
   root.route("/", authRoutes({ db, store, sliding, bcryptCost: options.bcryptCost ?? 12, rateLimit: options.rateLimit ?? { limit: 10, windowMs: 60_000 }, freshSession: (resp) => live.freshSession(resp) }));
   // Everything else is the live app; its own middleware (Secure rule, sliding) runs inside.
-  root.all("*", (c) => live.fetch(c.req.raw));
+  root.all("*", async (c) => clearFlash(c.req.raw, await live.fetch(c.req.raw)));
 
   return { fetch: (req) => root.fetch(req), store, live, close: () => live.close() };
 }

@@ -6,13 +6,16 @@
  *   POST /register  email, password -> a new user (the first one ever is made admin), signed in
  *   POST /login     email, password -> signed in
  *
- * A failure redirects to "/?form=…&error=<code>&email=…" and the signed-out page says why.
- * Both routes are rate limited per email and client address.
+ * A failure redirects to "/" with a one-time notice (flash.ts: the form, the error code and the
+ * email to fill in again, in a short-lived cookie, never in the URL); the signed-out page says why.
+ * Both routes are rate limited per email and client address (the connection's address, or the
+ * forwarded one only behind a proxy the `trustProxy` option names: docs/deployment.md).
  */
 import { Hono, type Context } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { Auth, type Db, Secret, Server, setSlidingCookie, type SlidingOptions } from "../../src/mod.ts";
+import { Auth, type Db, Secret, Server, setSlidingCookie, type SlidingOptions, type TrustProxy } from "../../src/mod.ts";
 import { ADMIN_ROLE, type DemoStore } from "./store.ts";
+import { withFlash } from "./flash.ts";
 
 /** std-auth.md §Limits suggests a window of at least 900 s; the absolute cap is 12 h. */
 export const SLIDING = { windowSeconds: 900, maxLifetimeSeconds: 12 * 60 * 60 } as const;
@@ -23,6 +26,8 @@ export type AuthRouteOptions = {
   readonly sliding: Omit<SlidingOptions, "prefix">;
   readonly bcryptCost: number;
   readonly rateLimit: { readonly limit: number; readonly windowMs: number };
+  /** Which proxies may name the client in X-Forwarded-For (off: the connection's own address). */
+  readonly trustProxy?: TrustProxy;
   /** The live app's freshSession: drops the live session cookie so the next page starts anew. */
   readonly freshSession: (resp: Response) => Response;
 };
@@ -34,10 +39,11 @@ export function authRoutes(options: AuthRouteOptions): Hono {
   const routes = new Hono();
   // The sliding middleware runs on these routes too, so setSlidingCookie knows this app's cookie.
   const sliding = Server.withAuthSliding(options.sliding);
+  const clientAddress = Server.clientAddressResolver({ trustProxy: options.trustProxy });
   const limit = rateLimiter({
     windowMs: options.rateLimit.windowMs,
     limit: options.rateLimit.limit,
-    keyGenerator: async (c) => `${c.req.header("X-Forwarded-For")?.split(",")[0]?.trim() ?? "direct"}|${(await form(c, "email")).toLowerCase()}`,
+    keyGenerator: async (c) => `${clientAddress(c) ?? "unknown"}|${(await form(c, "email")).toLowerCase()}`,
     handler: async (c) => failed(options, c.req.path === "/register" ? "signup" : "login", "rate_limited", await form(c, "email")),
   });
   for (const path of ["/login", "/register"]) routes.use(path, sliding, limit);
@@ -74,13 +80,12 @@ function signedIn(options: AuthRouteOptions, req: Request, userId: number): Resp
 }
 
 function failed(options: AuthRouteOptions, which: "login" | "signup", code: string, email: string): Response {
-  const query = new URLSearchParams({ form: which, error: code, email });
-  return freshPage(options, `/?${query}`);
+  return withFlash(freshPage(options, "/"), { form: which, error: code, email });
 }
 
 /**
  * A 303 to `location` that also drops the live session cookie, so the page that follows starts a
- * new live session whose init sees the new sign-in state (or the error in the URL). The old
+ * new live session whose init sees the new sign-in state (or the failure's notice). The old
  * session's page would otherwise keep its signed-out model; it ends by idle expiry.
  */
 function freshPage(options: AuthRouteOptions, location: string): Response {

@@ -1,6 +1,7 @@
 /** The demo's model: one live session's state, signed out or signed in. */
 import type { StrengthLabel } from "../../src/mod.ts";
-import type { UserRow } from "./store.ts";
+import type { Item, UserRow } from "./store.ts";
+import type { Flash } from "./flash.ts";
 
 export type Page = "home" | "admin";
 export type AuthForm = "login" | "signup";
@@ -15,8 +16,6 @@ export type SignedOut = {
   readonly strength: StrengthLabel | "";
 };
 
-export type Item = { readonly id: number; readonly text: string };
-
 export type SignedIn = {
   readonly userId: string;
   /** undefined until the account has loaded. */
@@ -29,7 +28,11 @@ export type SignedIn = {
   readonly saveAsked: number;
   readonly saveDone: number;
   readonly saveFailed: boolean;
+  /** The user's to-do list, stored per user (store.ts); empty until it has loaded. */
   readonly items: readonly Item[];
+  readonly itemsLoaded: boolean;
+  /** Whether the last save of the list failed. */
+  readonly itemsFailed: boolean;
   readonly nextItem: number;
   readonly draft: string;
   readonly query: string;
@@ -43,21 +46,20 @@ export type Model = {
   readonly session: ({ readonly kind: "out" } & SignedOut) | ({ readonly kind: "in" } & SignedIn);
 };
 
-export const SAMPLE_ITEMS: readonly Item[] = [
-  { id: 1, text: "Write the view" },
-  { id: 2, text: "Handle the messages" },
-  { id: 3, text: "Ship it" },
-];
+/** The signed-out page, showing a failed attempt's notice when the page load carries one. */
+export function signedOut(flash: Flash | undefined): SignedOut {
+  return { form: flash?.form ?? "login", error: flash?.error ?? "", email: flash?.email ?? "", strength: "" };
+}
 
-export function signedOut(url: URL): SignedOut {
-  const form = url.searchParams.get("form") === "signup" ? "signup" : "login";
-  return { form, error: url.searchParams.get("error") ?? "", email: url.searchParams.get("email") ?? "", strength: "" };
+/** The next free item id after `items`. */
+export function nextItemId(items: readonly Item[]): number {
+  return items.reduce((max, item) => Math.max(max, item.id), 0) + 1;
 }
 
 export function signedIn(userId: string): SignedIn {
   return {
     userId, email: undefined, role: "user", page: "home", name: "", handle: "",
     saveAsked: 0, saveDone: 0, saveFailed: false,
-    items: SAMPLE_ITEMS, nextItem: SAMPLE_ITEMS.length + 1, draft: "", query: "", users: [], notice: "",
+    items: [], itemsLoaded: false, itemsFailed: false, nextItem: 1, draft: "", query: "", users: [], notice: "",
   };
 }

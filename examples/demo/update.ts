@@ -3,9 +3,10 @@
  * commands: Live.task runs them off the event path and dispatches the named message when done.
  */
 import { Auth, Live, type Cmd, type Db, type InitContext, type JsonValue, type Update } from "../../src/mod.ts";
-import { type Model, type Page, type SignedIn, type SignedOut, signedIn, signedOut } from "./model.ts";
+import { type Model, nextItemId, type Page, type SignedIn, type SignedOut, signedIn, signedOut } from "./model.ts";
+import { readFlash } from "./flash.ts";
 import { displayName, displayNameWhileTyping, handle } from "./normalise.ts";
-import { ADMIN_ROLE, type DemoStore, type UserRow } from "./store.ts";
+import { ADMIN_ROLE, type DemoStore, type Item, type UserRow } from "./store.ts";
 
 export type Deps = { readonly db: Db; readonly store: DemoStore; readonly now: () => number };
 
@@ -13,10 +14,10 @@ const str = (value: JsonValue | undefined): string => (typeof value === "string"
 const num = (value: JsonValue | undefined): number => (typeof value === "number" ? value : NaN);
 
 export function makeInit(deps: Deps) {
-  return ({ url, auth }: InitContext): Update<Model> => {
+  return ({ auth, request }: InitContext): Update<Model> => {
     const sub = auth?.sub;
     const userId = typeof sub === "string" || typeof sub === "number" ? String(sub) : undefined;
-    if (userId === undefined) return { now: deps.now(), session: { kind: "out", ...signedOut(url) } };
+    if (userId === undefined) return { now: deps.now(), session: { kind: "out", ...signedOut(readFlash(request)) } };
     return [{ now: deps.now(), session: { kind: "in", ...signedIn(userId) } }, loadAccount(deps, userId)];
   };
 }
@@ -24,8 +25,8 @@ export function makeInit(deps: Deps) {
 function loadAccount(deps: Deps, userId: string): Cmd {
   return Live.task(() => deps.store.account(userId), (outcome) => {
     if (!outcome.ok || outcome.value === undefined) return ["AccountMissing"];
-    const { email, role, profile } = outcome.value;
-    return ["AccountLoaded", email, role, profile.name, profile.handle];
+    const { email, role, profile, items } = outcome.value;
+    return ["AccountLoaded", email, role, profile.name, profile.handle, items.map((item) => ({ ...item }))];
   });
 }
 
@@ -62,8 +63,10 @@ type InUpdate = SignedIn | readonly [SignedIn, Cmd];
 
 function signedInUpdate(deps: Deps, model: SignedIn, msg: string, args: readonly JsonValue[]): InUpdate {
   switch (msg) {
-    case "AccountLoaded":
-      return { ...model, email: str(args[0]), role: str(args[1]), name: str(args[2]), handle: str(args[3]) };
+    case "AccountLoaded": {
+      const items = (Array.isArray(args[4]) ? args[4] : []) as unknown as Item[];
+      return { ...model, email: str(args[0]), role: str(args[1]), name: str(args[2]), handle: str(args[3]), items, itemsLoaded: true, nextItem: nextItemId(items) };
+    }
     case "AccountMissing":
       // The user row is gone: nothing to show, so end the session (the page reloads signed out).
       return [model, Live.endSession()];
@@ -87,13 +90,15 @@ function signedInUpdate(deps: Deps, model: SignedIn, msg: string, args: readonly
       return { ...model, draft: str(args[0]) };
     case "AddItem": {
       const text = model.draft.trim();
-      if (text === "") return model;
-      return { ...model, items: [...model.items, { id: model.nextItem, text }], nextItem: model.nextItem + 1, draft: "" };
+      if (text === "" || !model.itemsLoaded) return model;
+      return withItems(deps, { ...model, nextItem: model.nextItem + 1, draft: "" }, [...model.items, { id: model.nextItem, text }]);
     }
     case "RemoveItem":
-      return { ...model, items: model.items.filter((item) => item.id !== num(args[0])) };
+      return withItems(deps, model, model.items.filter((item) => item.id !== num(args[0])));
     case "MoveItem":
-      return { ...model, items: moved(model.items, num(args[0]), num(args[1])) };
+      return withItems(deps, model, moved(model.items, num(args[0]), num(args[1])));
+    case "ItemsSaved":
+      return args[0] === true ? model : { ...model, itemsFailed: true };
     case "Search":
       return { ...model, query: str(args[0]) };
     case "SignOut":
@@ -108,6 +113,13 @@ function signedInUpdate(deps: Deps, model: SignedIn, msg: string, args: readonly
     default:
       return model;
   }
+}
+
+/** The list changed: the new list in the model, and a save of it for this user (the list is theirs, not the session's). */
+function withItems(deps: Deps, model: SignedIn, items: readonly Item[]): InUpdate {
+  if (items === model.items || !model.itemsLoaded) return model;
+  const save = Live.task(() => deps.store.saveItems(model.userId, items), (outcome) => ["ItemsSaved", outcome.ok]);
+  return [{ ...model, items, itemsFailed: false }, save];
 }
 
 function moved<T extends { id: number }>(items: readonly T[], id: number, delta: number): readonly T[] {

@@ -41,6 +41,8 @@ function ListCard({ model }: { model: SignedIn }) {
         <input id="draft" name="draft" value={model.draft} onInput="SetDraft" autocomplete="off" placeholder="Something to do" />
         <button type="submit" id="add" transition="background-color .2s" hover={{ "background-color": "#eef2fd" }}>Add</button>
       </form>
+      {!model.itemsLoaded && <p class="muted">Loading your list…</p>}
+      {model.itemsFailed && <p class="error">Could not save the list.</p>}
       <ul class="list" id="item-list">
         {model.items.map((item, i) => (
           <li key={item.id}>
