@@ -35,6 +35,8 @@ export type Demo = {
   readonly live: LiveApp<Model>;
   /** Ends every live session and stops their timers. */
   close(): void;
+  /** Graceful shutdown: no new sessions; held ones saved, released, their streams closed (SIGTERM). */
+  drain(): Promise<void>;
 };
 
 export function createDemo(options: DemoOptions): Demo {
@@ -59,8 +61,11 @@ export function createDemo(options: DemoOptions): Demo {
     { title: "svc demo", head: STYLESHEET },
   )
     .withAuthSliding(sliding)
-    // Each interaction checks the bound user: a revoked or disabled user's session ends at once.
-    .withRevocation(db);
+    // A revoke or disable ends the user's sessions at once, and each interaction checks the user.
+    .withRevocation(db)
+    // On Postgres (DATABASE_URL), sessions live there: run as many replicas as you like
+    // (docs/deployment.md#several-replicas). On SQLite they stay in this process.
+    .withSharedSessions(db);
 
   const root = new Hono();
   root.use(Server.secureCookies());
@@ -68,5 +73,5 @@ export function createDemo(options: DemoOptions): Demo {
   // Everything else is the live app; its own middleware (Secure rule, sliding) runs inside.
   root.all("*", async (c) => clearFlash(c.req.raw, await live.fetch(c.req.raw)));
 
-  return { fetch: (req) => root.fetch(req), store, live, close: () => live.close() };
+  return { fetch: (req) => root.fetch(req), store, live, close: () => live.close(), drain: () => live.drain() };
 }

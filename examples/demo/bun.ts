@@ -15,3 +15,5 @@ const { demo, config, notes } = startDemo((name) => Bun.env[name], (name, value)
 
 const server = Bun.serve({ port: config.port, fetch: demo.fetch });
 console.log(banner(`http://localhost:${server.port}`, notes));
+// A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
+process.once("SIGTERM", () => void demo.drain().finally(() => process.exit(0)));

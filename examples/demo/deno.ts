@@ -7,6 +7,8 @@ type DenoApi = {
   errors: { NotFound: new (...args: never[]) => Error };
   readTextFileSync(path: string): string;
   serve(options: { port: number; onListen: (addr: { port: number }) => void }, handler: (req: Request) => Response | Promise<Response>): unknown;
+  addSignalListener(signal: "SIGTERM", handler: () => void): void;
+  exit(code: number): never;
 };
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
@@ -19,3 +21,5 @@ try {
 const { demo, config, notes } = startDemo((name) => Deno.env.get(name), (name, value) => Deno.env.set(name, value), dotenv);
 
 Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch);
+// A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
+Deno.addSignalListener("SIGTERM", () => void demo.drain().finally(() => Deno.exit(0)));

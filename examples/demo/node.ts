@@ -6,4 +6,9 @@ import { banner, startDemo } from "./start.ts";
 const dotenv = existsSync(".env") ? readFileSync(".env", "utf8") : undefined;
 const { demo, config, notes } = startDemo((name) => process.env[name], (name, value) => (process.env[name] = value), dotenv);
 
-serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes)));
+const server = serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes)));
+
+// A replica being stopped (a deploy, a scale-down) hands its sessions over before it exits.
+process.once("SIGTERM", () => {
+  void demo.drain().finally(() => server.close(() => process.exit(0)));
+});

@@ -20,7 +20,7 @@ export function startDemo(env: EnvReader, set: EnvWriter, dotenv: string | undef
   }
   const config = demoConfig(env);
   const db = Db.open(config.databaseUrl);
-  notes.push(`database: ${db.dialect === "postgres" ? "Postgres (DATABASE_URL)" : config.databaseUrl.replace(/^file:/, "SQLite file ")}`);
+  notes.push(`database: ${db.dialect === "postgres" ? "Postgres (DATABASE_URL); live sessions are shared, so this can be one replica of many" : config.databaseUrl.replace(/^file:/, "SQLite file ")}`);
   // Live.app checks the secret at start and throws in production without one.
   const demo = createDemo({ db, bcryptCost: config.bcryptCost });
   return { demo, db, config, notes };
