@@ -43,12 +43,11 @@ cp "$here/bundle-smoke.mjs" "$node_app/"
   --bundle --platform=node --format=esm --outdir=bundle --entry-names='[name]' --log-level=warning && node bundle/bundle-smoke.js)
 
 step "TypeScript consumer: tsc --noEmit, strict, moduleResolution node16 and bundler"
-# No @types/node: the declarations must not lean on Node's types.
-# The compiler is the repository's own (TypeScript 5.9); the project holds only the package.
-ts_app="$(new_project typescript)"
+# In the Node project, with the repository's compiler (TypeScript 5.9) and no @types/node: the
+# declarations must not lean on Node's types.
 tsc="$repo/node_modules/typescript/bin/tsc"
-cp "$here/consumer.ts" "$here/tsconfig.node16.json" "$here/tsconfig.bundler.json" "$ts_app/"
-(cd "$ts_app" && node "$tsc" -p tsconfig.node16.json && node "$tsc" -p tsconfig.bundler.json && echo "ok   both configurations type-check")
+cp "$here/consumer.ts" "$here/tsconfig.node16.json" "$here/tsconfig.bundler.json" "$node_app/"
+(cd "$node_app" && node "$tsc" -p tsconfig.node16.json && node "$tsc" -p tsconfig.bundler.json && echo "ok   both configurations type-check")
 
 step "Bun"
 cp "$here/smoke.mjs" "$node_app/smoke-bun.mjs"
