@@ -6,50 +6,39 @@
 import { Hono } from "hono";
 import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
-import { type AuthEnv, type JsonValue, Live, type Secret, Server } from "svc-live";
+import { type AuthEnv, Live, type Secret, Server } from "svc-live";
 
-type Todos = { readonly draft: string; readonly items: readonly { id: number; text: string }[]; readonly next: number };
+type Todos = { user: string; draft: string; items: { id: number; text: string }[]; next: number };
 
-function TodoPage({ model, user }: { model: Todos; user: string }) {
-  return (
-    <main>
-      <h1>{user}'s to-dos</h1>
-      <form onSubmit="Add">
-        <input name="draft" value={model.draft} onInput="Draft" autocomplete="off" />
-        <button type="submit">Add</button>
-      </form>
-      <ul>
-        {model.items.map((item) => (
-          <li key={item.id}>
-            {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
-          </li>
-        ))}
-      </ul>
-    </main>
-  );
-}
-
-function update(model: Todos, msg: string, args: readonly JsonValue[]): Todos {
-  switch (msg) {
-    case "Draft":
-      return { ...model, draft: String(args[0] ?? "") };
-    case "Add":
-      return model.draft.trim() === "" ? model : { draft: "", items: [...model.items, { id: model.next, text: model.draft.trim() }], next: model.next + 1 };
-    case "Remove":
-      return { ...model, items: model.items.filter((item) => item.id !== args[0]) };
-    default:
-      return model;
-  }
-}
+const TodoPage = ({ model }: { model: Todos }) => (
+  <main>
+    <h1>{model.user}'s to-dos</h1>
+    <form onSubmit="Add">
+      <input name="draft" value={model.draft} onInput="Draft" autocomplete="off" />
+      <button type="submit">Add</button>
+    </form>
+    <ul>
+      {model.items.map((item) => (
+        <li key={item.id}>
+          {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
+        </li>
+      ))}
+    </ul>
+  </main>
+);
 
 export function createApp(secret: Secret) {
   const session = Server.slidingSession({ cookie: "sid", secret, windowSeconds: 900, maxLifetimeSeconds: 43_200 });
-  const todos = Live.app<Todos & { user: string }>(
+  const todos = Live.app<Todos>(
     {
-      // The session middleware in front verified the cookie; init sees its claims.
-      init: ({ auth }) => ({ draft: "", items: [], next: 1, user: String(auth?.name ?? "someone") }),
-      update: (model, msg, args) => ({ ...update(model, msg, args), user: model.user }),
-      view: (model) => <TodoPage model={model} user={model.user} />,
+      // The session middleware in front verified the cookie: init sees its claims.
+      init: ({ auth }) => ({ user: String(auth?.name ?? "someone"), draft: "", items: [], next: 1 }),
+      update: (m, msg, args) =>
+        msg === "Draft" ? { ...m, draft: String(args[0] ?? "") }
+        : msg === "Add" && m.draft.trim() !== "" ? { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 }
+        : msg === "Remove" ? { ...m, items: m.items.filter((item) => item.id !== args[0]) }
+        : m,
+      view: (model) => <TodoPage model={model} />,
     },
     { name: "todos", title: "To-dos" },
   );
@@ -58,12 +47,11 @@ export function createApp(secret: Secret) {
   app.use(logger(), secureHeaders(), session);
   app.get("/", (c) => c.html(`<form method="post" action="/login"><input name="name"><button>Sign in</button></form>`));
   app.post("/login", async (c) => {
-    const name = (await Server.formValue("name", c)).trim() || "guest";
-    session.signIn(c, crypto.randomUUID(), { name });
+    session.signIn(c, crypto.randomUUID(), { name: (await Server.formValue("name", c)).trim() || "guest" });
     return c.redirect("/todos", 303);
   });
   app.get("/me", Server.requireUser(), (c) => c.json({ id: c.var.auth.userId, name: c.var.auth.claims.name ?? null }));
-  app.use("/todos/*", Server.requireUser({ redirectTo: "/" }));
-  app.route("/todos", todos);
+  app.use("/todos/*", Server.requireUser({ redirectTo: "/" })); // 401, or a redirect for a page
+  app.route("/todos", todos); // or app.mount("/todos", todos.fetch)
   return { app, todos };
 }

@@ -49,3 +49,11 @@ test("after sign-in the mounted TSX page knows the user and answers events at it
   const [session] = [...todos.sessions.all()];
   assert.equal(session?.user, me.id, "the live session is bound to the signed-in user");
 });
+
+test("the README quotes the example as it is", async () => {
+  const { readFileSync } = await import("node:fs");
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const source = readFileSync(new URL("../../examples/hono-app/app.tsx", import.meta.url), "utf8");
+  const quoted = source.slice(source.indexOf("import { Hono }")).trimEnd();
+  assert.ok(readme.includes("```tsx\n" + quoted + "\n```"), "README.md's Use it in your Hono app block matches examples/hono-app/app.tsx");
+});
