@@ -233,7 +233,8 @@ export class LiveApp<Model> extends Hono<Env> {
     if (this.config.secret === undefined && !readEnv(SECRET_ENV)) {
       throw new SvcError("secret_missing", `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`);
     }
-    const [probe] = splitUpdate(this.definition.init({ url: new URL("http://localhost/"), auth: undefined }));
+    const bare = new Request("http://localhost/");
+    const [probe] = splitUpdate(this.definition.init({ url: new URL(bare.url), auth: undefined, request: bare }));
     assertStorable(probe, options.codec);
     const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
     const build = (id: string, state: SessionState<Model>, frames: SessionFrames) =>
