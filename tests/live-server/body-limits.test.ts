@@ -134,3 +134,30 @@ test("an update that overflows the stack gets the app-error reply, and the sessi
     setLogSink(previous);
   }
 });
+
+test("the depth check on the raw text agrees with the parsed value's depth, strings with brackets and escapes included", async () => {
+  const { default: fc } = await import("fast-check");
+  const { checkDepth } = await import("../../src/live/server/body-limits.ts");
+  const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+  console.log(`fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
+  const tricky = fc.constantFrom("[", "]", "{", "}", '"', "\\", '\\"[', "[[[", "]]}}", "\\\\");
+  const leaf = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string(), fc.stringMatching(/^[\[\]{}"\\a]{0,8}$/), tricky);
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small", maxDepth: 40 }, leaf, fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 3 })),
+  }));
+  const depthOfValue = (v: unknown): number =>
+    typeof v === "object" && v !== null ? 1 + Math.max(0, ...(Array.isArray(v) ? v : Object.values(v)).map(depthOfValue)) : 0;
+  // Wrapped in 0 to 36 arrays or objects, so that both sides of the limit are reached often.
+  const wrapped = fc.tuple(value, fc.integer({ min: 0, max: 36 }).chain((n) => fc.array(fc.boolean(), { minLength: n, maxLength: n }))).map(([inner, wraps]) => wraps.reduce<unknown>((v, asArray) => (asArray ? [v] : { k: v }), inner));
+  let over = 0;
+  fc.assert(
+    fc.property(wrapped, (v) => {
+      const text = JSON.stringify(v);
+      const deep = depthOfValue(v) > LIMITS.maxDepth;
+      if (deep) over++;
+      return checkDepth(text).ok === !deep;
+    }),
+    { seed, numRuns: 2000 },
+  );
+  assert.ok(over > 50 && over < 1950, `both sides of the limit were tried (${over} of 2000 over it)`);
+});
