@@ -1,5 +1,5 @@
 /**
- * The patch applier (live-input-authority.md §Patch, §Client rules 1-6).
+ * The patch applier (docs/protocol.md#patches, docs/protocol.md#client-rules).
  *
  * Algorithm. A frame's patches apply one after another, each addressing its element by svc-id in
  * the live DOM (so a rename earlier in the batch is seen by later patches). Within a patch the
@@ -24,7 +24,7 @@
  * - remove: the element leaves the DOM.
  *
  * A patch for an id that is not in the DOM, or a `keep` whose node is missing, is a desync: the
- * applier stops and the caller resyncs from a full render (§Errors). After the frame, entries of
+ * applier stops and the caller resyncs from a full render (docs/protocol.md#errors-and-statuses). After the frame, entries of
  * controls that left the DOM are deleted.
  */
 import { HID_ATTR, ID_ATTR, isWithin, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
@@ -120,7 +120,7 @@ export class Applier {
     place(el, wanted);
   }
 
-  /** §Patch, kids: keep-and-rename rewrites the ids of this node's subtree (and nothing else). */
+  /** docs/protocol.md#patches, kids: keep-and-rename rewrites the ids of this node's subtree (and nothing else). */
   private rename(root: Element, from: string, to: string): void {
     const rewrite = (el: Element) => {
       for (const attr of [ID_ATTR, HID_ATTR]) {

@@ -1,5 +1,5 @@
 /**
- * Writing a patch's attributes under the authority rule (live-input-authority.md §Client rules 1
+ * Writing a patch's attributes under the authority rule (docs/protocol.md#client-rules, rules 1
  * and 5).
  *
  * The keys the rule governs are a control's live state: `value` on a text-like input, `checked` on

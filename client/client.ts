@@ -1,6 +1,6 @@
 /**
  * The live client: per-input state, the send queue, replies and SSE frames in order, resync and
- * session signals (live-input-authority.md §Client rules, §Session id, §Errors).
+ * session signals (docs/protocol.md#client-rules, docs/protocol.md#session-rotation, docs/protocol.md#errors-and-statuses).
  *
  * Sends. Messages go out one at a time, in the order the user caused them, each with the next
  * client seq and the inputState snapshot of every dirty input. One request in flight keeps the
@@ -74,7 +74,7 @@ export class LiveClient {
   readonly applier: Applier;
   readonly options: Required<Options>;
   sessionId: string;
-  /** The last client event seq used (§Session counters); the first event is 1. */
+  /** The last client event seq used (docs/protocol.md#sequence-numbers); the first event is 1. */
   seq = 0;
   /** Sends waiting for the request in flight. */
   readonly queue: Send[] = [];
@@ -186,7 +186,7 @@ export class LiveClient {
   }
 
   /**
-   * §Client rules 8: a click on an anchor sends every pending message now, in one keepalive batch
+   * docs/protocol.md#client-rules 8: a click on an anchor sends every pending message now, in one keepalive batch
    * that survives the navigation, without the loader and without preventing the default.
    */
   navigate(extra: Send | undefined): void {
@@ -208,7 +208,7 @@ export class LiveClient {
       );
   }
 
-  /** §Client rules 8 and 9: on unload, every pending send in one beacon batch, CSRF in the body. */
+  /** docs/protocol.md#client-rules 8 and 9: on unload, every pending send in one beacon batch, CSRF in the body. */
   unload(): void {
     if (this.halted) return;
     this.flushDebounced(false);
@@ -356,7 +356,7 @@ export class LiveClient {
     if (ticket) this.ticket = ticket;
   }
 
-  /** session-lost (or a server restart): the page reloads (§Errors). */
+  /** session-lost (or a server restart): the page reloads (docs/protocol.md#errors-and-statuses). */
   private lost(why: string): void {
     if (this.halted) return;
     this.log(`svc: ${why}; reloading`);
@@ -368,7 +368,7 @@ export class LiveClient {
   // ---- frames ------------------------------------------------------------------------------
 
   private applyFrame(frame: Frame): void {
-    // §Client rules 2: acks first, so the patches below see the inputs as the server saw them.
+    // docs/protocol.md#client-rules 2: acks first, so the patches below see the inputs as the server saw them.
     this.inputs.ack(frame.ackInputs, frame.seq, frame.clamp);
     try {
       if (frame.html !== undefined) this.applier.patches([{ id: ROOT_ID, replace: frame.html }], frame.seq);

@@ -1,6 +1,6 @@
 /**
  * DOM helpers of the browser client: finding nodes by id, parsing patch markup, reading a control's
- * value and a handler's message. Web APIs only (DESIGN.md §Conventions).
+ * value and a handler's message. Web APIs only (CONTRIBUTING.md#conventions).
  */
 import { CHECKED_ON, ID_ATTR, MSG_ATTR_PREFIX } from "../src/protocol/mod.ts";
 
@@ -45,7 +45,7 @@ export function idOf(el: Element): string | null {
   return el.getAttribute(ID_ATTR);
 }
 
-/** The element with this id, or null. Ids never hold quotes or backslashes (§Node id grammar). */
+/** The element with this id, or null. Ids never hold quotes or backslashes (docs/protocol.md#node-ids grammar). */
 export function byId(doc: Document, id: string): Element | null {
   return doc.querySelector(`[${ID_ATTR}="${id}"]`);
 }

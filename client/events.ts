@@ -1,7 +1,7 @@
 /**
  * DOM events: delegation from the document to the handler elements of the root (data-svc-hid,
- * data-svc-on), debounce, IME composition, focus, anchors and unload (live-input-authority.md
- * §Client rules 6-9; §Per-input client state).
+ * data-svc-on), debounce, IME composition, focus, anchors and unload (docs/protocol.md
+ * docs/protocol.md#client-rules 6-9; docs/protocol.md#input-state).
  *
  * Listeners sit on the document, so they survive a replaced root; an event counts only when its
  * target is inside the element with svc-id "r". A handler is the nearest element, from the target
@@ -59,7 +59,7 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     if (control === undefined) return;
     const entry = inputs.ensure(control);
     if (entry === undefined) return;
-    // §Client rules 7: nothing is dispatched, nor liveValue moved, while a composition is open.
+    // docs/protocol.md#client-rules 7: nothing is dispatched, nor liveValue moved, while a composition is open.
     if ((event as InputEvent).isComposing || entry.composing) return;
     entry.liveValue = controlValue(control);
     entry.typed = true;
@@ -105,7 +105,7 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     entry.liveValue = controlValue(control);
     entry.imeValue = entry.liveValue;
     entry.typed = true;
-    // One dispatch of the committed text (§Client rules 7).
+    // One dispatch of the committed text (docs/protocol.md#client-rules 7).
     const found = lookup(control, "input");
     const send = sendOf(found.handler, "input");
     if (send !== undefined && found.handler !== undefined) {
@@ -115,7 +115,7 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
 
   const onKeydown = (event: Event) => {
     const key = event as KeyboardEvent;
-    // An Enter that confirms a composition is not the user's Enter (§Client rules 7).
+    // An Enter that confirms a composition is not the user's Enter (docs/protocol.md#client-rules 7).
     if (key.isComposing || key.keyCode === 229) return;
     const target = key.target;
     if (isControl(target) && inputs.of(target)?.composing) return;
@@ -131,7 +131,7 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     const found = lookup(event.target, "click");
     if (!found.inRoot) return;
     const send = sendOf(found.handler, "click");
-    // §Client rules 8: an anchor flushes everything pending first and keeps its default action.
+    // docs/protocol.md#client-rules 8: an anchor flushes everything pending first and keeps its default action.
     if (found.anchor !== undefined) client.navigate(send);
     else if (send !== undefined) client.dispatch(send);
   };

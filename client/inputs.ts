@@ -1,6 +1,6 @@
 /**
- * The per-input client entries (live-input-authority.md §Per-input client entry, §Per-input client
- * state) and the dirtiness test the authority rule reads.
+ * The per-input client entries (docs/protocol.md#input-state) and the dirtiness test the
+ * authority rule reads.
  *
  * An entry is created the first time the user changes a control (an input, change or composition
  * event) and deleted when the control leaves the DOM. Entries are keyed by the control's DOM node,
@@ -9,7 +9,7 @@
  * replay each patch's renames as one simultaneous mapping to keep an entry on its node. The id is
  * read from the node whenever it is needed (inputState, acks), so it is always the id of the frames
  * applied so far. Dirty, per
- * §Per-input client state: a debounce is pending (or its send waits in the queue), a send is not
+ * docs/protocol.md#input-state: a debounce is pending (or its send waits in the queue), a send is not
  * yet acked (lastSentSeq > lastAckedSeq), or a composition is open. Focus alone does not make a
  * tracked input dirty; an untracked input (no input or change handler) is protected by focus plus
  * "typed since focus".
@@ -17,7 +17,7 @@
 import { HID_ATTR, type InputReport, ON_ATTR } from "../src/protocol/mod.ts";
 import { type Control, controlValue, idOf, type Json } from "./dom.ts";
 
-/** One message waiting to be posted (§Per-input client entry, pendingSend). */
+/** One message waiting to be posted (docs/protocol.md#input-state, pendingSend). */
 export type Send = {
   msg: string;
   args: Json[];
@@ -45,7 +45,7 @@ export type InputEntry = {
   lastSentSeq: number;
   lastAckedSeq: number;
   /**
-   * The server seq of the frame that last raised lastAckedSeq. §Client rules 1.3 compares a frame
+   * The server seq of the frame that last raised lastAckedSeq. docs/protocol.md#client-rules 1.3 compares a frame
    * with the point the entry was acknowledged; the client's event seq and the server's outSeq are
    * different counters, so that point is kept here in the server's counter.
    */
@@ -63,7 +63,7 @@ export type { InputReport };
 
 /**
  * The value an entry reports and sends: its DOM value, except while a composition is open, when
- * the uncommitted text is not the user's yet (§Client rules 7) and the last committed value stands.
+ * the uncommitted text is not the user's yet (docs/protocol.md#client-rules 7) and the last committed value stands.
  */
 export function reportValue(entry: InputEntry): string {
   return entry.composing ? entry.liveValue : controlValue(entry.el);
@@ -106,7 +106,7 @@ export class InputTable {
     return entry;
   }
 
-  /** §Per-input client state: the dirtiness test. */
+  /** docs/protocol.md#input-state: the dirtiness test. */
   dirty(entry: InputEntry): boolean {
     if (entry.timer !== undefined || entry.pending !== undefined || entry.composing) return true;
     if (entry.lastSentSeq > entry.lastAckedSeq) return true;
@@ -115,7 +115,7 @@ export class InputTable {
 
   /**
    * The inputState of an event with seq `seq`: every dirty input with its DOM value, under its
-   * current id. Each reported input's lastSentSeq becomes `seq` (§Per-input client state, "send
+   * current id. Each reported input's lastSentSeq becomes `seq` (docs/protocol.md#input-state, "send
    * flushes I").
    */
   snapshot(seq: number): Record<string, InputReport> | undefined {
@@ -130,7 +130,7 @@ export class InputTable {
   }
 
   /**
-   * §Client rules 2: raises lastAckedSeq from a frame's ackInputs. The frame's ids are those of the
+   * docs/protocol.md#client-rules 2: raises lastAckedSeq from a frame's ackInputs. The frame's ids are those of the
    * tree before its patches, which is what the DOM shows when acks are read. An ack above `clamp`
    * (the client seq the frame can answer at most) comes from an earlier page of the same session,
    * whose seqs the server still holds, and is read as `clamp`.
@@ -154,7 +154,7 @@ export class InputTable {
     }
   }
 
-  /** §Per-input client state, "I leaves the DOM": its entry (and pending debounce) is deleted. */
+  /** docs/protocol.md#input-state, "I leaves the DOM": its entry (and pending debounce) is deleted. */
   sweep(): void {
     for (const [el, entry] of this.entries) {
       if (el.isConnected) continue;

@@ -1,6 +1,6 @@
 /**
- * Placing children and reconciling a subtree element by element (live-input-authority.md §Patch,
- * kids; §Client rules 4).
+ * Placing children and reconciling a subtree element by element (docs/protocol.md#patches,
+ * kids; docs/protocol.md#client-rules 4).
  *
  * `place` puts a parent's children into a wanted order with few moves. A node that is moved is
  * removed and re-inserted, and a browser blurs a focused control it removes, so the nodes that

@@ -1,12 +1,12 @@
 /**
- * SvcError: the one error type carried by every `Result` (DESIGN.md §Mapping the spec's types).
+ * SvcError: the one error type carried by every `Result` (docs/auth.md#results-and-errors).
  *
  * Codes are stable strings that callers branch on; messages are for humans and never contain a
  * token, a password or a secret.
  */
 
 export type ErrorCode =
-  // boundary (std-auth.md §Authentication 5)
+  // boundary (docs/auth.md#boundary-checks)
   | "expected_string"
   | "invalid_argument"
   // secrets and tokens
@@ -41,7 +41,7 @@ export type ErrorCode =
   | "model_not_serialisable"
   /** A live event body over one of its shape limits (nesting depth, string or array size). */
   | "limit_exceeded"
-  // configuration read at startup (std-auth.md §Limits: SVC_LIVE_REVOCATION_CACHE_TTL)
+  // configuration read at startup (docs/auth.md#limits: SVC_LIVE_REVOCATION_CACHE_TTL)
   | "bad_config";
 
 export class SvcError extends Error {

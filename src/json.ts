@@ -1,4 +1,4 @@
-/** The spec's Json.Value: what `verifyToken` returns (std-auth.md §Value types). */
+/** The spec's Json.Value: what `verifyToken` returns (docs/auth.md#results-and-errors). */
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

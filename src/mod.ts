@@ -1,4 +1,4 @@
-/** svc-live: everything, re-exported from the per-area entry points (DESIGN.md §Public entry points). */
+/** svc-live: everything, re-exported from the per-area entry points (README.md#install). */
 export * from "./auth/mod.ts";
 export * from "./server/mod.ts";
 export * from "./live/mod.ts";

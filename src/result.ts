@@ -1,6 +1,6 @@
 /**
  * Result and Task (a Promise of a Result): expected failures are values, never exceptions
- * (DESIGN.md §Conventions). `Result` is both the type and a small namespace of helpers.
+ * (CONTRIBUTING.md#conventions). `Result` is both the type and a small namespace of helpers.
  */
 import { type ErrorCode, SvcError } from "./errors.ts";
 

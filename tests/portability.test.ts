@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
-// DESIGN.md §Conventions: only src/runtime/ may touch node:*, Bun.* or Deno.*; src/ and client/
+// CONTRIBUTING.md#conventions: only src/runtime/ may touch node:*, Bun.* or Deno.*; src/ and client/
 // elsewhere use Web-standard APIs, so the library runs unchanged on any fetch host.
 const root = new URL("..", import.meta.url).pathname;
 const platformReference = /(["'`]node:[a-z_/]+["'`])|\bBun\.|\bDeno\./;

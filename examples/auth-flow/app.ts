@@ -1,5 +1,5 @@
 /**
- * The spec's reference HTTP flow (std-auth.md §Reference HTTP flow), as application code:
+ * The spec's reference HTTP flow (docs/auth.md#reference-flow), as application code:
  *
  *   POST /register  form email, password -> 400 text if either is empty, else JSON { id }
  *   POST /login     form email, password -> 400 if either is empty, else a 24 h token with

@@ -1,6 +1,6 @@
 /**
  * Sign-up and login: plain form POST routes beside the live app, because they must set the
- * sliding cookie and a live event reply cannot set cookies (std-auth.md §Live builders and helpers:
+ * sliding cookie and a live event reply cannot set cookies (docs/auth.md#cookies:
  * the login handler writes the first cookie with setSlidingCookie). Each answers 303 to "/":
  *
  *   POST /register  email, password -> a new user (the first one ever is made admin), signed in
@@ -17,7 +17,7 @@ import { Auth, type Db, Secret, Server, setSlidingCookie, type SlidingOptions, t
 import { ADMIN_ROLE, type DemoStore } from "./store.ts";
 import { withFlash } from "./flash.ts";
 
-/** std-auth.md §Limits suggests a window of at least 900 s; the absolute cap is 12 h. */
+/** docs/auth.md#limits suggests a window of at least 900 s; the absolute cap is 12 h. */
 export const SLIDING = { windowSeconds: 900, maxLifetimeSeconds: 12 * 60 * 60 } as const;
 
 export type AuthRouteOptions = {
@@ -72,7 +72,7 @@ export function authRoutes(options: AuthRouteOptions): Hono {
 }
 
 function signedIn(options: AuthRouteOptions, req: Request, userId: number): Response {
-  // The secret is read from the environment when it is needed (std-auth.md §Configuration rules 3).
+  // The secret is read from the environment when it is needed (docs/auth.md#secrets).
   const secret = options.sliding.secret ?? Secret.fromEnv(options.sliding.secretEnv ?? "");
   const token = Auth.signSlidingToken(secret, { sub: String(userId) }, SLIDING);
   if (!token.ok) return Server.text("cannot sign a session token", 500);

@@ -1,5 +1,5 @@
 /**
- * The demo's settings, read from the environment (std-auth.md §Configuration rules 3-4):
+ * The demo's settings, read from the environment (docs/auth.md#secrets):
  *
  *   SVC_AUTH_TOKEN_SECRET   the HMAC secret, at least 32 bytes. In development, when it is unset,
  *                           the entry file fills in a random one for this process (sessions end

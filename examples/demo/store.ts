@@ -1,7 +1,7 @@
 /**
  * The demo's own queries: profiles and to-do lists (small tables of its own, one row per user, so
  * they follow the user to every device) and the admin's view of the
- * built-in users table and the shared revocation table (std-auth.md §Built-in users table).
+ * built-in users table and the shared revocation table (docs/auth.md#users-table).
  * Every statement is parameterised; `?` placeholders become `$n` on Postgres.
  */
 import { ACCESS_TABLE, type Db, type DbStatement, type SqlValue, USERS_TABLE } from "../../src/mod.ts";

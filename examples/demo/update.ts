@@ -133,7 +133,7 @@ function moved<T extends { id: number }>(items: readonly T[], id: number, delta:
 
 /**
  * Runs an admin action and reloads the user list. The application owns the "is the caller an
- * admin" check (std-auth.md §Revocation and suspension): it reads the role from the database on
+ * admin" check (docs/auth.md#revocation-and-suspension): it reads the role from the database on
  * every action, never trusting the model alone.
  */
 function adminTask(deps: Deps, actor: string, action: () => Promise<string>): Cmd {

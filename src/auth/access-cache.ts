@@ -1,5 +1,5 @@
 /**
- * The per-process cache of SVC_LIVE_REVOCATION_CACHE_TTL (std-auth.md §Limits).
+ * The per-process cache of SVC_LIVE_REVOCATION_CACHE_TTL (docs/auth.md#limits).
  *
  * It holds a user's row of the access table (revoked_at, disabled_at), not a verdict, so one
  * entry answers for tokens of any issue time. An entry lives ttl milliseconds by the handle's

@@ -1,5 +1,5 @@
 /**
- * The runtime type boundary of the Auth kernels (std-auth.md §Authentication 5).
+ * The runtime type boundary of the Auth kernels (docs/auth.md#boundary-checks).
  *
  * TypeScript already refuses a non-string in a String slot; this guards untyped JavaScript
  * callers. The caller gets only "<kernel>: expected String"; the real type goes to the server log

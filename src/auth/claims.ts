@@ -1,5 +1,5 @@
 /**
- * The claims a caller may sign (std-auth.md §Value types, Claims): anything with a JSON form.
+ * The claims a caller may sign (docs/auth.md#tokens): anything with a JSON form.
  * A function, a Secret, a CryptoKey, a bigint or a symbol anywhere inside fails to type-check
  * (the spec's compile-time refusal; pinned by tests/types).
  */
@@ -46,7 +46,7 @@ export function clockOf(options: { readonly now?: unknown } | undefined, operati
  * that compares a fractional iat with its whole-second clock refuses a fresh token), and `iat_ms`,
  * the same instant in milliseconds. A revoke is stamped in milliseconds, so a token minted later in
  * the same second as the revoke must say so to be told apart from one minted before it
- * (std-auth.md §User access state; src/auth/revocation.ts); the revocation checks read iat_ms.
+ * (docs/auth.md#revocation-and-suspension; src/auth/revocation.ts); the revocation checks read iat_ms.
  */
 export const ISSUED_MS_CLAIM = "iat_ms";
 

@@ -1,4 +1,4 @@
-/** svc-live/auth: Std.Auth (std-auth.md). `Auth.x` mirrors the spec's operation names. */
+/** svc-live/auth: Std.Auth (docs/auth.md). `Auth.x` mirrors the spec's operation names. */
 import { hashPassword, hashPasswordCost, hashPasswordCostSync, hashPasswordSync, verifyPassword, verifyPasswordSync, closePasswordWorkers } from "./password.ts";
 import { passwordStrength } from "./strength.ts";
 import { reissueSlidingToken, signSlidingToken, slidingTimes, verifySlidingToken } from "./sliding.ts";

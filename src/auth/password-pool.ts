@@ -1,6 +1,6 @@
 /**
  * A pool of bcrypt worker threads sized to the cores, so a cost-12 hash (~300 ms of CPU) never
- * stalls the event loop that serves every live session (DESIGN.md §CPU-heavy primitives).
+ * stalls the event loop that serves every live session (docs/auth.md#passwords).
  *
  * Workers start on first use. A worker is referenced only while it runs a job, so an idle pool
  * never keeps the process alive; where the runtime cannot unreference a worker (Deno), an idle

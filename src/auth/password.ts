@@ -1,9 +1,9 @@
 /**
- * Password hashing (std-auth.md §Layer 1): bcrypt, default cost 12, verified in constant time.
+ * Password hashing (docs/auth.md#overview): bcrypt, default cost 12, verified in constant time.
  *
  * The async functions run off the main thread (the runtime's native bcrypt or our worker pool)
  * and resolve to a Result; each has a ...Sync twin for scripts. Every entry point applies the same
- * checks first: a string (§Authentication 5), at most 72 bytes, a cost in 4..31, a real hash.
+ * checks first: a string (docs/auth.md#boundary-checks), at most 72 bytes, a cost in 4..31, a real hash.
  */
 import { andThen, err, ok, type Result, type Task } from "../result.ts";
 import { nativeBcrypt } from "../runtime/native-bcrypt.ts";

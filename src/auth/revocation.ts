@@ -1,5 +1,5 @@
 /**
- * The revocation and suspension gate (std-auth.md §Revocation and suspension, §User access state).
+ * The revocation and suspension gate (docs/auth.md#revocation-and-suspension).
  *
  * State lives in one shared table every replica reads, svc_user_access (src/db/schema.ts):
  * user_id (the canonical id, user-id.ts), revoked_at and disabled_at, both milliseconds since the
@@ -24,7 +24,7 @@ import { accessChanged, accessNoticeStatements } from "./access-events.ts";
 import { builtinIdOf, canonicalUserId, type UserIdInput } from "./user-id.ts";
 import { checkDb } from "./users.ts";
 
-/** std-auth.md §Value types: Disabled takes precedence over Revoked over Active. */
+/** docs/auth.md#results-and-errors: Disabled takes precedence over Revoked over Active. */
 export type AccessState = "Active" | "Revoked" | "Disabled";
 
 const caches = new WeakMap<Db, AccessCache>();
@@ -123,7 +123,7 @@ export async function userAccessState(db: Db, userId: UserIdInput, issuedAt: num
 /**
  * The access state from the read-through cache alone (revocationCacheTtlMs > 0), without a query
  * or a pause: undefined when the cache holds no fresh row for this canonical id, and then
- * `userAccessState` decides. A live event checks every bound session (std-auth.md §Live session);
+ * `userAccessState` decides. A live event checks every bound session (docs/auth.md#live-sessions-and-the-gate);
  * answering a cached row synchronously spares it the chain of awaits of the full read, about 5%
  * of an event (bench/gate.bench.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Secret: an opaque signing key that redacts itself (std-auth.md §Value types).
+ * Secret: an opaque signing key that redacts itself (docs/auth.md#results-and-errors).
  *
  * The key bytes live in a module-private WeakMap, not on the object, so no inspector, spread,
  * Object.keys or structured clone can reach them. Every printing path (String(), template
@@ -10,7 +10,7 @@ import { inspectHooks } from "../runtime/inspect.ts";
 import { readEnv } from "../runtime/env.ts";
 
 export const SECRET_PLACEHOLDER = "[redacted Secret]";
-/** std-auth.md §Limits: minimum secret length. */
+/** docs/auth.md#limits: minimum secret length. */
 export const MIN_SECRET_BYTES = 32;
 
 const keyBytes = new WeakMap<Secret, Uint8Array>();
@@ -20,7 +20,7 @@ const utf8 = new TextEncoder();
 declare const secretBrand: unique symbol;
 
 export class Secret {
-  /** Type-level brand: lets the claims type refuse a Secret (std-auth.md §Value types, Claims). */
+  /** Type-level brand: lets the claims type refuse a Secret (docs/auth.md#tokens). */
   declare readonly [secretBrand]: true;
   /** Where the key came from, for error messages ("env SVC_AUTH_TOKEN_SECRET"); never the key. */
   readonly source: string;

@@ -1,6 +1,6 @@
 /**
- * Sliding (rolling) session tokens under an absolute cap (std-auth.md §Sliding token claims and
- * §States: Sliding token).
+ * Sliding (rolling) session tokens under an absolute cap (docs/auth.md#sliding-tokens and
+ * docs/auth.md#live-sessions-and-the-gate: Sliding token).
  *
  * signSlidingToken stamps iat, exp = iat + w, aexp = iat + maxLifetime and w. A re-issue moves only
  * exp, to min(now + w, aexp): iat, aexp and w never move, so a revocation stamped after iat keeps

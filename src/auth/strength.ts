@@ -1,5 +1,5 @@
 /**
- * Password strength label (std-auth.md §Value types): "weak", "fair" or "strong", from the
+ * Password strength label (docs/auth.md#results-and-errors): "weak", "fair" or "strong", from the
  * zxcvbn estimator (pattern matching against common passwords, names, words, keyboard walks,
  * dates and l33t), not from counting character classes.
  *

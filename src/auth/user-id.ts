@@ -1,8 +1,8 @@
 /**
- * The canonical user id of the admin APIs (std-auth.md §Value types, "User id (admin APIs)"):
+ * The canonical user id of the admin APIs (docs/auth.md#user-ids):
  * a string verbatim; an integer as its decimal text. Applied on write and on read, so
  * revokeUser(db, 42) and userAccessState(db, "42", iat) name the same row, while "042" and " 42"
- * are other ids. A number above 2^53 has already lost digits (§Limits, Integer precision) and is
+ * are other ids. A number above 2^53 has already lost digits (docs/auth.md#user-ids) and is
  * refused rather than rounded into somebody else's id; carry such ids as strings or bigints.
  */
 import { err, ok, type Result } from "../result.ts";

@@ -1,5 +1,5 @@
 /**
- * Layer 2, the built-in users table (std-auth.md §Layer 2, §Built-in users table; issue 3).
+ * Layer 2, the built-in users table (docs/auth.md#users-table; issue 3).
  *
  *   register(db, email, password, { cost }?) -> Task<number>   the new user id
  *   login(db, email, password, { cost }?)    -> Task<number>   the authenticated user id
@@ -20,7 +20,7 @@ import { hashPasswordCost, verifyPassword } from "./password.ts";
 
 export type RegisterOptions = {
   /**
-   * bcrypt cost of the stored hash; default 12 (std-auth.md §Limits). 13-14 are suggested for
+   * bcrypt cost of the stored hash; default 12 (docs/auth.md#limits). 13-14 are suggested for
    * production, 10 or less only for tests and fixtures.
    */
   readonly cost?: number;
@@ -97,7 +97,7 @@ export async function login(db: Db, email: string, password: string, options?: L
     const burned = await verifyPassword(input.value.password, dummyHash(handle, cost?.value));
     return burned.ok ? err("bad_credentials", "wrong email or password") : burned;
   }
-  // std-auth.md §User access state: a disabled user cannot log in, checked before the verify.
+  // docs/auth.md#revocation-and-suspension: a disabled user cannot log in, checked before the verify.
   if (millis(row.disabled_at) !== undefined) return err("user_disabled", "this account is disabled");
 
   const stored = String(row.password_hash);

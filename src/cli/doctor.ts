@@ -1,12 +1,12 @@
 /**
  * `svc-live doctor <app module>`: checks an application before it ships.
  *
- *   secret      SVC_AUTH_TOKEN_SECRET: set and at least 32 bytes (std-auth.md §Configuration 4);
+ *   secret      SVC_AUTH_TOKEN_SECRET: set and at least 32 bytes (docs/auth.md#secrets);
  *               missing is an error when the production gate is on, a warning otherwise.
  *   production  whether the production gate is on, and which variable turned it on.
  *   gate        for each live app the module exports: whether .withRevocation is enabled, and the
  *               unbound-session lint: a gate with neither withAuthSliding nor a call of
- *               Live.bindSessionUser in the module can never evict anyone (std-auth.md §Live
+ *               Live.bindSessionUser in the module can never evict anyone (docs/auth.md#live-sessions-and-the-gate
  *               session: an unbound session at an enabled gate is never silently allowed).
  *
  * This file is the pure part: it judges what the command line loaded and returns findings.

@@ -1,6 +1,6 @@
 /**
  * `svc-live init <dir>`: writes a minimal live app into a new (or empty) directory, with a .env holding
- * a freshly generated SVC_AUTH_TOKEN_SECRET (std-auth.md §Configuration rules 3: the project
+ * a freshly generated SVC_AUTH_TOKEN_SECRET (docs/auth.md#secrets: the project
  * initialiser writes it into the generated environment file).
  *
  * Web APIs only (the secret comes from crypto.getRandomValues); file access goes through the

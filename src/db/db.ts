@@ -1,5 +1,5 @@
 /**
- * The Db handle (issue 3, "The Db handle"; std-auth.md §Layer 2 takes it as its first argument).
+ * The Db handle (issue 3, "The Db handle"; docs/auth.md#users-table takes it as its first argument).
  *
  * Db.open picks the dialect from the URL scheme; Db.fromLibsql / Db.fromPostgres wrap a client
  * the application already has. The driver module is imported, and the connection made, on the
@@ -7,7 +7,7 @@
  * database that cannot be reached surfaces as Err "db_error" from the call that needed it.
  *
  * Configuration mistakes (an unknown scheme, a bad SVC_LIVE_REVOCATION_CACHE_TTL) are startup
- * errors: Db.open throws them once, at the call, like a builder (DESIGN.md §Conventions);
+ * errors: Db.open throws them once, at the call, like a builder (CONTRIBUTING.md#conventions);
  * Db.tryOpen returns them. After that, query and transaction never throw or reject.
  */
 import { SvcError } from "../errors.ts";

@@ -1,5 +1,5 @@
 /**
- * The one interface the two dialect adapters implement (DESIGN.md §Layout: "Db handle, sqlite
+ * The one interface the two dialect adapters implement (CONTRIBUTING.md#layout: "Db handle, sqlite
  * (libsql) and postgres adapters"). Everything above it speaks Statement and Row and never sees a
  * driver type. Adapters may throw or reject; the Db handle turns every failure into a Result.
  */

@@ -1,5 +1,5 @@
 /**
- * SQLite through @libsql/client, the embedded default (DESIGN.md §Dependencies).
+ * SQLite through @libsql/client, the embedded default (CONTRIBUTING.md#dependencies).
  *
  * Multi-statement work goes through `batch`, which runs BEGIN…COMMIT on one borrowed connection
  * synchronously. An interactive `transaction()` would hold the only connection of a ":memory:"

@@ -1,8 +1,8 @@
 /**
  * Options of a Db handle, checked once when the handle is made, like a builder's
- * (DESIGN.md §Conventions): a bad value is a startup error, never a silent default.
+ * (CONTRIBUTING.md#conventions): a bad value is a startup error, never a silent default.
  *
- * The revocation cache TTL comes from SVC_LIVE_REVOCATION_CACHE_TTL (std-auth.md §Limits):
+ * The revocation cache TTL comes from SVC_LIVE_REVOCATION_CACHE_TTL (docs/auth.md#limits):
  * whole seconds, default 0 = a fresh read of revoked_at and disabled_at on every evaluation.
  */
 import { err, ok, type Result } from "../result.ts";

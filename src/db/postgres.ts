@@ -1,5 +1,5 @@
 /**
- * Postgres through postgres.js (DESIGN.md §Dependencies). Statements use `$1…` placeholders and go
+ * Postgres through postgres.js (CONTRIBUTING.md#dependencies). Statements use `$1…` placeholders and go
  * through `sql.unsafe(text, args)`, which sends the arguments as bind parameters: nothing is
  * spliced into the text. A transaction is `sql.begin`, which pins one connection.
  */

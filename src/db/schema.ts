@@ -1,6 +1,6 @@
 /**
  * The tables of the built-in users layer and the revocation gate, and the statements that use
- * them, one implementation per dialect (std-auth.md §Built-in users table, §Revocation and
+ * them, one implementation per dialect (docs/auth.md#users-table, docs/auth.md#revocation-and-suspension
  * suspension). Times are integers: milliseconds since the epoch, on both dialects, so the two
  * tables compare exactly and a revocation has sub-second precision (see revocation.ts).
  *

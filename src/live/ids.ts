@@ -1,5 +1,5 @@
 /**
- * Structural node ids (live-input-authority.md §Node id): assignment and parsing.
+ * Structural node ids (docs/protocol.md#node-ids): assignment and parsing.
  *
  * Grammar (the spec's, with one extension for tags):
  *
@@ -20,7 +20,7 @@
  * ending in a hyphen. Ids stay unambiguous because a tag still never holds `.`, `#`, `:` or `~`:
  * `.` ends a segment, `#` starts the tag, `:` ends it, so a left-to-right split on `.` and a match
  * of each segment against the rules above parses any id in one pass. Every spec-conforming id is
- * still valid, and `r.` prefix selectors keep working (§Versioning 2).
+ * still valid, and `r.` prefix selectors keep working (docs/protocol.md#versioning).
  *
  * Assignment:
  * - key priority: a non-empty `svc-key`; else a non-empty `name` on input, textarea, select, form,
@@ -41,7 +41,7 @@ export { NAME_KEYED_TAGS };
 
 export { sanitizeKey } from "../protocol/mod.ts";
 
-/** The sanitised key of an element, or undefined (§Node id, key priority; set by the builders). */
+/** The sanitised key of an element, or undefined (docs/protocol.md#keys; set by the builders). */
 export function keyOf(el: UiElement): string | undefined {
   return el.key;
 }
@@ -217,7 +217,7 @@ function sharedByScan(children: readonly UiNode[], i: number, tag: string, key: 
 
 /**
  * For each child, 1 when another sibling has the same tag and key (those keep their index,
- * §Node id). Siblings of one tag are the usual case, so keys are looked up alone, without
+ * docs/protocol.md#node-ids). Siblings of one tag are the usual case, so keys are looked up alone, without
  * building a `tag:key` string per child; a key held by siblings of different tags sends the
  * whole list to the general path.
  */

@@ -249,7 +249,7 @@ function bestSplit(m: Matching, { candidates: { ps, ns }, lo, hi }: { candidates
 export function sameContent(a: LiveElement, b: LiveElement): boolean {
   if (a === b) return true;
   if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;
-  // A form's submit message is also compared apart (§Client rules 6), so the attribute that
+  // A form's submit message is also compared apart (docs/protocol.md#client-rules 6), so the attribute that
   // spells it cannot hide a changed message.
   if (a.tag === "form" && a.handlers?.submit?.msg !== b.handlers?.submit?.msg) return false;
   const aa = a.attrs, ba = b.attrs;

@@ -1,6 +1,6 @@
 /**
- * Rendering a live tree to an HTML string. Every element carries its `svc-id` (§Node id); handler
- * elements carry `data-svc-hid` equal to their id (§Event request body, handlerId).
+ * Rendering a live tree to an HTML string. Every element carries its `svc-id` (docs/protocol.md#node-ids); handler
+ * elements carry `data-svc-hid` equal to their id (docs/protocol.md#markup-attributes).
  *
  * The diff calls `renderKids` and `renderNode` for the markup of `html` patches and `{html}` kid
  * entries, and only there; nothing else re-renders a subtree. Elements store their id segment

@@ -19,12 +19,12 @@ export interface LiveElement {
   readonly kind: "el";
   readonly tag: string;
   /**
-   * The id relative to the parent element in the DOM: the element's id (§Node id) is
+   * The id relative to the parent element in the DOM: the element's id (docs/protocol.md#node-ids) is
    * `<parent id>.<seg>`, and the root's is its seg, "r" (see `childId`). Child matching compares
    * segs, so it works under a renamed ancestor.
    */
   readonly seg: string;
-  /** The sanitised key, or undefined (§Node id, key priority). */
+  /** The sanitised key, or undefined (docs/protocol.md#keys). */
   readonly key: string | undefined;
   /** A uniquely keyed element or an injected style: its id has no index. */
   readonly indexFree: boolean;
@@ -32,7 +32,7 @@ export interface LiveElement {
   readonly attrs: Readonly<Record<string, string>>;
   /** DOM children: view children, with each child's injected styles just before it. */
   readonly kids: readonly LiveNode[];
-  /** The `name` and `type` attributes (child matching compares them, §Child matching order). */
+  /** The `name` and `type` attributes (child matching compares them, docs/protocol.md#kids). */
   readonly name: string | undefined;
   readonly type: string | undefined;
   /**
@@ -54,7 +54,7 @@ export function hasHandlerId(el: LiveElement): boolean {
   return el.handlers !== undefined;
 }
 
-/** Whether a kid is raw HTML (such children are only ever replaced as a whole, §Patch html). */
+/** Whether a kid is raw HTML (such children are only ever replaced as a whole, docs/protocol.md#patches html). */
 export function hasRawKid(el: LiveElement): boolean {
   for (const kid of el.kids) if (kid.kind === "raw") return true;
   return false;

@@ -1,6 +1,6 @@
 /**
  * Which runtime we run on, read once at load. This folder is the only place in src/ that may
- * name Node, Bun or Deno specifics (DESIGN.md §Conventions).
+ * name Node, Bun or Deno specifics (CONTRIBUTING.md#conventions).
  */
 type Globals = { Deno?: { version?: { deno?: string } }; Bun?: { version?: string }; process?: { versions?: { node?: string } } };
 const g = globalThis as unknown as Globals;

@@ -1,4 +1,4 @@
-/** Environment variables, read at call time (std-auth.md §Configuration rules 3). */
+/** Environment variables, read at call time (docs/auth.md#secrets). */
 type Globals = {
   Deno?: { env: { get(name: string): string | undefined } };
   process?: { env?: Record<string, string | undefined> };

@@ -1,6 +1,6 @@
 /**
  * The runtime's own thread-pooled bcrypt, where one exists and writes standard $2b$ hashes:
- * Bun.password (DESIGN.md §CPU-heavy primitives). Elsewhere undefined, and the worker pool is used.
+ * Bun.password (docs/auth.md#passwords). Elsewhere undefined, and the worker pool is used.
  * Callers have already refused passwords over 72 bytes (Bun would pre-hash those, which no other
  * bcrypt could verify).
  */

@@ -1,4 +1,4 @@
-/** svc-live/server: the HTTP server module (std-auth.md §Cookie helpers, §Authentication 6-8). */
+/** svc-live/server: the HTTP server module (docs/auth.md#cookies, docs/auth.md#secure-rule). */
 import { clientAddress, clientAddressResolver } from "./client-address.ts";
 import { addCookie, cookie, getCookie, withCookie } from "./cookies.ts";
 import { checkSecretAtStart, productionGateOn } from "./production.ts";

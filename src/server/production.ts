@@ -1,6 +1,6 @@
 /**
- * The production gate and the secret check at start (std-auth.md §Configuration rules 3-4 and
- * §Authentication 6).
+ * The production gate and the secret check at start (docs/auth.md#secrets and
+ * docs/auth.md#tokens 6).
  *
  * The gate is on when ENV, or <PREFIX>_ENV for an app with a prefix, is set to anything other than
  * dev, development or local. The app's own <PREFIX>_ENV wins over ENV when both are set.
@@ -9,7 +9,7 @@ import { err, ok, type Result } from "../result.ts";
 import { readEnv } from "../runtime/env.ts";
 import { MIN_SECRET_BYTES } from "../auth/secret.ts";
 
-/** The literal, unprefixed name the production gate reads (std-auth.md §Configuration rules 3). */
+/** The literal, unprefixed name the production gate reads (docs/auth.md#secrets). */
 export const SECRET_ENV = "SVC_AUTH_TOKEN_SECRET";
 const developmentNames = new Set(["dev", "development", "local"]);
 

@@ -1,4 +1,4 @@
-/** Response builders and form reading of the HTTP server module (std-auth.md §Cookie helpers). */
+/** Response builders and form reading of the HTTP server module (docs/auth.md#cookies). */
 import type { Context } from "hono";
 import { requestOf, withMutableHeaders } from "./cookies.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The Secure-cookie rule (std-auth.md §Authentication 6-8), applied in one place to every cookie a
+ * The Secure-cookie rule (docs/auth.md#secure-rule), applied in one place to every cookie a
  * response sets: the secureCookies() Hono middleware, which the app builders install outermost.
  *
  * "; Secure" is added exactly once when the request came over HTTPS (an https URL,

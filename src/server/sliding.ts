@@ -1,6 +1,6 @@
 /**
- * The sliding-session middleware and Auth.setSlidingCookie (std-auth.md §Live builders and
- * helpers, §States: Sliding token).
+ * The sliding-session middleware and Auth.setSlidingCookie (docs/auth.md#live-sessions-and-the-gate builders and
+ * helpers, docs/auth.md#live-sessions-and-the-gate: Sliding token).
  *
  * On every request a valid sliding token's claims are verified and made available to handlers
  * (c.get("svcAuth")). On an interaction (an event POST or a page GET: never an SSE request, whose
@@ -150,7 +150,7 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     const req = c.req.raw;
     configOfRequest.set(req, options);
     const token = getCookie(options.cookie, req);
-    // The secret is read from the variable named by secretEnv at request time (§Configuration rules 3).
+    // The secret is read from the variable named by secretEnv at request time (docs/auth.md#secrets).
     const secret = secretOf(options);
     const now = clock();
     const verified = token === undefined ? undefined : verifySlidingToken(secret, token, { now });

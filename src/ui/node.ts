@@ -90,7 +90,7 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
   return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type, live: undefined };
 }
 
-/** Tags whose `name` attribute is a key (§Node id, key priority 2). */
+/** Tags whose `name` attribute is a key (docs/protocol.md#keys). */
 export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea", "select", "form", "button", "fieldset"]);
 
 /** An element from a finished attribute bag (keyed and select options; `h` builds its own). */
@@ -102,7 +102,7 @@ function element(
   return { kind: "el", tag, attrs, handlers, passes, children, key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name), name, type: attrs["type"], live: undefined };
 }
 
-/** The element's key by priority (§Node id): its svc-key, else its name on a form control; sanitised. */
+/** The element's key by priority (docs/protocol.md#node-ids): its svc-key, else its name on a form control; sanitised. */
 function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | undefined): string | undefined {
   const raw = svcKey ?? (nameKeyed ? name : undefined);
   return raw === undefined ? undefined : sanitizeKey(raw);
@@ -110,7 +110,7 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
 
 /**
  * `Ui.keyed(key, node)`, the spec's Std.Ui.Keyed: sets `svc-key`, first in key priority
- * (§Node id), so the element keeps its identity when siblings move.
+ * (docs/protocol.md#node-ids), so the element keeps its identity when siblings move.
  */
 export function keyed(key: string | number, node: UiElement): UiElement {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");

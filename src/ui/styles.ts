@@ -1,7 +1,7 @@
 /**
  * Style props → CSS. Inline declarations go to the `style` attribute; what inline CSS cannot say
  * (breakpoints, pseudo-classes, transitions, animations) becomes one injected `<style>` per pass,
- * id `<owner>.~<pass>` (live-input-authority.md §Node id), diffed and patched like any node.
+ * id `<owner>.~<pass>` (docs/protocol.md#node-ids), diffed and patched like any node.
  *
  * A pass's CSS is stored as a template at build time: `\0` stands for the owner's selector and
  * `\x01` for its keyframes name, both known only once ids are assigned (src/live/ids.ts).

@@ -11,7 +11,7 @@
  *   other element must be closed by its own end tag;
  * - whitespace follows JSX: a run of text that holds a line break loses the whitespace around
  *   each line break, and a run that is only such whitespace disappears, so indentation never
- *   becomes text nodes (which would count in the structural ids, live-input-authority.md §Node id);
+ *   becomes text nodes (which would count in the structural ids, docs/protocol.md#node-ids);
  *   spaces on one line stay (`<b>a</b> <i>b</i>`);
  * - character references: `&amp; &lt; &gt; &quot; &apos; &nbsp;` and a few more by name, and
  *   numeric ones (`&#169;`, `&#xA9;`); an unknown name is an error rather than text shown as is;
@@ -20,7 +20,7 @@
  * - comments (`<!-- … -->`) are dropped.
  *
  * A template holds exactly one root element. Errors throw a TypeError naming the template and the
- * place, at the template's first use, as `Ui.h` throws at its call (DESIGN.md §Conventions).
+ * place, at the template's first use, as `Ui.h` throws at its call (CONTRIBUTING.md#conventions).
  */
 
 import { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";

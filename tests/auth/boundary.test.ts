@@ -20,7 +20,7 @@ const wrongValues: Array<[unknown, string]> = [
   [10n, "bigint"],
 ];
 
-// Untyped JavaScript reaching each String slot of the Layer 1 kernels (std-auth.md §Authentication 5).
+// Untyped JavaScript reaching each String slot of the Layer 1 kernels (docs/auth.md#boundary-checks).
 const kernels: Array<[string, (value: never) => Result<unknown> | Promise<Result<unknown>>]> = [
   ["hashPassword", (v) => Auth.hashPassword(v)],
   ["hashPassword", (v) => Auth.hashPasswordSync(v)],

@@ -1,6 +1,6 @@
 /**
- * The revocation and suspension gate (std-auth.md §User access state, §Revocation and
- * suspension, §Limits: SVC_LIVE_REVOCATION_CACHE_TTL), as one contract run against every target
+ * The revocation and suspension gate (docs/auth.md#revocation-and-suspension, docs/auth.md#revocation-and-suspension
+ * suspension, docs/auth.md#limits: SVC_LIVE_REVOCATION_CACHE_TTL), as one contract run against every target
  * in tests/db/targets.ts. Times are driven by an injected clock (milliseconds).
  */
 import assert from "node:assert/strict";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Auth, Db, Secret } from "../../src/mod.ts";
 import { issuedAtOf } from "../../src/auth/claims.ts";
 
-// std-auth.md §User access state: a login after a revoke works, even in the same second, while a
+// docs/auth.md#revocation-and-suspension: a login after a revoke works, even in the same second, while a
 // token issued before the revoke in that second stays revoked. Tokens carry iat (whole seconds,
 // for other verifiers) and iat_ms; the checks read iat_ms.
 const T0 = 1_800_000_000;

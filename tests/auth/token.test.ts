@@ -166,7 +166,7 @@ describe("verifyToken, step by step in its fixed order", () => {
     assertCode(Auth.verifyToken(secret, forge(`{"alg":"HS256"}`, JSON.stringify({ iat: "then", exp: NOW + 60 })), at), "token_bad_claims");
   });
 
-  test("rotating the secret invalidates every outstanding token (std-auth.md §Authentication 3)", () => {
+  test("rotating the secret invalidates every outstanding token (docs/auth.md#secrets)", () => {
     const token = sign({ sub: "1" });
     assertCode(Auth.verifyToken(Secret.fromString(`${SECRET_TEXT}-rotated`), token, at), "bad_signature");
   });

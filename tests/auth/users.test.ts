@@ -1,5 +1,5 @@
 /**
- * Layer 2, the built-in users table (std-auth.md §Layer 2, §Built-in users table; issue 3),
+ * Layer 2, the built-in users table (docs/auth.md#users-table; issue 3),
  * as one contract run against every target in tests/db/targets.ts.
  */
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import type { Db } from "../../src/db/mod.ts";
 import { setLogSink } from "../../src/log.ts";
 import { num, sql, targets } from "../db/targets.ts";
 
-/** Cheap bcrypt for fixtures (std-auth.md §Limits: 10 or less only for tests). */
+/** Cheap bcrypt for fixtures (docs/auth.md#limits: 10 or less only for tests). */
 const cost = 4;
 let counter = 0;
 const freshEmail = (tag: string) => `${tag}.${Date.now().toString(36)}.${++counter}@example.com`;

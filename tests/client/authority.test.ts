@@ -1,5 +1,5 @@
-// The authority rule (live-input-authority.md §Client rules 1, 2, 5, 6) and each row of the
-// per-input state table (§Per-input client state).
+// The authority rule (docs/protocol.md#client-rules (rules 1, 2, 5, 6)) and each row of the
+// per-input state table (docs/protocol.md#input-state).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { json, page, ROOT, settle, TITLE } from "./support.ts";

@@ -1,4 +1,4 @@
-// IME composition, the navigation flush and the unload beacon (live-input-authority.md §Client
+// IME composition, the navigation flush and the unload beacon (docs/protocol.md#client-rules
 // rules 7, 8 and 9; G2).
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // The client against the real server in process: Live.app renders, diffs and acks, the client
-// applies, with every event reply delayed at random (live-input-authority.md G1, G3; §Client rules).
+// applies, with every event reply delayed at random (docs/protocol.md G1, G3; docs/protocol.md#client-rules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Window } from "happy-dom";

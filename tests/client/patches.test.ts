@@ -1,5 +1,5 @@
 // The patch applier: each operation, their order, kids with keep / rename / html, rule 4 and
-// desync (live-input-authority.md §Patch, §Client rules 4 and 5, §Errors).
+// desync (docs/protocol.md#patches, docs/protocol.md#client-rules and 5, docs/protocol.md#errors-and-statuses).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Patch } from "../../src/protocol/mod.ts";

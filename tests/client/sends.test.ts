@@ -1,5 +1,5 @@
 // Event requests: delegation, seq, inputState, headers, debounce, the send queue, submit, keydown,
-// change (live-input-authority.md §Event request body, §Per-input client state, §Client rules 8).
+// change (docs/protocol.md#event-request, docs/protocol.md#input-state, docs/protocol.md#client-rules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { json, page, ROOT, settle, sleep, TITLE, pageOf } from "./support.ts";

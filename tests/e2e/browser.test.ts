@@ -1,6 +1,6 @@
 // The live client in a real browser (Chromium through playwright-core) against the demo app on
 // 127.0.0.1, with every event reply held back 0-300 ms so replies arrive late and out of step with
-// the SSE stream (live-input-authority.md G1, G2; §Client rules 1-9).
+// the SSE stream (docs/protocol.md G1, G2; docs/protocol.md#client-rules 1-9).
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
 import { after, test } from "node:test";

@@ -5,7 +5,7 @@ import { createAuthFlowApp, SESSION_COOKIE } from "../../examples/auth-flow/app.
 import { withEnv } from "../server/env-helpers.ts";
 import { connectionEnv } from "../server/connection.ts";
 
-// std-auth.md §Reference HTTP flow, end to end through app.fetch on SQLite.
+// docs/auth.md#reference-flow, end to end through app.fetch on SQLite.
 const secret = Secret.fromString("reference-flow-secret-reference-flow-0123");
 const db = Db.open(":memory:");
 const app = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 1000, windowMs: 60_000 } });

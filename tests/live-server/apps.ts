@@ -12,7 +12,7 @@ export function formUpdate(model: FormModel, msg: string, args: readonly JsonVal
     case "Inc":
       return { ...model, count: model.count + 1 };
     case "SetTitle":
-      // The server normalises: trims and upper-cases (§Client rules 5).
+      // The server normalises: trims and upper-cases (docs/protocol.md#client-rules 5).
       return { ...model, title: String(args[0] ?? "").trim().toUpperCase() };
     case "ToggleTitle":
       return { ...model, showTitle: !model.showTitle };

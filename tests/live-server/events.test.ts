@@ -9,7 +9,7 @@ import type { FormModel } from "./apps.ts";
 import { setLogSink } from "../../src/log.ts";
 import { MemorySessionStore } from "../../src/live/server/store.ts";
 
-// live-input-authority.md §Processing of each event, §Event reply, §Session counters.
+// docs/protocol.md#event-request, docs/protocol.md#event-reply, docs/protocol.md#sequence-numbers.
 const freshApp = formAppPool(after);
 
 const TITLE = "r.#input:title";

@@ -9,7 +9,7 @@ import { withEnv } from "../server/env-helpers.ts";
 import { postgresTarget } from "./gate-targets.ts";
 import { sql } from "../db/targets.ts";
 
-// std-auth.md §States: Live session and the revocation gate; §Sign-out by session type.
+// docs/auth.md#live-sessions-and-the-gate: Live session and the revocation gate; docs/auth.md#sign-out by session type.
 type Model = { user: string; n: number; fetched: string; ticking: boolean };
 
 function gateApp(db: Db | undefined, store = new MemorySessionStore()) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
 import { cookieHeader, openTab } from "./harness.ts";
 
-// live-input-authority.md §Authentication, §Session id states, §Errors; the hostile-body corpus.
+// docs/protocol.md#sessions-and-cookies, docs/protocol.md#session-rotation states, docs/protocol.md#errors-and-statuses; the hostile-body corpus.
 const freshApp = formAppPool(after);
 
 async function snapshot(response: Response) {

@@ -1,5 +1,5 @@
 /**
- * The authority map (live-input-authority.md §Processing of each event step 5, §Client rules 5):
+ * The authority map (docs/protocol.md#input-state, docs/protocol.md#client-rules):
  * client-reported values only suppress attribute patches on input, textarea and select nodes.
  */
 import { test } from "node:test";
@@ -18,7 +18,7 @@ test("an input whose new value differs from the client-reported value is patched
 });
 
 test("an unchanged render writes nothing even when the client shows another value", () => {
-  // The model refused the edit: the control keeps what the user typed (§Client rules 5).
+  // The model refused the edit: the control keeps what the user typed (docs/protocol.md#client-rules 5).
   assert.deepEqual(diff(field("abc"), field("abc"), { "r.#input:title": "abcX" }), []);
 });
 

@@ -1,5 +1,5 @@
 /**
- * The diff's defining property (live-input-authority.md §Patch): applying diff(old, new) to the DOM
+ * The diff's defining property (docs/protocol.md#patches): applying diff(old, new) to the DOM
  * of render(old) gives exactly the DOM of render(new), ids included; and diff(t, t) is empty.
  */
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-/** Each diff rule of live-input-authority.md §Patch and §Limits, with the exact patches expected. */
+/** Each diff rule of docs/protocol.md#patches and docs/protocol.md#limits, with the exact patches expected. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { diff } from "../../src/live/diff.ts";

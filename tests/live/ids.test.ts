@@ -1,4 +1,4 @@
-/** Structural ids (live-input-authority.md §Node id): the grammar, key priority, and stability. */
+/** Structural ids (docs/protocol.md#node-ids): the grammar, key priority, and stability. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -108,7 +108,7 @@ test("the same walk path, tag and key give the same id across renders; a differe
     const b = byPath(mutate(spec, picks));
     for (const [path, x] of a) {
       const y = b.get(path);
-      // the root is `r` whatever its tag (a root tag change is a replace, §Patch)
+      // the root is `r` whatever its tag (a root tag change is a replace, docs/protocol.md#patches)
       if (y === undefined || path === "") continue;
       if (x.tag !== y.tag) assert.notEqual(x.id, y.id);
       else if (x.chain === y.chain) assert.equal(x.id, y.id);

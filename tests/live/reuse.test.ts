@@ -1,7 +1,7 @@
 /**
  * View elements handed back again: a static part built once outside `view`, or a memoised subtree.
  * Its live element is kept (src/live/ids.ts), the diff skips it, and wherever it is placed it
- * renders with the ids of its place (live-input-authority.md §Node id).
+ * renders with the ids of its place (docs/protocol.md#node-ids).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { Server } from "../../src/server/mod.ts";
 import { withEnv } from "./env-helpers.ts";
 
-// std-auth.md §Authentication 6-8, table-driven over every combination of transport, production
+// docs/auth.md#secure-rule, table-driven over every combination of transport, production
 // signal and cookie kind, through a Hono app with the secureCookies middleware and app.fetch.
 const transports: Array<{ name: string; url: string; headers: Record<string, string>; https: boolean }> = [
   { name: "plain http", url: "http://app.test/", headers: {}, https: false },

@@ -7,7 +7,7 @@ import { err, ok } from "../../src/result.ts";
 import { Server, setSlidingCookie, type RevokedCheck, type SlidingEnv } from "../../src/server/mod.ts";
 import { withEnv } from "./env-helpers.ts";
 
-// Every row of std-auth.md §States: Sliding token, with an injected clock.
+// Every row of docs/auth.md#live-sessions-and-the-gate: Sliding token, with an injected clock.
 const SECRET_ENV = "SVC_TEST_SLIDING_SECRET";
 const SECRET_TEXT = "sliding-secret-sliding-secret-0123456789";
 const T0 = 1_800_000_000;

@@ -1,5 +1,5 @@
 // Type tests, checked by `tsc --noEmit` in CI (npm run typecheck); never executed.
-// std-auth.md §Value types: claims holding a function, a Secret, a key or a handle are refused at
+// docs/auth.md#results-and-errors: claims holding a function, a Secret, a key or a handle are refused at
 // compile time. Each @ts-expect-error below fails the type-check if the line ever compiles.
 import { Auth, Secret } from "../../src/auth/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
@@ -58,7 +58,7 @@ Auth.signToken(secret, { sub: "1" }, "60");
 // @ts-expect-error a password is a String (E2001 in the spec)
 void Auth.hashPassword(42);
 
-// verifyToken returns JSON values, not a caller-chosen type (std-auth.md §Versioning 1).
+// verifyToken returns JSON values, not a caller-chosen type (docs/auth.md#tokens).
 const verified: Result<JsonValue> = Auth.verifyToken(secret, "token");
 if (verified.ok) {
   // @ts-expect-error the claims are JsonValue, so a field access needs a check first

@@ -1,4 +1,4 @@
-/** Style props → injected <style> elements with ids <owner>.~<pass> (live-input-authority.md §Node id). */
+/** Style props → injected <style> elements with ids <owner>.~<pass> (docs/protocol.md#node-ids). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { render } from "../../src/live/render.ts";

@@ -59,7 +59,7 @@ import { eventHold } from "./turn-batch.ts";
 import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
 
 export type LiveAppOptions = {
-  /** A sub-app's name: its session cookie is svc_<name>_sid (§Authentication 1). */
+  /** A sub-app's name: its session cookie is svc_<name>_sid (docs/protocol.md#sessions-and-cookies). */
   readonly name?: string;
   /**
    * Deprecated: a live app finds where it is mounted (`app.route`, `app.mount`). A prefix of its
@@ -178,7 +178,7 @@ export class LiveApp<Model> extends Hono<Env> {
 
   private readonly eventPath: string;
 
-  /** Mounts the sliding-session middleware (std-auth.md §Live builders and helpers). */
+  /** Mounts the sliding-session middleware (docs/auth.md#cookies). */
   withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
     this.configure();
     this.middleware.push(authSliding({ ...options, prefix: this.config.prefix }));
@@ -187,7 +187,7 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   /**
-   * Enables the revocation gate (std-auth.md §Live session and the revocation gate); `db` must be
+   * Enables the revocation gate (docs/auth.md#live-sessions-and-the-gate); `db` must be
    * the Db given to Auth. Until this is called the gate is inert.
    */
   withRevocation(db: Db): this {

@@ -1,5 +1,5 @@
 /**
- * Commands: values an app's update returns beside the new model (DESIGN.md: update returns a model
+ * Commands: values an app's update returns beside the new model (CONTRIBUTING.md: update returns a model
  * or [model, cmd]). The runtime carries them out after the update: a background task whose
  * completion dispatches a message (and so produces an SSE frame), a batch, and session commands.
  */
@@ -44,7 +44,7 @@ export function task<T>(work: () => Promise<T>, toMsg: (outcome: { ok: true; val
 export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
 
 /**
- * Binds the session to a user (std-auth.md §Live session): the first bind and every change to a
+ * Binds the session to a user (docs/auth.md#live-sessions-and-the-gate): the first bind and every change to a
  * different user move the session to a new id (fixation defence). The id takes the canonical form
  * of the admin APIs: a string verbatim, an integer as its decimal text.
  */
@@ -54,7 +54,7 @@ export function bindSessionUser(userId: string | number | bigint): Cmd {
   return { [CMD]: true, kind: "bind", userId: canonical };
 }
 
-/** Ends the session on the server: its snapshot and binding end and its id is dead (§Sign-out). */
+/** Ends the session on the server: its snapshot and binding end and its id is dead (docs/auth.md#sign-out). */
 export function endSession(): Cmd {
   return { [CMD]: true, kind: "end" };
 }

@@ -104,7 +104,7 @@ function process<Model>(session: LiveSession<Model>, body: EventBody, now: numbe
   return outcome instanceof Promise ? outcome.then((known) => replyTo(session, known)) : replyTo(session, outcome);
 }
 
-/** §Endpoints, batch: one after another, each as if alone; frames still go out over SSE. */
+/** docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE. */
 async function processBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Processed> {
   // The reported inputs go with the first entry processed (a re-sent one may be skipped).
   let inputs = body.inputState;

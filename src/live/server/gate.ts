@@ -1,5 +1,5 @@
 /**
- * The revocation gate of live sessions (std-auth.md §States: Live session and the revocation gate).
+ * The revocation gate of live sessions (docs/auth.md#live-sessions-and-the-gate: Live session and the revocation gate).
  *
  * Inert until Live.app(...).withRevocation(db). Then, on every interaction of a session (an event,
  * a page load, an SSE connect, a resync), a bound session's user is looked up with

@@ -1,5 +1,5 @@
 /**
- * The per-session mutex (live-input-authority.md §Session counters): event requests, background
+ * The per-session mutex (docs/protocol.md#sequence-numbers): event requests, background
  * command completions and subscription ticks of one session run one at a time, in arrival order,
  * so outSeq stamps and model updates never interleave.
  *

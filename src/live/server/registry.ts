@@ -1,6 +1,6 @@
 /**
- * The sessions of one live app in this process, and their ids (live-input-authority.md §Session id
- * states, §Errors).
+ * The sessions of one live app in this process, and their ids (docs/protocol.md#session-rotation
+ * states, docs/protocol.md#errors-and-statuses).
  *
  * A session has a secret id (its cookie) and a public handle (the advisory `sessionId` of event
  * bodies, safe to show to page scripts). Rotation moves both to fresh values; the old secret id

@@ -1,6 +1,6 @@
 /**
- * The session store: each session's durable snapshot (live-input-authority.md §Session counters;
- * std-auth.md §Live session: "its durable snapshot"). In memory now; the interface is what a shared
+ * The session store: each session's durable snapshot (docs/protocol.md#sequence-numbers;
+ * docs/auth.md#live-sessions-and-the-gate: "its durable snapshot"). In memory now; the interface is what a shared
  * store (for several replicas) implements. Running effects (timers, streams) never live here.
  */
 export type SessionSnapshot = {

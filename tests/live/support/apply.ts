@@ -1,5 +1,5 @@
 /**
- * A reference patch applier (live-input-authority.md §Patch), the yardstick of the diff tests.
+ * A reference patch applier (docs/protocol.md#patches), the yardstick of the diff tests.
  * It follows the wire contract literally and checks it strictly: a patch or keep addressing an id
  * that is not there throws (a desync the real client would resync on).
  */
@@ -52,7 +52,7 @@ function applyPatch(container: Element, patch: Patch): void {
     for (const [name, value] of Object.entries(patch.attrs)) {
       if (value === "") {
         el.removeAttribute(name);
-        // §Client rules 5: removing these resets the DOM property as well.
+        // docs/protocol.md#client-rules 5: removing these resets the DOM property as well.
         if ((PROPERTY_ATTRS as readonly string[]).includes(name)) resetProperty(el, name);
       } else el.setAttribute(name, value);
     }
