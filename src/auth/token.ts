@@ -69,7 +69,7 @@ function signJson(key: HmacBase64urlKey, json: string): string {
 /**
  * signPayload(secret, { ...fields, iat, exp }), without building that object when the result is
  * known: on Node 20 (V8 11.3) adding keys to a spread copy leaves it in a slow shape, and building
- * and serialising it took about 2 of the 3.4 µs of a whole signToken (bench/auth.bench.ts).
+ * and serialising it was most of a whole signToken's time (bench/auth.bench.ts).
  * The text is the same: JSON.stringify writes an object's keys in order, so the spread's JSON is
  * that of `fields` with `"iat":…,"exp":…` added before the closing brace, provided that `fields`
  * (a fresh copy) holds neither key (the spread would overwrite them in place), has no toJSON

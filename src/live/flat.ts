@@ -7,9 +7,9 @@
  * Why: a session's previous tree was built many events ago, and on a busy server it has long left
  * the processor's caches. Walking it object by object (element, kids array, text node, attribute
  * bag: several cache lines per element, scattered over the heap) cost three times what the same
- * walk costs on a warm tree: 17 µs against 5.4 µs for the 93-element form of bench/live-app.ts,
- * with 2 MB of other memory read between two events of a session, as a server's other requests
- * do. The flat record of that form is one array of about 400 entries, read front to back, and
+ * walk costs on a warm tree (the cold-tree row of bench/diff.bench.ts: the 93-element form of
+ * bench/live-app.ts with 2 MB of other memory read between two events of a session, as a server's
+ * other requests do). The flat record of that form is one array of about 400 entries, read front to back, and
  * most entries are the same string objects in both renders (attribute names, constant texts), so
  * comparing them does not read the strings.
  *

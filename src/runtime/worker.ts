@@ -62,8 +62,8 @@ async function nodeWorker(url: URL): Promise<ThreadWorker> {
 /**
  * Deno also gets worker_threads (its Node layer runs them as its own workers): a Deno Web Worker
  * cannot be unreferenced, so an idle one had to be stopped after a short delay, and the next hash
- * then paid for a new worker's start and a cold JIT (cost-12 bcrypt ~1.45x native's time instead
- * of ~1.25x, measured in bench/auth.bench.ts); a worker_threads worker can be unreferenced.
+ * then paid for a new worker's start and a cold JIT (a clearly slower bcrypt against native in
+ * bench/auth.bench.ts); a worker_threads worker can be unreferenced.
  */
 const useWorkerThreads = runtimeName === "node" || runtimeName === "deno";
 

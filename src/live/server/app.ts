@@ -165,7 +165,7 @@ export class LiveApp<Model> extends Hono<Env> {
      * The Web-standard handler: `export default { fetch: app.fetch }`. Events, the hot path, skip
      * the router when no middleware is mounted (no sliding token to verify): the route is known
      * from the method and path, and the Secure-cookie rule the middleware would apply runs here.
-     * That saves about 5 µs of a ~50 µs event on Node (bench/live.bench.ts).
+     * That saves a measurable share of an event (bench/live.bench.ts).
      */
     this.fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
       if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) {
