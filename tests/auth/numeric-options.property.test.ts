@@ -110,3 +110,32 @@ test("an issue time that is not a finite, non-negative number of seconds is an E
     { ...runs, numRuns: 100 },
   );
 });
+
+test("a revocation cache TTL that is not a whole number of seconds, 0 or more, is an Err (bad_config)", () => {
+  fc.assert(
+    fc.property(fc.oneof(notFinite, fc.constantFrom<unknown>(-1, 1.5)), (ttl) => {
+      const opened = Db.tryOpen(":memory:", { revocationCacheTtl: ttl as number });
+      return !opened.ok && opened.error.code === "bad_config";
+    }),
+    runs,
+  );
+});
+
+test("the sliding middleware with a clock that is not a finite number verifies no token (fail closed)", async () => {
+  const { Hono } = await import("hono");
+  const { Server } = await import("../../src/server/mod.ts");
+  process.env.SVC_TEST_SLIDING_SECRET = SECRET_TEXT;
+  try {
+    const token = Auth.signSlidingToken(secret, { sub: "7" }, { windowSeconds: 60, maxLifetimeSeconds: 600 }, { now: NOW - 3600 });
+    assert.ok(token.ok);
+    for (const now of [Number.NaN, -Infinity, Infinity]) {
+      const app = new Hono<{ Variables: { svcAuth: unknown } }>();
+      app.use(Server.withAuthSliding({ cookie: "sid", secretEnv: "SVC_TEST_SLIDING_SECRET", sameSite: "Lax", now: () => now }));
+      app.get("/", (c) => c.json({ auth: c.get("svcAuth") ?? null }));
+      const resp = await app.fetch(new Request("http://app.test/", { headers: { Cookie: `sid=${token.value}` } }));
+      assert.deepEqual(await resp.json(), { auth: null }, String(now));
+    }
+  } finally {
+    delete process.env.SVC_TEST_SLIDING_SECRET;
+  }
+});
