@@ -41,6 +41,8 @@ function isEcho(entry: InputEntry, el: Element, name: string, value: string): bo
 }
 
 function verdict(inputs: InputTable, control: Control, el: Element, name: string, value: string, frameSeq: number): Verdict {
+  // A radio group is one choice: the user's pick of one radio is protected on all of them.
+  if (inputs.radioGroupDirty(control)) return "attr-only"; // case 1
   const entry = inputs.of(control);
   if (entry === undefined) return "write";
   if (inputs.dirty(entry)) return "attr-only"; // case 1

@@ -42,7 +42,10 @@ export type InputEntry = {
   el: Control;
   /** Most recent DOM value typed (or applied by rule 1 case 4). */
   liveValue: string;
+  /** The seq of the event that first reported the value last reported (see snapshot). */
   lastSentSeq: number;
+  /** The value last reported in inputState. */
+  sentValue: string | undefined;
   lastAckedSeq: number;
   /**
    * The server seq of the frame that last raised lastAckedSeq. docs/protocol.md#client-rules 1.3 compares a frame
@@ -75,6 +78,8 @@ export function isTracked(el: Element): boolean {
   return on !== null && /(^| )(input|change)( |$)/.test(on);
 }
 
+const isRadio = (el: Control): el is HTMLInputElement => el.tagName === "INPUT" && (el as HTMLInputElement).type === "radio";
+
 export class InputTable {
   /** Entries by their control's node (see the module comment). */
   readonly entries = new Map<Control, InputEntry>();
@@ -98,7 +103,7 @@ export class InputTable {
     let entry = this.entries.get(el);
     if (entry === undefined) {
       entry = {
-        el, liveValue: controlValue(el), lastSentSeq: 0, lastAckedSeq: 0, ackFrame: 0,
+        el, liveValue: controlValue(el), lastSentSeq: 0, sentValue: undefined, lastAckedSeq: 0, ackFrame: 0,
         timer: undefined, pending: undefined, composing: false, typed: false, imeValue: undefined,
       };
       this.entries.set(el, entry);
@@ -114,17 +119,39 @@ export class InputTable {
   }
 
   /**
+   * Whether `control` is a radio whose group (same name, same form) has a dirty entry: the user
+   * picked one of them, and until that is acked no frame may check another (which would uncheck
+   * the pick) or uncheck the pick.
+   */
+  radioGroupDirty(control: Control): boolean {
+    if (!isRadio(control) || control.name === "") return false;
+    for (const entry of this.entries.values()) {
+      const el = entry.el;
+      if (isRadio(el) && el.name === control.name && el.form === control.form && this.dirty(entry)) return true;
+    }
+    return false;
+  }
+
+  /**
    * The inputState of an event with seq `seq`: every dirty input with its DOM value, under its
-   * current id. Each reported input's lastSentSeq becomes `seq` (docs/protocol.md#input-state, "send
-   * flushes I").
+   * current id, and the seq when the user last typed it (docs/protocol.md#input-state). A value
+   * that changed since it was last reported takes `seq`, which becomes its lastSentSeq ("send
+   * flushes I"). A value reported again unchanged (still unacked while other events go out) keeps
+   * the seq it was first reported with: a newer seq would keep the input dirty past the ack of the
+   * event that carried the value, so the frame of that event, which may normalise it ("a" shown as
+   * "A"), would be dropped, and an unchanged render never sends the value again.
    */
   snapshot(seq: number): Record<string, InputReport> | undefined {
     let state: Record<string, InputReport> | undefined;
     for (const entry of this.entries.values()) {
       const id = idOf(entry.el);
       if (id === null || !this.dirty(entry)) continue;
-      (state ??= {})[id] = { value: reportValue(entry), seq };
-      entry.lastSentSeq = seq;
+      const value = reportValue(entry);
+      if (entry.sentValue !== value || entry.lastSentSeq === 0) {
+        entry.sentValue = value;
+        entry.lastSentSeq = seq;
+      }
+      (state ??= {})[id] = { value, seq: entry.lastSentSeq };
     }
     return state;
   }

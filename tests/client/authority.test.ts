@@ -219,3 +219,23 @@ test("state table: an input event sets liveValue, schedules a debounce with pend
   assert.equal(entry.lastAckedSeq, 1);
   await p.close();
 });
+
+test("a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped", async () => {
+  const radio = (i: number, color: string, checked: boolean) =>
+    `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${checked ? ' checked="checked"' : ""}>`;
+  const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
+  const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
+  green.checked = true;
+  p.fire(green, "change");
+  await p.waitFor(1);
+  assert.equal(red.checked, false);
+  // A frame from before the server saw the pick: red checked, green not.
+  p.sse.frame({ seq: 1, patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }] });
+  assert.deepEqual([red.checked, green.checked], [false, true], "the user's pick stands");
+  // Once acked, the server's choice applies again.
+  p.sse.frame({ seq: 2, ackInputs: { "r.1#input:color": 1 }, patches: [] });
+  p.requests[0]!.respond(json({ seq: 3, ackInputs: { "r.1#input:color": 1 }, patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }] }));
+  await settle();
+  assert.deepEqual([red.checked, green.checked], [true, false]);
+  await p.close();
+});
