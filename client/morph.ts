@@ -121,7 +121,10 @@ export function morphElement(cur: Element, next: Element, attrs: AttrWriter, tex
   const changes: Record<string, string> = {};
   let changed = false;
   for (const attr of Array.from(next.attributes)) {
-    if (cur.getAttribute(attr.name) !== attr.value) {
+    if (cur.getAttribute(attr.name) === attr.value) continue;
+    // "" in an attrs map removes; an attribute present and empty (an option's value="") is set as it is.
+    if (attr.value === "") cur.setAttribute(attr.name, "");
+    else {
       changes[attr.name] = attr.value;
       changed = true;
     }

@@ -197,7 +197,7 @@ class DiffWalk implements IdPaths {
     const { before, after } = pair;
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
     if (before === after) return EQUAL;
-    if (!formChanged(before, after)) return this.element(pair);
+    if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair);
     if (pair.verify && !sameShape(before, after)) return MISMATCH;
     const id = this.newId(pair.depth);
     this.out.push({ id, replace: renderElement(after, id) });
@@ -410,6 +410,17 @@ function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
 function textOf(el: LiveElement): string {
   const first = el.kids[0];
   return first !== undefined && first.kind === "text" ? first.text : "";
+}
+
+/**
+ * An option whose value becomes, or stops being, the empty string (src/ui/attrs.ts): a patch's
+ * attrs cannot set "" (it removes the attribute, and the option's value becomes its text), so the
+ * option is replaced.
+ */
+function emptyValueChanged(p: LiveElement, n: LiveElement): boolean {
+  if (n.tag !== "option" || p.tag !== "option") return false;
+  const a = p.attrs["value"], b = n.attrs["value"];
+  return a !== b && (a === "" || b === "");
 }
 
 /** A form whose submit handler or action differs from the form in the same slot (docs/protocol.md#patches, `replace`). */

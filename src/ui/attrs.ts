@@ -6,6 +6,9 @@
  * (docs/protocol.md#attribute-removal), so a rendered `x=""` could not be patched into existence. The
  * tree therefore treats "", false, null and undefined alike as "absent", and a boolean `true`
  * renders as the attribute's own name (`checked="checked"`), which the HTML parser reads as true.
+ * One exception: an option's `value=""` is kept, since an option without a value takes its text as
+ * its value (`<option value="">choose</option>` is a select's "nothing chosen"); the diff replaces
+ * an option whose value becomes or stops being "" rather than patch it (src/live/diff.ts).
  */
 import type { JsonValue } from "../json.ts";
 import {
@@ -134,7 +137,7 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
     }
     const attr = info.attr;
     if (attr === "") continue; // children
-    const text = attrString(attr, value);
+    const text = value === "" && attr === "value" && tag === "option" ? "" : attrString(attr, value);
     if (valueIsText && attr === "value") {
       textValue = text ?? "";
       continue;
