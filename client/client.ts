@@ -234,6 +234,24 @@ export class LiveClient {
     return inputState === undefined ? { batch, lastAppliedSeq } : { inputState, batch, lastAppliedSeq };
   }
 
+  /**
+   * An input send posts the control's value as it is now, so a newer debounced send of the same
+   * message for that control (typed while this one waited in the queue) would only repeat it. It is
+   * dropped: left pending, it would keep the input dirty past the ack of the value it repeats, and
+   * the frame answering that value (which may normalise it) would not be applied.
+   */
+  private dropRepeat(send: Send): void {
+    const entry = send.entry;
+    const later = entry?.pending;
+    if (entry === undefined || later === undefined || later === send || send.control === undefined) return;
+    if (later.control !== send.control || later.msg !== send.msg || later.kind !== send.kind) return;
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.pending = undefined;
+    const queued = this.queue.indexOf(later);
+    if (queued >= 0) this.queue.splice(queued, 1);
+  }
+
   private argsOf(send: Send): Json[] {
     if (send.control === undefined) return send.args;
     const entry = send.entry;
@@ -254,6 +272,7 @@ export class LiveClient {
     // The snapshot comes before the send leaves pendingSend, so its own input is reported.
     const inputState = this.inputs.snapshot(seq);
     if (send.entry?.pending === send) send.entry.pending = undefined;
+    this.dropRepeat(send);
     const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: handlerIdOf(send) };
     const lastAppliedSeq = this.order.lastAppliedSeq;
     const body: EventBody = inputState === undefined ? { ...entry, lastAppliedSeq } : { ...entry, inputState, lastAppliedSeq };
@@ -304,10 +323,14 @@ export class LiveClient {
         return;
       case "handler-gone":
         // The element that sent the event left the page in a frame this tab had not applied yet.
-        // Nothing was processed: catch up from a full render, which keeps dirty inputs (rule 4);
-        // they stay unacked and go again with the next event (docs/protocol.md#ids-that-move).
-        this.log(`svc: event ${body.msg} refused: its element left the page; resyncing`);
-        return this.resync();
+        // Nothing was processed, and the inputs it reported stay unacked and go again with the
+        // next event (docs/protocol.md#ids-that-move). The frames that removed the element are on
+        // their way over the stream, and a gap that does not fill resyncs; a full render now would
+        // be reconciled by ids of a tree the page has not caught up with. Without a stream, the
+        // page catches up from a full render, which keeps dirty inputs (rule 4).
+        this.log(`svc: event ${body.msg} refused: its element left the page`);
+        if (this.stream?.open !== true) return this.resync();
+        return;
       case "refused":
         return this.refused(body, resp);
       case "frame":
