@@ -1,0 +1,339 @@
+// Live input authority in a real browser (Chromium through playwright-core) on a page whose node
+// ids shift under the user (tests/client/shifting-app.ts): a log above the inputs grows at its top
+// from the user's own events and from server ticks, and rows above them are added, reversed and
+// removed, so every frame renames the inputs' wrappers as a chain. The test server holds every
+// event reply and every SSE frame back 0-300 ms (so frames arrive out of order), sends some SSE
+// frames twice, and the page's main thread is kept busy. G1, G2, IME and the choice controls must
+// hold with every seed; the seed is printed (SVC_E2E_SEED=<n> replays one, SVC_E2E_SEEDS=<k> runs k).
+//
+// Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { shiftingApp } from "../client/shifting-app.ts";
+import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
+
+const skip = e2eSkipReason();
+if (skip !== undefined) console.log(`tests/e2e/shifting skipped: ${skip}`);
+
+const started = Date.now();
+const SEEDS: number[] = process.env["SVC_E2E_SEED"]
+  ? [Number(process.env["SVC_E2E_SEED"])]
+  : Array.from({ length: Number(process.env["SVC_E2E_SEEDS"] ?? 2) }, () => Math.floor(Math.random() * 2 ** 31));
+
+/** A small seeded PRNG (mulberry32): the delays and duplicates of one seed are the same each run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let context: Promise<BrowserContext> | undefined;
+let profile: string | undefined;
+function browser(): Promise<BrowserContext> {
+  context ??= import("playwright-core").then(({ chromium }) => {
+    profile = mkdtempSync(join(tmpdir(), "svc-e2e-shift-"));
+    return chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  });
+  return context;
+}
+if (skip === undefined) {
+  after(async () => {
+    if (context !== undefined) await (await context).close();
+    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+    console.log(`e2e shifting total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+}
+
+/**
+ * Re-emits an SSE body's `patch` events each after a random 0-300 ms (so they overtake each
+ * other), a fifth of them twice; other events and comments pass at once.
+ */
+function jumbled(body: ReadableStream<Uint8Array>, rand: () => number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let pending = 0;
+  let ended = false;
+  let closed = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const emit = (block: string) => {
+        if (!closed) controller.enqueue(encoder.encode(`${block}\n\n`));
+      };
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        controller.close();
+      };
+      const later = (block: string) => {
+        pending++;
+        setTimeout(() => {
+          emit(block);
+          if (--pending === 0 && ended) close();
+        }, rand() * 300);
+      };
+      void (async () => {
+        const reader = body.getReader();
+        let buffer = "";
+        for (;;) {
+          const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+          if (chunk.done) break;
+          buffer += decoder.decode(chunk.value, { stream: true });
+          for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (!block.split("\n").includes("event: patch")) emit(block);
+            else {
+              later(block);
+              if (rand() < 0.2) later(block);
+            }
+          }
+        }
+        ended = true;
+        if (pending === 0) close();
+      })();
+    },
+    cancel() {
+      closed = true;
+    },
+  });
+}
+
+type Post = { msg: string; status: number };
+
+/** The shifting app on 127.0.0.1 behind a wrapper that delays replies and SSE frames per `seed`. */
+async function serve(seed: number) {
+  const { serve: listen } = await import("@hono/node-server");
+  const rand = random(seed);
+  const shifting = shiftingApp({ tickMs: 90 });
+  const posts: Post[] = [];
+  const server = listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async (req: Request) => {
+      const path = new URL(req.url).pathname;
+      const isEvent = req.method === "POST" && path === "/_svc/event";
+      const text = isEvent ? await req.clone().text() : "";
+      const resp = await shifting.live.fetch(req);
+      if (isEvent) {
+        let msg = "?";
+        try {
+          const body = JSON.parse(text) as { msg?: string; batch?: { msg: string }[] };
+          msg = body.batch ? body.batch.map((e) => e.msg).join("+") : String(body.msg);
+        } catch {
+          // not JSON
+        }
+        posts.push({ msg, status: resp.status });
+        await sleep(rand() * 300);
+        return resp;
+      }
+      if ((resp.headers.get("Content-Type") ?? "").startsWith("text/event-stream") && resp.body !== null) {
+        return new Response(jumbled(resp.body, rand), { status: resp.status, headers: resp.headers });
+      }
+      return resp;
+    },
+  });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    ...shifting,
+    posts,
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      server.close();
+      shifting.live.close();
+    },
+  };
+}
+
+type Served = Awaited<ReturnType<typeof serve>>;
+
+/** One page per seed: ticks started, the main thread kept busy, keystrokes that find the caret moved counted. */
+async function withPage(name: string, seed: number, fn: (page: Page, app: Served) => Promise<void>): Promise<void> {
+  const t0 = Date.now();
+  console.log(`e2e shifting ${name}: seed ${seed} (SVC_E2E_SEED=${seed} to replay)`);
+  const app = await serve(seed);
+  const ctx = await browser();
+  await ctx.clearCookies();
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (m) => {
+    if (m.text().startsWith("svc:")) warnings.push(m.text());
+    if (process.env["SVC_E2E_DEBUG"]) console.log(`console: ${m.text()}`);
+  });
+  try {
+    await page.goto(`${app.url}/`);
+    await page.waitForFunction(() => document.querySelector('script[type="module"]') !== null);
+    await page.evaluate(busyPage);
+    await page.click("#ticks");
+    await eventually(() => assert.ok(app.model().ticks >= 3, "the server ticks"));
+    await fn(page, app);
+    assert.deepEqual(errors, [], "no page errors");
+    assert.deepEqual(warnings.filter((w) => !/left the page/.test(w)), [], "no refused event, desync or resync");
+    assert.deepEqual(app.posts.filter((p) => p.status >= 400 && p.status !== 410), [], "no event refused");
+  } finally {
+    await page.close();
+    app.close();
+    console.log(`e2e shifting ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}
+
+/** In the page: a busy main thread (30 of every 50 ms) and the caret monitor. */
+function busyPage(): void {
+  const w = window as unknown as { caretJumps: number };
+  w.caretJumps = 0;
+  setInterval(() => {
+    const t = performance.now();
+    while (performance.now() - t < 30) {
+      // busy
+    }
+  }, 50);
+  document.addEventListener("keydown", (event) => {
+    const t = event.target as HTMLInputElement;
+    if ((t.tagName === "INPUT" || t.tagName === "TEXTAREA") && t.type !== "checkbox" && t.selectionStart !== t.value.length) w.caretJumps++;
+  }, true);
+}
+
+const idOf = (page: Page, selector: string) => page.$eval(selector, (el) => el.getAttribute("svc-id"));
+
+/** Focuses a control with the caret at its end (a click could land the caret mid-text). */
+async function focusEnd(page: Page, selector: string): Promise<void> {
+  await page.$eval(selector, (el) => {
+    const input = el as HTMLInputElement;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  });
+}
+
+/** Types `text`: the first part at human speed, the rest as a burst. */
+async function typeInto(page: Page, selector: string, text: string, human: number): Promise<void> {
+  await focusEnd(page, selector);
+  await page.keyboard.type(text.slice(0, human), { delay: 35 });
+  await page.keyboard.type(text.slice(human));
+}
+
+for (const seed of SEEDS) {
+  test(`G1 on a shifting page (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`, { skip, timeout: 180_000 }, async () => {
+    await withPage("G1", seed, async (page, app) => {
+      const startId = await idOf(page, "#text");
+      const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
+      const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
+      const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
+      let sent = 0;
+      for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
+        // Each input in three chunks; between them the user adds a log line above (own event).
+        const third = Math.ceil(full.length / 3);
+        for (let i = 0; i < 3; i++) {
+          await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
+          await page.click("#add");
+          sent++;
+        }
+      }
+      assert.ok(text.length + upper.length + area.length >= 500);
+      await eventually(async () => {
+        const model = app.model();
+        assert.equal(model.text, text);
+        assert.equal(model.upper, upper.toUpperCase());
+        assert.equal(model.area, area);
+        assert.equal(await value(page, "#text"), text);
+        assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
+        assert.equal(await value(page, "#area"), area);
+      }, 20_000);
+      assert.equal(await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps), 0, "the caret never moved away from the end");
+      assert.ok(app.received.filter(([m]) => m === "Add").length >= sent, "every Add arrived");
+      assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
+      assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
+    });
+  });
+}
+
+test(`IME on a shifting page (seed ${SEEDS[0]}): one dispatch of the committed text after compositionend, and the confirming Enter does not send`, { skip, timeout: 120_000 }, async () => {
+  await withPage("IME", SEEDS[0]!, async (page, app) => {
+    const cdp = await (await browser()).newCDPSession(page);
+    await focusEnd(page, "#chat");
+    await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
+    await sleep(150);
+    await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
+    await sleep(150);
+    await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
+    await sleep(400); // longer than the debounce, while ticks rename the chat input's wrapper
+    assert.deepEqual(app.received.filter(([m]) => m === "SetChat"), [], "nothing goes out while composing");
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229 });
+    await cdp.send("Input.insertText", { text: "日本" });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+    await eventually(() => assert.equal(app.model().chat, "日本"));
+    await sleep(600);
+    assert.deepEqual(app.received.filter(([m]) => m === "SetChat" || m === "Send"), [["SetChat", ["日本"]]], "one dispatch, and no Send");
+    assert.equal(await value(page, "#chat"), "日本");
+    await page.keyboard.press("Enter");
+    await eventually(async () => {
+      assert.deepEqual(app.model().sent, ["日本"]);
+      assert.equal(await value(page, "#chat"), "");
+    });
+  });
+});
+
+test(`G2 on a shifting page (seed ${SEEDS[0]}): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`, { skip, timeout: 120_000 }, async () => {
+  await withPage("G2", SEEDS[0]!, async (page, app) => {
+    for (let round = 0; round < 6; round++) {
+      await page.waitForFunction(() => document.getElementById("text") !== null);
+      await page.evaluate(busyPage);
+      const before = app.received.length;
+      const typed = `${await value(page, "#text")} r${round}`;
+      await focusEnd(page, "#text");
+      await page.keyboard.type(` r${round}`);
+      await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+      await eventually(() => {
+        const seen = app.received.slice(before);
+        const nav = seen.findIndex(([m]) => m === "Navigate");
+        assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+        const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+        assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
+        assert.equal(app.model().text, typed);
+      });
+      await page.goto(`${app.url}/`);
+    }
+  });
+});
+
+test(`checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames (seed ${SEEDS[0]})`, { skip, timeout: 120_000 }, async () => {
+  await withPage("choices", SEEDS[0]!, async (page, app) => {
+    const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
+    for (const [done, size, color] of picks) {
+      if ((await page.isChecked("#done")) !== done) await page.click("#done");
+      await page.selectOption("#size", size);
+      await page.click("#add");
+      await page.click(`#color-${color}`);
+      // The choice stands at once, whatever frames arrive meanwhile.
+      for (let i = 0; i < 5; i++) {
+        assert.equal(await page.isChecked("#done"), done);
+        assert.equal(await value(page, "#size"), size);
+        assert.equal(await page.isChecked(`#color-${color}`), true);
+        await sleep(60);
+      }
+    }
+    const [done, size, color] = picks[picks.length - 1]!;
+    await eventually(async () => {
+      const model = app.model();
+      assert.deepEqual([model.done, model.size, model.color], [done, size, color]);
+      assert.equal(await page.isChecked("#done"), done);
+      assert.equal(await value(page, "#size"), size);
+      assert.deepEqual(await page.$$eval('input[name="color"]', (els) => els.map((el) => (el as HTMLInputElement).checked)), ["red", "green", "blue"].map((c) => c === color));
+    });
+    assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
+  });
+});
