@@ -44,6 +44,7 @@ export type ErrorCode =
   // configuration read at startup (docs/auth.md#limits: SVC_LIVE_REVOCATION_CACHE_TTL)
   | "bad_config";
 
+/** The one error type of every `Result`: a stable `code` to branch on and a message for people that never holds a token, password or secret. */
 export class SvcError extends Error {
   override readonly name = "SvcError";
   constructor(

@@ -3,6 +3,7 @@
  * (a structured logger, or a test that captures them).
  */
 export type LogLevel = "WARN" | "ERROR" | "INFO";
+/** Where the library's log lines go (`setLogSink`). */
 export type LogSink = (level: LogLevel, line: string) => void;
 
 const consoleSink: LogSink = (level, line) => {

@@ -1,7 +1,6 @@
 /** The demo's model: one live session's state, signed out or signed in. */
 import type { StrengthLabel } from "../../src/mod.ts";
 import type { Item, UserRow } from "./store.ts";
-import type { Flash } from "./flash.ts";
 
 export type Page = "home" | "admin";
 export type AuthForm = "login" | "signup";
@@ -47,7 +46,7 @@ export type Model = {
 };
 
 /** The signed-out page, showing a failed attempt's notice when the page load carries one. */
-export function signedOut(flash: Flash | undefined): SignedOut {
+export function signedOut(flash: Pick<SignedOut, "form" | "error" | "email"> | undefined): SignedOut {
   return { form: flash?.form ?? "login", error: flash?.error ?? "", email: flash?.email ?? "", strength: "" };
 }
 

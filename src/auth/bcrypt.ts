@@ -6,6 +6,7 @@ import { genSaltSync, hashSync } from "bcrypt-ts";
 import { err, ok, type Result } from "../result.ts";
 import { constantTimeEqual } from "./constant-time.ts";
 
+/** The bcrypt cost `hashPassword` uses (docs/auth.md#passwords). */
 export const DEFAULT_COST = 12;
 export const MIN_COST = 4;
 export const MAX_COST = 31;

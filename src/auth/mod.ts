@@ -16,6 +16,7 @@ export type { LoginOptions, RegisterOptions } from "./users.ts";
 export type { AccessState } from "./revocation.ts";
 export type { UserIdInput } from "./user-id.ts";
 
+/** Passwords, tokens, sliding tokens, the users table and revocation: `Auth.signToken(...)`, `Auth.register(db, ...)` (docs/auth.md). */
 export const Auth = {
   hashPassword,
   hashPasswordCost,

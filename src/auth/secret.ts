@@ -9,6 +9,7 @@
 import { inspectHooks } from "../runtime/inspect.ts";
 import { readEnv } from "../runtime/env.ts";
 
+/** What a `Secret` prints as, wherever it is logged, inspected or serialised. */
 export const SECRET_PLACEHOLDER = "[redacted Secret]";
 /** docs/auth.md#limits: minimum secret length. */
 export const MIN_SECRET_BYTES = 32;
@@ -19,6 +20,7 @@ const unset = new WeakSet<Secret>();
 const utf8 = new TextEncoder();
 declare const secretBrand: unique symbol;
 
+/** An opaque HMAC signing key of at least 32 bytes that never prints its value (docs/auth.md#secrets). */
 export class Secret {
   /** Type-level brand: lets the claims type refuse a Secret (docs/auth.md#tokens). */
   declare readonly [secretBrand]: true;

@@ -12,6 +12,7 @@ import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";
 import type { Secret } from "./secret.ts";
 import { claimsObject, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
 
+/** A sliding token's window and absolute cap, in whole seconds (docs/auth.md#sliding-tokens). */
 export type SlidingParams = {
   readonly windowSeconds: number;
   readonly maxLifetimeSeconds: number;

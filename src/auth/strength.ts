@@ -14,6 +14,7 @@ import * as english from "@zxcvbn-ts/language-en";
 import { ok, type Result } from "../result.ts";
 import { expectString } from "./boundary.ts";
 
+/** `passwordStrength`'s verdict. */
 export type StrengthLabel = "weak" | "fair" | "strong";
 
 /** zxcvbn's cost grows with length; past this many characters only the prefix is analysed. */

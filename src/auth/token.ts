@@ -25,6 +25,7 @@ export const VALUE_CLAIM = "val";
 /** base64url of the header every token we sign carries: {"alg":"HS256","typ":"JWT"}. */
 const SIGNED_HEADER = encodeText(JSON.stringify({ alg: "HS256", typ: "JWT" }));
 
+/** Options of the token functions: the clock, for tests and benchmarks. */
 export type ClockOptions = {
   /** The current time in seconds since the epoch; defaults to the system clock. */
   readonly now?: number;

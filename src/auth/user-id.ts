@@ -7,6 +7,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 
+/** A user id as the admin calls take it: a string, or an integer read as its decimal text (docs/auth.md#user-ids). */
 export type UserIdInput = string | number | bigint;
 
 export function canonicalUserId(value: unknown): Result<string> {

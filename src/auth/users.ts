@@ -18,6 +18,7 @@ import { checkEmail } from "./email.ts";
 import { dummyHash, rememberCost } from "./login-timing.ts";
 import { hashPasswordCost, verifyPassword } from "./password.ts";
 
+/** Options of `Auth.register`. */
 export type RegisterOptions = {
   /**
    * bcrypt cost of the stored hash; default 12 (docs/auth.md#limits). 13-14 are suggested for
@@ -26,6 +27,7 @@ export type RegisterOptions = {
   readonly cost?: number;
 };
 
+/** Options of `Auth.login`. */
 export type LoginOptions = {
   /**
    * The bcrypt cost the application registers users with (default 12). An unknown email is

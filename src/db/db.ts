@@ -30,6 +30,7 @@ export class DbError extends SvcError {
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A database handle (SQLite through libsql, or Postgres through postgres.js) for the users table, revocation and shared live sessions: `Db.open(url)`. */
 export class Db {
   readonly dialect: Dialect;
   /** How long this process may cache one user's access row (0 = never), in milliseconds. */

@@ -12,6 +12,7 @@ export type SqlValue = string | number | null;
 /** SQL text in the adapter's own placeholder style (`?` for SQLite, `$1` for Postgres). */
 export type Statement = { readonly sql: string; readonly args: readonly SqlValue[] };
 
+/** One result row, column name to value. */
 export type Row = Readonly<Record<string, unknown>>;
 
 export interface Driver {

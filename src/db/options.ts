@@ -8,8 +8,10 @@
 import { err, ok, type Result } from "../result.ts";
 import { readEnv } from "../runtime/env.ts";
 
+/** The environment variable that sets the revocation cache's lifetime in seconds (docs/auth.md#revocation-cache). */
 export const REVOCATION_CACHE_TTL_ENV = "SVC_LIVE_REVOCATION_CACHE_TTL";
 
+/** Options of `Db.open`. */
 export type DbOptions = {
   /**
    * Seconds a process may cache one user's revocation/suspension row. Overrides
@@ -20,6 +22,7 @@ export type DbOptions = {
   readonly clock?: () => number;
 };
 
+/** Options of `Db.fromLibsql` and `Db.fromPostgres`, which adopt a client the application already has. */
 export type WrapOptions = DbOptions & {
   /** Whether db.close() also closes the wrapped client. Default false: the application owns it. */
   readonly closeClient?: boolean;

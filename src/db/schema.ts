@@ -20,8 +20,11 @@ import { sqliteSchema } from "./schema-sqlite.ts";
 
 export type { Schema };
 
+/** The built-in users table's name (docs/auth.md#users-table). */
 export const USERS_TABLE = "users";
+/** The revocation and suspension table's name, read by every replica (docs/auth.md#users-table). */
 export const ACCESS_TABLE = "svc_user_access";
+/** The role a new user gets. */
 export const DEFAULT_ROLE = "user";
 
 export function schemaFor(db: Db): Schema {

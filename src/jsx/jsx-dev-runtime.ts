@@ -8,6 +8,7 @@ import type { Child } from "../ui/node.ts";
 
 export { Fragment, type JSX } from "./jsx-runtime.ts";
 
+/** The development JSX factory (`jsx: "react-jsxdev"`): the same nodes as `jsx`. */
 export function jsxDEV(type: string | Component<any>, props: { readonly children?: Child }, key?: Key, isStaticChildren?: boolean): Child {
   return isStaticChildren === true ? jsxs(type, props, key) : jsx(type, props, key);
 }

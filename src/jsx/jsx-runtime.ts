@@ -20,6 +20,7 @@ export type Component<Props = {}> = (props: Props) => Child;
 
 type Props = { readonly children?: Child; readonly [prop: string]: unknown };
 
+/** The JSX types of `jsxImportSource: "svc-live"`: intrinsic elements with typed attributes, handler props and style props. */
 export declare namespace JSX {
   /**
    * What a TSX expression is. A fragment is typed as one too, although it is a list of children:

@@ -25,10 +25,12 @@ const REFS: Readonly<Record<string, string>> = {
 };
 const ref = (c: string): string => REFS[c] as string;
 
+/** Escapes text for an HTML text node. */
 export function escapeText(text: string): string {
   return TEXT_SPECIAL.test(text) ? text.replace(TEXT_ALL, ref) : text;
 }
 
+/** Escapes a value for a double-quoted HTML attribute. */
 export function escapeAttr(value: string): string {
   return ATTR_SPECIAL.test(value) ? value.replace(ATTR_ALL, ref) : value;
 }

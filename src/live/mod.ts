@@ -20,6 +20,7 @@ export { escapeAttr, escapeText } from "./escape.ts";
 export { handlerFor, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
 export * from "../protocol/markup.ts";
 
+/** The pure live core (render, ids, diff) as one object, for a layer that builds a larger `Live`. */
 export const LiveCore = { render, renderElement, renderKids, diff, assignIds, parseId, sanitizeKey, keyOf, handlerFor } as const;
 
 export { app, LiveApp, type LiveAppOptions } from "./server/app.ts";

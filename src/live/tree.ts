@@ -15,6 +15,7 @@ import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mo
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
 const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
 
+/** An element of a rendered live tree, with its id. */
 export interface LiveElement {
   readonly kind: "el";
   readonly tag: string;
@@ -47,6 +48,7 @@ export interface LiveElement {
   readonly pass: Pass | undefined;
 }
 
+/** A node of a rendered live tree. */
 export type LiveNode = LiveElement | UiText | UiRaw;
 
 /** Whether the element has handlers, hence a data-svc-hid attribute. */
@@ -63,6 +65,7 @@ export function hasRawKid(el: LiveElement): boolean {
 /** A tree's flat record: its content as one array, read and written by src/live/flat.ts. */
 export type Flat = readonly unknown[];
 
+/** A rendered view with ids assigned: what the diff compares (docs/protocol.md#node-ids). */
 export interface LiveTree {
   readonly kind: "tree";
   readonly root: LiveElement;

@@ -27,14 +27,17 @@ export const KEY_FILTER_ATTR = "data-svc-keyfilter";
  * arguments. The server checks a posted message against its own tree (src/live/server/session.ts).
  */
 export const MSG_ATTR_PREFIX = "data-svc-";
+/** The attribute that carries a handler's message for an event kind (`data-svc-click`). */
 export const messageAttr = (kind: EventKind): string => MSG_ATTR_PREFIX + kind;
 
 /** Event kinds a handler attribute can name, in the order they are written to `data-svc-on`. */
 export const EVENT_KINDS = ["click", "input", "change", "submit", "keydown"] as const;
+/** An event a handler can listen to. */
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Style passes whose output is an injected `<style>` with id `<owner>.~<pass>` (docs/protocol.md#injected-styles). */
 export const PASSES = ["mq", "pc", "tr", "anim"] as const;
+/** A style pass that injects a `<style>` (docs/protocol.md#injected-styles). */
 export type Pass = (typeof PASSES)[number];
 
 /** The id of the root element (docs/protocol.md#node-ids). */

@@ -54,11 +54,13 @@ type CommonOptions = SecretSource & {
   readonly now?: () => number;
 };
 
+/** Options of `tokenSession()`: a signed-in token of fixed lifetime in a cookie. */
 export type TokenSessionOptions = CommonOptions & {
   /** How long a signed-in token lives, in whole seconds. */
   readonly lifetimeSeconds: number;
 };
 
+/** Options of `slidingSession()`: a sliding token in a cookie (docs/auth.md#sliding-tokens). */
 export type SlidingSessionOptions = CommonOptions & SlidingParams & {
   /** Consulted at each re-issue: a revoked user's token stops sliding (Auth.isRevoked fits). */
   readonly revokedCheck?: RevokedCheck;

@@ -22,6 +22,7 @@ import { connectionAddress } from "../runtime/conn-info.ts";
 /** false (the default): no proxy; a number: that many proxy hops; a list: the proxies' addresses or CIDR ranges. */
 export type TrustProxy = false | number | readonly string[];
 
+/** Which proxies may name the client (docs/deployment.md). */
 export type ClientAddressOptions = { readonly trustProxy?: TrustProxy | undefined };
 
 type Binary = { readonly v4: boolean; readonly bits: bigint };

@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 
+/** A cookie's name and value (`Server.cookie`). */
 export type Cookie = { readonly name: string; readonly value: string };
 
 /** The request of a Hono handler's context, or the request itself: every helper takes either. */

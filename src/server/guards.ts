@@ -12,6 +12,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type AuthUser, sessionMiddlewareRan, type SignedInEnv } from "./auth-session.ts";
 import { httpException } from "./http-errors.ts";
 
+/** Options of `requireUser()` and `requireRole()`. */
 export type GuardOptions = {
   /** Where a page request without a signed-in user is redirected (a path of this site). */
   readonly redirectTo?: string;

@@ -21,6 +21,7 @@ export type { GuardOptions } from "./guards.ts";
 export { HTTP_STATUS } from "./http-errors.ts";
 export { requireRole, requireUser, slidingSession, tokenSession };
 
+/** Cookie and response helpers, the Secure-cookie rule, the production gate and the auth middleware (docs/auth.md#cookies). */
 export const Server = {
   withCookie,
   cookie,

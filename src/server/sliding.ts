@@ -21,6 +21,7 @@ import { getCookie, setCookieLine, withCookie } from "./cookies.ts";
 import { replaceResponse } from "./hono-response.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
 
+/** A cookie's SameSite attribute. */
 export type SameSite = "Strict" | "Lax" | "None";
 /**
  * Whether `sub` (whose token was issued at `iat`, in seconds, to the millisecond when the token
@@ -28,6 +29,7 @@ export type SameSite = "Strict" | "Lax" | "None";
  */
 export type RevokedCheck = (sub: string, iat: number) => boolean | Result<boolean> | Promise<boolean | Result<boolean>>;
 
+/** Options of the sliding-token middleware (`withAuthSliding`). */
 export type SlidingOptions = {
   /** Cookie name. */
   readonly cookie: string;
@@ -48,6 +50,7 @@ export type SlidingOptions = {
   readonly isInteraction?: (req: Request) => boolean;
 };
 
+/** The Hono variables the sliding middleware sets: the verified claims, or undefined. */
 export type SlidingEnv = { Variables: { svcAuth: JsonObject | undefined } };
 
 /** The secret the options name: the one given, else the variable's value now. */

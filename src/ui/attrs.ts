@@ -20,6 +20,7 @@ import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type Styl
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
 export type KeyHandler = Message | { readonly key: string; readonly msg: Message };
 
+/** The handler props of an element: each names the message to dispatch. */
 export type HandlerProps = {
   readonly onClick?: Message;
   readonly onInput?: Message;
@@ -28,6 +29,7 @@ export type HandlerProps = {
   readonly onKeydown?: KeyHandler;
 };
 
+/** An attribute's value: `""`, `false`, `null` and `undefined` leave it out; `true` writes the attribute's own name. */
 export type AttrValue = string | number | boolean | null | undefined;
 
 /** What `Ui.h` accepts as its second argument. */

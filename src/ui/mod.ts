@@ -15,4 +15,5 @@ export type { Child, Handlers, Message, MessageRecord, UiElement, UiNode, UiRaw,
 export type { Attrs, AttrValue, HandlerProps, KeyHandler } from "./attrs.ts";
 export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
 
+/** The view builders: `Ui.h`, `Ui.keyed`, `Ui.html`, `Ui.raw`, `Ui.text`, `Ui.lazy`. */
 export const Ui = { h, html, keyed, raw, text, lazy } as const;

@@ -32,6 +32,7 @@ export function text(value: string | number): UiText {
   return { kind: "text", text: s.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s };
 }
 
+/** Markup written as it is: the one way to emit unescaped HTML (the app vouches for it). */
 export function raw(html: string): UiRaw {
   return { kind: "raw", html: String(html) };
 }

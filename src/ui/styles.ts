@@ -13,6 +13,7 @@
 import { ID_ATTR, type Pass } from "../protocol/mod.ts";
 import type { PassTemplate } from "./types.ts";
 
+/** CSS declarations, property to value. */
 export type CssProps = Readonly<Record<string, string | number>>;
 
 /** The pseudo-class props of the `pc` pass, in cascade order (visited before hover before active). */
@@ -24,8 +25,10 @@ export const PSEUDO_PROPS = {
   focusVisible: "focus-visible",
   active: "active",
 } as const;
+/** A style prop for a pseudo-class (`hover`, `focus`, ...). */
 export type PseudoProp = keyof typeof PSEUDO_PROPS;
 
+/** The `animation` style prop: keyframes and how they run. */
 export type Animation = {
   /** Keyframe selectors ("from", "50%", "to") to declarations. */
   readonly keyframes: Readonly<Record<string, CssProps>>;

@@ -17,6 +17,7 @@ export type MessageRecord = {
   readonly key?: string;
 };
 
+/** An element's handlers, by event kind. */
 export type Handlers = Readonly<Partial<Record<EventKind, MessageRecord>>>;
 
 /** One injected style pass: its CSS with `\0` where the owner's selector goes. */
@@ -27,6 +28,7 @@ export interface LiveMark {
   readonly seg: string;
 }
 
+/** An element of a view, as `Ui.h` or JSX builds it. */
 export interface UiElement {
   readonly kind: "el";
   /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
@@ -53,6 +55,7 @@ export interface UiElement {
    */
   live: LiveMark | undefined;
 }
+/** A text node of a view. */
 export interface UiText {
   readonly kind: "text";
   readonly text: string;
@@ -62,6 +65,7 @@ export interface UiRaw {
   readonly kind: "raw";
   readonly html: string;
 }
+/** A node of a view: an element, a text or raw markup. */
 export type UiNode = UiElement | UiText | UiRaw;
 
 /** What `h` accepts as a child: nodes, strings and numbers; null, undefined and booleans vanish. */

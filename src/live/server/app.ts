@@ -58,6 +58,7 @@ import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
 import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
 
+/** Options of `Live.app`. */
 export type LiveAppOptions = {
   /** A sub-app's name: its session cookie is svc_<name>_sid (docs/protocol.md#sessions-and-cookies). */
   readonly name?: string;
@@ -113,6 +114,7 @@ export type LiveAppOptions = {
 
 type Env = SlidingEnv;
 
+/** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
   readonly sessions: SessionRegistry<Model>;
   private readonly config: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;

@@ -7,8 +7,10 @@ import type { JsonValue } from "../../json.ts";
 
 const CMD = Symbol.for("svc.live.cmd");
 
+/** A message to dispatch: its name, then its arguments. */
 export type Dispatch = readonly [msg: string, ...args: JsonValue[]];
 
+/** A command an update returns beside the model: a task, a batch, a session binding or ending (docs/live-apps.md). */
 export type Cmd =
   | { readonly [CMD]: true; readonly kind: "none" }
   | { readonly [CMD]: true; readonly kind: "batch"; readonly cmds: readonly Cmd[] }
@@ -21,8 +23,10 @@ export function isCmd(value: unknown): value is Cmd {
   return typeof value === "object" && value !== null && (value as { [CMD]?: unknown })[CMD] === true;
 }
 
+/** The command that does nothing. */
 export const none: Cmd = { [CMD]: true, kind: "none" };
 
+/** Several commands run together. */
 export function batch(...cmds: Cmd[]): Cmd {
   return { [CMD]: true, kind: "batch", cmds };
 }

@@ -7,8 +7,10 @@ import type { UiElement } from "../../ui/node.ts";
 import { type Cmd, isCmd } from "./commands.ts";
 import type { Sub } from "./subscriptions.ts";
 
+/** What `update` (and `init`) returns: the new model, or the model and a command. */
 export type Update<Model> = Model | readonly [Model, Cmd];
 
+/** What `init` is given when a page load starts a session. */
 export type InitContext = {
   /** The page URL the session started on. */
   readonly url: URL;
@@ -21,6 +23,7 @@ export type InitContext = {
   readonly request: Request;
 };
 
+/** A live app's definition: `init`, `update`, `view` and optional `subscriptions`. */
 export type LiveDefinition<Model> = {
   readonly init: (context: InitContext) => Update<Model>;
   readonly update: (model: Model, msg: string, args: readonly JsonValue[]) => Update<Model>;

@@ -15,6 +15,7 @@ export type SessionSnapshot = {
   readonly updatedAt: number;
 };
 
+/** Where sessions' durable snapshots live; in memory by default, Postgres for several replicas (docs/deployment.md). */
 export interface SessionStore {
   load(id: string): Promise<SessionSnapshot | undefined>;
   save(snapshot: SessionSnapshot): Promise<void>;
@@ -27,6 +28,7 @@ export interface SessionStore {
 /** How long a killed id stays on the dead list; past that it is simply unknown, which is as dead. */
 const DEAD_ID_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** The session store of one process. */
 export class MemorySessionStore implements SessionStore {
   private readonly snapshots = new Map<string, SessionSnapshot>();
   /** Killed ids and when they stop needing a record (insertion order is expiry order). */

@@ -5,6 +5,7 @@
 import type { JsonValue } from "../../json.ts";
 import { repeatUnref } from "../../runtime/timers.ts";
 
+/** A subscription: dispatch `msg` with `args` every `every` milliseconds while `subscriptions` returns it. */
 export type Sub = { readonly every: number; readonly msg: string; readonly args: readonly JsonValue[] };
 
 /** Every `ms` milliseconds, dispatch `msg` with `args`. */
