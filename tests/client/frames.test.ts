@@ -226,6 +226,27 @@ test("session-rotating is retried with backoff; a held rotation ticket is exchan
   await p.close();
 });
 
+test("a rotation's new CSRF token (X-Svc-Csrf beside X-Svc-Sid) is sent by every later request, the ticket exchange's token by those after it", async () => {
+  let rotating = 1;
+  const p = page(ROOT, {
+    auto: (req) => {
+      if (req.url.endsWith("/_svc/rotate")) return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3", "X-Svc-Csrf": "tok-3" } });
+      const seq = Number(req.body?.seq);
+      if (seq === 1) return json({ seq: 1, patches: [] }, { "X-Svc-Rotation": "ticket-1", "X-Svc-Sid": "h2", "X-Svc-Csrf": "tok-2" });
+      if (rotating-- > 0) return status(409, "session-rotating");
+      return json({ seq, patches: [] });
+    },
+  });
+  p.el("r.2#button").click();
+  await settle();
+  p.el("r.2#button").click();
+  await sleep(50);
+  const sent = p.requests.map((r) => [r.url.replace("/_svc/", ""), r.headers["X-Svc-Csrf"]]);
+  assert.deepEqual(sent, [["event", "tok"], ["event", "tok-2"], ["rotate", "tok-2"], ["event", "tok-3"]]);
+  assert.equal(p.reloads, 0);
+  await p.close();
+});
+
 test("an app error keeps the reported inputs dirty, and they go again with the next event", async () => {
   const p = page(ROOT, {
     options: { debounceMs: 5 },
