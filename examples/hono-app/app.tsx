@@ -41,7 +41,7 @@ export function createApp(secret: Secret) {
       view: (model) => <TodoPage model={model} />,
     },
     { name: "todos", title: "To-dos" },
-  );
+  ).withAuthSliding(session); // a sign-in as someone else starts a new live session
 
   const app = new Hono<AuthEnv>();
   app.use(logger(), secureHeaders(), session);

@@ -21,7 +21,7 @@ import { SvcError } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
 import { encodeCookieValue, getCookie } from "./cookies.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
-import { authSliding, type RevokedCheck, type SameSite, secretOf, setSlidingCookie, type SlidingEnv } from "./sliding.ts";
+import { authSliding, type RevokedCheck, type SameSite, secretOf, setSlidingCookie, type SlidingEnv, type SlidingOptions } from "./sliding.ts";
 
 /** The signed-in user a session middleware puts on `c.var.auth`. */
 export type AuthUser = {
@@ -68,6 +68,8 @@ export type SlidingSessionOptions = CommonOptions & SlidingParams & {
 
 /** A session middleware, with the two writes of its cookie. */
 export type SessionMiddleware = MiddlewareHandler<AuthEnv> & {
+  /** A sliding session's settings, for a live app behind it (`live.withAuthSliding(session)`). */
+  readonly sliding?: Omit<SlidingOptions, "prefix">;
   /**
    * Signs a token whose `sub` is `userId` (with extra claims) and sets the cookie on the response
    * the handler builds through `c`. A claim that cannot be signed throws SvcError.
@@ -114,15 +116,15 @@ export function tokenSession(options: TokenSessionOptions): SessionMiddleware {
  */
 export function slidingSession(options: SlidingSessionOptions): SessionMiddleware {
   const common = checkCommon(options, "slidingSession");
-  const sliding = authSliding({
+  const settings = {
     cookie: options.cookie,
     secret: options.secret,
     secretEnv: options.secretEnv,
     sameSite: common.sameSite,
     revokedCheck: options.revokedCheck,
-    prefix: options.prefix,
     now: common.now,
-  });
+  };
+  const sliding = authSliding({ ...settings, prefix: options.prefix });
   const middleware: MiddlewareHandler<AuthEnv> = async (c, next) => {
     sessionRan.add(c.req.raw);
     // The sliding middleware sets svcAuth (the live app reads it too); auth is the user it names.
@@ -134,6 +136,7 @@ export function slidingSession(options: SlidingSessionOptions): SessionMiddlewar
     });
   };
   return Object.assign(middleware, {
+    sliding: settings,
     signIn(c: Context, userId: string | number, claims: JsonObject = {}) {
       const params = { windowSeconds: options.windowSeconds, maxLifetimeSeconds: options.maxLifetimeSeconds };
       const token = signSlidingToken(secretOf(options), { ...claims, sub: userId }, params, { now: common.now() });

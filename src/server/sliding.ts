@@ -59,6 +59,11 @@ export function secretOf(options: { readonly secret?: Secret | undefined; readon
 }
 
 const configOfRequest = new WeakMap<Request, SlidingOptions>();
+
+/** Whether a sliding middleware for this cookie already ran on this request (in an app in front). */
+export function slidingRanFor(req: Request, cookie: string): boolean {
+  return configOfRequest.get(req)?.cookie === cookie;
+}
 let lastConfigured: SlidingOptions | undefined;
 
 function isServerSentEvents(req: Request): boolean {

@@ -57,3 +57,17 @@ test("the README quotes the example as it is", async () => {
   const quoted = source.slice(source.indexOf("import { Hono }")).trimEnd();
   assert.ok(readme.includes("```tsx\n" + quoted + "\n```"), "README.md's Use it in your Hono app block matches examples/hono-app/app.tsx");
 });
+
+test("signing in as someone else in the same browser starts a new live session with the new user's page", async () => {
+  let cookies = "";
+  const signIn = async (name: string) => {
+    cookies = cookieHeader(await app.request("/login", { method: "POST", body: new URLSearchParams({ name }), headers: { Cookie: cookies } }), cookies);
+    const page = await app.request("/todos", { headers: { Accept: "text/html", Cookie: cookies } });
+    cookies = cookieHeader(page, cookies);
+    return page.text();
+  };
+  assert.match(await signIn("Grace"), /Grace's to-dos/);
+  const live = /svc_todos_sid=([^;]+)/.exec(cookies)![1];
+  assert.match(await signIn("Linus"), /Linus's to-dos/);
+  assert.notEqual(/svc_todos_sid=([^;]+)/.exec(cookies)![1], live, "a new session id");
+});

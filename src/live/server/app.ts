@@ -29,7 +29,8 @@ import { checkSecretAtStart, SECRET_ENV } from "../../server/production.ts";
 import { readEnv } from "../../runtime/env.ts";
 import { log } from "../../log.ts";
 import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
-import { authSliding, type SlidingEnv, type SlidingOptions } from "../../server/sliding.ts";
+import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
+import type { SessionMiddleware } from "../../server/auth-session.ts";
 import { render } from "../render.ts";
 import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import type { Secret } from "../../auth/secret.ts";
@@ -180,11 +181,19 @@ export class LiveApp<Model> extends Hono<Env> {
 
   private readonly eventPath: string;
 
-  /** Mounts the sliding-session middleware (docs/auth.md#cookies). */
-  withAuthSliding(options: Omit<SlidingOptions, "prefix">): this {
+  /**
+   * Mounts the sliding-session middleware (docs/auth.md#hono-middleware): its options, or a
+   * `Server.slidingSession` the app sits behind. Behind that middleware (`app.route`), the token
+   * was verified and slid in front and is not again; the app still starts a new session when the
+   * token names another user, so a sign-in as someone else never sees the previous user's model.
+   */
+  withAuthSliding(options: Omit<SlidingOptions, "prefix"> | SessionMiddleware): this {
     this.configure();
-    this.middleware.push(authSliding({ ...options, prefix: this.config.prefix }));
-    this.access.sliding = options;
+    const settings = typeof options === "function" ? options.sliding : options;
+    if (settings === undefined) throw new TypeError("withAuthSliding takes sliding options or a Server.slidingSession middleware");
+    const own = authSliding({ ...settings, prefix: this.config.prefix });
+    this.middleware.push((c, next) => (slidingRanFor(c.req.raw, settings.cookie) ? next() : own(c, next)));
+    this.access.sliding = settings;
     return this;
   }
 
