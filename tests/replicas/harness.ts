@@ -50,7 +50,10 @@ export class Cluster {
     const output: string[] = [];
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output.join("")}`)), 20_000);
-      child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => {
+        output.push(chunk.toString());
+        for (const line of chunk.toString().split("\n")) if (line.startsWith("[ERROR]")) this.errors.push(line);
+      });
       child.stdout!.on("data", (chunk: Buffer) => {
         const text = chunk.toString();
         output.push(text);
@@ -87,7 +90,11 @@ export class Cluster {
     return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
   }
 
+  /** The errors the replicas logged (every replica this cluster started, restarted ones too). */
+  readonly errors: string[] = [];
+
   async stop(): Promise<void> {
+    for (const line of this.errors) console.log(`# replica error: ${line}`);
     await this.proxy?.close();
     for (const replica of this.replicas) {
       if (replica.child.exitCode === null && replica.child.signalCode === null) {

@@ -13,7 +13,7 @@ import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import type { TokenState } from "./csrf.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, replicaDraining, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
+import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, replicaDraining, storeUnavailable, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
 import type { LiveSession, StepOutcome } from "./session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
@@ -43,7 +43,8 @@ export type EventRouteContext<Model> = {
 export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
   const id = ctx.sessionIdOf(req);
   const found = ctx.registry.resolve(id);
-  const resolved = found instanceof Promise ? await found : found;
+  const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
+  if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved.kind === "lost") return sessionLost();
   if (resolved.kind === "rotating") return sessionRotating();
   if (resolved.kind === "elsewhere") return replicaDraining();
@@ -74,21 +75,33 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
-  let reply = await session.mutex.run(() => process(session, body, ctx.now()));
+  let reply = await session.mutex.run(() => process(session, body, ctx.now())).catch(storeFailed);
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
-    const again = await ctx.registry.resolve(id);
+    const again = await Promise.resolve(ctx.registry.resolve(id)).catch(storeFailed);
+    if (again === STORE_FAILED) return storeUnavailable();
     if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
     session = again.session;
     const current = session;
-    reply = await current.mutex.run(() => process(current, body, ctx.now()));
+    reply = await current.mutex.run(() => process(current, body, ctx.now())).catch(storeFailed);
   }
   if (reply === MOVED) return replicaDraining();
+  if (reply === STORE_FAILED) return storeUnavailable();
   // A rotation or an end made while processing is in the store before the reply names it.
   const writes = ctx.registry.settled(session);
   if (writes !== undefined) await writes.catch(() => undefined);
   return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
+}
+
+/**
+ * The shared store failed (docs/deployment.md#several-replicas): the change was not saved, so
+ * nothing of it was kept or sent; the client retries after a 503 with Retry-After.
+ */
+const STORE_FAILED = Symbol("store failed");
+function storeFailed(error: unknown): typeof STORE_FAILED {
+  log.error(`live.store failed, event refused: ${error instanceof Error ? error.message : String(error)}`);
+  return STORE_FAILED;
 }
 
 /** The answer of `process` when the session moved to another replica before its change was kept. */

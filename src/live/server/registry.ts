@@ -206,6 +206,11 @@ export class SessionRegistry<Model> implements SessionHost {
     await this.shared!.ready;
     const loaded = await this.shared!.take(id);
     if (loaded === undefined) return LOST;
+    if (this.draining) {
+      // Drain began while this takeover was on its way: give the session straight back.
+      await this.shared!.store.release(loaded.key, this.shared!.owner, loaded.epoch);
+      return ELSEWHERE;
+    }
     const session = this.build!(id, loaded.state, loaded.frames);
     this.shared!.hold(session, loaded.key, loaded.epoch);
     this.sessions.set(id, session);
@@ -351,6 +356,8 @@ export class SessionRegistry<Model> implements SessionHost {
    */
   async drain(): Promise<void> {
     this.draining = true;
+    // Takeovers already on their way finish first (and hand their session back, see takeOver).
+    await Promise.allSettled([...this.taking.values()]);
     const held = [...this.sessions.values()];
     await Promise.all(
       held.map(async (session) => {

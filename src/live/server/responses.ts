@@ -35,6 +35,11 @@ export function sessionsFull(): Response {
 
 }
 
+/** The shared session store could not save or load (docs/deployment.md#several-replicas): retry. */
+export function storeUnavailable(): Response {
+  return new Response("session store unavailable; retry", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
+}
+
 /**
  * This replica is draining and does not hold the session (docs/deployment.md#several-replicas):
  * 503 with Retry-After, which the client retries, and the proxy sends to another replica.
