@@ -5,11 +5,13 @@
  * it (the live app's init sees the request) and its response clears it.
  */
 import { Server } from "../../src/mod.ts";
-import type { AuthForm } from "./model.ts";
 
 export const FLASH_COOKIE = "svc_demo_flash";
 
-export type Flash = { readonly form: AuthForm; readonly error: string; readonly email: string };
+/** Which form the notice is for; the same two as the model's AuthForm, spelled here so the model can import this module. */
+export type FlashForm = "login" | "signup";
+
+export type Flash = { readonly form: FlashForm; readonly error: string; readonly email: string };
 
 /** `resp` with the notice set for the next page load (a minute at most). */
 export function withFlash(resp: Response, flash: Flash): Response {
