@@ -1,5 +1,5 @@
 /**
- * Who may use a live session, and as whom (docs/auth.md#live-session-and-the-revocation-gate):
+ * Who may use a live session, and as whom (docs/auth.md#live-sessions-and-the-gate):
  * the user a session is bound to, taken from a sliding app's verified token or bound by the app,
  * and the revocation gate that every interaction of a bound session passes.
  *

@@ -21,7 +21,7 @@ export type SessionState<Model> = {
    * first; at most RECENT_PAGES of them (see session-step.ts, `firstSight`).
    */
   readonly pageSeqs: ReadonlyMap<string, number>;
-  /** The bound user (docs/auth.md#live-session-and-the-revocation-gate), canonical String id. */
+  /** The bound user (docs/auth.md#live-sessions-and-the-gate), canonical String id. */
   readonly user: string | undefined;
   /** When the current binding (or the session) began, in ms: the revocation gate's issuedAt. */
   readonly boundAt: number;

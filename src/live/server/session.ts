@@ -111,7 +111,7 @@ export class LiveSession<Model> {
   get inputSeqs(): ReadonlyMap<string, number> {
     return this.state.inputSeqs;
   }
-  /** The bound user (docs/auth.md#live-session-and-the-revocation-gate), canonical String id. */
+  /** The bound user (docs/auth.md#live-sessions-and-the-gate), canonical String id. */
   get user(): string | undefined {
     return this.state.user;
   }
