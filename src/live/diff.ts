@@ -58,7 +58,7 @@ import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { renderElement, renderKids } from "./render.ts";
-import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
+import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree, textOf, withKids } from "./tree.ts";
 
 export type { ClientValues };
 
@@ -398,18 +398,6 @@ function onlyOfTag(kids: readonly LiveNode[], el: LiveElement): boolean {
   if (kids.length > 8) return false;
   for (const kid of kids) if (kid !== el && kid.kind === "el" && kid.tag === el.tag) return false;
   return true;
-}
-
-/** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
-function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
-  return {
-    kind: "el", tag: el.tag, seg: el.seg, key: el.key, indexFree: el.indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: el.pass,
-  };
-}
-
-function textOf(el: LiveElement): string {
-  const first = el.kids[0];
-  return first !== undefined && first.kind === "text" ? first.text : "";
 }
 
 /**

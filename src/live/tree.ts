@@ -65,6 +65,19 @@ export function hasRawKid(el: LiveElement): boolean {
 /** A tree's flat record: its content as one array, read and written by src/live/flat.ts. */
 export type Flat = readonly unknown[];
 
+/** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
+export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
+  return {
+    kind: "el", tag: el.tag, seg: el.seg, key: el.key, indexFree: el.indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: el.pass,
+  };
+}
+
+/** The element's first child's text, or "" (the content of style, script, textarea, title). */
+export function textOf(el: LiveElement): string {
+  const first = el.kids[0];
+  return first !== undefined && first.kind === "text" ? first.text : "";
+}
+
 /** A rendered view with ids assigned: what the diff compares (docs/protocol.md#node-ids). */
 export interface LiveTree {
   readonly kind: "tree";
