@@ -254,7 +254,8 @@ for (const seed of SEEDS) {
         assert.equal(await value(page, "#area"), area);
       }, 20_000);
       assert.equal(await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps), 0, "the caret never moved away from the end");
-      assert.ok(app.received.filter(([m]) => m === "Add").length >= sent, "every Add arrived");
+      await eventually(() => assert.equal(app.received.filter(([m]) => m === "Add").length, sent, "every Add arrived, once"));
+      assert.deepEqual(app.posts.filter((p) => p.status !== 200 && p.status !== 204), [], "nothing the user touched left the page: every event applied");
       assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
       assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
     });
