@@ -28,6 +28,7 @@ export { batch, bindSessionUser, endSession, none, rotateSession, task, type Cmd
 export type { InitContext, LiveDefinition, Update } from "./server/definition.ts";
 export type { Frame } from "./server/frames.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/store.ts";
+export type { SessionCounts } from "./server/session-bounds.ts";
 export { every, type Sub } from "./server/subscriptions.ts";
 
 /**
