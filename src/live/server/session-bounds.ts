@@ -14,6 +14,7 @@
  * first one young enough.
  */
 
+/** The bounds of src/live/server/session-bounds.ts, checked by sessionBoundsOptions. */
 export type SessionBoundsOptions = {
   /** Most sessions in all (default 10,000). */
   readonly maxSessions: number;
@@ -23,6 +24,7 @@ export type SessionBoundsOptions = {
   readonly pendingMs: number;
 };
 
+/** A live app's session counts, for monitoring (`liveApp.sessionCounts()`); see docs/security.md#session-bounds. */
 export type SessionCounts = {
   /** Sessions alive now, pending ones included. */
   readonly live: number;
