@@ -46,10 +46,20 @@ async function serveDemo() {
   const { serve } = await import("@hono/node-server");
   const demo = demoApp();
   const posts: Post[] = [];
+  /** The Last-Event-ID header of each subscribe request, in order (null: none). */
+  const subscribes: (string | null)[] = [];
+  /** How many times a page fetched GET /_svc/render to resync. */
+  let renders = 0;
+  let streamsHeld: Promise<void> | undefined;
   const server = serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch: async (req: Request) => {
+      if (req.method === "GET" && new URL(req.url).pathname === "/_svc/subscribe") {
+        subscribes.push(req.headers.get("Last-Event-ID"));
+        await streamsHeld;
+      }
+      if (req.method === "GET" && new URL(req.url).pathname === "/_svc/render") renders++;
       const isEvent = req.method === "POST" && new URL(req.url).pathname === "/_svc/event";
       if (isEvent) {
         const text = await req.clone().text();
@@ -69,6 +79,18 @@ async function serveDemo() {
   return {
     ...demo,
     posts,
+    subscribes,
+    renders: () => renders,
+    /** Breaks every open stream and holds the reconnections until the returned function is called. */
+    dropStreams(): () => void {
+      let release = () => {};
+      streamsHeld = new Promise<void>((resolve) => (release = resolve));
+      for (const session of demo.live.sessions.all()) session.frames.closeAll();
+      return () => {
+        streamsHeld = undefined;
+        release();
+      };
+    },
     url: `http://127.0.0.1:${port}`,
     close() {
       server.close();
@@ -240,5 +262,44 @@ test("a session-lost reply reloads the page into a new session", { skip }, async
     assert.ok(demo.received.some(([m]) => m === "End"));
     assert.equal(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker), undefined, "the page reloaded");
     assert.equal(await page.textContent("#count"), "count 0", "a new session");
+  });
+});
+
+test("a broken stream resumes through Last-Event-ID: the browser reconnects by itself and gets the frames it missed, or a full render when they are gone", { skip }, async () => {
+  await withPage("resume", async (page, demo) => {
+    await page.click("#inc");
+    await eventually(async () => assert.equal(await page.textContent("#count"), "count 1"));
+    // The frame of that click came over the stream too, so the browser's last event id is 1.
+    await eventually(() => assert.ok(demo.subscribes.length >= 1));
+    await sleep(200);
+
+    // Another tab of the same session makes two frames while this tab's stream is down.
+    const release = demo.dropStreams();
+    const other = await page.context().newPage();
+    try {
+      await other.goto(`${demo.url}/`);
+      for (const count of [2, 3]) {
+        await other.click("#inc");
+        await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
+      }
+      assert.equal(await page.textContent("#count"), "count 1", "nothing reached the first tab yet");
+      release();
+      await eventually(async () => assert.equal(await page.textContent("#count"), "count 3"));
+      assert.ok(demo.subscribes.includes("1"), `a reconnect named the last frame it got: ${JSON.stringify(demo.subscribes)}`);
+      assert.equal(demo.renders(), 0, "the missed frames were replayed on the stream, not fetched as a render");
+
+      // A gap longer than the session keeps frames for: the reconnect gets one full render.
+      const releaseAgain = demo.dropStreams();
+      for (let count = 4; count <= 24; count++) {
+        await other.click("#inc");
+        await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
+      }
+      releaseAgain();
+      await eventually(async () => assert.equal(await page.textContent("#count"), "count 24"));
+      assert.ok(demo.subscribes.includes("3"), `the second reconnect named frame 3: ${JSON.stringify(demo.subscribes)}`);
+      assert.equal(demo.renders(), 0, "the full render came on the stream");
+    } finally {
+      await other.close();
+    }
   });
 });
