@@ -1,6 +1,6 @@
 /**
  * The server process of bench/http.bench.ts, under whichever runtime runs it: the bench form app
- * (bench/live-app.ts, the page the README's figures are of) and the bare Hono route that parses
+ * (bench/live-app.ts, the page the benchmark figures are of) and the bare Hono route that parses
  * the same JSON and answers JSON, each on 127.0.0.1 at a random port, served the runtime's own way
  * (@hono/node-server on Node, Bun.serve, Deno.serve). Prints one line, PORTS {"ours", "bare"},
  * when both listen; the parent ends it.

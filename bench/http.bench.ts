@@ -3,7 +3,7 @@
  * session, driven by autocannon in a separate Node process (bench/http-load.ts), against a server
  * process of the runtime running this bench (bench/http-server.ts: @hono/node-server on Node,
  * Bun.serve on Bun, Deno.serve on Deno). Ours is the bench form (bench/live-app.ts, about 100
- * elements written with Ui.h, the page of the README's figures); each connection clicks "+" again
+ * elements written with Ui.h, the page of the benchmark figures); each connection clicks "+" again
  * and again (one text patch per event). The bare route parses the same JSON bodies and answers
  * JSON. Rounds alternate ours and bare; the pair of adjacent rounds with the median ratio is kept
  * (bench/report.ts medianPair). Targets: at least 0.6x the bare route on Node, 0.5x on Bun and Deno.

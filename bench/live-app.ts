@@ -137,7 +137,7 @@ export function viewStaticBuiltOnce(model: FormModel) {
 }
 
 /**
- * The page as an app tuned by the README's advice writes it: static parts built once, and each
+ * The page as an app tuned by docs/live-apps.md's advice writes it: static parts built once, and each
  * field a `Ui.lazy` part of its name and value, built again only when its value changes. Same
  * markup, same 93 elements.
  */

@@ -1,7 +1,7 @@
 /**
  * `npm run release -- <patch|minor|major|x.y.z>`: bumps the version in package.json,
  * package-lock.json and jsr.json, moves CHANGELOG.md's Unreleased entries under the new version
- * with today's date, commits and tags v<version>. It publishes nothing (README, "Versions").
+ * with today's date, commits and tags v<version>. It publishes nothing (CONTRIBUTING.md#packing-and-releasing).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // The package inside one esbuild bundle (run.sh builds it with the password worker as a second
-// entry beside it, as the README's Install section says): tokens, a password hashed in the worker
+// entry beside it, as docs/deployment.md#bundling says): tokens, a password hashed in the worker
 // thread, and a missing optional driver still reported at run time, not refused by the bundler.
 import { Auth, Db, Secret } from "svc-live";
 

@@ -44,7 +44,7 @@ export function task<T>(work: () => Promise<T>, toMsg: (outcome: { ok: true; val
   };
 }
 
-/** Moves the session to a new id (the fixation defence); see the README's rotation section. */
+/** Moves the session to a new id (the fixation defence; docs/protocol.md#session-rotation). */
 export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
 
 /**

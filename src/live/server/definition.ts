@@ -1,5 +1,5 @@
 /**
- * What an application gives Live.app: the Elm-style quartet (docs/auth.md#results-and-errors). `update` returns
+ * What an application gives Live.app: the Elm-style quartet (docs/live-apps.md#the-app-definition). `update` returns
  * the new model, or [model, cmd]; `subscriptions` returns the timers the model wants.
  */
 import type { JsonObject, JsonValue } from "../../json.ts";
