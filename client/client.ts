@@ -81,6 +81,8 @@ export class LiveClient {
   halted = false;
   /** The entry of the request in flight, re-sent ahead of a navigation batch. */
   private inFlight: InFlight | undefined;
+  /** The stream reported the session lost while an event was in flight: reload once its reply is in. */
+  private lostAfterReply = false;
   /** This page load's id: the server processes each of its seqs once. */
   private readonly page = pageId();
   private ticket: string | undefined;
@@ -122,7 +124,7 @@ export class LiveClient {
       // A new stream: frames up to this seq went out before it opened, and must come some other way.
       sync: parsed((data) => this.order.expect((JSON.parse(data) as SyncEvent).seq)),
       // The session ended or was evicted while this page was open (docs/protocol.md#errors-and-statuses).
-      lost: () => this.lost("session lost"),
+      lost: () => this.lostByStream(),
     });
   }
 
@@ -281,6 +283,7 @@ export class LiveClient {
     void this.post(body, send.control !== undefined).finally(() => {
       this.inFlight = undefined;
       this.host.doc.documentElement.removeAttribute(BUSY_ATTR);
+      if (this.lostAfterReply) return this.lost("session lost");
       this.pump();
     });
   }
@@ -377,6 +380,16 @@ export class LiveClient {
     if (csrf) this.csrf = csrf;
     const ticket = resp.headers.get(ROTATION_HEADER);
     if (ticket) this.ticket = ticket;
+  }
+
+  /**
+   * The stream says the session ended. An event still on its way may be the one that ended it (a
+   * sign-out), and its reply carries the cookies that end the sign-in too: reloading before it
+   * arrives would load the page with them still set. So the reload waits for that reply.
+   */
+  private lostByStream(): void {
+    if (this.inFlight === undefined) this.lost("session lost");
+    else this.lostAfterReply = true;
   }
 
   /** session-lost (or a server restart): the page reloads (docs/protocol.md#errors-and-statuses). */

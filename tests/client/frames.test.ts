@@ -192,6 +192,28 @@ test("a session-ended reply (the tab's own sign-out) reloads the page and nothin
   await p.close();
 });
 
+test("a stream's lost signal during an event waits for that event's reply (a sign-out's cookies) before the reload", async () => {
+  const p = page(ROOT);
+  p.el("r.2#button").click();
+  await settle();
+  assert.equal(p.requests.length, 1, "the event is on its way");
+  p.sse.event("lost", {});
+  await settle();
+  assert.equal(p.reloads, 0, "not before the reply: it may carry the cookies that end the sign-in");
+  p.requests[0]!.respond(new Response(null, { status: 205, headers: { "X-Svc-Status": "session-ended" } }));
+  await settle();
+  assert.equal(p.reloads, 1);
+  await p.close();
+});
+
+test("a stream's lost signal with no event on its way reloads at once", async () => {
+  const p = page(ROOT);
+  p.sse.event("lost", {});
+  await settle();
+  assert.equal(p.reloads, 1);
+  await p.close();
+});
+
 test("a plain 404 (a restarted server) reloads the page too", async () => {
   const p = page(ROOT, { auto: () => new Response("not found", { status: 404 }) });
   p.el("r.2#button").click();
