@@ -1,5 +1,5 @@
 /**
- * Which of a session's stored input seqs belong to inputs that left the tree (docs/protocol.md#session-counters:
+ * Which of a session's stored input seqs belong to inputs that left the tree (docs/protocol.md#sequence-numbers:
  * an entry is evicted when its input leaves the rendered tree), found from the event's patches
  * rather than by looking every stored id up again.
  *
