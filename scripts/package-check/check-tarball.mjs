@@ -8,7 +8,7 @@ const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split
 const patterns = readFileSync(expectedFile, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
 
 const toRegExp = (pattern) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\u0000").replace(/\*/g, "[^/]*").replace(/\u0000/g, "(?:[^/]+/)*")}$`);
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\uE000").replace(/\*/g, "[^/]*").replace(/\uE000/g, "(?:[^/]+/)*")}$`);
 // A leading "?" marks a pattern that may match nothing (a kind of file the sources may not have yet).
 const rules = patterns.map((line) => {
   const optional = line.startsWith("?");

@@ -9,6 +9,7 @@ import type { Child } from "../ui/node.ts";
 export { Fragment, type JSX } from "./jsx-runtime.ts";
 
 /** The development JSX factory (`jsx: "react-jsxdev"`): the same nodes as `jsx`. */
+// deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function jsxDEV(type: string | Component<any>, props: { readonly children?: Child }, key?: Key, isStaticChildren?: boolean): Child {
   return isStaticChildren === true ? jsxs(type, props, key) : jsx(type, props, key);
 }

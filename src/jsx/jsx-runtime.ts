@@ -16,7 +16,7 @@ import type { IntrinsicElementProps, Key } from "./elements.ts";
 export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
 
 /** What a function component is: props in, a node (or text, or a list of them) out. */
-export type Component<Props = {}> = (props: Props) => Child;
+export type Component<Props = object> = (props: Props) => Child;
 
 type Props = { readonly children?: Child; readonly [prop: string]: unknown };
 
@@ -28,8 +28,10 @@ export declare namespace JSX {
    */
   type Element = UiElement;
   /** Components may return anything a child may be. */
+  // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checks them
   type ElementType = string | ((props: any) => Child);
   interface ElementChildrenAttribute {
+    // deno-lint-ignore ban-types -- TypeScript's convention: the name of this one property is what counts
     children: {};
   }
   interface IntrinsicAttributes {
@@ -44,11 +46,13 @@ export function Fragment(props: { readonly children?: Child }): Child {
 }
 
 /** One child, or none (the compiler's call for an element with at most one child). */
+// deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function jsx(type: string | Component<any>, props: Props, key?: Key): Child {
   return typeof type === "string" ? intrinsic(type, props, key, false) : component(type, props, key);
 }
 
 /** Several children, in the array the compiler made for this call. */
+// deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function jsxs(type: string | Component<any>, props: Props, key?: Key): Child {
   return typeof type === "string" ? intrinsic(type, props, key, true) : component(type, props, key);
 }
@@ -66,6 +70,7 @@ function intrinsic(tag: string, props: Props, key: Key | undefined, manyChildren
   return hWithChildren(tag, props as never, kids);
 }
 
+// deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 function component(type: Component<any>, props: Props, key: Key | undefined): Child {
   if (typeof type !== "function") throw new TypeError(`JSX: an element type must be a tag name or a function, not ${typeof type}`);
   if (type === Fragment) {

@@ -45,7 +45,7 @@ function toStandardAlphabet(segment: string): string {
   return segment.replaceAll("-", "+").replaceAll("_", "/");
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Decodes to UTF-8 text; undefined when the bytes are not valid UTF-8. A token payload is nearly
