@@ -92,6 +92,8 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
   test("frames of one session arrive in the order they were saved, small and large mixed", async () => {
     const s = await session();
     await storeA.create(s, "replica-a");
+    // Replica B streams the session: from now on A's saves publish their frames.
+    assert.equal((await storeB.ownership(s.key, true))?.owner, "replica-a");
     const seqs: number[] = [];
     const all = new Promise<void>((resolve) => {
       const stop = busB.subscribe((m) => {
@@ -112,9 +114,26 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
   });
 
+  test("a save publishes its frame only once another replica streams the session", async () => {
+    const s = await session();
+    await storeA.create(s, "replica-a");
+    const heard: number[] = [];
+    const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m.frame.seq));
+    const frame = (seq: number) => encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq, patches: [] } });
+    assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
+    await storeB.ownership(s.key, true);
+    assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
+    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-streamed-" + s.key);
+    await busA.publish({ t: "taken", app: "svc_sid", key: "marker-streamed-" + s.key, from: "replica-a", epoch: 0 });
+    await marker;
+    stop();
+    assert.deepEqual(heard, [2]);
+  });
+
   test("a fenced-off save sends no notice", async () => {
     const s = await session();
     await storeA.create(s, "replica-a");
+    await storeB.ownership(s.key, true);
     await storeB.take(s.key, "replica-b");
     const heard: BusMessage[] = [];
     const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));

@@ -23,7 +23,8 @@ export class Cluster {
 
   get databaseUrl(): string {
     const url = POSTGRES_URL ?? "";
-    return `${url}${url.includes("?") ? "&" : "?"}search_path=${this.schema}`;
+    // The application name tells this cluster's backends apart in pg_stat_activity (the bench).
+    return `${url}${url.includes("?") ? "&" : "?"}search_path=${this.schema}&application_name=${this.schema}`;
   }
 
   static async start(count: number, mode: Mode = "round-robin", env: Record<string, string> = {}): Promise<Cluster> {

@@ -12,11 +12,23 @@ import { counterApp } from "./counter-app.ts";
 
 const url = process.env.DATABASE_URL;
 const db = url ? Db.open(url) : undefined;
+/** Database round trips this replica made (statements and transactions), for the bench. */
+let roundTrips = 0;
+if (db !== undefined) {
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  db.query = (statement) => (roundTrips++, query(statement));
+  db.transaction = (statements) => (roundTrips++, transaction(statements));
+}
 const live = counterApp({ db, gate: db, heartbeatMs: 1_000 });
 await live.ready();
 
-/** POST /test/revoke/<user> and /test/disable/<user>: the admin action, through this replica. */
+/**
+ * POST /test/revoke/<user> and /test/disable/<user>: the admin action, through this replica.
+ * GET /test/round-trips: the database round trips this replica has made.
+ */
 async function fetch(req: Request): Promise<Response> {
+  if (new URL(req.url).pathname === "/test/round-trips") return new Response(String(roundTrips));
   const admin = /^\/test\/(revoke|disable)\/([^/]+)$/.exec(new URL(req.url).pathname);
   if (admin === null || req.method !== "POST" || db === undefined) return live.fetch(req);
   const done = admin[1] === "revoke" ? await Auth.revokeUser(db, admin[2]!) : await Auth.disableUser(db, admin[2]!);

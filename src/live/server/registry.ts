@@ -138,8 +138,7 @@ export class SessionRegistry<Model> implements SessionHost {
 
   /** Sessions held here by their store key, for what the bus and lease renewal say about keys. */
   localByKey(key: string): LiveSession<Model> | undefined {
-    for (const session of this.sessions.values()) if (this.shared?.keyOf(session) === key) return session;
-    return undefined;
+    return this.shared?.sessionOf(key);
   }
 
   private *heldKeys(): Iterable<[string, number]> {

@@ -48,6 +48,8 @@ export class SharedSessions<Model> {
   /** This replica, as the store's owner column and the bus's `from` name it. */
   readonly owner: string = randomId();
   private readonly holds = new WeakMap<LiveSession<Model>, Hold>();
+  /** The sessions held here, by key (what the bus and lease renewal name). */
+  private readonly byKey = new Map<string, LiveSession<Model>>();
   /** Streams open on this replica, by session key, whether the session is held here or not. */
   private readonly streams = new Map<string, SessionFrames>();
   /** The user of each stream held for a session owned elsewhere (for eviction). */
@@ -74,6 +76,24 @@ export class SharedSessions<Model> {
     this.stopRenewal = repeatUnref(() => void this.renew(events), Math.floor(LEASE_MS / 3));
   }
 
+  private setHold(session: LiveSession<Model>, hold: Hold): void {
+    const previous = this.holds.get(session);
+    if (previous !== undefined && this.byKey.get(previous.key) === session) this.byKey.delete(previous.key);
+    this.holds.set(session, hold);
+    this.byKey.set(hold.key, session);
+  }
+
+  private dropHold(session: LiveSession<Model>): void {
+    const hold = this.holds.get(session);
+    if (hold !== undefined && this.byKey.get(hold.key) === session) this.byKey.delete(hold.key);
+    this.holds.delete(session);
+  }
+
+  /** The session held here under `key`, if any. */
+  sessionOf(key: string): LiveSession<Model> | undefined {
+    return this.byKey.get(key);
+  }
+
   keyOf(session: LiveSession<Model>): string | undefined {
     return this.holds.get(session)?.key;
   }
@@ -90,7 +110,7 @@ export class SharedSessions<Model> {
     const created = (async () => {
       await this.ready;
       const key = await sessionKey(session.id);
-      this.holds.set(session, { key, epoch: 1, since: this.now() });
+      this.setHold(session, { key, epoch: 1, since: this.now() });
       this.streams.set(key, session.frames);
       await this.store.create(this.stored(key, handle, session.state), this.owner);
     })();
@@ -118,7 +138,7 @@ export class SharedSessions<Model> {
 
   /** Marks a session built from `take` as held here. */
   hold(session: LiveSession<Model>, key: string, epoch: number): void {
-    this.holds.set(session, { key, epoch, since: this.now() });
+    this.setHold(session, { key, epoch, since: this.now() });
   }
 
   /**
@@ -143,7 +163,7 @@ export class SharedSessions<Model> {
       await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner);
       this.streams.delete(hold.key);
       this.streams.set(key, session.frames);
-      this.holds.set(session, { key, epoch: 1, since: this.now() });
+      this.setHold(session, { key, epoch: 1, since: this.now() });
     });
     return this.track(session, moved);
   }
@@ -154,7 +174,7 @@ export class SharedSessions<Model> {
     return this.track(session, previous.then(async () => {
       const hold = this.holds.get(session);
       if (hold === undefined) return;
-      this.holds.delete(session);
+      this.dropHold(session);
       this.streams.delete(hold.key);
       await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
     }));
@@ -165,14 +185,14 @@ export class SharedSessions<Model> {
     await this.writes.get(session)?.catch(() => undefined);
     const hold = this.holds.get(session);
     if (hold === undefined) return;
-    this.holds.delete(session);
+    this.dropHold(session);
     await this.store.release(hold.key, this.owner, hold.epoch);
   }
 
   /** Forgets a local copy (it moved): its streams stay, listening for frames from the new owner. */
   forget(session: LiveSession<Model>): void {
     const hold = this.holds.get(session);
-    this.holds.delete(session);
+    this.dropHold(session);
     if (hold === undefined) return;
     const frames = this.streams.get(hold.key);
     if (frames !== undefined && frames.streams.size > 0) this.remoteUsers.set(hold.key, { user: session.user, boundAt: session.boundAt });
@@ -182,7 +202,7 @@ export class SharedSessions<Model> {
   /** Who holds the session with this id (for a stream deciding whether to take it or listen). */
   async ownership(id: string): Promise<(Ownership & { key: string }) | undefined> {
     const key = await sessionKey(id);
-    const found = await this.store.ownership(key);
+    const found = await this.store.ownership(key, true);
     return found && { ...found, key };
   }
 

@@ -3,8 +3,9 @@
  * per handle, idempotently, under an advisory lock (replicas start together):
  *
  *   svc_live_sessions  (app, key) PRIMARY KEY: handle, model (codec text), out_seq, input_seqs and
- *                      page_seqs (JSON pairs), user_id, bound_at, updated_at, and ownership:
- *                      owner (replica id or NULL), epoch, lease_until
+ *                      page_seqs (JSON pairs), user_id, bound_at, updated_at, ownership: owner
+ *                      (replica id or NULL), epoch, lease_until; and remote_streams, set once
+ *                      another replica streams the session (then saves publish their frames)
  *   svc_live_dead      (app, key) PRIMARY KEY, until: killed keys
  *   svc_live_frames    id, payload, at: notices too large for NOTIFY's 8,000-byte payload,
  *                      published by reference (see bus.ts) and swept after a minute
@@ -55,6 +56,8 @@ const SCHEMA: readonly Statement[] = [
     lease_until BIGINT NOT NULL,
     PRIMARY KEY (app, key)
   )`),
+  // Set once a replica other than the owner holds a stream of the session: only then do saves publish frames.
+  stmt("ALTER TABLE svc_live_sessions ADD COLUMN IF NOT EXISTS remote_streams BOOLEAN NOT NULL DEFAULT false"),
   stmt("CREATE INDEX IF NOT EXISTS svc_live_sessions_owner ON svc_live_sessions (owner)"),
   stmt("CREATE TABLE IF NOT EXISTS svc_live_dead (app TEXT NOT NULL, key TEXT NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app, key))"),
   stmt("CREATE TABLE IF NOT EXISTS svc_live_frames (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)"),
@@ -159,13 +162,17 @@ export class PostgresLiveStore implements LiveStore {
     const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
       user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint
       WHERE app = $1 AND key = $2 AND epoch = $10::bigint`;
+    // The frame is published only when another replica streams the session, as the row says
+    // under the UPDATE's lock, so a stream that registered just before this save gets it.
     let sql: string;
     if (notice === undefined) sql = `${update} RETURNING 1 AS saved`;
-    else if (fitsInline(notice)) sql = `WITH saved AS (${update} RETURNING 1) SELECT pg_notify(${CHANNEL}, $12)::text AS saved FROM saved`;
-    else {
-      sql = `WITH saved AS (${update} RETURNING 1),
-        frame AS (INSERT INTO svc_live_frames (payload, at) SELECT $12, ${NOW} FROM saved RETURNING id)
-        SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id)::text AS saved FROM frame`;
+    else if (fitsInline(notice)) {
+      sql = `WITH saved AS (${update} RETURNING remote_streams)
+        SELECT (CASE WHEN remote_streams THEN pg_notify(${CHANNEL}, $12) END)::text AS saved FROM saved`;
+    } else {
+      sql = `WITH saved AS (${update} RETURNING remote_streams),
+        frame AS (INSERT INTO svc_live_frames (payload, at) SELECT $12, ${NOW} FROM saved WHERE saved.remote_streams RETURNING id)
+        SELECT (SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id) FROM frame)::text AS saved FROM saved`;
     }
     const rows = await this.rows({ sql, args: notice === undefined ? args : [...args, notice] });
     return rows.length === 1;
@@ -184,9 +191,12 @@ export class PostgresLiveStore implements LiveStore {
     return new Set(rows.map((row) => String(row.key)));
   }
 
-  async ownership(key: string): Promise<Ownership | undefined> {
+  async ownership(key: string, streaming = false): Promise<Ownership | undefined> {
+    const columns = `owner, epoch, lease_until > ${NOW} AS live, out_seq, user_id, bound_at`;
     const [row] = await this.rows(
-      stmt(`SELECT owner, epoch, lease_until > ${NOW} AS live, out_seq, user_id, bound_at FROM svc_live_sessions WHERE app = $1 AND key = $2`, this.app, key),
+      streaming
+        ? stmt(`UPDATE svc_live_sessions SET remote_streams = true WHERE app = $1 AND key = $2 RETURNING ${columns}`, this.app, key)
+        : stmt(`SELECT ${columns} FROM svc_live_sessions WHERE app = $1 AND key = $2`, this.app, key),
     );
     if (row === undefined) return undefined;
     const owner = row.owner === null || row.owner === undefined ? undefined : String(row.owner);

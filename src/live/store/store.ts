@@ -12,7 +12,8 @@
  *
  * Sessions are stored under `sessionKey(id)` (the SHA-256 of the cookie), never under the id.
  * A notice (a bus payload, see src/live/store/bus.ts) given to `save` or `kill` is published in
- * the same statement as the write, so it goes out if and only if the write commits.
+ * the same statement as the write, so it goes out if and only if the write commits; a save's
+ * frame notice only once another replica streams the session (see `ownership`).
  */
 
 /** What is stored of a session: its durable state with the model as the codec's text. */
@@ -66,7 +67,11 @@ export interface LiveStore {
   release(key: string, owner: string, epoch: number): Promise<void>;
   /** Extends the leases `owner` still holds; resolves to their keys (the others were taken). */
   renew(owner: string): Promise<ReadonlySet<string>>;
-  ownership(key: string): Promise<Ownership | undefined>;
+  /**
+   * Who owns the session; with `streaming`, this replica is about to stream it while another owns
+   * it, which the store records (in the same statement) so that the owner's saves publish frames.
+   */
+  ownership(key: string, streaming?: boolean): Promise<Ownership | undefined>;
   /**
    * Moves a session to a new key (its id rotated): the new key's row is the session's state, owned
    * by `owner` at epoch 1, and the old key is dead, in one transaction.

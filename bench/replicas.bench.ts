@@ -1,0 +1,173 @@
+/**
+ * Several replicas (docs/deployment.md#several-replicas): events/s and latency of the counter app
+ * (tests/replicas/counter-app.ts) as
+ *   - 1 replica, sessions in memory (the peer: what one process does today)
+ *   - 1 replica, sessions on Postgres
+ *   - 3 replicas on Postgres behind the round-robin proxy (a session moves with most events)
+ *   - 3 replicas on Postgres behind the sticky proxy
+ * all in one run, every replica its own Node process, driven from this process by TABS tabs that
+ * each post one event at a time over HTTP (typing and clicks). The configurations take turns in
+ * rounds, so that each sees the same machine as the others. Also reported: the database
+ * round trips per event (the statements and transactions the replicas sent) and the store's CPU
+ * cost per event (the replicas' CPU above the in-memory replica's, plus the CPU of the Postgres
+ * backends serving them, told apart by application name).
+ *
+ * Needs SVC_TEST_POSTGRES_URL, and Node (the replicas are Node child processes).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import postgres from "postgres";
+import { Proxy } from "../examples/replicas/proxy.ts";
+import { Cluster } from "../tests/replicas/harness.ts";
+import { Tab } from "../tests/replicas/tab.ts";
+import { type BenchRow, percentile, report } from "./report.ts";
+
+const AREA = "replicas";
+const TABS = Number(process.env.REPLICAS_BENCH_TABS ?? 40);
+const ROUND_MS = Number(process.env.REPLICAS_BENCH_ROUND_MS ?? 3000);
+const ROUNDS = Number(process.env.REPLICAS_BENCH_ROUNDS ?? 3);
+const TEXT_INPUT = "r.#input:text";
+
+const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
+const url = process.env.SVC_TEST_POSTGRES_URL;
+const skip = runtime !== "Node" ? `the replicas are Node child processes; this is ${runtime}` : url ? undefined : "SVC_TEST_POSTGRES_URL is not set";
+if (skip !== undefined) {
+  console.log(`BENCH_SKIP ${JSON.stringify({ area: AREA, name: "several replicas", reason: skip })}`);
+  process.exit(0);
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+type Config = { name: string; base: string; pids: () => (number | undefined)[]; postgres: boolean; replicas: () => string[]; appNames: string[] };
+type Round = { events: number; seconds: number; latencies: number[]; replicaCpu: number; pgCpu: number; roundTrips: number };
+
+const admin = postgres(url!, { onnotice: () => {}, max: 2 });
+/** The database round trips the replicas made (each counts its own statements and transactions). */
+async function roundTrips(config: Config): Promise<number> {
+  let total = 0;
+  for (const base of config.replicas()) total += Number(await (await fetch(`${base}/test/round-trips`)).text());
+  return total;
+}
+/** CPU seconds of the Postgres backends serving this configuration's replicas (by application name). */
+async function postgresCpu(config: Config): Promise<number> {
+  const rows = await admin`SELECT pid FROM pg_stat_activity WHERE application_name = ANY(${config.appNames})`;
+  return rows.reduce<number>((sum, row) => sum + cpuOf(Number(row.pid)), 0);
+}
+const cpuOfAll = (config: Config) => config.pids().reduce<number>((sum, pid) => sum + cpuOf(pid), 0);
+
+/** One round: TABS tabs post events for ROUND_MS; each tab's page was opened beforehand. */
+async function round(config: Config, tabs: Tab[]): Promise<Round> {
+  const latencies: number[] = [];
+  let events = 0;
+  const cpuBefore = cpuOfAll(config);
+  const pgBefore = config.postgres ? await postgresCpu(config) : 0;
+  const tripsBefore = config.postgres ? await roundTrips(config) : 0;
+  const started = performance.now();
+  const until = started + ROUND_MS;
+  await Promise.all(
+    tabs.map(async (tab, t) => {
+      for (let i = 0; performance.now() < until; i++) {
+        const sent = performance.now();
+        const reply = i % 2 === 0 ? await tab.send("Inc") : await tab.send("Type", [`tab ${t} ${i}`], { [TEXT_INPUT]: { value: `tab ${t} ${i}`, seq: tab.seq + 1 } });
+        if (reply.status !== 200) throw new Error(`${config.name}: ${reply.status} ${reply.body}`);
+        latencies.push(performance.now() - sent);
+        events++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    events,
+    seconds,
+    latencies,
+    replicaCpu: cpuOfAll(config) - cpuBefore,
+    pgCpu: config.postgres ? (await postgresCpu(config)) - pgBefore : 0,
+    roundTrips: config.postgres ? (await roundTrips(config)) - tripsBefore : 0,
+  };
+}
+
+function spawnMemoryReplica(): Promise<{ child: ChildProcess; url: string }> {
+  const main = new URL("../tests/replicas/replica-main.ts", import.meta.url).pathname;
+  const child = spawn(process.execPath, ["--import", "tsx", main], {
+    env: { ...process.env, DATABASE_URL: "", PORT: "0", SVC_AUTH_TOKEN_SECRET: "replica-bench-secret-replica-bench-secret-0123456789" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+    child.on("exit", (code) => reject(new Error(`memory replica exited with ${code}`)));
+  });
+}
+
+const memory = await spawnMemoryReplica();
+const single = await Cluster.start(1);
+const three = await Cluster.start(3, "round-robin");
+const sticky = new Proxy(three.replicas.map((r) => r.url), "sticky");
+const stickyUrl = await sticky.listen();
+const pidsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.child.pid);
+const urlsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.url);
+const configs: Config[] = [
+  { name: "1 replica, memory", base: memory.url, pids: () => [memory.child.pid], postgres: false, replicas: () => [memory.url], appNames: [] },
+  { name: "1 replica, Postgres", base: single.replicas[0]!.url, pids: pidsOf(single), postgres: true, replicas: urlsOf(single), appNames: [single.schema] },
+  { name: "3 replicas, Postgres, round-robin proxy", base: three.proxyUrl, pids: pidsOf(three), postgres: true, replicas: urlsOf(three), appNames: [three.schema] },
+  { name: "3 replicas, Postgres, sticky proxy", base: stickyUrl, pids: pidsOf(three), postgres: true, replicas: urlsOf(three), appNames: [three.schema] },
+];
+
+try {
+  const tabsOf = new Map<Config, Tab[]>();
+  for (const config of configs) tabsOf.set(config, await Promise.all(Array.from({ length: TABS }, () => new Tab(config.base).open())));
+  // A warm-up round each (JIT, connection pools), not counted.
+  for (const config of configs) await round(config, tabsOf.get(config)!);
+  const rounds = new Map<Config, Round[]>(configs.map((c) => [c, []]));
+  for (let r = 0; r < ROUNDS; r++) for (const config of configs) rounds.get(config)!.push(await round(config, tabsOf.get(config)!));
+
+  const summary = configs.map((config) => {
+    const all = rounds.get(config)!;
+    const events = all.reduce((s, r) => s + r.events, 0);
+    const seconds = all.reduce((s, r) => s + r.seconds, 0);
+    const latencies = all.flatMap((r) => r.latencies).sort((a, b) => a - b);
+    return {
+      config,
+      eventsPerSecond: events / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      replicaCpuUs: (all.reduce((s, r) => s + r.replicaCpu, 0) / events) * 1e6,
+      pgCpuUs: (all.reduce((s, r) => s + r.pgCpu, 0) / events) * 1e6,
+      roundTrips: all.reduce((s, r) => s + r.roundTrips, 0) / events,
+    };
+  });
+  console.log(`\n${TABS} tabs, ${ROUNDS} rounds of ${ROUND_MS} ms per configuration, taking turns; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  console.log("| configuration | events/s | p50 ms | p99 ms | DB round trips / event | replica CPU µs / event | Postgres CPU µs / event |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const s of summary) {
+    console.log(`| ${s.config.name} | ${Math.round(s.eventsPerSecond)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.roundTrips.toFixed(2)} | ${Math.round(s.replicaCpuUs)} | ${Math.round(s.pgCpuUs)} |`);
+  }
+  const [mem, one, rr, st] = summary as [typeof summary[0], typeof summary[0], typeof summary[0], typeof summary[0]];
+  const storeCost = (s: typeof one) => Math.round(s.replicaCpuUs - mem.replicaCpuUs + s.pgCpuUs);
+  console.log(`store cost per event (replica CPU above the in-memory replica's, plus Postgres CPU): 1 replica ${storeCost(one)} µs, 3 round-robin ${storeCost(rr)} µs, 3 sticky ${storeCost(st)} µs`);
+  const rows: BenchRow[] = [
+    { name: "events/s, 3 replicas on Postgres (round-robin) vs 1 in memory", ours: rr.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "ratio >= 0.5x", met: rr.eventsPerSecond >= 0.5 * mem.eventsPerSecond },
+    { name: "events/s, 3 replicas on Postgres (sticky) vs 1 in memory", ours: st.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "ratio >= 0.5x", met: st.eventsPerSecond >= 0.5 * mem.eventsPerSecond },
+    { name: "events/s, 1 replica on Postgres vs 1 in memory", ours: one.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "reported", met: true },
+    { name: "p99 latency, 3 replicas on Postgres (round-robin) vs 1 in memory", ours: rr.p99, peer: mem.p99, peerName: "1 replica in memory", unit: "ms", higherIsBetter: false, target: "reported", met: true },
+  ];
+  report(AREA, rows);
+} finally {
+  memory.child.kill("SIGKILL");
+  await sticky.close();
+  await single.stop();
+  await three.stop();
+  await admin.end({ timeout: 5 });
+}
