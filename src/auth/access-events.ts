@@ -1,7 +1,7 @@
 /**
  * Changes of a user's access (a revoke, a disable, an enable), told to whatever in this process
  * must act on them at once: a live app ends that user's sessions and closes their streams
- * (docs/auth.md#revocation-pushes-eviction). Writes made in this process are told here after they
+ * (docs/auth.md#live-sessions-and-the-gate). Writes made in this process are told here after they
  * commit; on Postgres the same write also notifies every other replica in its own transaction
  * (src/db/notify.ts), and each replica's listener tells its own process here.
  */
