@@ -8,3 +8,4 @@ export { SvcError, type ErrorCode } from "./errors.ts";
 export { Result, Task, ok, err, map, andThen, mapErr, unwrapOr, andThenResult, type Ok, type Err } from "./result.ts";
 export type { JsonValue, JsonObject, JsonPrimitive } from "./json.ts";
 export { setLogSink, type LogSink, type LogLevel } from "./log.ts";
+export { createElement } from "./jsx/jsx-runtime.ts";

@@ -84,3 +84,15 @@ function component(type: Component<any>, props: Props, key: Key | undefined): Ch
   }
   return keyed(key, out as UiElement);
 }
+
+/**
+ * The classic factory, which the compiler calls instead of `jsx` for an element whose `key` comes
+ * after a spread (`<li {...props} key={id} />`); it imports it from the package's root.
+ */
+export function createElement(type: string | Component<any>, props: Record<string, unknown> | null, ...children: Child[]): Child {
+  const { key, ...rest } = props ?? {};
+  if (children.length === 1) rest["children"] = children[0];
+  else if (children.length > 1) rest["children"] = children;
+  const k = key === undefined || key === null ? undefined : (key as Key);
+  return children.length > 1 ? jsxs(type, rest as Props, k) : jsx(type, rest as Props, k);
+}

@@ -12,6 +12,7 @@ import { Fragment, jsx, jsxs } from "../../src/jsx/jsx-runtime.ts";
 import { jsxDEV } from "../../src/jsx/jsx-dev-runtime.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
 import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
+import { spreadThenKey, spreadThenKeyTwin } from "./spread-key.tsx";
 import { hView, jsxView } from "./todo-views.tsx";
 
 const model: TodoModel = {
@@ -86,4 +87,10 @@ test("bad input throws a clear TypeError at the call", () => {
   assert.throws(() => jsx(42 as never, {}), /tag name or a function/);
   assert.throws(() => jsx(Fragment, { children: "x" }, "k"), /fragment takes no key/);
   assert.throws(() => jsx(() => "text", {}, "k"), /keyed component must return an element/);
+});
+
+test("a key after a spread goes through createElement and keys the element as key= does", () => {
+  const attrs = { class: "row", title: "t" };
+  assert.deepEqual(plain(spreadThenKey(attrs, 4)), plain(spreadThenKeyTwin(attrs, 4)));
+  assert.equal(spreadThenKey(attrs, 4).key, "4");
 });
