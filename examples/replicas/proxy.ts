@@ -94,7 +94,9 @@ export class Proxy {
     const target = new URL(this.targets[index]!);
     return new Promise((resolve) => {
       const upstream = request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host, "content-length": String(body.length) } },
+        // The Host header stays the browser's, as a proxy in front of an app should pass it
+        // (nginx: proxy_set_header Host $host): the app checks Origin against it.
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": String(body.length) } },
         (answer) => {
           this.served[index] = (this.served[index] ?? 0) + 1;
           res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -14,6 +14,14 @@ const SECRET = "replica-test-secret-replica-test-secret-0123456789";
 
 export type Replica = { child: ChildProcess; url: string; port: number; output: string[] };
 
+/** What a replica process runs: its entry file and the line that says on which port it listens. */
+export type ReplicaMain = { readonly path: string; readonly listening: RegExp };
+
+/** The counter app (replica-main.ts). */
+export const COUNTER_MAIN: ReplicaMain = { path: MAIN, listening: /listening (\d+)/ };
+/** The demo (examples/demo/node.ts), as `npm start` runs it. */
+export const DEMO_MAIN: ReplicaMain = { path: new URL("../../examples/demo/node.ts", import.meta.url).pathname, listening: /listening on http:\/\/localhost:(\d+)/ };
+
 export class Cluster {
   readonly replicas: Replica[] = [];
   proxy!: Proxy;
@@ -27,8 +35,9 @@ export class Cluster {
     return `${url}${url.includes("?") ? "&" : "?"}search_path=${this.schema}&application_name=${this.schema}`;
   }
 
-  static async start(count: number, mode: Mode = "round-robin", env: Record<string, string> = {}): Promise<Cluster> {
+  static async start(count: number, mode: Mode = "round-robin", env: Record<string, string> = {}, main: ReplicaMain = COUNTER_MAIN): Promise<Cluster> {
     const cluster = new Cluster();
+    cluster.main = main;
     cluster.admin = postgres(POSTGRES_URL ?? "", { onnotice: () => {}, max: 2 });
     await cluster.admin.unsafe(`CREATE SCHEMA ${cluster.schema}`);
     cluster.env = env;
@@ -40,10 +49,11 @@ export class Cluster {
   }
 
   private env: Record<string, string> = {};
+  private main: ReplicaMain = COUNTER_MAIN;
 
   /** Starts one replica process; resolves once it listens. */
   spawn(): Promise<Replica> {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+    const child = spawn(process.execPath, ["--import", "tsx", this.main.path], {
       // Every replica signs and checks CSRF tokens with the same secret.
       env: { ...process.env, SVC_AUTH_TOKEN_SECRET: SECRET, ...this.env, DATABASE_URL: this.databaseUrl, PORT: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -58,7 +68,7 @@ export class Cluster {
       child.stdout!.on("data", (chunk: Buffer) => {
         const text = chunk.toString();
         output.push(text);
-        const port = /listening (\d+)/.exec(text)?.[1];
+        const port = this.main.listening.exec(text)?.[1];
         if (port !== undefined) {
           clearTimeout(timer);
           resolve({ child, url: `http://127.0.0.1:${port}`, port: Number(port), output });
