@@ -27,13 +27,14 @@
  * applier stops and the caller resyncs from a full render (docs/protocol.md#errors-and-statuses). After the frame, entries of
  * controls that left the DOM are deleted.
  */
-import { HID_ATTR, ID_ATTR, isWithin, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
+import { HID_ATTR, ID_ATTR, type Move, isWithin, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
 import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
 import { byId, parseMarkup, tagOf } from "./dom.ts";
 import type { InputTable } from "./inputs.ts";
 import { morphElement, place, reconcile } from "./morph.ts";
 
 export class Desync extends Error {}
+
 
 export class Applier {
   constructor(
@@ -48,6 +49,31 @@ export class Applier {
     } finally {
       this.inputs.sweep();
     }
+  }
+
+  /**
+   * Replays what frames the page missed did to ids, before a full render is reconciled by id: kept
+   * children are renamed (one simultaneous mapping per list, as in `kids`), children not kept and
+   * elements that left are removed. Content is left to the render.
+   */
+  move(moves: readonly Move[]): void {
+    for (const move of moves) {
+      if ("gone" in move) {
+        byId(this.doc, move.gone)?.remove();
+        continue;
+      }
+      const parent = byId(this.doc, move.parent);
+      if (parent === null) continue;
+      const kept = new Map(move.kept);
+      for (const child of Array.from(parent.children)) {
+        const id = child.getAttribute(ID_ATTR);
+        if (id === null) continue;
+        const to = kept.get(id);
+        if (to === undefined) child.remove();
+        else if (to !== id) this.rename(child, id, to);
+      }
+    }
+    this.inputs.sweep();
   }
 
   /** Replaces the root with a full render, reconciling it so dirty inputs survive (resync). */

@@ -23,7 +23,7 @@
 import {
   ACK_HEADER, answerOf, CSRF_HEADER, EVENT_PATH, type EventEntry, type EventRequest, type Frame as WireFrame, type InputAcks,
   type InputState, RENDER_PATH, type RenderEvent, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
-  STATUS_HEADER, SUBSCRIBE_PATH, type SyncEvent,
+  type Move, MOVES_HEADER, STATUS_HEADER, SUBSCRIBE_PATH, type SyncEvent,
 } from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
@@ -428,14 +428,17 @@ export class LiveClient {
   private async fetchRender(): Promise<void> {
     this.order.pause();
     for (let attempt = 0; !this.halted; attempt++) {
+      // `since`: the server says what its frames since then did to ids (docs/protocol.md#ids-that-move).
       const resp = await this.host
-        .fetch(this.url(RENDER_PATH), { headers: { [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
+        .fetch(`${this.url(RENDER_PATH)}?since=${this.order.lastAppliedSeq}`, { headers: { [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
         .catch(() => undefined);
       if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
       if (resp?.ok) {
         this.readSession(resp);
         const seq = Number(resp.headers.get(SEQ_HEADER));
-        this.adoptRender(await resp.text(), seq);
+        const moves = resp.headers.get(MOVES_HEADER);
+        const acks = resp.headers.get(ACK_HEADER);
+        this.adoptRender(await resp.text(), seq, moves ?? undefined, acks ?? undefined);
         return;
       }
       if (attempt >= MAX_RETRIES) return this.lost("resync failed");
@@ -448,9 +451,16 @@ export class LiveClient {
    * the page by reconciling, and frames continue after it. One older than what is already applied
    * (a resync overtaken by a stream's render) changes nothing.
    */
-  private adoptRender(html: string, seq: number): void {
+  private adoptRender(html: string, seq: number, moves?: string, acks?: string): void {
     if (!Number.isSafeInteger(seq)) return;
-    if (seq >= this.order.lastAppliedSeq) this.applier.root(html, seq);
+    if (seq >= this.order.lastAppliedSeq) {
+      // The render is reconciled by id: the page's ids first move to the render's, or a node whose
+      // id another node has taken since would be matched with that node.
+      if (moves !== undefined) this.applier.move(parseJson<Move[]>(moves, []));
+      // Then the acks of the frames the render stands for, before the authority rule reads them.
+      if (acks !== undefined) this.inputs.ack(parseJson<Record<string, number>>(acks, {}), seq, this.seq);
+      this.applier.root(html, seq);
+    }
     this.order.resume(seq, (skipped) => this.inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
   }
 
@@ -476,4 +486,14 @@ function pageId(): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A header's JSON (X-Svc-Moves, X-Svc-Ack-Inputs); an unreadable one counts as `none`. */
+function parseJson<T extends object>(text: string, none: T): T {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === "object" && parsed !== null && Array.isArray(parsed) === Array.isArray(none) ? (parsed as T) : none;
+  } catch {
+    return none;
+  }
 }

@@ -45,6 +45,11 @@ export const SEQ_HEADER = "X-Svc-Seq";
 export const ACK_HEADER = "X-Svc-Ack-Inputs";
 /** Carries the one-time rotation ticket to the tab whose event rotated the session. */
 export const ROTATION_HEADER = "X-Svc-Rotation";
+/**
+ * On a render asked for with `?since=<lastAppliedSeq>`: what the frames since then did to ids, as
+ * JSON, so the client moves its ids to the render's before it reconciles (docs/protocol.md#ids-that-move).
+ */
+export const MOVES_HEADER = "X-Svc-Moves";
 /** How long, in seconds, a client waits before retrying a gate-unavailable refusal. */
 export const RETRY_AFTER_HEADER = "Retry-After";
 /** Sent by EventSource when it reconnects: the `id:` of the last frame it received (docs/protocol.md#resume). */

@@ -46,6 +46,13 @@ export type EventRequest = Partial<EventEntry> & {
 /** The body fields of an event request, for the server's parser. */
 export type EventRequestField = keyof EventRequest;
 
+/**
+ * What one patch of a frame did to ids (docs/protocol.md#ids-that-move), as a render's X-Svc-Moves
+ * header lists them: a kids list's kept children as [old id, new id] pairs (children not kept
+ * left), or an element that left (removed or replaced).
+ */
+export type Move = { readonly parent: string; readonly kept: readonly (readonly [string, string])[] } | { readonly gone: string };
+
 /** Acks: per input id, the largest reported seq the server has processed (docs/protocol.md#input-state). */
 export type InputAcks = Readonly<Record<string, number>>;
 

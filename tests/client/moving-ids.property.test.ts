@@ -44,7 +44,8 @@ type Op =
   | { t: "dup"; pick: number }
   | { t: "done" }
   | { t: "size"; value: string }
-  | { t: "color"; pick: number };
+  | { t: "color"; pick: number }
+  | { t: "resync" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant("type" as const), input: fc.constantFrom(...TEXTS), text: fc.stringMatching(/^[a-z ]{1,3}$/) }), weight: 6 },
@@ -58,6 +59,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ t: "done" as const }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant("size" as const), value: fc.constantFrom("s", "m", "l") }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant("color" as const), pick: fc.nat(2) }), weight: 1 },
+  // A resync (a gap that did not fill, a desync): a full render while frames are still on their way.
+  { arbitrary: fc.constant({ t: "resync" as const }), weight: 1 },
 );
 
 /** One tab of the shifting app whose network the test drives step by step. */
@@ -270,6 +273,9 @@ async function run(ops: readonly Op[]): Promise<void> {
           select.dispatchEvent(new tab.win.Event("change", { bubbles: true }) as unknown as Event);
           break;
         }
+        case "resync":
+          await tab.client.resync();
+          break;
         case "color": {
           const color = COLORS[op.pick]!;
           const radio = nodes[`color-${color}`]!;
@@ -280,6 +286,10 @@ async function run(ops: readonly Op[]): Promise<void> {
         }
       }
       await settle();
+      if (process.env["MOVING_DEBUG"]) {
+        const e = tab.client.inputs.of(nodes["upper"]!);
+        console.log(`${where}: upper=${JSON.stringify(nodes["upper"]!.value)} attr=${nodes["upper"]!.getAttribute("value")} applied=${tab.client.order.lastAppliedSeq} entry=${e ? JSON.stringify({ sent: e.lastSentSeq, acked: e.lastAckedSeq, ackFrame: e.ackFrame, pending: e.pending !== undefined, timer: e.timer !== undefined }) : "none"}`);
+      }
       check(where);
     }
 

@@ -112,6 +112,32 @@ test("the renames of one kids patch are one simultaneous mapping: a chain moves 
   await p.close();
 });
 
+test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value", async () => {
+  const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
+  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="T"></div>`;
+  // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
+  const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
+  const moves = JSON.stringify([
+    { parent: "r", kept: [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"]] },
+    { parent: "r", kept: [["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]] },
+  ]);
+  const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, {
+    options: { debounceMs: 10_000 },
+    auto: (req) => (req.url.startsWith("/_svc/render") ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } }) : undefined),
+  });
+  const input = p.el<HTMLInputElement>("r.1#div.0#input");
+  p.type(input, "typed");
+  await p.client.resync();
+  assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
+  assert.equal(input.isConnected, true, "the same node");
+  assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
+  assert.equal(input.value, "typed");
+  assert.equal(p.client.inputs.of(input)?.liveValue, "typed");
+  assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
+  assert.equal(p.client.order.lastAppliedSeq, 2);
+  await p.close();
+});
+
 test("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async () => {
   const p = page(`<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`);
   const text = p.el<HTMLInputElement>("r.0#input");
@@ -182,7 +208,7 @@ test("a keep whose node is missing is a desync: the client resyncs from a full r
   const p = page(`<div svc-id="r"><input svc-id="r.#input:q" name="q" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">1</p></div>`, {
     options: { debounceMs: 1000 },
     auto: (req) =>
-      req.url.endsWith("/_svc/render")
+      req.url.split("?")[0]!.endsWith("/_svc/render")
         ? new Response(`<div svc-id="r"><input svc-id="r.#input:q" name="q" value="server" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">9</p></div>`, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "7" } })
         : undefined,
   });
@@ -190,7 +216,7 @@ test("a keep whose node is missing is a desync: the client resyncs from a full r
   p.type(q, "mine");
   p.sse.frame(frame(1, [{ id: "r", kids: [{ keep: "r.#input:gone" }] }]));
   await settle();
-  const render = p.requests.find((r) => r.url === "/_svc/render");
+  const render = p.requests.find((r) => r.url.split("?")[0] === "/_svc/render");
   assert.ok(render, "GET /_svc/render was requested");
   assert.equal(render.headers["X-Svc-Csrf"], "tok");
   assert.equal(p.el("r.#input:q"), q);

@@ -110,3 +110,32 @@ test("the rename log maps chains within one patch simultaneously, patches in ord
   assert.equal(log.resolve("r.0#div", 0), UNKNOWN);
   assert.equal(log.resolve("r.0#div", 299), "r.0#div");
 });
+
+test("a render asked for with ?since= lists in X-Svc-Moves what the frames since then did to ids", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  await tab.post({ seq: 1, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 0 });
+  await tab.post({ seq: 2, msg: "Remove", args: [3], handlerId: REMOVE_AT(3), lastAppliedSeq: 1 });
+  const render = (since: string) => a.live.fetch(new Request(`http://app.test/_svc/render?since=${since}`, { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
+  const resp = await render("0");
+  assert.equal(resp.status, 200);
+  assert.equal(resp.headers.get("X-Svc-Seq"), "2");
+  const moves = JSON.parse(resp.headers.get("X-Svc-Moves") ?? "null") as { parent?: string; kept?: [string, string][]; gone?: string }[];
+  assert.equal(moves.length, 2, "one kids list per frame");
+  assert.deepEqual(moves[0]!.kept!.slice(0, 3), [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]]);
+  assert.equal(moves[1]!.parent, "r");
+  assert.ok(!moves[1]!.kept!.some(([old]) => old === "r.3#div"), "the removed row is not kept");
+  assert.deepEqual(JSON.parse((await render("2")).headers.get("X-Svc-Moves") ?? "null"), [], "nothing moved since the latest frame");
+  assert.equal((await render("x")).headers.get("X-Svc-Moves"), null, "no moves without a seq");
+});
+
+test("a session's stored input seqs follow their inputs through renames, and a render hands them to a tab catching up as X-Svc-Ack-Inputs", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  await tab.post({ seq: 1, msg: "SetText", args: ["abc"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } } });
+  await tab.post({ seq: 2, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 1 });
+  const session = [...a.live.sessions.all()][0]!;
+  assert.deepEqual([...session.inputSeqs], [[TEXT_AT(4), 1]], "renamed with its input, not evicted");
+  const resp = await a.live.fetch(new Request("http://app.test/_svc/render?since=1", { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
+  assert.deepEqual(JSON.parse(resp.headers.get("X-Svc-Ack-Inputs") ?? "null"), { [TEXT_AT(4)]: 1 });
+});

@@ -57,7 +57,7 @@ import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
-import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, EVENT_PATH, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
+import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, ACK_HEADER, EVENT_PATH, MOVES_HEADER, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
 
 /** Options of `Live.app`. */
 export type LiveAppOptions = {
@@ -479,6 +479,11 @@ export class LiveApp<Model> extends Hono<Env> {
       const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(session.outSeq) };
       // A tab still holding the token of a rotated-away id learns the current one.
       if (tokenState === "former") Object.assign(headers, { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) });
+      const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
+      if (moves !== undefined) headers[MOVES_HEADER] = moves;
+      // The acks a tab catching up has missed: a value the render shows applies to an input only
+      // once its keystrokes are acked, and the frames that carried those acks are skipped.
+      if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
       return new Response(render(session.currentTree()), { headers });
     });
   }
@@ -548,4 +553,19 @@ function pathOf(url: string): string {
   let end = url.indexOf("?", start);
   if (end < 0) end = url.indexOf("#", start);
   return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+/** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */
+const MAX_MOVES_BYTES = 16 * 1024;
+
+/**
+ * The X-Svc-Moves header of a render asked for with `?since=<seq>` (docs/protocol.md#ids-that-move):
+ * what the frames since then did to ids, or undefined when unknown or too long for a header.
+ */
+function movesHeader(session: { movesSince(since: number): readonly unknown[] | undefined }, since: string | null): string | undefined {
+  if (since === null || !/^\d{1,15}$/.test(since)) return undefined;
+  const moves = session.movesSince(Number(since));
+  if (moves === undefined) return undefined;
+  const json = JSON.stringify(moves);
+  return json.length <= MAX_MOVES_BYTES ? json : undefined;
 }

@@ -19,10 +19,11 @@
  * The log is bounded (frames and kept ids); an event older than its horizon is mapped as before
  * this log existed, by its ids as they are.
  */
-import type { Patch } from "../../protocol/mod.ts";
+import type { Move, Patch } from "../../protocol/mod.ts";
 
 /** What one patch did to ids: a kids list (old child id -> new child id) or a removal. */
 type Step = { readonly parent: string; readonly kept: ReadonlyMap<string, string> } | { readonly gone: string };
+
 
 /** The id left the tree. */
 export const GONE = Symbol("gone");
@@ -46,21 +47,10 @@ export class RenameLog {
 
   /** Records frame `seq` (called for every frame, in seq order). */
   record(seq: number, patches: readonly Patch[]): void {
-    const steps: Step[] = [];
-    let size = 0;
-    for (const patch of patches) {
-      if (patch.kids !== undefined) {
-        const kept = new Map<string, string>();
-        for (const kid of patch.kids) if ("keep" in kid) kept.set(kid.keep, "id" in kid ? kid.id : kid.keep);
-        steps.push({ parent: patch.id, kept });
-        size += kept.size + 1;
-      }
-      if (patch.replace !== undefined || patch.remove === true) {
-        steps.push({ gone: patch.id });
-        size += 1;
-      }
-    }
+    const steps = stepsOf(patches);
     if (steps.length === 0) return;
+    let size = 0;
+    for (const step of steps) size += "gone" in step ? 1 : step.kept.size + 1;
     this.frames.push({ seq, steps, size });
     this.size += size;
     while (this.frames.length > MAX_FRAMES || (this.size > MAX_IDS && this.frames.length > 1)) {
@@ -77,20 +67,80 @@ export class RenameLog {
     this.horizon = seq;
   }
 
+  /**
+   * What the frames after `since` did to ids, in order, for a tab that catches up from a full
+   * render (docs/protocol.md#ids-that-move): undefined when the log no longer reaches back so far.
+   */
+  movesSince(since: number): Move[] | undefined {
+    if (since < this.horizon) return undefined;
+    const moves: Move[] = [];
+    for (const frame of this.frames) {
+      if (frame.seq <= since) continue;
+      for (const step of frame.steps) moves.push("gone" in step ? { gone: step.gone } : { parent: step.parent, kept: [...step.kept] });
+    }
+    return moves;
+  }
+
   /** The current id of the node a tab that had applied frames up to `since` calls `id`. */
   resolve(id: string, since: number): Resolved {
     if (since < this.horizon) return UNKNOWN;
-    let current = id;
+    let current: string | typeof GONE = id;
     for (const frame of this.frames) {
       if (frame.seq <= since) continue;
-      for (const step of frame.steps) {
-        const next = "gone" in step ? removeStep(step.gone, current) : kidsStep(step.parent, step.kept, current);
-        if (next === GONE) return GONE;
-        current = next;
-      }
+      current = through(frame.steps, current);
+      if (current === GONE) return GONE;
     }
     return current;
   }
+}
+
+/** What a frame's patches do to ids, in order. */
+function stepsOf(patches: readonly Patch[]): Step[] {
+  const steps: Step[] = [];
+  for (const patch of patches) {
+    if (patch.kids !== undefined) {
+      const kept = new Map<string, string>();
+      for (const kid of patch.kids) if ("keep" in kid) kept.set(kid.keep, "id" in kid ? kid.id : kid.keep);
+      steps.push({ parent: patch.id, kept });
+    }
+    if (patch.replace !== undefined || patch.remove === true) steps.push({ gone: patch.id });
+  }
+  return steps;
+}
+
+function through(steps: readonly Step[], id: string): string | typeof GONE {
+  let current = id;
+  for (const step of steps) {
+    const next = "gone" in step ? removeStep(step.gone, current) : kidsStep(step.parent, step.kept, current);
+    if (next === GONE) return GONE;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * A map keyed by ids of the tree before `patches`, keyed by the ids after them: a renamed node's
+ * entry follows it, a node that left loses its entry (the session's stored input seqs follow their
+ * inputs so). The same map when no key moved.
+ */
+export function followRenames<V>(map: ReadonlyMap<string, V>, patches: readonly Patch[]): ReadonlyMap<string, V> {
+  if (map.size === 0) return map;
+  const steps = stepsOf(patches);
+  if (steps.length === 0) return map;
+  let moved: Map<string, V> | undefined;
+  for (const [id, value] of map) {
+    const at = through(steps, id);
+    if (at === id && moved === undefined) continue;
+    if (moved === undefined) {
+      moved = new Map();
+      for (const [earlier, v] of map) {
+        if (earlier === id) break;
+        moved.set(earlier, v);
+      }
+    }
+    if (at !== GONE) moved.set(at, value);
+  }
+  return moved ?? map;
 }
 
 const below = (id: string, ancestor: string) => id.length > ancestor.length && id.startsWith(ancestor) && id.charCodeAt(ancestor.length) === 46; /* . */

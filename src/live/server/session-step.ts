@@ -18,7 +18,7 @@ import type { Cmd, Dispatch } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./session-state.ts";
 import { inputsLeft } from "./input-eviction.ts";
-import { type RenameLog, resolveEvent } from "./rename-log.ts";
+import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
 import { hasElement, messagesOf } from "./tree-index.ts";
 
 /** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
@@ -87,7 +87,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = withoutInputsNotIn(raised, tree, changed.tree, changed.patches, inputs.keys());
+  const inputSeqs = withoutInputsNotIn(followRenames(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -101,7 +101,7 @@ export function stepMessage<Model>(state: SessionState<Model>, tree: LiveTree, d
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
-  const inputSeqs = withoutInputsNotIn(state.inputSeqs, tree, changed.tree, changed.patches, []);
+  const inputSeqs = withoutInputsNotIn(followRenames(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
   return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
 }
 

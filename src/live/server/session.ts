@@ -13,7 +13,7 @@
  */
 import { log } from "../../log.ts";
 import type { LiveTree } from "../tree.ts";
-import type { EventEntry, InputReport } from "../../protocol/mod.ts";
+import type { EventEntry, InputReport, Move } from "../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "./frames.ts";
@@ -141,6 +141,11 @@ export class LiveSession<Model> {
       this.host.usedTree(this as LiveSession<unknown>);
     }
     return tree;
+  }
+
+  /** What the frames after `since` did to ids, for a render a tab catches up from; undefined when not kept. */
+  movesSince(since: number): Move[] | undefined {
+    return this.renames.movesSince(since);
   }
 
   /** Forgets what past frames did to ids (a quiet session's): older ids are then taken as they are. */
