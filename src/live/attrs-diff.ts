@@ -24,6 +24,8 @@ export interface IdPaths {
   readonly reported: Reported | undefined;
   oldId(depth: number): string;
   newId(depth: number): string;
+  /** The old id of the select the element at `depth` is in, if any (its options show the select's reported value). */
+  selectIdOf(depth: number): string | undefined;
 }
 
 /** The pair whose attributes are compared: the old and the new element, where they are on the path. */
@@ -31,8 +33,6 @@ export type AttrsPair = {
   readonly before: LiveElement;
   readonly after: LiveElement;
   readonly depth: number;
-  /** The old id of the select the pair is in, if any (its options show the select's reported value). */
-  readonly selectId: string | undefined;
 };
 
 export function reporter(values: ClientValues | undefined): Reported | undefined {
@@ -77,7 +77,7 @@ export function diffAttrs(pair: AttrsPair, ids: IdPaths): Record<string, string>
 }
 
 /** Whether the client already shows the new element's rendered `value` of attribute `name`. */
-function clientShows({ after: n, depth, selectId }: AttrsPair, ids: IdPaths, name: string, value: string): boolean {
+function clientShows({ after: n, depth }: AttrsPair, ids: IdPaths, name: string, value: string): boolean {
   const reported = ids.reported as Reported;
   if (n.tag === "input") {
     const type = n.attrs["type"];
@@ -87,7 +87,8 @@ function clientShows({ after: n, depth, selectId }: AttrsPair, ids: IdPaths, nam
     if (shown === undefined) return false;
     return toggle ? (value === REMOVED ? "" : CHECKED_ON) === shown : value === shown;
   }
-  if (n.tag === "option" && name === "selected" && selectId !== undefined) {
+  const selectId = n.tag === "option" && name === "selected" ? ids.selectIdOf(depth) : undefined;
+  if (selectId !== undefined) {
     const shown = reported(selectId);
     if (shown === undefined) return false;
     return (value !== REMOVED) === (optionValue(n) === shown);

@@ -78,7 +78,7 @@ export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: Clie
   const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
   const recorded = oldFlat !== undefined && newFlat !== undefined;
   const root = walk.root(p, n, recorded);
-  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) || walk.element(root) === EQUAL;
+  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) || walk.element(root, TRUSTED) === EQUAL;
   // An equal new render is kept as the old root; a changed one as the copy its equal parts went into, if any.
   const keptRoot = equal ? p : walk.takeRebuilt() ?? n;
   return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot, flat: newFlat } };
@@ -108,19 +108,17 @@ type Pair = {
   readonly depth: number;
   before: LiveElement;
   after: LiveElement;
-  /** The old id of the select the pair is in (its options' reported values are the select's). */
-  selectId: string | undefined;
-  /** The same for the pair's kids: `selectId`, or the pair's own old id when it is a select. */
-  kidsSelectId: string | undefined;
   /** Where the pair starts in the old and the new flat record, or UNKNOWN. */
   oldAt: number;
   newAt: number;
-  /**
-   * The pair was taken in place by its parent before its child tags were compared (see
-   * `inPlace`): when they differ, nothing is emitted and the answer is MISMATCH.
-   */
-  verify: boolean;
 };
+
+/**
+ * How `kept` and `element` take a pair: VERIFY when its parent took it in place before its child
+ * tags were compared (see `inPlace`); when they differ, nothing is emitted and the answer is
+ * MISMATCH.
+ */
+const VERIFY = true, TRUSTED = false;
 
 /**
  * One diff: the patches so far and the pairs on the path being compared (depth 0 is the roots).
@@ -146,7 +144,6 @@ class DiffWalk implements IdPaths {
   /** The pair of the roots; `recorded`: both trees have a flat record, which starts with the root. */
   root(before: LiveElement, after: LiveElement, recorded: boolean): Pair {
     const pair = this.slot(0, before, after);
-    pair.selectId = undefined;
     pair.oldAt = pair.newAt = recorded ? 0 : UNKNOWN;
     return pair;
   }
@@ -165,6 +162,17 @@ class DiffWalk implements IdPaths {
     return id;
   }
 
+  /**
+   * The old id of the select the element at `depth` is in, if any (an option's reported value is
+   * its select's): its parent, or the select an optgroup parent is in.
+   */
+  selectIdOf(depth: number): string | undefined {
+    const parent = depth > 0 ? this.path[depth - 1] : undefined;
+    if (parent === undefined) return undefined;
+    if (parent.after.tag === "select") return this.oldId(depth - 1);
+    return parent.after.tag === "optgroup" ? this.selectIdOf(depth - 1) : undefined;
+  }
+
   /** The copy the last compared pair made of its new element, if any (see `rebuilt`). */
   takeRebuilt(): LiveElement | undefined {
     const rebuilt = this.rebuilt;
@@ -172,33 +180,27 @@ class DiffWalk implements IdPaths {
     return rebuilt;
   }
 
-  /** The pair of two kids of `parent`, in the slot one deeper; not in the records, not verified, unless the caller says. */
+  /** The pair of two kids of `parent`, in the slot one deeper; not placed in the records unless the caller says. */
   private kid(parent: Pair, before: LiveElement, after: LiveElement): Pair {
     const pair = this.slot(parent.depth + 1, before, after);
-    pair.selectId = parent.kidsSelectId;
     pair.oldAt = pair.newAt = UNKNOWN;
-    pair.verify = false;
     return pair;
   }
 
   private slot(depth: number, before: LiveElement, after: LiveElement): Pair {
-    let pair = this.path[depth];
-    if (pair === undefined) {
-      pair = { depth, before, after, selectId: undefined, kidsSelectId: undefined, oldAt: UNKNOWN, newAt: UNKNOWN, verify: false };
-      this.path[depth] = pair;
-    }
+    const pair = (this.path[depth] ??= { depth, before, after, oldAt: UNKNOWN, newAt: UNKNOWN });
     pair.before = before;
     pair.after = after;
     return pair;
   }
 
-  /** A kept pair: a changed form is replaced (step 4), anything else diffed in place. */
-  kept(pair: Pair): Found {
+  /** A kept pair: a changed form is replaced (step 4), anything else diffed in place. `verify`: see VERIFY. */
+  kept(pair: Pair, verify: boolean): Found {
     const { before, after } = pair;
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
     if (before === after) return EQUAL;
-    if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair);
-    if (pair.verify && !sameShape(before, after)) return MISMATCH;
+    if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
+    if (verify && !sameShape(before, after)) return MISMATCH;
     const id = this.newId(pair.depth);
     this.out.push({ id, replace: renderElement(after, id) });
     return CHANGED;
@@ -208,16 +210,15 @@ class DiffWalk implements IdPaths {
    * A matched pair, on the path. EQUAL only when nothing differs, not even what the client's
    * reported values hide; CHANGED may also mean "not worth finding out" (reconciled kids).
    */
-  element(pair: Pair): Found {
+  element(pair: Pair, verify: boolean): Found {
     const { before, after } = pair;
     const textOnly = TEXT_ONLY_TAGS.has(after.tag);
-    pair.kidsSelectId = after.tag === "select" ? this.oldId(pair.depth) : after.tag === "optgroup" ? pair.selectId : undefined;
     // In place, every kid slot held the same kind and seg (so the same tag): the shapes are equal.
     if (!textOnly && before.kids.length === after.kids.length) {
       const found = this.inPlace(pair);
       if (found !== NOT_IN_PLACE) return found;
     }
-    if (pair.verify && !sameShape(before, after)) return MISMATCH;
+    if (verify && !sameShape(before, after)) return MISMATCH;
     const kids = this.kidsOp(pair);
     const changed = diffAttrs(pair, this);
     const attrs = changed === CHANGE_SHOWN ? undefined : changed;
@@ -276,7 +277,7 @@ class DiffWalk implements IdPaths {
     for (let k = 0; k < pairs.length; k += 2) {
       const j = pairs[k + 1] as number;
       if (same !== undefined && same[j] === 1) continue;
-      this.kept(this.kid(pair, before.kids[pairs[k] as number] as LiveElement, after.kids[j] as LiveElement));
+      this.kept(this.kid(pair, before.kids[pairs[k] as number] as LiveElement, after.kids[j] as LiveElement), TRUSTED);
       const copy = this.takeRebuilt();
       if (copy !== undefined) (kids ??= after.kids.slice())[j] = copy;
     }
@@ -293,7 +294,7 @@ class DiffWalk implements IdPaths {
    * A slot's shapes (docs/protocol.md#kids, matching step 2: tag, key, name, type, child tags) are checked
    * in two halves: tag and key are in the seg, and name and type are compared here; the child
    * tags are left to the pair's own diff, whose in-place walk compares every kid's seg anyway, so
-   * only a pair that is not diffed in place compares them apart (`verify`). Comparing them up
+   * only a pair that is not diffed in place compares them apart (VERIFY). Comparing them up
    * front read every kid of every element twice per event.
    *
    * For the kept tree (see the top of this file): when this element is not equal as a whole (then
@@ -359,13 +360,11 @@ class DiffWalk implements IdPaths {
     }
     // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
     // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-    if (x.indexFree) return this.kept(kid);
-    kid.verify = true;
-    const found = x.name === ny.name && x.type === ny.type ? this.kept(kid) : MISMATCH;
+    if (x.indexFree) return this.kept(kid, TRUSTED);
+    const found = x.name === ny.name && x.type === ny.type ? this.kept(kid, VERIFY) : MISMATCH;
     if (found !== MISMATCH) return found;
     if (!(onlyOfTag(parent.before.kids, x) && onlyOfTag(parent.after.kids, ny))) return NOT_IN_PLACE;
-    kid.verify = false;
-    return this.kept(kid);
+    return this.kept(kid, TRUSTED);
   }
 
   /** Drops what an in-place walk emitted since `mark`; NOT_IN_PLACE, for the walk to return. */
