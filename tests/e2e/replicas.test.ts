@@ -1,5 +1,5 @@
-// The demo as three replicas on Postgres behind the round-robin proxy (docs/deployment.md#several-
-// replicas), in a real browser (Chromium through playwright-core): a user signs up and types into
+// The demo as three replicas on Postgres behind the round-robin proxy
+// (docs/deployment.md#several-replicas), in a real browser (Chromium through playwright-core): a user signs up and types into
 // the search box while one replica drains (SIGTERM) and a new one starts in its place; every
 // character is in the field, and, after a reload served by whichever replica, in the model.
 //
