@@ -37,7 +37,9 @@ export function jsxView(model: Model): UiElement {
 }
 
 function hRow(item: Item): UiElement {
-  return h("li", { class: item.done ? "row done" : "row" },
+  return h(
+    "li",
+    { class: item.done ? "row done" : "row" },
     h("input", { type: "checkbox", name: `done-${item.id}`, checked: item.done, onChange: ["Toggle", item.id] }),
     h("span", { class: "text" }, item.text),
     h("span", { class: "tags" }, item.tags.map((tag) => h("em", {}, tag))),
@@ -47,10 +49,16 @@ function hRow(item: Item): UiElement {
 }
 
 export function hView(model: Model): UiElement {
-  return h("main", {},
-    h("header", {},
+  return h(
+    "main",
+    {},
+    h(
+      "header",
+      {},
       h("h1", {}, model.title),
-      h("form", { onSubmit: "Add" },
+      h(
+        "form",
+        { onSubmit: "Add" },
         h("input", { name: "draft", value: model.draft, onInput: "Draft", placeholder: "Something to do" }),
         h("button", { type: "submit" }, "Add"),
       ),

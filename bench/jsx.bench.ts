@@ -24,7 +24,10 @@ const ROWS = 100;
 const base: Model = {
   title: "To do",
   draft: "",
-  items: Array.from({ length: ROWS }, (_, i) => ({ id: i, text: `item ${i}`, done: i % 3 === 0, tags: i % 2 ? ["home"] : ["work", "soon"] })),
+  items: Array.from(
+    { length: ROWS },
+    (_, i) => ({ id: i, text: `item ${i}`, done: i % 3 === 0, tags: i % 2 ? ["home"] : ["work", "soon"] }),
+  ),
 };
 /** The model after `n` events: event n toggles row n mod ROWS. */
 function modelAt(n: number): Model {
@@ -80,8 +83,14 @@ const rows: BenchRow[] = [];
 for (const [name, make] of [["event: view + ids + diff", eventRunner], ["first render: view + ids + HTML", pageRunner]] as const) {
   const pair = pairedRounds(make(jsxView), make(hView));
   rows.push({
-    name: `${name}, ${ROWS} rows`, ours: pair.ours, peer: pair.peer, peerName: "Ui.h", unit: "µs",
-    higherIsBetter: false, target: "time <= 1.1x Ui.h", met: pair.ours <= 1.1 * pair.peer,
+    name: `${name}, ${ROWS} rows`,
+    ours: pair.ours,
+    peer: pair.peer,
+    peerName: "Ui.h",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "time <= 1.1x Ui.h",
+    met: pair.ours <= 1.1 * pair.peer,
   });
 }
 report("JSX runtime", rows);

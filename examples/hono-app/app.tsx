@@ -34,10 +34,13 @@ export function createApp(secret: Secret) {
       // The session middleware in front verified the cookie: init sees its claims.
       init: ({ auth }) => ({ user: String(auth?.name ?? "someone"), draft: "", items: [], next: 1 }),
       update: (m, msg, args) =>
-        msg === "Draft" ? { ...m, draft: String(args[0] ?? "") }
-        : msg === "Add" && m.draft.trim() !== "" ? { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 }
-        : msg === "Remove" ? { ...m, items: m.items.filter((item) => item.id !== args[0]) }
-        : m,
+        msg === "Draft"
+          ? { ...m, draft: String(args[0] ?? "") }
+          : msg === "Add" && m.draft.trim() !== ""
+          ? { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 }
+          : msg === "Remove"
+          ? { ...m, items: m.items.filter((item) => item.id !== args[0]) }
+          : m,
       view: (model) => <TodoPage model={model} />,
     },
     { name: "todos", title: "To-dos" },

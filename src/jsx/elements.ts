@@ -52,7 +52,15 @@ type FormControl = { readonly name?: Value; readonly form?: Value; readonly disa
 type Sized = { readonly width?: Value; readonly height?: Value };
 type Fetched = { readonly crossorigin?: "anonymous" | "use-credentials" | "" | null | undefined; readonly referrerpolicy?: Value };
 
-type Anchor = Fetched & { readonly href?: Value; readonly target?: Value; readonly rel?: Value; readonly download?: Value | boolean; readonly hreflang?: Value; readonly type?: Value; readonly ping?: Value };
+type Anchor = Fetched & {
+  readonly href?: Value;
+  readonly target?: Value;
+  readonly rel?: Value;
+  readonly download?: Value | boolean;
+  readonly hreflang?: Value;
+  readonly type?: Value;
+  readonly ping?: Value;
+};
 type Button = FormControl & {
   readonly type?: "button" | "submit" | "reset" | null | undefined;
   readonly value?: Value;
@@ -154,15 +162,44 @@ type SpecificElements = {
   embed: VoidElementProps<Sized & { readonly src?: Value; readonly type?: Value }>;
   fieldset: ElementProps<FormControl>;
   form: ElementProps<Form>;
-  iframe: ElementProps<Sized & Fetched & { readonly src?: Value; readonly srcdoc?: Value; readonly name?: Value; readonly allow?: Value; readonly loading?: Value; readonly sandbox?: Value }>;
+  iframe: ElementProps<
+    Sized & Fetched & {
+      readonly src?: Value;
+      readonly srcdoc?: Value;
+      readonly name?: Value;
+      readonly allow?: Value;
+      readonly loading?: Value;
+      readonly sandbox?: Value;
+    }
+  >;
   img: VoidElementProps<Img>;
   input: VoidElementProps<Input>;
   ins: ElementProps<{ readonly cite?: Value; readonly datetime?: Value }>;
   label: ElementProps<{ readonly for?: Value; readonly form?: Value }>;
   li: ElementProps<{ readonly value?: Value }>;
-  link: VoidElementProps<Fetched & { readonly rel?: Value; readonly href?: Value; readonly type?: Value; readonly media?: Value; readonly sizes?: Value; readonly integrity?: Value; readonly as?: Value; readonly hreflang?: Value }>;
+  link: VoidElementProps<
+    Fetched & {
+      readonly rel?: Value;
+      readonly href?: Value;
+      readonly type?: Value;
+      readonly media?: Value;
+      readonly sizes?: Value;
+      readonly integrity?: Value;
+      readonly as?: Value;
+      readonly hreflang?: Value;
+    }
+  >;
   meta: VoidElementProps<{ readonly name?: Value; readonly content?: Value; readonly charset?: Value; readonly media?: Value }>;
-  meter: ElementProps<{ readonly value?: Value; readonly min?: Value; readonly max?: Value; readonly low?: Value; readonly high?: Value; readonly optimum?: Value }>;
+  meter: ElementProps<
+    {
+      readonly value?: Value;
+      readonly min?: Value;
+      readonly max?: Value;
+      readonly low?: Value;
+      readonly high?: Value;
+      readonly optimum?: Value;
+    }
+  >;
   object: ElementProps<Sized & { readonly data?: Value; readonly type?: Value; readonly name?: Value; readonly form?: Value }>;
   ol: ElementProps<{ readonly start?: Value; readonly reversed?: Flag; readonly type?: Value }>;
   optgroup: ElementProps<{ readonly label?: Value; readonly disabled?: Flag }>;
@@ -170,15 +207,28 @@ type SpecificElements = {
   output: ElementProps<{ readonly for?: Value; readonly form?: Value; readonly name?: Value }>;
   progress: ElementProps<{ readonly value?: Value; readonly max?: Value }>;
   q: ElementProps<{ readonly cite?: Value }>;
-  script: ElementProps<Fetched & { readonly src?: Value; readonly type?: Value; readonly async?: Flag; readonly defer?: Flag; readonly integrity?: Value; readonly nomodule?: Flag }>;
+  script: ElementProps<
+    Fetched & {
+      readonly src?: Value;
+      readonly type?: Value;
+      readonly async?: Flag;
+      readonly defer?: Flag;
+      readonly integrity?: Value;
+      readonly nomodule?: Flag;
+    }
+  >;
   select: ElementProps<Select>;
-  source: VoidElementProps<{ readonly src?: Value; readonly type?: Value; readonly srcset?: Value; readonly sizes?: Value; readonly media?: Value }>;
+  source: VoidElementProps<
+    { readonly src?: Value; readonly type?: Value; readonly srcset?: Value; readonly sizes?: Value; readonly media?: Value }
+  >;
   style: ElementProps<{ readonly media?: Value }>;
   td: ElementProps<Cell>;
   textarea: ElementProps<TextArea>;
   th: ElementProps<Cell & { readonly scope?: Value; readonly abbr?: Value }>;
   time: ElementProps<{ readonly datetime?: Value }>;
-  track: VoidElementProps<{ readonly src?: Value; readonly kind?: Value; readonly srclang?: Value; readonly label?: Value; readonly default?: Flag }>;
+  track: VoidElementProps<
+    { readonly src?: Value; readonly kind?: Value; readonly srclang?: Value; readonly label?: Value; readonly default?: Flag }
+  >;
   video: ElementProps<Media & Sized & { readonly poster?: Value; readonly playsinline?: Flag }>;
 };
 
@@ -187,15 +237,90 @@ type PlainVoidTag = "br" | "hr" | "wbr";
 
 /** Elements that take only the global attributes. */
 type PlainTag =
-  | "abbr" | "address" | "article" | "aside" | "b" | "bdi" | "bdo" | "body" | "caption" | "cite" | "code"
-  | "datalist" | "dd" | "dfn" | "div" | "dl" | "dt" | "em" | "figcaption" | "figure" | "footer" | "h1" | "h2"
-  | "h3" | "h4" | "h5" | "h6" | "head" | "header" | "hgroup" | "html" | "i" | "kbd" | "legend" | "main" | "map"
-  | "mark" | "menu" | "nav" | "noscript" | "p" | "picture" | "pre" | "rp" | "rt" | "ruby" | "s" | "samp"
-  | "search" | "section" | "small" | "span" | "strong" | "sub" | "summary" | "sup" | "table" | "tbody"
-  | "template" | "tfoot" | "thead" | "title" | "tr" | "u" | "ul" | "var";
+  | "abbr"
+  | "address"
+  | "article"
+  | "aside"
+  | "b"
+  | "bdi"
+  | "bdo"
+  | "body"
+  | "caption"
+  | "cite"
+  | "code"
+  | "datalist"
+  | "dd"
+  | "dfn"
+  | "div"
+  | "dl"
+  | "dt"
+  | "em"
+  | "figcaption"
+  | "figure"
+  | "footer"
+  | "h1"
+  | "h2"
+  | "h3"
+  | "h4"
+  | "h5"
+  | "h6"
+  | "head"
+  | "header"
+  | "hgroup"
+  | "html"
+  | "i"
+  | "kbd"
+  | "legend"
+  | "main"
+  | "map"
+  | "mark"
+  | "menu"
+  | "nav"
+  | "noscript"
+  | "p"
+  | "picture"
+  | "pre"
+  | "rp"
+  | "rt"
+  | "ruby"
+  | "s"
+  | "samp"
+  | "search"
+  | "section"
+  | "small"
+  | "span"
+  | "strong"
+  | "sub"
+  | "summary"
+  | "sup"
+  | "table"
+  | "tbody"
+  | "template"
+  | "tfoot"
+  | "thead"
+  | "title"
+  | "tr"
+  | "u"
+  | "ul"
+  | "var";
 
 /** SVG's own elements, whose attributes are many and camel-cased: any attribute, never a function. */
-type SvgTag = "svg" | "g" | "path" | "circle" | "ellipse" | "line" | "polyline" | "polygon" | "rect" | "text" | "tspan" | "use" | "defs" | "symbol" | "title";
+type SvgTag =
+  | "svg"
+  | "g"
+  | "path"
+  | "circle"
+  | "ellipse"
+  | "line"
+  | "polyline"
+  | "polygon"
+  | "rect"
+  | "text"
+  | "tspan"
+  | "use"
+  | "defs"
+  | "symbol"
+  | "title";
 
 type OpenAttributes = { readonly [attribute: string]: Value | KeyHandler | StyleProps[keyof StyleProps] | Child };
 

@@ -10,7 +10,7 @@
  * - A function component is called with its props; a `key` on it keys the element it returns.
  * - A fragment is its children, spliced into the parent's. A view's root must be an element.
  */
-import { hWithChildren, keyed, type Child, type UiElement } from "../ui/node.ts";
+import { type Child, hWithChildren, keyed, type UiElement } from "../ui/node.ts";
 import type { IntrinsicElementProps, Key } from "./elements.ts";
 
 export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
@@ -89,6 +89,7 @@ function component(type: Component<any>, props: Props, key: Key | undefined): Ch
  * The classic factory, which the compiler calls instead of `jsx` for an element whose `key` comes
  * after a spread (`<li {...props} key={id} />`); it imports it from the package's root.
  */
+// deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function createElement(type: string | Component<any>, props: Record<string, unknown> | null, ...children: Child[]): Child {
   const { key, ...rest } = props ?? {};
   if (children.length === 1) rest["children"] = children[0];

@@ -14,14 +14,22 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { nowSeconds } from "../auth/claims.ts";
-import { type SlidingParams, signSlidingToken } from "../auth/sliding.ts";
+import { signSlidingToken, type SlidingParams } from "../auth/sliding.ts";
 import type { Secret } from "../auth/secret.ts";
 import { signToken, verifyToken } from "../auth/token.ts";
 import { SvcError } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
 import { encodeCookieValue, getCookie } from "./cookies.ts";
 import { applySecureRule, secureContextOf } from "./secure.ts";
-import { authSliding, type RevokedCheck, type SameSite, secretOf, setSlidingCookie, type SlidingEnv, type SlidingOptions } from "./sliding.ts";
+import {
+  authSliding,
+  type RevokedCheck,
+  type SameSite,
+  secretOf,
+  setSlidingCookie,
+  type SlidingEnv,
+  type SlidingOptions,
+} from "./sliding.ts";
 
 /** The signed-in user a session middleware puts on `c.var.auth`. */
 export type AuthUser = {
@@ -39,7 +47,10 @@ export type AuthEnv = { Variables: { auth: AuthUser | undefined } };
 export type SignedInEnv = { Variables: { auth: AuthUser } };
 
 /** Where the HMAC secret comes from: the Secret itself, or the variable holding it (read per request). */
-export type SecretSource = { readonly secret: Secret; readonly secretEnv?: undefined } | { readonly secretEnv: string; readonly secret?: undefined };
+export type SecretSource = { readonly secret: Secret; readonly secretEnv?: undefined } | {
+  readonly secretEnv: string;
+  readonly secret?: undefined;
+};
 
 type CommonOptions = SecretSource & {
   /** The cookie holding the token. */
@@ -47,7 +58,10 @@ type CommonOptions = SecretSource & {
   /** Default Lax. */
   readonly sameSite?: SameSite;
   /** Looks the user's role up (in the database, say), so a role change applies at the next request. */
-  readonly roleOf?: (user: { readonly userId: string; readonly claims: JsonObject }, c: Context) => string | undefined | Promise<string | undefined>;
+  readonly roleOf?: (
+    user: { readonly userId: string; readonly claims: JsonObject },
+    c: Context,
+  ) => string | undefined | Promise<string | undefined>;
   /** The app's <PREFIX>_ENV prefix, for the Secure rule. */
   readonly prefix?: string;
   /** Clock in seconds, for tests. */
@@ -158,9 +172,17 @@ function checkCommon(options: CommonOptions, who: string): { readonly sameSite: 
 /** The user a verified token names, or undefined when its `sub` is not a user id. */
 async function userOf(claims: JsonObject, c: Context, options: CommonOptions): Promise<AuthUser | undefined> {
   const sub = claims.sub;
-  const userId = typeof sub === "string" && sub !== "" ? sub : typeof sub === "number" && Number.isSafeInteger(sub) ? String(sub) : undefined;
+  const userId = typeof sub === "string" && sub !== ""
+    ? sub
+    : typeof sub === "number" && Number.isSafeInteger(sub)
+    ? String(sub)
+    : undefined;
   if (userId === undefined) return undefined;
-  const role = options.roleOf !== undefined ? await options.roleOf({ userId, claims }, c) : typeof claims.role === "string" ? claims.role : undefined;
+  const role = options.roleOf !== undefined
+    ? await options.roleOf({ userId, claims }, c)
+    : typeof claims.role === "string"
+    ? claims.role
+    : undefined;
   return { userId, role, claims };
 }
 

@@ -31,7 +31,9 @@ export function requireUser(options: GuardOptions = {}): MiddlewareHandler<Signe
 /** Lets the request through when the signed-in user has one of the roles. */
 export function requireRole(role: string | readonly string[], options: GuardOptions = {}): MiddlewareHandler<SignedInEnv> {
   const roles: readonly string[] = typeof role === "string" ? [role] : role;
-  if (roles.length === 0 || roles.some((r) => typeof r !== "string" || r === "")) throw new TypeError("requireRole needs one or more role names");
+  if (roles.length === 0 || roles.some((r) => typeof r !== "string" || r === "")) {
+    throw new TypeError("requireRole needs one or more role names");
+  }
   checkRedirect(options.redirectTo, "requireRole");
   return async (c, next) => {
     const user = signedIn(c, options, "requireRole");
@@ -44,7 +46,9 @@ export function requireRole(role: string | readonly string[], options: GuardOpti
 /** The signed-in user, a redirect for a page request, or a thrown 401. */
 function signedIn(c: Context, options: GuardOptions, who: string): AuthUser | Response {
   // A guard with no session middleware before it would refuse everyone: a wiring mistake, said so.
-  if (!sessionMiddlewareRan(c)) throw new Error(`${who}: no session middleware (Server.slidingSession or Server.tokenSession) ran before this guard`);
+  if (!sessionMiddlewareRan(c)) {
+    throw new Error(`${who}: no session middleware (Server.slidingSession or Server.tokenSession) ran before this guard`);
+  }
   const user = c.get("auth") as AuthUser | undefined;
   if (user !== undefined) return user;
   if (options.redirectTo !== undefined && wantsPage(c)) return c.redirect(options.redirectTo, 303);

@@ -23,7 +23,11 @@ let profile: string | undefined;
 function browser(): Promise<BrowserContext> {
   context ??= import("playwright-core").then(({ chromium }) => {
     profile = mkdtempSync(join(tmpdir(), "svc-e2e-hono-"));
-    return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    return chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   return context;
 }
@@ -75,11 +79,15 @@ test("sign in through a Hono route, then type and click on the live TSX page mou
       await page.click("#draft, input[name=draft]");
       await page.keyboard.type(text, { delay: 20 });
       await page.click("button[type=submit]");
-      await eventually(async () => assert.ok((await page.$$eval("li", (lis) => lis.map((li) => li.textContent))).some((t) => t?.includes(text))));
+      await eventually(async () =>
+        assert.ok((await page.$$eval("li", (lis) => lis.map((li) => li.textContent))).some((t) => t?.includes(text)))
+      );
     }
     await eventually(async () => assert.equal(await page.inputValue("input[name=draft]"), ""));
     await page.click("li:first-child button");
-    await eventually(async () => assert.deepEqual(await page.$$eval("li", (lis) => lis.map((li) => (li as HTMLElement).innerText.trim())), ["Write the report ✕"]));
+    await eventually(async () =>
+      assert.deepEqual(await page.$$eval("li", (lis) => lis.map((li) => (li as HTMLElement).innerText.trim())), ["Write the report ✕"])
+    );
   });
 });
 

@@ -40,7 +40,11 @@ test("after sign-in the mounted TSX page knows the user and answers events at it
   const base = baseOfPage("/todos", meta("svc-path"), meta("svc-base"));
   assert.equal(base, "/todos");
   const post = (body: unknown) =>
-    app.request(`${base}/_svc/event`, { method: "POST", body: JSON.stringify(body), headers: { Cookie: cookies, "X-Svc-Csrf": meta("svc-csrf"), "Content-Type": "application/json" } });
+    app.request(`${base}/_svc/event`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { Cookie: cookies, "X-Svc-Csrf": meta("svc-csrf"), "Content-Type": "application/json" },
+    });
   assert.equal((await post({ seq: 1, msg: "Draft", args: ["Buy milk"], handlerId: "r.1#form.#input:draft" })).status, 200);
   const added = await post({ seq: 2, msg: "Add", handlerId: "r.1#form" });
   assert.equal(added.status, 200);
@@ -61,7 +65,10 @@ test("the README quotes the example as it is", async () => {
 test("signing in as someone else in the same browser starts a new live session with the new user's page", async () => {
   let cookies = "";
   const signIn = async (name: string) => {
-    cookies = cookieHeader(await app.request("/login", { method: "POST", body: new URLSearchParams({ name }), headers: { Cookie: cookies } }), cookies);
+    cookies = cookieHeader(
+      await app.request("/login", { method: "POST", body: new URLSearchParams({ name }), headers: { Cookie: cookies } }),
+      cookies,
+    );
     const page = await app.request("/todos", { headers: { Accept: "text/html", Cookie: cookies } });
     cookies = cookieHeader(page, cookies);
     return page.text();

@@ -11,7 +11,7 @@ import { h } from "../../src/ui/node.ts";
 import { Fragment, jsx, jsxs } from "../../src/jsx/jsx-runtime.ts";
 import { jsxDEV } from "../../src/jsx/jsx-dev-runtime.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
+import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
 import { spreadThenKey, spreadThenKeyTwin } from "./spread-key.tsx";
 import { hView, jsxView } from "./todo-views.tsx";
 
@@ -67,7 +67,12 @@ test("fragments splice their children into the parent, nested and empty ones too
 });
 
 test("the development runtime builds the same nodes", () => {
-  const dev = jsxDEV("ul", { children: [jsxDEV("li", { children: "a" }, 1, false), jsxDEV("li", { children: "b" }, 2, false)] }, undefined, true);
+  const dev = jsxDEV(
+    "ul",
+    { children: [jsxDEV("li", { children: "a" }, 1, false), jsxDEV("li", { children: "b" }, 2, false)] },
+    undefined,
+    true,
+  );
   const prod = jsxs("ul", { children: [jsx("li", { children: "a" }, 1), jsx("li", { children: "b" }, 2)] });
   assert.deepEqual(plain(dev), plain(prod));
 });

@@ -37,7 +37,9 @@ export function jsxView(model: TodoModel): UiElement {
 }
 
 function hRow(row: TodoRow, last: boolean): UiElement {
-  return h("li", { class: row.done ? "done" : undefined, hover: { background: "#eee" } },
+  return h(
+    "li",
+    { class: row.done ? "done" : undefined, hover: { background: "#eee" } },
     h("input", { type: "checkbox", name: `done-${row.id}`, checked: row.done, onChange: ["Toggle", row.id] }),
     h("span", {}, row.text),
     row.tags.map((tag) => keyed(tag, h("em", {}, tag))),
@@ -47,7 +49,9 @@ function hRow(row: TodoRow, last: boolean): UiElement {
 }
 
 export function hView(model: TodoModel): UiElement {
-  return h("main", {},
+  return h(
+    "main",
+    {},
     h("h1", { style: { fontWeight: 600 } }, model.title),
     model.count > 0 && h("p", { class: "count" }, model.count, " left"),
     h("input", { name: "draft", onKeydown: { key: "Enter", msg: "Add" }, onInput: "Draft" }),

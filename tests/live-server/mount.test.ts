@@ -142,7 +142,13 @@ describe("two live apps and ordinary routes behind logger, secureHeaders, csrf, 
   const shop = freshApp({ name: "shop" });
   const admin = freshApp({ name: "admin" });
   const app = new Hono();
-  app.use(logger((line) => lines.push(line)), secureHeaders(), csrf({ origin: "http://localhost" }), compress(), cors({ origin: "http://localhost" }));
+  app.use(
+    logger((line) => lines.push(line)),
+    secureHeaders(),
+    csrf({ origin: "http://localhost" }),
+    compress(),
+    cors({ origin: "http://localhost" }),
+  );
   app.get("/health", (c) => c.json({ ok: true }));
   app.route("/shop", shop);
   app.mount("/admin", admin.fetch);
@@ -175,7 +181,11 @@ describe("two live apps and ordinary routes behind logger, secureHeaders, csrf, 
 
   test("ordinary routes work beside them, and csrf() refuses a cross-site form post to an app", async () => {
     assert.deepEqual(await (await app.request("/health")).json(), { ok: true });
-    const forged = await app.request("/shop/_svc/event", { method: "POST", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" } });
+    const forged = await app.request("/shop/_svc/event", {
+      method: "POST",
+      body: "x=1",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" },
+    });
     assert.equal(forged.status, 403);
   });
 });
@@ -186,6 +196,10 @@ test("baseOfPage: the location's path without the page's path within the app", (
   assert.equal(baseOfPage("/live/", "/", ""), "/live");
   assert.equal(baseOfPage("/live/a/b", "/a/b", ""), "/live");
   assert.equal(baseOfPage("/a/b", "/a/b", ""), "");
-  assert.equal(baseOfPage("/elsewhere", "/a/b", "/known"), "/known", "a location that does not end with the page's path keeps the known base");
+  assert.equal(
+    baseOfPage("/elsewhere", "/a/b", "/known"),
+    "/known",
+    "a location that does not end with the page's path keeps the known base",
+  );
   assert.equal(baseOfPage("/live/x", "", "/live"), "/live", "a page without the path meta keeps the known base");
 });

@@ -29,7 +29,11 @@ function appWith(session: SessionMiddleware, options: { redirectTo?: string } = 
     session.signOut(c);
     return c.text("bye");
   });
-  app.get("/me", Server.requireUser(options), (c) => c.json({ userId: c.var.auth.userId, role: c.var.auth.role ?? null, sub: c.var.auth.claims.sub ?? null }));
+  app.get(
+    "/me",
+    Server.requireUser(options),
+    (c) => c.json({ userId: c.var.auth.userId, role: c.var.auth.role ?? null, sub: c.var.auth.claims.sub ?? null }),
+  );
   app.get("/admin", Server.requireRole("admin", options), (c) => c.text(`hello admin ${c.var.auth.userId}`));
   app.get("/open", (c) => c.json({ auth: c.var.auth ?? null }));
   return app;
@@ -110,7 +114,11 @@ test("with redirectTo, a page request without a user is redirected with 303; API
   assert.equal(page.headers.get("Location"), "/login");
   assert.equal((await get(app, "/admin", undefined, { Accept: "text/html" })).status, 303);
   assert.equal((await get(app, "/me", undefined, { Accept: "application/json" })).status, 401);
-  assert.equal((await get(app, "/admin", await login(app, 3), { Accept: "text/html" })).status, 403, "a signed-in user without the role is not sent to sign in");
+  assert.equal(
+    (await get(app, "/admin", await login(app, 3), { Accept: "text/html" })).status,
+    403,
+    "a signed-in user without the role is not sent to sign in",
+  );
   assert.throws(() => Server.requireUser({ redirectTo: "https://evil.example/" }), /path of this site/);
   assert.throws(() => Server.requireUser({ redirectTo: "//evil.example/" }), /path of this site/);
 });
@@ -139,7 +147,13 @@ test("the guards' refusals are HTTPExceptions that app.onError sees; a guard wit
 describe("slidingSession", () => {
   const env = { SVC_TEST_MW_SECRET: SECRET_TEXT, ENV: undefined };
   const clock = { now: T0 };
-  const session = Server.slidingSession({ cookie: "sid", secretEnv: "SVC_TEST_MW_SECRET", windowSeconds: 900, maxLifetimeSeconds: 3600, now: () => clock.now });
+  const session = Server.slidingSession({
+    cookie: "sid",
+    secretEnv: "SVC_TEST_MW_SECRET",
+    windowSeconds: 900,
+    maxLifetimeSeconds: 3600,
+    now: () => clock.now,
+  });
   const app = appWith(session);
 
   test("signIn writes a sliding token; each interaction slides it, never past the cap; the user is on c.var.auth", async () => {
@@ -198,7 +212,11 @@ test("getCookie, formValue and setCookie take a Hono Context; setCookie follows 
     return c.json({ cookie: Server.getCookie("theme", c) ?? null, field: await Server.formValue("name", c) });
   });
   await withEnv(DEV, async () => {
-    const resp = await app.request("/echo", { method: "POST", body: new URLSearchParams({ name: "Ada" }), headers: { Cookie: "theme=dark" } });
+    const resp = await app.request("/echo", {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ada" }),
+      headers: { Cookie: "theme=dark" },
+    });
     assert.deepEqual(await resp.json(), { cookie: "dark", field: "Ada" });
     assert.deepEqual(resp.headers.getSetCookie(), ["pref=a%20b%3Bc; Path=/; HttpOnly; SameSite=Lax"]);
     const secure = await app.request("https://app.test/echo", { method: "POST" });

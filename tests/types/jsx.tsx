@@ -21,7 +21,9 @@ export const accepted: UiElement = (
       {false}
       {[1, "two", <b>3</b>]}
     </>
-    <form method="post" action="/login" onSubmit="Save"><label for="e">Email</label></form>
+    <form method="post" action="/login" onSubmit="Save">
+      <label for="e">Email</label>
+    </form>
     <my-widget anything="goes" />
   </main>
 );
