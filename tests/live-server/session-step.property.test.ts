@@ -14,6 +14,7 @@ import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
 import type { EventEntry, InputReport } from "../../src/live/server/body.ts";
 import { initialState, type SessionState, snapshotOf, stateFromSnapshot } from "../../src/live/server/session-state.ts";
 import { RECENT_PAGES, type StepContext, stepEvent, stepMessage } from "../../src/live/server/session-step.ts";
+import { followRenames } from "../../src/live/server/rename-log.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import { applyPatches } from "../live/support/apply.ts";
 import { canon, parse } from "../live/support/dom.ts";
@@ -125,9 +126,12 @@ test("input seqs only rise, stay within the rendered tree, and acks name only in
           continue;
         }
         const shown = new Set(idsIn(tree).inputs), kept = new Set(idsIn(stepped.tree).inputs);
+        // A stored seq follows its input through the step's renames (docs/protocol.md#ids-that-move),
+        // so it is compared with the seq the input had before, under its new id.
+        const before = followRenames(state.inputSeqs, stepped.patches);
         for (const [id, seq] of stepped.state.inputSeqs) {
           assert.ok(kept.has(id), `input seq of ${id} kept only while it is rendered`);
-          assert.ok(seq >= (state.inputSeqs.get(id) ?? -1), "stored seqs never fall");
+          assert.ok(seq >= (before.get(id) ?? -1), "stored seqs never fall");
           assert.ok(seq >= (inputs.get(id)?.seq ?? -1), "a reported seq is taken when higher");
         }
         for (const [id, seq] of Object.entries(stepped.ackInputs ?? {})) {
