@@ -414,6 +414,7 @@ export class SessionRegistry<Model> implements SessionHost {
     if (this.shared !== undefined) {
       // With a shared store the sessions outlive this process: stop here, do not end them.
       for (const session of [...this.sessions.values()]) this.moved(session as LiveSession<unknown>);
+      this.shared.closeStreams();
       void this.shared.stop();
     } else for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
     this.stopSweeper?.();
