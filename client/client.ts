@@ -115,7 +115,8 @@ export class LiveClient {
         this.log(`svc: bad SSE event: ${String(error)}`);
       }
     };
-    this.stream = subscribe(Source, this.url(SUBSCRIBE_PATH), {
+    // The stream names this page load, so that the frames answering its own events come once, in their replies.
+    this.stream = subscribe(Source, `${this.url(SUBSCRIBE_PATH)}?page=${encodeURIComponent(this.page)}`, {
       frame: parsed((data) => this.receive(JSON.parse(data) as WireFrame, this.seq)),
       render: parsed((data) => {
         const render = JSON.parse(data) as RenderEvent;

@@ -6,10 +6,10 @@ import { json, page, ROOT, settle, sleep, status, TITLE } from "./support.ts";
 
 const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
 
-test("the SSE subscription opens the subscribe route under the base path, without a query of its own", async () => {
+test("the SSE subscription opens the subscribe route under the base path, naming its page load and nothing else", async () => {
   const p = page(ROOT, { seq: 12, base: "/app" });
   assert.equal(p.sources.length, 1);
-  assert.equal(p.sse.url, "/app/_svc/subscribe");
+  assert.match(p.sse.url, /^\/app\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}$/);
   await p.close();
 });
 
@@ -151,7 +151,7 @@ test("a stream the browser gave up on is closed and opened again after a delay; 
   assert.equal(first.closed, true);
   await sleep(400);
   assert.equal(p.sources.length, 2);
-  assert.equal(p.sse.url, "/_svc/subscribe");
+  assert.match(p.sse.url, /^\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}$/);
   first.frame(text(2, "from the closed stream"));
   assert.equal(p.el("r.0#p").textContent, "one");
   await p.close();

@@ -57,7 +57,7 @@ import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
-import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, ACK_HEADER, EVENT_PATH, MOVES_HEADER, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
+import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LIMITS, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, ACK_HEADER, EVENT_PATH, MOVES_HEADER, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
 
 /** Options of `Live.app`. */
 export type LiveAppOptions = {
@@ -460,7 +460,7 @@ export class LiveApp<Model> extends Hono<Env> {
     await session.mutex.run(() => {
       const renderRoot = () => render(session.currentTree());
       write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot));
-      session.frames.open(sink);
+      session.frames.open(sink, pageOf(req.url));
     });
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
   }
@@ -544,6 +544,12 @@ function mountOf(c: Context): string {
 function pathWithin(url: string, base: string): string {
   const path = pathOf(url);
   return path.startsWith(base) ? path.slice(base.length) || "/" : path;
+}
+
+/** The `page` a stream's URL names (`?page=<id>`, the client's id of its page load), if any and well formed. */
+function pageOf(url: string): string | undefined {
+  const page = new URL(url).searchParams.get("page");
+  return page !== null && page.length > 0 && page.length <= LIMITS.maxNameLength ? page : undefined;
 }
 
 /** The path of a request URL (what the router matches), without building a URL object. */

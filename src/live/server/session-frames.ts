@@ -25,12 +25,17 @@ export function frameOf(seq: number, { patches, ackInputs, respondingTo }: Frame
 export class SessionFrames {
   /** The session's open SSE streams. */
   readonly streams: Set<FrameSink> = new Set();
+  /** The page (one page load of the client, docs/protocol.md#event-request) each stream said it serves. */
+  private readonly pages = new Map<FrameSink, string>();
   private readonly recent: Frame[] = [];
 
-  /** Sends a frame to every open stream and keeps it for reconnecting ones. */
-  send(frame: Frame): void {
-    // Other tabs of the session get every frame; the tab that asked drops its duplicate by seq.
-    for (const stream of this.streams) stream.send(frame);
+  /**
+   * Sends a frame to every open stream and keeps it for reconnecting ones. `repliedTo`: the page
+   * whose request the frame answers, which gets it in the reply and not again on its own stream
+   * (one copy per tab); a stream that named no page gets every frame, and drops a copy by seq.
+   */
+  send(frame: Frame, repliedTo?: string): void {
+    for (const stream of this.streams) if (repliedTo === undefined || this.pages.get(stream) !== repliedTo) stream.send(frame);
     this.recent.push(frame);
     if (this.recent.length > RESUME_FRAMES) this.recent.shift();
   }
@@ -43,14 +48,16 @@ export class SessionFrames {
     return resumeText(lastEventId, { outSeq, recent: this.recent, renderRoot });
   }
 
-  /** Adds a stream: it gets every frame from now on. */
-  open(sink: FrameSink): void {
+  /** Adds a stream, of `page` when the client named it: it gets every frame from now on (but that page's replies). */
+  open(sink: FrameSink, page?: string): void {
     this.streams.add(sink);
+    if (page !== undefined) this.pages.set(sink, page);
   }
 
   /** A stream went away. */
   closed(sink: FrameSink): void {
     this.streams.delete(sink);
+    this.pages.delete(sink);
   }
 
   /** Forgets the kept frames (a quiet session's; a stream reconnecting later resyncs). */
@@ -68,5 +75,6 @@ export class SessionFrames {
       else stream.close();
     }
     this.streams.clear();
+    this.pages.clear();
   }
 }

@@ -194,7 +194,7 @@ export class LiveSession<Model> {
         logAppError(entry.msg, stepped.error);
         return { kind: "app_error" };
       case "applied": {
-        const kept = this.keepDurably(stepped, { patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined });
+        const kept = this.keepDurably(stepped, { patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined }, respond ? page : undefined);
         if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
         return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
       }
@@ -223,28 +223,29 @@ export class LiveSession<Model> {
   /**
    * Keeps an applied step: durable first (the host's save, when the store is shared), then kept
    * here, sent and its command run. A save refused because the session moved keeps nothing.
-   * Without a frame (`parts` undefined) the state still changes, and no seq is taken.
+   * Without a frame (`parts` undefined) the state still changes, and no seq is taken. `repliedTo`:
+   * the page the frame is the reply to, whose stream does not get it again (one copy per tab).
    */
-  private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined): Kept | Promise<Kept | undefined> {
+  private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined, repliedTo?: string): Kept | Promise<Kept | undefined> {
     const state = parts === undefined ? applied.state : withNextFrame(applied.state);
     const frame = parts === undefined ? undefined : frameOf(state.outSeq, parts);
     const saved = this.host.durable(this as LiveSession<unknown>, state as SessionState<unknown>, frame);
-    if (saved === true) return this.keep(applied, state, frame);
+    if (saved === true) return this.keep(applied, state, frame, repliedTo);
     return saved.then((ok) => {
       if (this.ended) return undefined;
       if (!ok) {
         this.host.moved(this as LiveSession<unknown>);
         return undefined;
       }
-      return this.keep(applied, state, frame);
+      return this.keep(applied, state, frame, repliedTo);
     });
   }
 
-  private keep(applied: Applied<Model>, state: SessionState<Model>, frame: Frame | undefined): Kept {
+  private keep(applied: Applied<Model>, state: SessionState<Model>, frame: Frame | undefined, repliedTo: string | undefined): Kept {
     this.commit({ ...applied, state });
     if (frame !== undefined) {
       this.renames.record(frame.seq, frame.patches);
-      this.frames.send(frame);
+      this.frames.send(frame, repliedTo);
     }
     this.afterChange(applied.cmd);
     return { frame };
