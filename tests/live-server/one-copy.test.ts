@@ -38,3 +38,21 @@ test("a batch's frames, which no reply carries, still reach the stream of the pa
   assert.deepEqual([(await own.next())?.seq, (await own.next())?.seq], [1, 2]);
   await own.close();
 });
+
+test("a page's own stream carries its reply's id alone, so that a reconnect names it in Last-Event-ID", async () => {
+  const a = freshApp();
+  const tab = await openTab(a);
+  const inc = buttonId(tab.html, "\\+");
+  const resp = await a.fetch(new Request("http://app.test/_svc/subscribe?page=one", { headers: { Cookie: tab.cookies } }));
+  const reader = resp.body!.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal((await tab.post({ page: "one", seq: 1, msg: "Inc", handlerId: inc })).status, 200);
+  let text = "";
+  while (!text.includes("\n\nid: 1\n\n") && !text.startsWith("id: 1\n\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  assert.match(text, /(^|\n\n)id: 1\n\n/, "the id, with no event and no data");
+  assert.doesNotMatch(text, /data: \{"seq":1/, "not the frame itself");
+  await reader.cancel();
+});

@@ -12,6 +12,11 @@ export interface FrameSink {
   close(): void;
   /** Sends the session-lost signal (the session ended or was evicted), then closes. */
   lost?(): void;
+  /**
+   * Frame `seq` reached this stream's page another way (it was the reply to the page's event):
+   * only its id goes on the stream, so that a reconnect still names the last frame in Last-Event-ID.
+   */
+  passed?(seq: number): void;
 }
 
 /** The SSE wire form of the session-lost signal (docs/protocol.md#sse-stream): the client reloads. */
@@ -30,6 +35,14 @@ export function fullHtmlOf(patches: readonly Patch[]): string | undefined {
 export function sseFrame(frame: Frame): string {
   const { respondingTo: _omitted, ...shape } = frame;
   return `id: ${frame.seq}\nevent: ${SSE_EVENTS.frame}\ndata: ${JSON.stringify(shape)}\n\n`;
+}
+
+/**
+ * The SSE wire form of a frame's id alone: by the EventSource processing rules a block with an id
+ * and no data sets the stream's last event id and dispatches nothing (docs/protocol.md#sse-stream).
+ */
+export function sseIdOnly(seq: number): string {
+  return `id: ${seq}\n\n`;
 }
 
 /** A full render as an SSE event, for a stream that resumes from a point no longer held (docs/protocol.md#resume). */

@@ -31,11 +31,16 @@ export class SessionFrames {
 
   /**
    * Sends a frame to every open stream and keeps it for reconnecting ones. `repliedTo`: the page
-   * whose request the frame answers, which gets it in the reply and not again on its own stream
-   * (one copy per tab); a stream that named no page gets every frame, and drops a copy by seq.
+   * whose request the frame answers, which gets it in the reply and only its id on its own stream
+   * (one copy per tab, and Last-Event-ID still names it); a stream that named no page gets every
+   * frame, and drops a copy by seq.
    */
   send(frame: Frame, repliedTo?: string): void {
-    for (const stream of this.streams) if (repliedTo === undefined || this.pages.get(stream) !== repliedTo) stream.send(frame);
+    for (const stream of this.streams) {
+      if (repliedTo === undefined || this.pages.get(stream) !== repliedTo) stream.send(frame);
+      else if (stream.passed !== undefined) stream.passed(frame.seq);
+      else stream.send(frame);
+    }
     this.recent.push(frame);
     if (this.recent.length > RESUME_FRAMES) this.recent.shift();
   }

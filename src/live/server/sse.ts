@@ -4,7 +4,7 @@
  * the session ends or the client goes away.
  */
 import { repeatUnref } from "../../runtime/timers.ts";
-import { type Frame, type FrameSink, SSE_LOST, sseFrame } from "./frames.ts";
+import { type Frame, type FrameSink, SSE_LOST, sseFrame, sseIdOnly } from "./frames.ts";
 
 const encoder = new TextEncoder();
 
@@ -30,6 +30,9 @@ export function openFrameStream(options: SseOptions): { sink: FrameSink; body: R
   const sink: FrameSink = {
     send(frame: Frame) {
       write(sseFrame(frame));
+    },
+    passed(seq: number) {
+      write(sseIdOnly(seq));
     },
     lost() {
       write(SSE_LOST);
