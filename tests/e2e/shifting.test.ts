@@ -192,16 +192,16 @@ async function withPage(name: string, seed: number, fn: (page: Page, app: Served
   }
 }
 
-/** In the page: a busy main thread (30 of every 50 ms) and the caret monitor. */
+/** In the page: a busy main thread (20 of every 60 ms) and the caret monitor. */
 function busyPage(): void {
   const w = window as unknown as { caretJumps: number };
   w.caretJumps = 0;
   setInterval(() => {
     const t = performance.now();
-    while (performance.now() - t < 30) {
+    while (performance.now() - t < 20) {
       // busy
     }
-  }, 50);
+  }, 60);
   document.addEventListener("keydown", (event) => {
     const t = event.target as HTMLInputElement;
     if ((t.tagName === "INPUT" || t.tagName === "TEXTAREA") && t.type !== "checkbox" && t.selectionStart !== t.value.length) w.caretJumps++;

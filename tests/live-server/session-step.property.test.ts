@@ -126,13 +126,14 @@ test("input seqs only rise, stay within the rendered tree, and acks name only in
           continue;
         }
         const shown = new Set(idsIn(tree).inputs), kept = new Set(idsIn(stepped.tree).inputs);
-        // A stored seq follows its input through the step's renames (docs/protocol.md#ids-that-move),
-        // so it is compared with the seq the input had before, under its new id.
+        // A stored seq follows its input when a kids patch renames it (docs/protocol.md#ids-that-move):
+        // compare under the ids the patches give the inputs.
         const before = followRenames(state.inputSeqs, stepped.patches);
+        const reported = followRenames(new Map([...inputs].map(([id, report]) => [id, report.seq])), stepped.patches);
         for (const [id, seq] of stepped.state.inputSeqs) {
           assert.ok(kept.has(id), `input seq of ${id} kept only while it is rendered`);
           assert.ok(seq >= (before.get(id) ?? -1), "stored seqs never fall");
-          assert.ok(seq >= (inputs.get(id)?.seq ?? -1), "a reported seq is taken when higher");
+          assert.ok(seq >= (reported.get(id) ?? -1), "a reported seq is taken when higher");
         }
         for (const [id, seq] of Object.entries(stepped.ackInputs ?? {})) {
           assert.ok(inputs.has(id) && shown.has(id), `ack for ${id}: reported and shown`);
