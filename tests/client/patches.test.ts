@@ -231,7 +231,8 @@ test("a keep whose node is missing is a desync: the client resyncs from a full r
 });
 
 test("a full-HTML reply replaces the root and takes its seq and acks from the headers", async () => {
-  const p = page(ROOT, { options: { debounceMs: 0 } });
+  // A gap wait far above settle(), so a loaded machine does not resync before frames 1-3 come.
+  const p = page(ROOT, { options: { debounceMs: 0, gapMs: 10_000 } });
   p.type(p.el<HTMLInputElement>(TITLE), "x");
   const req = await p.waitFor(1);
   req.respond(new Response(`<section svc-id="r"><p svc-id="r.0#p">done</p></section>`, {
