@@ -26,9 +26,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { sign as honoSign, verify as honoVerify } from "hono/jwt";
 import { Auth, Secret } from "../src/auth/mod.ts";
-import { type BenchRow, report, median } from "./report.ts";
+import { type BenchRow, median, report } from "./report.ts";
 
-const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? (globalThis as { process?: { argv: string[] } }).process?.argv.slice(2) ?? [];
+const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ??
+  (globalThis as { process?: { argv: string[] } }).process?.argv.slice(2) ?? [];
 const scaleArg = args.find((arg) => Number(arg) > 0);
 const scale = scaleArg === undefined ? 1 : Number(scaleArg);
 const only = args.find((arg) => arg === "tokens" || arg === "bcrypt");
@@ -94,7 +95,8 @@ async function tokenRows(): Promise<BenchRow[]> {
 
   const ourToken = Auth.signToken(secret, CLAIMS, EXPIRY_SECONDS);
   if (!ourToken.ok) throw new Error(`signToken failed: ${ourToken.error.code}`);
-  const joseToken = await new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h").sign(joseKey);
+  const joseToken = await new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h")
+    .sign(joseKey);
   const honoToken = await honoSign({ ...CLAIMS, iat: nowSeconds(), exp: nowSeconds() + EXPIRY_SECONDS }, SECRET_TEXT, "HS256");
 
   // Each library must accept the others' tokens: the same work is being compared.
@@ -107,7 +109,9 @@ async function tokenRows(): Promise<BenchRow[]> {
 
   const raw = rawJwt(keyBytes);
   const rawToken = raw.sign();
-  if (raw.verify(ourToken.value)?.sub !== "42" || Auth.verifyToken(secret, rawToken).ok !== true) throw new Error("the raw createHmac JWT and ours disagree");
+  if (raw.verify(ourToken.value)?.sub !== "42" || Auth.verifyToken(secret, rawToken).ok !== true) {
+    throw new Error("the raw createHmac JWT and ours disagree");
+  }
 
   const rounds = Math.max(3, Math.round(9 * scale));
   const roundMs = 250 * scale;
@@ -118,14 +122,20 @@ async function tokenRows(): Promise<BenchRow[]> {
       {
         name: "jose",
         async: true,
-        run: () => new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h").sign(joseKey),
+        run: () =>
+          new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h").sign(joseKey),
       },
-      { name: "hono", async: true, run: () => honoSign({ ...CLAIMS, iat: nowSeconds(), exp: nowSeconds() + EXPIRY_SECONDS }, SECRET_TEXT, "HS256") },
+      {
+        name: "hono",
+        async: true,
+        run: () => honoSign({ ...CLAIMS, iat: nowSeconds(), exp: nowSeconds() + EXPIRY_SECONDS }, SECRET_TEXT, "HS256"),
+      },
       { name: "raw", async: false, run: () => raw.sign() },
       {
         name: "jose-bytes",
         async: true,
-        run: () => new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h").sign(keyBytes),
+        run: () =>
+          new SignJWT({ ...CLAIMS }).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuedAt().setExpirationTime("1h").sign(keyBytes),
       },
     ],
     rounds,
@@ -144,19 +154,48 @@ async function tokenRows(): Promise<BenchRow[]> {
   );
 
   const rows: BenchRow[] = [];
-  for (const [measure, figures] of [
-    ["HS256 sign", sign],
-    ["HS256 verify", verify],
-  ] as const) {
+  for (
+    const [measure, figures] of [
+      ["HS256 sign", sign],
+      ["HS256 verify", verify],
+    ] as const
+  ) {
     const ours = figures.get("ours")!;
     const jose = figures.get("jose")!;
     const hono = figures.get("hono")!;
     const joseBytes = figures.get("jose-bytes")!;
-    rows.push({ name: measure, ours, peer: jose, peerName: "jose, CryptoKey", unit: "ops/s", higherIsBetter: true, target: "ratio >= 20x", met: ours / jose >= 20 });
-    rows.push({ name: measure, ours, peer: joseBytes, peerName: "jose, key bytes", unit: "ops/s", higherIsBetter: true, target: "ratio >= 20x", met: ours / joseBytes >= 20 });
+    rows.push({
+      name: measure,
+      ours,
+      peer: jose,
+      peerName: "jose, CryptoKey",
+      unit: "ops/s",
+      higherIsBetter: true,
+      target: "ratio >= 20x",
+      met: ours / jose >= 20,
+    });
+    rows.push({
+      name: measure,
+      ours,
+      peer: joseBytes,
+      peerName: "jose, key bytes",
+      unit: "ops/s",
+      higherIsBetter: true,
+      target: "ratio >= 20x",
+      met: ours / joseBytes >= 20,
+    });
     rows.push({ name: measure, ours, peer: hono, peerName: "hono/jwt", unit: "ops/s", higherIsBetter: true, target: "(info)", met: true });
     const floor = figures.get("raw")!;
-    rows.push({ name: measure, ours, peer: floor, peerName: "raw createHmac JWT (floor)", unit: "ops/s", higherIsBetter: true, target: "ratio >= 0.77x (time <= 1.3x)", met: ours * 1.3 >= floor });
+    rows.push({
+      name: measure,
+      ours,
+      peer: floor,
+      peerName: "raw createHmac JWT (floor)",
+      unit: "ops/s",
+      higherIsBetter: true,
+      target: "ratio >= 0.77x (time <= 1.3x)",
+      met: ours * 1.3 >= floor,
+    });
   }
   return rows;
 }
@@ -189,7 +228,10 @@ function rawJwt(key: Uint8Array): { sign(): string; verify(token: string): Recor
 // ---------------------------------------------------------------------------------------------
 // bcrypt
 
-type NativeBcryptModule = { hash(password: string, rounds: number): Promise<string>; compare(password: string, hash: string): Promise<boolean> };
+type NativeBcryptModule = {
+  hash(password: string, rounds: number): Promise<string>;
+  compare(password: string, hash: string): Promise<boolean>;
+};
 
 /** The native addon, or the reason it is unavailable on this runtime. */
 async function loadNative(): Promise<{ ok: true; value: NativeBcryptModule } | { ok: false; reason: string }> {
@@ -270,7 +312,11 @@ async function bcryptRows(): Promise<{ rows: BenchRow[]; skipped: { name: string
 
   if (native.ok) {
     const timing = await perHash(native.value);
-    console.log(`bcrypt cost ${COST} ms per hash: ours ${timing.oursAll.map((v) => v.toFixed(0)).join(" ")}; native ${timing.nativeAll.map((v) => v.toFixed(0)).join(" ")}`);
+    console.log(
+      `bcrypt cost ${COST} ms per hash: ours ${timing.oursAll.map((v) => v.toFixed(0)).join(" ")}; native ${
+        timing.nativeAll.map((v) => v.toFixed(0)).join(" ")
+      }`,
+    );
     rows.push({
       name: `bcrypt cost ${COST}, time per hash`,
       ours: timing.ours,
@@ -292,7 +338,11 @@ async function bcryptRows(): Promise<{ rows: BenchRow[]; skipped: { name: string
     oursLags.push(await maxLag(ourHash, 4));
     if (native.ok) nativeLags.push(await maxLag(() => native.value.hash(PASSWORD, COST), 4));
   }
-  console.log(`max event-loop lag per trial (ms): ours ${oursLags.map((v) => v.toFixed(1)).join(" ")}; native ${nativeLags.map((v) => v.toFixed(1)).join(" ") || "-"}`);
+  console.log(
+    `max event-loop lag per trial (ms): ours ${oursLags.map((v) => v.toFixed(1)).join(" ")}; native ${
+      nativeLags.map((v) => v.toFixed(1)).join(" ") || "-"
+    }`,
+  );
   // Each trial already reports its largest stall; the median trial is kept so that one moment of
   // outside load on a small machine (which stalls native's loop as much as ours) does not decide.
   const oursLag = median(oursLags);
@@ -308,7 +358,12 @@ async function bcryptRows(): Promise<{ rows: BenchRow[]; skipped: { name: string
       met: oursLag <= 15,
     });
   } else {
-    skipped.push({ name: `max event-loop lag, 4 concurrent cost-${COST} hashes (native side)`, reason: `native bcrypt addon unavailable: ${native.reason}; ours ${oursLag.toFixed(1)} ms, target <= 15 ms ${oursLag <= 15 ? "met" : "NOT met"}` });
+    skipped.push({
+      name: `max event-loop lag, 4 concurrent cost-${COST} hashes (native side)`,
+      reason: `native bcrypt addon unavailable: ${native.reason}; ours ${oursLag.toFixed(1)} ms, target <= 15 ms ${
+        oursLag <= 15 ? "met" : "NOT met"
+      }`,
+    });
   }
   return { rows, skipped };
 }

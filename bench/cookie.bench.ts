@@ -60,8 +60,14 @@ for (const [label, header] of Object.entries(HEADERS)) {
     if (cookieIn(header, name) !== parse(header, name)[name]) throw new Error(`ours and hono read ${name} differently`);
     const figures = paired(() => cookieIn(header, name), () => parse(header, name)[name]);
     rows.push({
-      name: `read ${name} from a Cookie header of ${label}`, ours: figures.ours, peer: figures.peer, peerName: "hono/utils/cookie parse",
-      unit: "ops/s", higherIsBetter: true, target: "ours >= 1.0x (else use hono's)", met: figures.ours >= figures.peer,
+      name: `read ${name} from a Cookie header of ${label}`,
+      ours: figures.ours,
+      peer: figures.peer,
+      peerName: "hono/utils/cookie parse",
+      unit: "ops/s",
+      higherIsBetter: true,
+      target: "ours >= 1.0x (else use hono's)",
+      met: figures.ours >= figures.peer,
     });
   }
 }
@@ -72,8 +78,14 @@ const honoLine = () => serialize("svc_sid", VALUE, { path: "/", httpOnly: true, 
 if (ourLine() !== honoLine()) throw new Error(`ours and hono write different lines: ${ourLine()} / ${honoLine()}`);
 const write = paired(ourLine, honoLine);
 rows.push({
-  name: "Set-Cookie line (session cookie)", ours: write.ours, peer: write.peer, peerName: "hono/utils/cookie serialize",
-  unit: "ops/s", higherIsBetter: true, target: "(info)", met: true,
+  name: "Set-Cookie line (session cookie)",
+  ours: write.ours,
+  peer: write.peer,
+  peerName: "hono/utils/cookie serialize",
+  unit: "ops/s",
+  higherIsBetter: true,
+  target: "(info)",
+  met: true,
 });
 
 report("cookies", rows);

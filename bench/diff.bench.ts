@@ -43,7 +43,13 @@ function model(rows: number, isKeyed: boolean): Model {
 
 function ours(m: Model): UiElement {
   const rows = m.rows.map((r) => {
-    const tr = h("tr", {}, h("td", {}, String(r.id)), h("td", {}, r.name), h("td", {}, h("input", { name: `qty${r.id}`, value: r.qty, onInput: ["Qty", r.id] })));
+    const tr = h(
+      "tr",
+      {},
+      h("td", {}, String(r.id)),
+      h("td", {}, r.name),
+      h("td", {}, h("input", { name: `qty${r.id}`, value: r.qty, onInput: ["Qty", r.id] })),
+    );
     return m.keyed ? keyed(r.id, tr) : tr;
   });
   return h("table", {}, h("tbody", {}, rows));
@@ -52,15 +58,29 @@ function ours(m: Model): UiElement {
 // hono/jsx without JSX syntax: jsx(tag, props, ...children)
 function peer(m: Model): ReturnType<typeof jsx> {
   const rows = m.rows.map((r) =>
-    jsx("tr", m.keyed ? { key: String(r.id) } : {},
-      jsx("td", {}, String(r.id)), jsx("td", {}, r.name), jsx("td", {}, jsx("input", { name: `qty${r.id}`, value: r.qty }))));
+    jsx(
+      "tr",
+      m.keyed ? { key: String(r.id) } : {},
+      jsx("td", {}, String(r.id)),
+      jsx("td", {}, r.name),
+      jsx("td", {}, jsx("input", { name: `qty${r.id}`, value: r.qty })),
+    )
+  );
   return jsx("table", {}, jsx("tbody", {}, ...rows));
 }
 
 type Edit = { name: string; keyed: boolean; apply: (m: Model) => Model };
 const EDITS: Edit[] = [
-  { name: "one text change", keyed: false, apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, name: `${r.name}!` } : r)) }) },
-  { name: "one input value change", keyed: false, apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, qty: "42" } : r)) }) },
+  {
+    name: "one text change",
+    keyed: false,
+    apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, name: `${r.name}!` } : r)) }),
+  },
+  {
+    name: "one input value change",
+    keyed: false,
+    apply: (m) => ({ ...m, rows: m.rows.map((r, i) => (i === m.rows.length >> 1 ? { ...r, qty: "42" } : r)) }),
+  },
   { name: "keyed reorder", keyed: true, apply: (m) => ({ ...m, rows: [m.rows[m.rows.length - 1]!, ...m.rows.slice(0, -1)] }) },
   { name: "insert at the top", keyed: false, apply: (m) => ({ ...m, rows: [{ id: -1, name: "new", qty: "0" }, ...m.rows] }) },
 ];
@@ -96,8 +116,7 @@ function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
     for (let k = 0; k < fns.length; k++) {
       const which = (round + k) % fns.length;
       const until = performance.now() + 100;
-      do samples[which]!.push(batches[which]!(sizes[which]!));
-      while (performance.now() < until);
+      do samples[which]!.push(batches[which]!(sizes[which]!)); while (performance.now() < until);
     }
   }
   return samples.map((list) => median(list) * 1000);
@@ -126,17 +145,33 @@ for (const nodes of [100, 1_000, 10_000]) {
       () => render(assignIds(forgetPlacements(nextView))),
     ]) as [number, number, number];
     console.log(
-      `${String(nodes).padStart(6)} nodes, ${edit.name.padEnd(22)} diff+JSON ${tDiff.toFixed(1).padStart(8)} µs ${String(json.length).padStart(8)} B | ` +
-        `our render ${tRender.toFixed(1).padStart(8)} µs | hono renderToString ${tPeer.toFixed(1).padStart(8)} µs ${String(html.length).padStart(8)} B | ` +
+      `${String(nodes).padStart(6)} nodes, ${edit.name.padEnd(22)} diff+JSON ${tDiff.toFixed(1).padStart(8)} µs ${
+        String(json.length).padStart(8)
+      } B | ` +
+        `our render ${tRender.toFixed(1).padStart(8)} µs | hono renderToString ${tPeer.toFixed(1).padStart(8)} µs ${
+          String(html.length).padStart(8)
+        } B | ` +
         `time ${(tPeer / tDiff).toFixed(2)}x, bytes ${(html.length / json.length).toFixed(1)}x`,
     );
     rows.push({
-      name: `diff+JSON, ${edit.name}, ${nodes} nodes`, ours: tDiff, peer: tPeer, peerName: "hono/jsx renderToString",
-      unit: "µs", higherIsBetter: false, target: "time <= 1.0x peer", met: tDiff <= tPeer,
+      name: `diff+JSON, ${edit.name}, ${nodes} nodes`,
+      ours: tDiff,
+      peer: tPeer,
+      peerName: "hono/jsx renderToString",
+      unit: "µs",
+      higherIsBetter: false,
+      target: "time <= 1.0x peer",
+      met: tDiff <= tPeer,
     });
     rows.push({
-      name: `patch bytes, ${edit.name}, ${nodes} nodes`, ours: json.length, peer: html.length, peerName: "hono/jsx HTML",
-      unit: "B", higherIsBetter: false, target: "report", met: true,
+      name: `patch bytes, ${edit.name}, ${nodes} nodes`,
+      ours: json.length,
+      peer: html.length,
+      peerName: "hono/jsx HTML",
+      unit: "B",
+      higherIsBetter: false,
+      target: "report",
+      met: true,
     });
   }
 }
@@ -149,8 +184,14 @@ for (const nodes of [100, 1_000, 10_000]) {
   const html = renderToString(peer(after));
   console.log(`300-row table, one cell: ${json}`);
   rows.push({
-    name: "patch bytes, one cell of a 300-row table", ours: json.length, peer: html.length, peerName: "hono/jsx HTML",
-    unit: "B", higherIsBetter: false, target: "<= 150 B (LiveView ~120 B)", met: json.length <= 150,
+    name: "patch bytes, one cell of a 300-row table",
+    ours: json.length,
+    peer: html.length,
+    peerName: "hono/jsx HTML",
+    unit: "B",
+    higherIsBetter: false,
+    target: "<= 150 B (LiveView ~120 B)",
+    met: json.length <= 150,
   });
 }
 
@@ -187,10 +228,20 @@ for (const nodes of [100, 1_000, 10_000]) {
   };
   const with1 = timeColdDiffs(true), without1 = timeColdDiffs(false), with2 = timeColdDiffs(true), without2 = timeColdDiffs(false);
   const [withRecord, withoutRecord] = [(with1 + with2) / 2, (without1 + without2) / 2];
-  console.log(`bench form, view + ids + diff against a tree out of the caches: ${withRecord.toFixed(1)} µs with the flat record, ${withoutRecord.toFixed(1)} µs without`);
+  console.log(
+    `bench form, view + ids + diff against a tree out of the caches: ${withRecord.toFixed(1)} µs with the flat record, ${
+      withoutRecord.toFixed(1)
+    } µs without`,
+  );
   rows.push({
-    name: "bench form (93 elements): view + ids + diff against a tree out of the caches, with the session's flat record", ours: withRecord, peer: withoutRecord,
-    peerName: "the same without the record", unit: "µs", higherIsBetter: false, target: "(info)", met: true,
+    name: "bench form (93 elements): view + ids + diff against a tree out of the caches, with the session's flat record",
+    ours: withRecord,
+    peer: withoutRecord,
+    peerName: "the same without the record",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
   });
 }
 

@@ -43,7 +43,16 @@ import { app as liveApp } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { bindSessionUser } from "../src/live/server/commands.ts";
 import { setLogSink } from "../src/log.ts";
-import { eventBody, eventRequest, type FormModel, initialModel, openSession, type SessionCreds, update as formUpdate, view as formView } from "./live-app.ts";
+import {
+  eventBody,
+  eventRequest,
+  type FormModel,
+  initialModel,
+  openSession,
+  type SessionCreds,
+  update as formUpdate,
+  view as formView,
+} from "./live-app.ts";
 import { type BenchRow, report } from "./report.ts";
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
@@ -72,7 +81,9 @@ function gateApp(db: Db | undefined): LiveApp<Model> {
 
 /** Merges a response's Set-Cookie lines into a Cookie header (a cleared cookie is dropped). */
 function mergeCookies(previous: string, resp: Response): string {
-  const jar = new Map(previous.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+  const jar = new Map(
+    previous.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
   for (const line of resp.headers.getSetCookie()) {
     const pair = line.split(";")[0]!;
     const name = pair.slice(0, pair.indexOf("="));
@@ -262,10 +273,12 @@ const previousSink = setLogSink((level, line) => {
   else console.error(`[${level}] ${line}`);
 });
 try {
-  for (const shape of [
-    { label: "one tab", users: 1 },
-    { label: `${USERS} sessions round-robin`, users: USERS },
-  ]) {
+  for (
+    const shape of [
+      { label: "one tab", users: 1 },
+      { label: `${USERS} sessions round-robin`, users: USERS },
+    ]
+  ) {
     // Two rotations, each with its own no-gate contender: the cached (TTL > 0) contenders against
     // no gate, then the TTL 0 ones against no gate, so the TTL 0 contenders' queries (their
     // garbage, the driver's work in other threads) never land in the cached ones' slices.
@@ -289,7 +302,9 @@ try {
         const { ours, none, ratios } = figures.get(name)!;
         const overheadUs = 1e6 / ours - 1e6 / none;
         console.log(
-          `  ${name}: ratio per round ${ratios.map((r) => r.toFixed(3)).join(" ")}; median round ${Math.round(ours)} events/s vs ${Math.round(none)} without the gate: ` +
+          `  ${name}: ratio per round ${ratios.map((r) => r.toFixed(3)).join(" ")}; median round ${Math.round(ours)} events/s vs ${
+            Math.round(none)
+          } without the gate: ` +
             `${(ours / none).toFixed(3)}x, ${overheadUs.toFixed(1)} µs added per event`,
         );
         rows.push({

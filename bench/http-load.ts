@@ -26,5 +26,16 @@ const result = await autocannon({
   },
 });
 const r = result;
-console.log(`LOAD ${JSON.stringify({ requests: r.requests.total, seconds: r.duration, non2xx: r.non2xx, errors: r.errors, p50: r.latency.p50, p99: r.latency.p99 })}`);
+console.log(
+  `LOAD ${
+    JSON.stringify({
+      requests: r.requests.total,
+      seconds: r.duration,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+    })
+  }`,
+);
 export {};

@@ -40,8 +40,11 @@ function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): v
 
 async function startServer(): Promise<{ ports: { ours: number; bare: number }; stop(): void }> {
   const file = fileURLToPath(new URL("http-server.ts", import.meta.url));
-  const [command, childArgs] =
-    runtime === "bun" ? [g.process!.execPath, [file]] : runtime === "deno" ? [g.Deno!.execPath(), ["run", "-A", file]] : [g.process!.execPath, ["--import", "tsx", file]];
+  const [command, childArgs] = runtime === "bun"
+    ? [g.process!.execPath, [file]]
+    : runtime === "deno"
+    ? [g.Deno!.execPath(), ["run", "-A", file]]
+    : [g.process!.execPath, ["--import", "tsx", file]];
   const child = spawn(command, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
   const ports = await new Promise<{ ours: number; bare: number }>((resolve, reject) => {
     child.on("error", reject);
@@ -103,17 +106,33 @@ try {
       await runOurs();
     }
   }
-  console.log(`${runtime}, ${CONNECTIONS} connections, events/s per round: ours ${ours.map(Math.round).join(" ")}; bare ${bare.map(Math.round).join(" ")}`);
+  console.log(
+    `${runtime}, ${CONNECTIONS} connections, events/s per round: ours ${ours.map(Math.round).join(" ")}; bare ${
+      bare.map(Math.round).join(" ")
+    }`,
+  );
   const pair = medianPair(ours, bare);
   const k = ours.indexOf(pair.ours);
   rows.push({
-    name: `events/s over HTTP (${SERVER_NAME}), ${CONNECTIONS} connections, one session each, autocannon in its own process`, ours: pair.ours, peer: pair.peer,
-    peerName: "bare Hono JSON route, same load", unit: "events/s", higherIsBetter: true, target: `ratio >= ${TARGET}x`, met: pair.ours >= TARGET * pair.peer,
+    name: `events/s over HTTP (${SERVER_NAME}), ${CONNECTIONS} connections, one session each, autocannon in its own process`,
+    ours: pair.ours,
+    peer: pair.peer,
+    peerName: "bare Hono JSON route, same load",
+    unit: "events/s",
+    higherIsBetter: true,
+    target: `ratio >= ${TARGET}x`,
+    met: pair.ours >= TARGET * pair.peer,
   });
   for (const p of ["p50", "p99"] as const) {
     rows.push({
-      name: `HTTP event latency ${p} (${SERVER_NAME}), ${CONNECTIONS} connections, the round above`, ours: latencies.ours[k]![p], peer: latencies.bare[bare.indexOf(pair.peer)]![p],
-      peerName: "bare Hono JSON route, same load", unit: "ms", higherIsBetter: false, target: "(info)", met: true,
+      name: `HTTP event latency ${p} (${SERVER_NAME}), ${CONNECTIONS} connections, the round above`,
+      ours: latencies.ours[k]![p],
+      peer: latencies.bare[bare.indexOf(pair.peer)]![p],
+      peerName: "bare Hono JSON route, same load",
+      unit: "ms",
+      higherIsBetter: false,
+      target: "(info)",
+      met: true,
     });
   }
 } finally {

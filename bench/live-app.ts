@@ -84,8 +84,14 @@ function builtOnce(parts: StaticParts): StaticParts {
     return () => built;
   };
   return {
-    heading: once(parts.heading), label: byField(parts.label), hint: byField(parts.hint), save: once(parts.save),
-    table: once(parts.table), steps: once(parts.steps), nav: once(parts.nav), footer: once(parts.footer),
+    heading: once(parts.heading),
+    label: byField(parts.label),
+    hint: byField(parts.hint),
+    save: once(parts.save),
+    table: once(parts.table),
+    steps: once(parts.steps),
+    nav: once(parts.nav),
+    footer: once(parts.footer),
   };
 }
 
@@ -108,7 +114,13 @@ function page(model: FormModel, parts: StaticParts, lazyFields = false) {
   return Ui.h(
     "main",
     { class: "app" },
-    Ui.h("header", {}, parts.heading(), Ui.h("p", { id: "count" }, `count ${model.count}`), Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`)),
+    Ui.h(
+      "header",
+      {},
+      parts.heading(),
+      Ui.h("p", { id: "count" }, `count ${model.count}`),
+      Ui.h("p", { class: "greeting" }, `Hello, ${model.name || "stranger"}`),
+    ),
     Ui.h("form", { onSubmit: "Save" }, ...FIELDS.map(fieldOf), parts.save()),
     parts.table(),
     parts.steps(),
@@ -188,7 +200,12 @@ export const initialModel: FormModel = { count: 0, name: "", email: "", city: ""
 /** How the form's view is written: every element each render, static parts built once, tuned (`viewTuned`), or as templates (`viewTemplate`). */
 export type FormVariant = "plain" | "static" | "tuned" | "template";
 
-const VIEWS: Readonly<Record<FormVariant, (model: FormModel) => UiElement>> = { plain: view, static: viewStaticBuiltOnce, tuned: viewTuned, template: viewTemplate };
+const VIEWS: Readonly<Record<FormVariant, (model: FormModel) => UiElement>> = {
+  plain: view,
+  static: viewStaticBuiltOnce,
+  tuned: viewTuned,
+  template: viewTemplate,
+};
 
 /** The form app, its view written the `variant` way (the same page each way). */
 export function formApp(options: LiveAppOptions = {}, variant: FormVariant = "plain"): LiveApp<FormModel> {
@@ -258,7 +275,14 @@ export async function openSession(fetch: (req: Request) => Response | Promise<Re
 export function eventBody(creds: SessionCreds, seq: number): string {
   if (seq % 2 === 1) return JSON.stringify({ sessionId: creds.handle, seq, msg: "Inc", args: [], handlerId: creds.incId });
   const value = `Ada ${seq}`;
-  return JSON.stringify({ sessionId: creds.handle, seq, msg: "SetName", args: [value], handlerId: creds.nameId, inputState: { [creds.nameId]: { value, seq } } });
+  return JSON.stringify({
+    sessionId: creds.handle,
+    seq,
+    msg: "SetName",
+    args: [value],
+    handlerId: creds.nameId,
+    inputState: { [creds.nameId]: { value, seq } },
+  });
 }
 
 export function eventHeaders(creds: SessionCreds): Record<string, string> {
@@ -306,8 +330,14 @@ export const TARGET_RATIO = 0.5;
 /** An events/s row, ours against the bare route, held to TARGET_RATIO. */
 export function eventsRow(name: string, ours: number, bare: number): BenchRow {
   return {
-    name, ours, peer: bare, peerName: "bare Hono route, same JSON", unit: "events/s",
-    higherIsBetter: true, target: `ratio >= ${TARGET_RATIO}x`, met: ours / bare >= TARGET_RATIO,
+    name,
+    ours,
+    peer: bare,
+    peerName: "bare Hono route, same JSON",
+    unit: "events/s",
+    higherIsBetter: true,
+    target: `ratio >= ${TARGET_RATIO}x`,
+    met: ours / bare >= TARGET_RATIO,
   };
 }
 
@@ -317,7 +347,10 @@ export function eventsRow(name: string, ours: number, bare: number): BenchRow {
  * (", static parts built once").
  */
 export function httpRows(
-  sessions: string, rates: { ours: number[]; bare: number[] }, latencies: { ours: number[]; bare: number[] }, variant = "",
+  sessions: string,
+  rates: { ours: number[]; bare: number[] },
+  latencies: { ours: number[]; bare: number[] },
+  variant = "",
 ): BenchRow[] {
   const latencyRow = (p: number): BenchRow => ({
     name: `HTTP event latency p${p}, ${sessions} concurrent sessions${variant}`,

@@ -50,7 +50,6 @@ function readLoad(): Promise<string> {
   );
 }
 
-
 /** Starts bench/live-server.ts (Node, tsx) and waits for its ports. */
 async function startServer(): Promise<{ ports: ServerPorts; stop(): void }> {
   const file = fileURLToPath(new URL("live-server.ts", import.meta.url));
@@ -65,13 +64,25 @@ async function startServer(): Promise<{ ports: ServerPorts; stop(): void }> {
   return { ports, stop: () => child.kill() };
 }
 
-
 type Run = { events: number; seconds: number; latencies: number[]; errors: number; statuses: Map<number, number> };
 
 /** POSTs one event over the shared keep-alive agent; resolves with the status once the body is read. */
-function post(http: typeof import("node:http"), agent: import("node:http").Agent, port: number, creds: SessionCreds, body: string): Promise<number> {
+function post(
+  http: typeof import("node:http"),
+  agent: import("node:http").Agent,
+  port: number,
+  creds: SessionCreds,
+  body: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/_svc/event", agent, headers: { ...eventHeaders(creds), "Content-Length": Buffer.byteLength(body) } }, (res) => {
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/_svc/event",
+      agent,
+      headers: { ...eventHeaders(creds), "Content-Length": Buffer.byteLength(body) },
+    }, (res) => {
       res.on("data", () => {});
       res.on("end", () => resolve(res.statusCode ?? 0));
       res.on("error", reject);
@@ -86,7 +97,13 @@ function post(http: typeof import("node:http"), agent: import("node:http").Agent
  * reply to the last has been read) for `seconds`; all tabs at once, over one keep-alive agent with
  * a socket per tab.
  */
-async function loadRound(agent: import("node:http").Agent, port: number, sessions: SessionCreds[], seqs: number[], seconds: number): Promise<Run> {
+async function loadRound(
+  agent: import("node:http").Agent,
+  port: number,
+  sessions: SessionCreds[],
+  seqs: number[],
+  seconds: number,
+): Promise<Run> {
   const http = await import("node:http");
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -139,7 +156,13 @@ async function loadRows(): Promise<BenchRow[]> {
     const oursStatuses = new Map<number, number>();
     for (let r = 0; r < ROUNDS; r++) {
       for (const who of r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const)) {
-        const run = await loadRound(agents[who], who === "ours" ? server.ports.events.plain : server.ports.bare, sessions, who === "ours" ? oursSeqs : bareSeqs, ROUND_SECONDS);
+        const run = await loadRound(
+          agents[who],
+          who === "ours" ? server.ports.events.plain : server.ports.bare,
+          sessions,
+          who === "ours" ? oursSeqs : bareSeqs,
+          ROUND_SECONDS,
+        );
         rates[who].push(run.events / run.seconds);
         for (const ms of run.latencies) latencies[who].push(ms); // a spread of 100,000+ values overflows the stack
         if (who === "ours") {
@@ -156,7 +179,9 @@ async function loadRows(): Promise<BenchRow[]> {
     latencies.ours.sort((a, b) => a - b);
     latencies.bare.sort((a, b) => a - b);
     console.log(
-      `HTTP, ${label} sessions x 1 connection, events/s per ${ROUND_SECONDS} s round: ours ${rates.ours.map(Math.round).join(" ")}; bare ${rates.bare.map(Math.round).join(" ")}` +
+      `HTTP, ${label} sessions x 1 connection, events/s per ${ROUND_SECONDS} s round: ours ${rates.ours.map(Math.round).join(" ")}; bare ${
+        rates.bare.map(Math.round).join(" ")
+      }` +
         ` (${oursEvents.toLocaleString("en-US")} events of ours measured, no error)`,
     );
     agents.ours.destroy();
@@ -173,7 +198,8 @@ const skips: { name: string; reason: string }[] = [];
 if (runtime !== "node") {
   skips.push({
     name: `events/s and p50/p99 latency over HTTP, ${label} sessions`,
-    reason: "Node only (the server child runs on @hono/node-server, started with Node IPC, as in the live bench); run under node for these rows",
+    reason:
+      "Node only (the server child runs on @hono/node-server, started with Node IPC, as in the live bench); run under node for these rows",
   });
 } else {
   rows.push(...(await loadRows()));

@@ -48,7 +48,10 @@ const origin = "http://bench.test";
  * Heap growth per session over `count` sessions of a fresh app: right after each one's event,
  * and after the sweep dropped the trees of the quiet ones.
  */
-async function measure(options: { maxTreeBytes?: number }, variant: FormVariant = "plain"): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
+async function measure(
+  options: { maxTreeBytes?: number },
+  variant: FormVariant = "plain",
+): Promise<{ afterEvent: number; idle: number; nodes: number; trees: number }> {
   const app = formApp({ now: () => clock, treeIdleMs: TREE_IDLE_MS, ...options }, variant);
   const session = async () => {
     const creds = await openSession(app.fetch, origin);
@@ -82,8 +85,17 @@ await heapUsed();
 // The page written as Ui.html templates: a session also keeps its last render's template calls.
 const templates = await measure({ maxTreeBytes: Number.MAX_SAFE_INTEGER }, "template");
 console.log(
-  `LIVE_MEMORY ${JSON.stringify({
-    sessions: count, nodes: kept.nodes, activeBytes: kept.afterEvent, idleBytes: kept.idle, defaultAfterEventBytes: policy.afterEvent, defaultTrees: policy.trees,
-    defaultIdleBytes: policy.idle, templateActiveBytes: templates.afterEvent, templateIdleBytes: templates.idle,
-  })}`,
+  `LIVE_MEMORY ${
+    JSON.stringify({
+      sessions: count,
+      nodes: kept.nodes,
+      activeBytes: kept.afterEvent,
+      idleBytes: kept.idle,
+      defaultAfterEventBytes: policy.afterEvent,
+      defaultTrees: policy.trees,
+      defaultIdleBytes: policy.idle,
+      templateActiveBytes: templates.afterEvent,
+      templateIdleBytes: templates.idle,
+    })
+  }`,
 );

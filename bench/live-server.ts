@@ -36,7 +36,7 @@ function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<
       served[port] = (served[port] ?? 0) + 1;
       return fetch(req);
     };
-    const server = serve({ fetch: counted, hostname: "127.0.0.1", port: 0 }, (info) => resolve((port = info.port)));
+    const server = serve({ fetch: counted, hostname: "127.0.0.1", port: 0 }, (info) => resolve(port = info.port));
     // Thousands of idle SSE connections are the point of the stream run: no socket timeout.
     (server as unknown as { setTimeout?: (ms: number) => void }).setTimeout?.(0);
     // The load runs reuse their connections across rounds, and a round of the other server can
@@ -57,7 +57,9 @@ function memory(): { heapUsed: number; rss: number } {
 
 const ports: ServerPorts = {
   events: {
-    plain: await listen(events.plain.fetch), static: await listen(events.static.fetch), tuned: await listen(events.tuned.fetch),
+    plain: await listen(events.plain.fetch),
+    static: await listen(events.static.fetch),
+    tuned: await listen(events.tuned.fetch),
     template: await listen(events.template.fetch),
   },
   streams: await listen(streams.fetch),

@@ -49,8 +49,23 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
-  bareApp, eventBody, eventHeaders, eventRequest, eventsRow, formApp, httpRows, initialModel, openHttpSessions, openSession, type SessionCreds,
-  type FormVariant, VARIANT_SUFFIX, view, viewStaticBuiltOnce, viewTemplate, viewTuned,
+  bareApp,
+  eventBody,
+  eventHeaders,
+  eventRequest,
+  eventsRow,
+  formApp,
+  type FormVariant,
+  httpRows,
+  initialModel,
+  openHttpSessions,
+  openSession,
+  type SessionCreds,
+  VARIANT_SUFFIX,
+  view,
+  viewStaticBuiltOnce,
+  viewTemplate,
+  viewTuned,
 } from "./live-app.ts";
 import type { ServerPorts } from "./live-server.ts";
 import { render } from "../src/live/render.ts";
@@ -135,9 +150,17 @@ async function inProcess(sessionCount: number, variant: FormVariant): Promise<Be
   }
   ours.close();
   const suffix = VARIANT_SUFFIX[variant];
-  console.log(`in process, ${sessionCount} session(s)${suffix}, events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${bareAll.map(Math.round).join(" ")}`);
+  console.log(
+    `in process, ${sessionCount} session(s)${suffix}, events/s per round: ours ${oursAll.map(Math.round).join(" ")}; bare ${
+      bareAll.map(Math.round).join(" ")
+    }`,
+  );
   const pair = medianPair(oursAll, bareAll);
-  return eventsRow(`events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}${suffix}`, pair.ours, pair.peer);
+  return eventsRow(
+    `events/s in process, 100-node form, ${sessionCount === 1 ? "one tab" : `${sessionCount} sessions round-robin`}${suffix}`,
+    pair.ours,
+    pair.peer,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,28 +208,69 @@ async function memoryRows(): Promise<BenchRow[]> {
   };
   const kb = (bytes: number) => bytes / 1024;
   console.log(
-    `memory: ${result.sessions} sessions, ${result.nodes}-element view, heap growth per session: every tree kept ${kb(result.activeBytes).toFixed(2)} KB, ` +
-      `trees dropped ${kb(result.idleBytes).toFixed(2)} KB; default policy right after the events (${result.defaultTrees} trees kept) ${kb(result.defaultAfterEventBytes).toFixed(2)} KB, swept ${kb(result.defaultIdleBytes).toFixed(2)} KB; ` +
-      `written as Ui.html templates, every tree kept ${kb(result.templateActiveBytes).toFixed(2)} KB, trees dropped ${kb(result.templateIdleBytes).toFixed(2)} KB`,
+    `memory: ${result.sessions} sessions, ${result.nodes}-element view, heap growth per session: every tree kept ${
+      kb(result.activeBytes).toFixed(2)
+    } KB, ` +
+      `trees dropped ${kb(result.idleBytes).toFixed(2)} KB; default policy right after the events (${result.defaultTrees} trees kept) ${
+        kb(result.defaultAfterEventBytes).toFixed(2)
+      } KB, swept ${kb(result.defaultIdleBytes).toFixed(2)} KB; ` +
+      `written as Ui.html templates, every tree kept ${kb(result.templateActiveBytes).toFixed(2)} KB, trees dropped ${
+        kb(result.templateIdleBytes).toFixed(2)
+      } KB`,
   );
   const idleKb = kb(result.idleBytes);
   const base = { unit: "KB", higherIsBetter: false } as const;
   const view = `${result.nodes}-element view`;
   return [
-    { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
-    { ...base, name: `heap per idle session (tree dropped), ${view}`, ours: idleKb, peer: BLAZOR_KB, peerName: PUBLISHED_BLAZOR, target: `ours <= ${TARGET_IDLE_KB} KB`, met: idleKb <= TARGET_IDLE_KB },
-    { ...base, name: `heap per active session (tree kept), ${view}`, ours: kb(result.activeBytes), peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true },
     {
-      ...base, name: `heap per active session (tree kept), ${view}${VARIANT_SUFFIX.template}`, ours: kb(result.templateActiveBytes), peer: LIVEVIEW_KB,
-      peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true,
-    },
-    {
-      ...base, name: `heap per idle session (tree dropped), ${view}${VARIANT_SUFFIX.template}`, ours: kb(result.templateIdleBytes), peer: LIVEVIEW_KB,
-      peerName: PUBLISHED_LIVEVIEW, target: `ours <= ${TARGET_IDLE_KB} KB`, met: kb(result.templateIdleBytes) <= TARGET_IDLE_KB,
+      ...base,
+      name: `heap per idle session (tree dropped), ${view}`,
+      ours: idleKb,
+      peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW,
+      target: `ours <= ${TARGET_IDLE_KB} KB`,
+      met: idleKb <= TARGET_IDLE_KB,
     },
     {
       ...base,
-      name: `heap per session just after its event, default tree policy (${result.defaultTrees} of ${result.sessions} keep a tree), ${view}`,
+      name: `heap per idle session (tree dropped), ${view}`,
+      ours: idleKb,
+      peer: BLAZOR_KB,
+      peerName: PUBLISHED_BLAZOR,
+      target: `ours <= ${TARGET_IDLE_KB} KB`,
+      met: idleKb <= TARGET_IDLE_KB,
+    },
+    {
+      ...base,
+      name: `heap per active session (tree kept), ${view}`,
+      ours: kb(result.activeBytes),
+      peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW,
+      target: "(info)",
+      met: true,
+    },
+    {
+      ...base,
+      name: `heap per active session (tree kept), ${view}${VARIANT_SUFFIX.template}`,
+      ours: kb(result.templateActiveBytes),
+      peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW,
+      target: "(info)",
+      met: true,
+    },
+    {
+      ...base,
+      name: `heap per idle session (tree dropped), ${view}${VARIANT_SUFFIX.template}`,
+      ours: kb(result.templateIdleBytes),
+      peer: LIVEVIEW_KB,
+      peerName: PUBLISHED_LIVEVIEW,
+      target: `ours <= ${TARGET_IDLE_KB} KB`,
+      met: kb(result.templateIdleBytes) <= TARGET_IDLE_KB,
+    },
+    {
+      ...base,
+      name:
+        `heap per session just after its event, default tree policy (${result.defaultTrees} of ${result.sessions} keep a tree), ${view}`,
       ours: kb(result.defaultAfterEventBytes),
       peer: LIVEVIEW_KB,
       peerName: PUBLISHED_LIVEVIEW,
@@ -252,7 +316,6 @@ async function startServer(): Promise<ServerChild> {
     stop: () => child.kill(),
   };
 }
-
 
 type AutocannonRun = { events: number; seconds: number; latencies: number[]; errors: number };
 
@@ -340,20 +403,30 @@ async function httpLoadRows(server: ServerChild, form: FormVariant, batchedPeer 
   if (oursErrors > 0) throw new Error(`${oursErrors} event requests failed over HTTP`);
   latencies.ours.sort((a, b) => a - b);
   latencies.bare.sort((a, b) => a - b);
-  const line = (values: Record<Who, number[]>, format: (v: number) => string) => whos.map((who) => `${who} ${values[who].map(format).join(" ")}`).join("; ");
+  const line = (values: Record<Who, number[]>, format: (v: number) => string) =>
+    whos.map((who) => `${who} ${values[who].map(format).join(" ")}`).join("; ");
   console.log(`HTTP, 100 sessions x 1 connection${variant}, events/s per ${seconds} s round: ${line(rates, (v) => String(Math.round(v)))}`);
   console.log(`HTTP, 100 sessions${variant}, server CPU µs per event per round: ${line(cpuPerEvent, (v) => v.toFixed(1))}`);
   const cpuRow: BenchRow = {
     name: `server CPU (user + system) per event over HTTP, 100 sessions${variant}`,
-    ours: median(cpuPerEvent.ours), peer: median(cpuPerEvent.bare), peerName: "bare Hono route, same load",
-    unit: "µs", higherIsBetter: false, target: "(info)", met: true,
+    ours: median(cpuPerEvent.ours),
+    peer: median(cpuPerEvent.bare),
+    peerName: "bare Hono route, same load",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
   };
   const out = [...httpRows("100", { ours: rates.ours, bare: rates.bare }, { ours: latencies.ours, bare: latencies.bare }, variant), cpuRow];
   if (batchedPeer) {
     out.push({
       name: `events/s over HTTP (node-server), 100 sessions${variant}, against the bare route batched by turn as ours is`,
-      ...medianPair(rates.ours, rates.bareBatched), peerName: "bare Hono route batched by turn, same JSON",
-      unit: "events/s", higherIsBetter: true, target: "(info)", met: true,
+      ...medianPair(rates.ours, rates.bareBatched),
+      peerName: "bare Hono route batched by turn, same JSON",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: "(info)",
+      met: true,
     });
   }
   return out;
@@ -406,14 +479,26 @@ async function streamRows(server: ServerChild): Promise<BenchRow[]> {
   if (stats.streams !== count) throw new Error(`expected ${count} open streams, the server holds ${stats.streams}`);
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   console.log(
-    `${count} SSE sessions opened in ${(openMs / 1000).toFixed(1)} s; server child before: heap ${mb(before.heapUsed)} MB, RSS ${mb(before.rss)} MB; ` +
-      `open, before the sweep: heap ${mb(busy.heapUsed)} MB, RSS ${mb(busy.rss)} MB; open, quiet and swept (${stats.trees} trees kept): heap ${mb(after.heapUsed)} MB, RSS ${mb(after.rss)} MB`,
+    `${count} SSE sessions opened in ${(openMs / 1000).toFixed(1)} s; server child before: heap ${mb(before.heapUsed)} MB, RSS ${
+      mb(before.rss)
+    } MB; ` +
+      `open, before the sweep: heap ${mb(busy.heapUsed)} MB, RSS ${
+        mb(busy.rss)
+      } MB; open, quiet and swept (${stats.trees} trees kept): heap ${mb(after.heapUsed)} MB, RSS ${mb(after.rss)} MB`,
   );
   const perSession = (bytes: number) => bytes / count / 1024;
   const base = { unit: "KB", higherIsBetter: false, peer: LIVEVIEW_KB, peerName: PUBLISHED_LIVEVIEW, target: "(info)", met: true } as const;
   return [
-    { ...base, name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: heap per session (total ${mb(after.heapUsed)} MB)`, ours: perSession(after.heapUsed - before.heapUsed) },
-    { ...base, name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: RSS per session (total ${mb(after.rss)} MB)`, ours: perSession(after.rss - before.rss) },
+    {
+      ...base,
+      name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: heap per session (total ${mb(after.heapUsed)} MB)`,
+      ours: perSession(after.heapUsed - before.heapUsed),
+    },
+    {
+      ...base,
+      name: `${count.toLocaleString("en-US")} open SSE sessions, quiet: RSS per session (total ${mb(after.rss)} MB)`,
+      ours: perSession(after.rss - before.rss),
+    },
   ];
 }
 
@@ -423,7 +508,9 @@ const loadBefore = await readLoad();
 if (wants("inproc")) {
   // The views must be the same page, or the rows would compare different work.
   const sample = { ...initialModel, count: 3, name: "Ada" };
-  for (const other of [viewStaticBuiltOnce, viewTuned, viewTemplate]) if (render(view(sample)) !== render(other(sample))) throw new Error(`${other.name} renders another page than view`);
+  for (const other of [viewStaticBuiltOnce, viewTuned, viewTemplate]) {
+    if (render(view(sample)) !== render(other(sample))) throw new Error(`${other.name} renders another page than view`);
+  }
   for (const variant of FORM_VARIANTS) {
     rows.push(await inProcess(1, variant));
     rows.push(await inProcess(100, variant));
@@ -432,20 +519,25 @@ if (wants("inproc")) {
 if (wants("memory")) rows.push(...(await memoryRows()));
 if (wants("http") || wants("streams")) {
   if (runtime !== "node") {
-    const reason = `Node only (the server child runs on @hono/node-server and the load comes from autocannon); run under node for these rows`;
+    const reason =
+      `Node only (the server child runs on @hono/node-server and the load comes from autocannon); run under node for these rows`;
     if (wants("http")) skips.push({ name: "events/s and latency over HTTP, 100 sessions", reason });
     if (wants("streams")) skips.push({ name: "10,000 open SSE sessions: RSS and heap", reason });
   } else {
     const server = await startServer();
     try {
-      if (wants("http")) for (const variant of FORM_VARIANTS) rows.push(...(await httpLoadRows(server, variant, variant === "template")));
+      if (wants("http")) {
+        for (const variant of FORM_VARIANTS) rows.push(...(await httpLoadRows(server, variant, variant === "template")));
+      }
       if (wants("streams")) rows.push(...(await streamRows(server)));
     } finally {
       server.stop();
     }
   }
 }
-console.log(`load average (1 min) before / after: ${loadBefore} / ${await readLoad()} on a shared machine; events/s rows are the pair of adjacent rounds with the median ratio`);
+console.log(
+  `load average (1 min) before / after: ${loadBefore} / ${await readLoad()} on a shared machine; events/s rows are the pair of adjacent rounds with the median ratio`,
+);
 report("live", rows);
 for (const skip of skips) {
   console.log(`| ${skip.name} | skipped: ${skip.reason} |`);

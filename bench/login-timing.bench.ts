@@ -59,7 +59,9 @@ async function measure(open: () => Db, label: string, cost: number, withOption: 
     const pair = medianPair(u, k);
     const ratio = pair.peer / pair.ours;
     return {
-      name: `login time, unknown email (ours) vs known email (peer), cost ${cost}, fresh handle, ${label}${withOption ? "" : ", without the cost option"}`,
+      name: `login time, unknown email (ours) vs known email (peer), cost ${cost}, fresh handle, ${label}${
+        withOption ? "" : ", without the cost option"
+      }`,
       ours: pair.ours,
       peer: pair.peer,
       peerName: "known email, wrong password",

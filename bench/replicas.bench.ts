@@ -31,7 +31,11 @@ const TEXT_INPUT = "r.#input:text";
 
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
 const url = process.env.SVC_TEST_POSTGRES_URL;
-const skip = runtime !== "Node" ? `the replicas are Node child processes; this is ${runtime}` : url ? undefined : "SVC_TEST_POSTGRES_URL is not set";
+const skip = runtime !== "Node"
+  ? `the replicas are Node child processes; this is ${runtime}`
+  : url
+  ? undefined
+  : "SVC_TEST_POSTGRES_URL is not set";
 if (skip !== undefined) {
   console.log(`BENCH_SKIP ${JSON.stringify({ area: AREA, name: "several replicas", reason: skip })}`);
   process.exit(0);
@@ -48,7 +52,14 @@ function cpuOf(pid: number | undefined): number {
   }
 }
 
-type Config = { name: string; base: string; pids: () => (number | undefined)[]; postgres: boolean; replicas: () => string[]; appNames: string[] };
+type Config = {
+  name: string;
+  base: string;
+  pids: () => (number | undefined)[];
+  postgres: boolean;
+  replicas: () => string[];
+  appNames: string[];
+};
 type Round = { events: number; seconds: number; latencies: number[]; replicaCpu: number; pgCpu: number; roundTrips: number };
 
 const admin = postgres(url!, { onnotice: () => {}, max: 2 });
@@ -78,7 +89,9 @@ async function round(config: Config, tabs: Tab[]): Promise<Round> {
     tabs.map(async (tab, t) => {
       for (let i = 0; performance.now() < until; i++) {
         const sent = performance.now();
-        const reply = i % 2 === 0 ? await tab.send("Inc") : await tab.send("Type", [`tab ${t} ${i}`], { [TEXT_INPUT]: { value: `tab ${t} ${i}`, seq: tab.seq + 1 } });
+        const reply = i % 2 === 0
+          ? await tab.send("Inc")
+          : await tab.send("Type", [`tab ${t} ${i}`], { [TEXT_INPUT]: { value: `tab ${t} ${i}`, seq: tab.seq + 1 } });
         if (reply.status !== 200) throw new Error(`${config.name}: ${reply.status} ${reply.body}`);
         latencies.push(performance.now() - sent);
         events++;
@@ -119,10 +132,38 @@ const stickyUrl = await sticky.listen();
 const pidsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.child.pid);
 const urlsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.url);
 const configs: Config[] = [
-  { name: "1 replica, memory", base: memory.url, pids: () => [memory.child.pid], postgres: false, replicas: () => [memory.url], appNames: [] },
-  { name: "1 replica, Postgres", base: single.replicas[0]!.url, pids: pidsOf(single), postgres: true, replicas: urlsOf(single), appNames: [single.schema] },
-  { name: "3 replicas, Postgres, round-robin proxy", base: three.proxyUrl, pids: pidsOf(three), postgres: true, replicas: urlsOf(three), appNames: [three.schema] },
-  { name: "3 replicas, Postgres, sticky proxy", base: stickyUrl, pids: pidsOf(three), postgres: true, replicas: urlsOf(three), appNames: [three.schema] },
+  {
+    name: "1 replica, memory",
+    base: memory.url,
+    pids: () => [memory.child.pid],
+    postgres: false,
+    replicas: () => [memory.url],
+    appNames: [],
+  },
+  {
+    name: "1 replica, Postgres",
+    base: single.replicas[0]!.url,
+    pids: pidsOf(single),
+    postgres: true,
+    replicas: urlsOf(single),
+    appNames: [single.schema],
+  },
+  {
+    name: "3 replicas, Postgres, round-robin proxy",
+    base: three.proxyUrl,
+    pids: pidsOf(three),
+    postgres: true,
+    replicas: urlsOf(three),
+    appNames: [three.schema],
+  },
+  {
+    name: "3 replicas, Postgres, sticky proxy",
+    base: stickyUrl,
+    pids: pidsOf(three),
+    postgres: true,
+    replicas: urlsOf(three),
+    appNames: [three.schema],
+  },
 ];
 
 try {
@@ -148,25 +189,118 @@ try {
       roundTrips: all.reduce((s, r) => s + r.roundTrips, 0) / events,
     };
   });
-  console.log(`\n${TABS} tabs, ${ROUNDS} rounds of ${ROUND_MS} ms per configuration, taking turns; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  console.log(
+    `\n${TABS} tabs, ${ROUNDS} rounds of ${ROUND_MS} ms per configuration, taking turns; load average ${
+      readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+    }`,
+  );
   console.log("| configuration | events/s | p50 ms | p99 ms | DB round trips / event | replica CPU µs / event | Postgres CPU µs / event |");
   console.log("|---|---|---|---|---|---|---|");
   for (const s of summary) {
-    console.log(`| ${s.config.name} | ${Math.round(s.eventsPerSecond)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.roundTrips.toFixed(2)} | ${Math.round(s.replicaCpuUs)} | ${Math.round(s.pgCpuUs)} |`);
+    console.log(
+      `| ${s.config.name} | ${Math.round(s.eventsPerSecond)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.roundTrips.toFixed(2)} | ${
+        Math.round(s.replicaCpuUs)
+      } | ${Math.round(s.pgCpuUs)} |`,
+    );
   }
   const [mem, one, rr, st] = summary as [typeof summary[0], typeof summary[0], typeof summary[0], typeof summary[0]];
   const storeCost = (s: typeof one) => Math.round(s.replicaCpuUs - mem.replicaCpuUs + s.pgCpuUs);
-  console.log(`store cost per event (replica CPU above the in-memory replica's, plus Postgres CPU): 1 replica ${storeCost(one)} µs, 3 round-robin ${storeCost(rr)} µs, 3 sticky ${storeCost(st)} µs`);
+  console.log(
+    `store cost per event (replica CPU above the in-memory replica's, plus Postgres CPU): 1 replica ${storeCost(one)} µs, 3 round-robin ${
+      storeCost(rr)
+    } µs, 3 sticky ${storeCost(st)} µs`,
+  );
   const rows: BenchRow[] = [
-    { name: "events/s, 3 replicas on Postgres (round-robin) vs 1 in memory", ours: rr.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "ratio >= 0.5x", met: rr.eventsPerSecond >= 0.5 * mem.eventsPerSecond },
-    { name: "events/s, 3 replicas on Postgres (sticky) vs 1 in memory", ours: st.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "ratio >= 0.5x", met: st.eventsPerSecond >= 0.5 * mem.eventsPerSecond },
-    { name: "events/s, 1 replica on Postgres vs 1 in memory", ours: one.eventsPerSecond, peer: mem.eventsPerSecond, peerName: "1 replica in memory", unit: "events/s", higherIsBetter: true, target: "reported", met: true },
-    { name: "DB round trips per event, 3 replicas round-robin vs 1 replica on Postgres", ours: rr.roundTrips, peer: one.roundTrips, peerName: "1 replica on Postgres", unit: "round trips", higherIsBetter: false, target: "reported", met: true },
-    { name: "DB round trips per event, 3 replicas sticky vs 1 replica on Postgres", ours: st.roundTrips, peer: one.roundTrips, peerName: "1 replica on Postgres", unit: "round trips", higherIsBetter: false, target: "reported", met: true },
-    { name: "CPU per event (replicas + Postgres), 1 replica on Postgres vs 1 in memory", ours: one.replicaCpuUs + one.pgCpuUs, peer: mem.replicaCpuUs, peerName: "1 replica in memory", unit: "µs", higherIsBetter: false, target: "reported", met: true },
-    { name: "CPU per event (replicas + Postgres), 3 replicas round-robin vs 1 in memory", ours: rr.replicaCpuUs + rr.pgCpuUs, peer: mem.replicaCpuUs, peerName: "1 replica in memory", unit: "µs", higherIsBetter: false, target: "reported", met: true },
-    { name: "CPU per event (replicas + Postgres), 3 replicas sticky vs 1 in memory", ours: st.replicaCpuUs + st.pgCpuUs, peer: mem.replicaCpuUs, peerName: "1 replica in memory", unit: "µs", higherIsBetter: false, target: "reported", met: true },
-    { name: "p99 latency, 3 replicas on Postgres (round-robin) vs 1 in memory", ours: rr.p99, peer: mem.p99, peerName: "1 replica in memory", unit: "ms", higherIsBetter: false, target: "reported", met: true },
+    {
+      name: "events/s, 3 replicas on Postgres (round-robin) vs 1 in memory",
+      ours: rr.eventsPerSecond,
+      peer: mem.eventsPerSecond,
+      peerName: "1 replica in memory",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: "ratio >= 0.5x",
+      met: rr.eventsPerSecond >= 0.5 * mem.eventsPerSecond,
+    },
+    {
+      name: "events/s, 3 replicas on Postgres (sticky) vs 1 in memory",
+      ours: st.eventsPerSecond,
+      peer: mem.eventsPerSecond,
+      peerName: "1 replica in memory",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: "ratio >= 0.5x",
+      met: st.eventsPerSecond >= 0.5 * mem.eventsPerSecond,
+    },
+    {
+      name: "events/s, 1 replica on Postgres vs 1 in memory",
+      ours: one.eventsPerSecond,
+      peer: mem.eventsPerSecond,
+      peerName: "1 replica in memory",
+      unit: "events/s",
+      higherIsBetter: true,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "DB round trips per event, 3 replicas round-robin vs 1 replica on Postgres",
+      ours: rr.roundTrips,
+      peer: one.roundTrips,
+      peerName: "1 replica on Postgres",
+      unit: "round trips",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "DB round trips per event, 3 replicas sticky vs 1 replica on Postgres",
+      ours: st.roundTrips,
+      peer: one.roundTrips,
+      peerName: "1 replica on Postgres",
+      unit: "round trips",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "CPU per event (replicas + Postgres), 1 replica on Postgres vs 1 in memory",
+      ours: one.replicaCpuUs + one.pgCpuUs,
+      peer: mem.replicaCpuUs,
+      peerName: "1 replica in memory",
+      unit: "µs",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "CPU per event (replicas + Postgres), 3 replicas round-robin vs 1 in memory",
+      ours: rr.replicaCpuUs + rr.pgCpuUs,
+      peer: mem.replicaCpuUs,
+      peerName: "1 replica in memory",
+      unit: "µs",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "CPU per event (replicas + Postgres), 3 replicas sticky vs 1 in memory",
+      ours: st.replicaCpuUs + st.pgCpuUs,
+      peer: mem.replicaCpuUs,
+      peerName: "1 replica in memory",
+      unit: "µs",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
+    {
+      name: "p99 latency, 3 replicas on Postgres (round-robin) vs 1 in memory",
+      ours: rr.p99,
+      peer: mem.p99,
+      peerName: "1 replica in memory",
+      unit: "ms",
+      higherIsBetter: false,
+      target: "reported",
+      met: true,
+    },
   ];
   report(AREA, rows);
 } finally {

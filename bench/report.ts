@@ -30,8 +30,7 @@ function runtimeLabel(): string {
   return `node ${g.process?.version ?? "?"}`;
 }
 
-const format = (value: number) =>
-  value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value >= 10 ? 1 : 2);
+const format = (value: number) => value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(value >= 10 ? 1 : 2);
 
 /** Prints the rows as a table and, for bench/run.ts, one machine-readable JSON line. */
 export function report(area: string, rows: BenchRow[]): void {
@@ -40,7 +39,9 @@ export function report(area: string, rows: BenchRow[]): void {
   console.log("|---|---|---|---|---|---|");
   for (const row of rows) {
     console.log(
-      `| ${row.name} | ${format(row.ours)} ${row.unit} | ${format(row.peer)} ${row.unit} (${row.peerName}) | ${ratioOf(row).toFixed(2)}x | ${row.target} | ${row.met ? "yes" : "NO"} |`,
+      `| ${row.name} | ${format(row.ours)} ${row.unit} | ${format(row.peer)} ${row.unit} (${row.peerName}) | ${
+        ratioOf(row).toFixed(2)
+      }x | ${row.target} | ${row.met ? "yes" : "NO"} |`,
     );
   }
   console.log(`BENCH_JSON ${JSON.stringify({ area, runtime: runtimeLabel(), rows })}`);

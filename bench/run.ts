@@ -70,7 +70,9 @@ function runBench(file: string): Promise<{ code: number; lines: string[]; lastEr
       for (const raw of chunk.split("\n")) {
         // deno-lint-ignore no-control-regex
         const line = raw.replace(/\u001b\[[0-9;]*m/g, "").trim();
-        if (/^(?:error: )?(?:Uncaught \(in promise\) )?[A-Za-z]*(?:Error|Exception|IssuedAt|Expired)\b.*?:/.test(line) || /^error:/.test(line)) lastError = line;
+        if (
+          /^(?:error: )?(?:Uncaught \(in promise\) )?[A-Za-z]*(?:Error|Exception|IssuedAt|Expired)\b.*?:/.test(line) || /^error:/.test(line)
+        ) lastError = line;
       }
     });
     child.on("error", (error) => {
@@ -110,19 +112,25 @@ function section(data: SectionData): string {
     `Run ${date} on ${label} (${runtimeMachine()}). Load average (1, 5, 15 min) at the start: ${load.start}; at the end: ${load.end}. The machine may be shared: a load near or above the CPU count means other work ran beside the benches.`,
     "",
   ];
-  if (data.partial) out.push(`Only ${data.partial.ran.join(", ")} ran ${date}; the other areas are from the run of ${data.partial.othersFrom}.`, "");
+  if (data.partial) {
+    out.push(`Only ${data.partial.ran.join(", ")} ran ${date}; the other areas are from the run of ${data.partial.othersFrom}.`, "");
+  }
   for (const area of areas) {
     out.push(`### ${area.area}`, "", "| measure | ours | peer | ratio (>1 = ours better) | target | met |", "|---|---|---|---|---|---|");
     for (const row of area.rows) {
       const info = row.target.startsWith("(");
       out.push(
-        `| ${row.name} | ${format(row.ours)} ${row.unit} | ${format(row.peer)} ${row.unit} (${row.peerName}) | ${ratioOf(row).toFixed(2)}x | ${row.target} | ${info ? "-" : row.met ? "yes" : "**NO**"} |`,
+        `| ${row.name} | ${format(row.ours)} ${row.unit} | ${format(row.peer)} ${row.unit} (${row.peerName}) | ${
+          ratioOf(row).toFixed(2)
+        }x | ${row.target} | ${info ? "-" : row.met ? "yes" : "**NO**"} |`,
       );
     }
     for (const skip of skips.filter((s) => s.area === area.area)) out.push(`| ${skip.name} | skipped | | | ${skip.reason} | skipped |`);
     out.push("");
   }
-  for (const skip of skips.filter((s) => !areas.some((a) => a.area === s.area))) out.push(`- ${skip.area}: ${skip.name} skipped: ${skip.reason}`);
+  for (const skip of skips.filter((s) => !areas.some((a) => a.area === s.area))) {
+    out.push(`- ${skip.area}: ${skip.name} skipped: ${skip.reason}`);
+  }
   for (const failure of failures) out.push(`- **${failure}**`);
   // "--" cannot appear inside an HTML comment; in JSON text it can only sit inside a string.
   out.push("", `${DATA_MARK}${JSON.stringify(data).replace(/--/g, "-\\u002d")} -->`);
@@ -226,7 +234,12 @@ const ratioText = (r: number) => (r >= 10 ? r.toFixed(1) : r.toFixed(2)) + "x";
  * left when the peer is; a black tick marks the ratio the target asks for.
  */
 function renderChart(sections: SectionData[]): string {
-  type Line = { key: string; name: string; peer: string; bars: Map<Runtime, { ratio: number; target: number | undefined; met: boolean; info: boolean }> };
+  type Line = {
+    key: string;
+    name: string;
+    peer: string;
+    bars: Map<Runtime, { ratio: number; target: number | undefined; met: boolean; info: boolean }>;
+  };
   const groups = new Map<string, Map<string, Line>>();
   for (const sec of sections) {
     for (const area of sec.areas) {
@@ -245,7 +258,9 @@ function renderChart(sections: SectionData[]): string {
     }
   }
   const runtimes = sections.map((sec) => sec.runtime);
-  const values = [...groups.values()].flatMap((lines) => [...lines.values()].flatMap((l) => [...l.bars.values()].flatMap((b) => [b.ratio, b.target ?? 1])));
+  const values = [...groups.values()].flatMap((lines) =>
+    [...lines.values()].flatMap((l) => [...l.bars.values()].flatMap((b) => [b.ratio, b.target ?? 1]))
+  );
   // The axis: whole 1-2-5 steps around every ratio and target, from at most 0.01x to 1000x.
   const lo = Math.max(0.01, Math.min(0.5, ...values));
   const hi = Math.min(1000, Math.max(2, ...values));
@@ -259,7 +274,10 @@ function renderChart(sections: SectionData[]): string {
   const labelWidth = 500;
   const plotLeft = labelWidth + 20;
   const plotRight = width - 80;
-  const x = (r: number) => plotLeft + ((Math.log10(Math.min(last, Math.max(first, r))) - Math.log10(first)) / (Math.log10(last) - Math.log10(first))) * (plotRight - plotLeft);
+  const x = (r: number) =>
+    plotLeft +
+    ((Math.log10(Math.min(last, Math.max(first, r))) - Math.log10(first)) / (Math.log10(last) - Math.log10(first))) *
+      (plotRight - plotLeft);
   const barHeight = 9;
   const lineHeight = Math.max(34, runtimes.length * (barHeight + 2) + 10);
   const body: string[] = [];
@@ -284,14 +302,22 @@ function renderChart(sections: SectionData[]): string {
         const to = Math.max(x(1), x(bar.ratio));
         const missed = !bar.info && !bar.met;
         body.push(
-          `<rect x="${from.toFixed(1)}" y="${top}" width="${Math.max(1, to - from).toFixed(1)}" height="${barHeight}" fill="${RUNTIME_COLORS[rt]}"${bar.info ? ' fill-opacity="0.45"' : ""}${missed ? ' stroke="#c62828" stroke-width="1.5"' : ""}><title>${escapeXml(`${rt}: ${ratioText(bar.ratio)}${bar.info ? " (informational)" : missed ? " — target missed" : " — target met"}`)}</title></rect>`,
+          `<rect x="${from.toFixed(1)}" y="${top}" width="${Math.max(1, to - from).toFixed(1)}" height="${barHeight}" fill="${
+            RUNTIME_COLORS[rt]
+          }"${bar.info ? ' fill-opacity="0.45"' : ""}${missed ? ' stroke="#c62828" stroke-width="1.5"' : ""}><title>${
+            escapeXml(`${rt}: ${ratioText(bar.ratio)}${bar.info ? " (informational)" : missed ? " — target missed" : " — target met"}`)
+          }</title></rect>`,
         );
         if (bar.target !== undefined) {
           const tx = x(bar.target).toFixed(1);
           body.push(`<line x1="${tx}" x2="${tx}" y1="${top - 3}" y2="${top + barHeight + 3}" class="target"/>`);
         }
         const labelX = Math.max(x(bar.ratio), bar.target !== undefined ? x(bar.target) : 0, x(1)) + 5;
-        body.push(`<text x="${labelX.toFixed(1)}" y="${top + barHeight - 1}" class="value${missed ? " missed" : ""}">${ratioText(bar.ratio)}${bar.info ? "" : missed ? " ✗" : " ✓"}</text>`);
+        body.push(
+          `<text x="${labelX.toFixed(1)}" y="${top + barHeight - 1}" class="value${missed ? " missed" : ""}">${ratioText(bar.ratio)}${
+            bar.info ? "" : missed ? " ✗" : " ✓"
+          }</text>`,
+        );
       });
       body.push("</g>");
       y += lineHeight;
@@ -309,7 +335,11 @@ function renderChart(sections: SectionData[]): string {
     body.push(`<text x="12" y="${y + 16}" class="area">Not drawn</text>`);
     y += 24;
     for (const note of notes) {
-      body.push(`<text x="20" y="${y + 12}" class="${note.includes(": FAILED ") ? "peer missed" : "peer"}">${escapeXml(clip(note, 150))}<title>${escapeXml(note)}</title></text>`);
+      body.push(
+        `<text x="20" y="${y + 12}" class="${note.includes(": FAILED ") ? "peer missed" : "peer"}">${escapeXml(clip(note, 150))}<title>${
+          escapeXml(note)
+        }</title></text>`,
+      );
       y += 16;
     }
   }
@@ -324,7 +354,9 @@ function renderChart(sections: SectionData[]): string {
   const legendRuntimes = sections
     .map((sec, i) => {
       const lx = 20 + i * 340;
-      return `<rect x="${lx}" y="74" width="14" height="10" fill="${RUNTIME_COLORS[sec.runtime]}"/><text x="${lx + 20}" y="83" class="legend">${escapeXml(`${sec.label}, ${sec.date} (load ${sec.load.start.split(" ")[0]})`)}</text>`;
+      return `<rect x="${lx}" y="74" width="14" height="10" fill="${RUNTIME_COLORS[sec.runtime]}"/><text x="${
+        lx + 20
+      }" y="83" class="legend">${escapeXml(`${sec.label}, ${sec.date} (load ${sec.load.start.split(" ")[0]})`)}</text>`;
     })
     .join("");
   const height = y + 16;
@@ -340,7 +372,11 @@ function renderChart(sections: SectionData[]): string {
     `<text x="20" y="48" class="legend">ratio &gt; 1 means ours is better (more per second, or less time or memory); 1.0 = parity (the dark line). Bars grow from parity.</text>`,
     `<text x="20" y="64" class="legend">Black tick: the ratio the row's target asks for; ✓ met, ✗ missed (red outline); pale bars are informational rows without a target.</text>`,
     legendRuntimes,
-    `<text x="20" y="100" class="legend">${sections.length === 0 ? "no section of RESULTS.md carries data yet" : `from bench/RESULTS.md; an absolute target (e.g. "ours &lt;= 15 ms") is drawn as that bound relative to the row's peer`}</text>`,
+    `<text x="20" y="100" class="legend">${
+      sections.length === 0
+        ? "no section of RESULTS.md carries data yet"
+        : `from bench/RESULTS.md; an absolute target (e.g. "ours &lt;= 15 ms") is drawn as that bound relative to the row's peer`
+    }</text>`,
     ...axis,
     ...body,
     "</svg>",
@@ -390,7 +426,9 @@ for (const name of files) {
 const date = new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC";
 let data: SectionData = { runtime, label, date, load: { start: loadAtStart, end: loadAverage() }, areas, skips, failures };
 // With a file filter, the areas this run did not touch keep their figures from the last run.
-const previous = filters.length === 0 || !existsSync(resultsPath) ? undefined : readSections(readFileSync(resultsPath, "utf8")).find((sec) => sec.runtime === runtime);
+const previous = filters.length === 0 || !existsSync(resultsPath)
+  ? undefined
+  : readSections(readFileSync(resultsPath, "utf8")).find((sec) => sec.runtime === runtime);
 if (previous !== undefined) {
   const ran = areas.map((area) => area.area);
   const kept = previous.areas.filter((area) => !ran.includes(area.area));
@@ -408,7 +446,9 @@ writeResults(runtime, body);
 console.log(`\nwrote ${resultsPath}`);
 writeFileSync(chartPath, renderChart(readSections(readFileSync(resultsPath, "utf8"))));
 console.log(`wrote ${chartPath}`);
-const missed = areas.flatMap((a) => a.rows.filter((r) => !r.met && !r.target.startsWith("(")).map((r) => `${a.area}: ${r.name} vs ${r.peerName}`));
+const missed = areas.flatMap((a) =>
+  a.rows.filter((r) => !r.met && !r.target.startsWith("(")).map((r) => `${a.area}: ${r.name} vs ${r.peerName}`)
+);
 if (missed.length) console.log(`targets missed: ${missed.join("; ")}`);
 if (failures.length) {
   console.error(failures.join("\n"));

@@ -53,7 +53,13 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
     const id = ids[row]!;
     const value = String(1000 + seq);
     const body = JSON.stringify({ page: "p", seq, msg: "SetQty", args: [row, value], handlerId: id, inputState: { [id]: { value, seq } } });
-    const event = await app.fetch(new Request(`${origin}/_svc/event`, { method: "POST", body, headers: { Cookie: cookie, "X-Svc-Csrf": csrf, "Content-Type": "application/json" } }));
+    const event = await app.fetch(
+      new Request(`${origin}/_svc/event`, {
+        method: "POST",
+        body,
+        headers: { Cookie: cookie, "X-Svc-Csrf": csrf, "Content-Type": "application/json" },
+      }),
+    );
     if (event.status !== 200) throw new Error(`event answered ${event.status}: ${await event.text()}`);
     await event.text();
   }
@@ -75,7 +81,13 @@ for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
     htmlBytes += utf8.encode(render(s.currentTree())).length;
     estimatedBytes += s.treeBytes;
   }
-  results.push({ rows, sessions, keptBytes: (after - before) / sessions, htmlBytes: htmlBytes / sessions, estimatedBytes: estimatedBytes / sessions });
+  results.push({
+    rows,
+    sessions,
+    keptBytes: (after - before) / sessions,
+    htmlBytes: htmlBytes / sessions,
+    estimatedBytes: estimatedBytes / sessions,
+  });
   app.close();
 }
 console.log(`TABLE_MEMORY ${JSON.stringify(results)}`);

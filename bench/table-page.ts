@@ -33,7 +33,10 @@ type PageAttrs = Record<string, string | number | boolean | readonly JsonValue[]
 export type H<N> = (tag: string, attrs: PageAttrs, ...children: (N | string)[]) => N;
 
 export function initialTable(rows: number): TableModel {
-  return { edits: 0, rows: Array.from({ length: rows }, (_, i) => ({ qty: (i * 7) % 10, price: 100 + ((i * 37) % 900), done: i % 3 === 0 })) };
+  return {
+    edits: 0,
+    rows: Array.from({ length: rows }, (_, i) => ({ qty: (i * 7) % 10, price: 100 + ((i * 37) % 900), done: i % 3 === 0 })),
+  };
 }
 
 const cents = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
@@ -59,7 +62,7 @@ export function tablePage<N>(h: H<N>, model: TableModel): N {
             h("td", {}, h("input", { type: "number", name: `qty-${i}`, value: String(row.qty), onInput: ["SetQty", i] })),
             h("td", {}, h("input", { type: "checkbox", name: `done-${i}`, checked: row.done, onChange: ["Toggle", i] })),
             h("td", { class: "total" }, cents(row.qty * row.price)),
-          ),
+          )
         ),
       ),
     ),
@@ -146,10 +149,32 @@ const htmlH: H<HtmlNode> = (tag, attrs, ...children) => {
 export function handWrittenHtmlPage(model: TableModel): string {
   const on = (msg: string, i: number) => JSON.stringify([msg, i]);
   return String(
-    html`<main class="orders"><p class="edits">${model.edits} edits</p><table><thead><tr><th>item</th><th>qty</th><th>done</th><th>total</th></tr></thead><tbody>${model.rows.map(
-      (row, i) =>
-        html`<tr><td>item ${i + 1}</td><td><input type="number" name="qty-${i}" value="${row.qty}" data-on-input="${on("SetQty", i)}"></td><td><input type="checkbox" name="done-${i}"${row.done ? raw(' checked=""') : ""} data-on-change="${on("Toggle", i)}"></td><td class="total">${cents(row.qty * row.price)}</td></tr>`,
-    )}</tbody></table></main>`,
+    html`
+      <main class="orders">
+        <p class="edits">${model.edits} edits</p>
+        <table>
+          <thead>
+            <tr>
+              <th>item</th>
+              <th>qty</th>
+              <th>done</th>
+              <th>total</th>
+            </tr>
+          </thead>
+          <tbody>${model.rows.map(
+            (row, i) =>
+              html`
+                <tr>
+                  <td>item ${i + 1}</td>
+                  <td><input type="number" name="qty-${i}" value="${row.qty}" data-on-input="${on("SetQty", i)}"></td>
+                  <td><input type="checkbox" name="done-${i}"${row.done ? raw(' checked=""') : ""} data-on-change="${on("Toggle", i)}"></td>
+                  <td class="total">${cents(row.qty * row.price)}</td>
+                </tr>
+              `,
+          )}</tbody>
+        </table>
+      </main>
+    `,
   );
 }
 

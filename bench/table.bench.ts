@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { type BenchRow, medianPair, report } from "./report.ts";
 import { cookiesOf } from "./live-app.ts";
-import { peerApp, type PeerKind, peerDocument, renderPeerPage, tableApp, initialTable, type TableModel } from "./table-page.ts";
+import { initialTable, peerApp, peerDocument, type PeerKind, renderPeerPage, tableApp, type TableModel } from "./table-page.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -58,7 +58,16 @@ async function openTab(fetch: Fetch, rows: number, page: string): Promise<Tab> {
   const qtyIds: string[] = [];
   for (const m of html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)) qtyIds[Number(m[2])] = m[1]!;
   if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
-  return { cookie: cookiesOf(resp), csrf: meta("svc-csrf"), handle: meta("svc-session"), page, qtyIds, seq: 0, edited: 0, model: initialTable(rows) };
+  return {
+    cookie: cookiesOf(resp),
+    csrf: meta("svc-csrf"),
+    handle: meta("svc-session"),
+    page,
+    qtyIds,
+    seq: 0,
+    edited: 0,
+    model: initialTable(rows),
+  };
 }
 
 /** The next event of a tab: a new quantity in the next row it has not edited (wrapping round). */
@@ -71,8 +80,21 @@ function oursRequest(tab: Tab): Request {
   const { row, value } = nextEdit(tab);
   const seq = ++tab.seq;
   const id = tab.qtyIds[row]!;
-  const body = JSON.stringify({ sessionId: tab.handle, page: tab.page, seq, msg: "SetQty", args: [row, value], handlerId: id, inputState: { [id]: { value, seq } } });
-  const headers = { Cookie: tab.cookie, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json", "Content-Length": String(utf8.encode(body).length) };
+  const body = JSON.stringify({
+    sessionId: tab.handle,
+    page: tab.page,
+    seq,
+    msg: "SetQty",
+    args: [row, value],
+    handlerId: id,
+    inputState: { [id]: { value, seq } },
+  });
+  const headers = {
+    Cookie: tab.cookie,
+    "X-Svc-Csrf": tab.csrf,
+    "Content-Type": "application/json",
+    "Content-Length": String(utf8.encode(body).length),
+  };
   return new Request(`${origin}/_svc/event`, { method: "POST", body, headers });
 }
 
@@ -89,7 +111,11 @@ function peerRequest(tab: PeerTab, rows: number): Request {
   const row = tab.edited++ % rows;
   const value = String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / rows));
   const body = JSON.stringify({ msg: "SetQty", args: [row, value] });
-  return new Request(`${origin}/event`, { method: "POST", body, headers: { Cookie: tab.cookie, "Content-Type": "application/json", "Content-Length": String(body.length) } });
+  return new Request(`${origin}/event`, {
+    method: "POST",
+    body,
+    headers: { Cookie: tab.cookie, "Content-Type": "application/json", "Content-Length": String(body.length) },
+  });
 }
 
 /** CPU (user + system) in µs so far. */
@@ -151,20 +177,36 @@ async function peerComparison(size: number): Promise<{ ours: number }> {
     }
   }
   ours.close();
-  console.log(`${size} rows, CPU µs per event per round: ours ${oursCpu.map(Math.round).join(" ")}; ${peers.map((p, k) => `${p.kind} ${peerCpu[k]!.map(Math.round).join(" ")}`).join("; ")}`);
+  console.log(
+    `${size} rows, CPU µs per event per round: ours ${oursCpu.map(Math.round).join(" ")}; ${
+      peers.map((p, k) => `${p.kind} ${peerCpu[k]!.map(Math.round).join(" ")}`).join("; ")
+    }`,
+  );
   const target = TARGETS[size]!;
   peers.forEach((p, k) => {
     const pair = medianPair(oursCpu, peerCpu[k]!);
     // The page defined once, through hono/html, is the peer the targets name; the others are shown beside it.
     const held = p.kind === "hono/html";
     rows.push({
-      name: `CPU per event, ${size}-row table, Ui.h, one row edited`, ours: pair.ours, peer: pair.peer, peerName: `${p.kind}, whole page re-rendered`, unit: "µs",
-      higherIsBetter: false, target: held ? `ours <= ${target}x peer` : "(info)", met: pair.ours <= target * pair.peer,
+      name: `CPU per event, ${size}-row table, Ui.h, one row edited`,
+      ours: pair.ours,
+      peer: pair.peer,
+      peerName: `${p.kind}, whole page re-rendered`,
+      unit: "µs",
+      higherIsBetter: false,
+      target: held ? `ours <= ${target}x peer` : "(info)",
+      met: pair.ours <= target * pair.peer,
     });
   });
   rows.push({
-    name: `bytes per event, ${size}-row table`, ours: oursBytes, peer: peerBytes[0]!, peerName: "hono/html, whole page", unit: "B",
-    higherIsBetter: false, target: "(info)", met: true,
+    name: `bytes per event, ${size}-row table`,
+    ours: oursBytes,
+    peer: peerBytes[0]!,
+    peerName: "hono/html, whole page",
+    unit: "B",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
   });
   const sorted = [...oursCpu].sort((a, b) => a - b);
   return { ours: sorted[sorted.length >> 1]! };
@@ -174,8 +216,14 @@ if (wants("peer")) {
   const at: Record<number, number> = {};
   for (const size of [20, 200, 2000]) at[size] = (await peerComparison(size)).ours;
   rows.push({
-    name: "CPU per event, one row edited, 2,000-row table against 200 rows", ours: at[2000]!, peer: at[200]!, peerName: "ours at 200 rows", unit: "µs",
-    higherIsBetter: false, target: "ours <= 2x peer", met: at[2000]! <= 2 * at[200]!,
+    name: "CPU per event, one row edited, 2,000-row table against 200 rows",
+    ours: at[2000]!,
+    peer: at[200]!,
+    peerName: "ours at 200 rows",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "ours <= 2x peer",
+    met: at[2000]! <= 2 * at[200]!,
   });
 }
 
@@ -197,11 +245,21 @@ if (wants("life")) {
     app.close();
     lives.push({ early, late });
   }
-  console.log(`1,000 rows, one tab's life, CPU µs per event, events 1-250 / 751-1,000: ${lives.map((l) => `${Math.round(l.early)} / ${Math.round(l.late)}`).join("; ")}`);
+  console.log(
+    `1,000 rows, one tab's life, CPU µs per event, events 1-250 / 751-1,000: ${
+      lives.map((l) => `${Math.round(l.early)} / ${Math.round(l.late)}`).join("; ")
+    }`,
+  );
   const life = lives.sort((a, b) => a.late / a.early - b.late / b.early)[1]!;
   rows.push({
-    name: "CPU per event over a tab's life, 1,000-row table, each event on a new row: events 751-1,000 against events 1-250", ours: life.late, peer: life.early,
-    peerName: "the same tab, events 1-250", unit: "µs", higherIsBetter: false, target: "ours <= 1.2x peer", met: life.late <= 1.2 * life.early,
+    name: "CPU per event over a tab's life, 1,000-row table, each event on a new row: events 751-1,000 against events 1-250",
+    ours: life.late,
+    peer: life.early,
+    peerName: "the same tab, events 1-250",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "ours <= 1.2x peer",
+    met: life.late <= 1.2 * life.early,
   });
 
   // Beside it (info): a fresh tab and a tab 750 events old of one app, in alternating blocks of 25
@@ -228,8 +286,14 @@ if (wants("life")) {
   }
   app.close();
   rows.push({
-    name: "CPU per event, 1,000-row table, a tab 750 events old against a fresh tab, in alternating blocks of 25 events", ours: oldCpu / 250, peer: freshCpu / 250,
-    peerName: "a fresh tab of the same app", unit: "µs", higherIsBetter: false, target: "(info)", met: true,
+    name: "CPU per event, 1,000-row table, a tab 750 events old against a fresh tab, in alternating blocks of 25 events",
+    ours: oldCpu / 250,
+    peer: freshCpu / 250,
+    peerName: "a fresh tab of the same app",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
   });
 }
 
@@ -239,9 +303,10 @@ if (wants("life")) {
 /** Runs bench/table-memory.ts in a child process with the collector exposed. */
 function memoryChild(): Promise<{ rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number }[]> {
   const file = fileURLToPath(new URL("table-memory.ts", import.meta.url));
-  const [command, childArgs] =
-    runtime === "bun" ? [g.process!.execPath, [file]]
-    : runtime === "deno" ? [g.Deno!.execPath(), ["run", "-A", "--v8-flags=--expose-gc", file]]
+  const [command, childArgs] = runtime === "bun"
+    ? [g.process!.execPath, [file]]
+    : runtime === "deno"
+    ? [g.Deno!.execPath(), ["run", "-A", "--v8-flags=--expose-gc", file]]
     : [g.process!.execPath, ["--expose-gc", "--import", "tsx", file]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
@@ -260,12 +325,24 @@ function memoryChild(): Promise<{ rows: number; sessions: number; keptBytes: num
 if (wants("memory")) {
   for (const m of await memoryChild()) {
     rows.push({
-      name: `heap an active session keeps, ${m.rows}-row table (${m.sessions} sessions)`, ours: m.keptBytes / 1024, peer: m.htmlBytes / 1024,
-      peerName: "the bytes of its rendered HTML", unit: "KB", higherIsBetter: false, target: "ours <= 3x peer", met: m.keptBytes <= 3 * m.htmlBytes,
+      name: `heap an active session keeps, ${m.rows}-row table (${m.sessions} sessions)`,
+      ours: m.keptBytes / 1024,
+      peer: m.htmlBytes / 1024,
+      peerName: "the bytes of its rendered HTML",
+      unit: "KB",
+      higherIsBetter: false,
+      target: "ours <= 3x peer",
+      met: m.keptBytes <= 3 * m.htmlBytes,
     });
     rows.push({
-      name: `the tree budget's estimate of that session, ${m.rows}-row table`, ours: m.estimatedBytes / 1024, peer: m.keptBytes / 1024,
-      peerName: "the heap it keeps, measured", unit: "KB", higherIsBetter: true, target: "(info: near 1x)", met: true,
+      name: `the tree budget's estimate of that session, ${m.rows}-row table`,
+      ours: m.estimatedBytes / 1024,
+      peer: m.keptBytes / 1024,
+      peerName: "the heap it keeps, measured",
+      unit: "KB",
+      higherIsBetter: true,
+      target: "(info: near 1x)",
+      met: true,
     });
   }
 }
@@ -287,13 +364,25 @@ if (wants("load")) {
     const plain = peerDocument(renderPeerPage("hono/html", initialTable(size)));
     const [oursBytes, plainBytes] = [utf8.encode(ours).length, utf8.encode(plain).length];
     rows.push({
-      name: `first page load, ${size}-row table`, ours: oursBytes / 1024, peer: plainBytes / 1024, peerName: "the same page as plain HTML", unit: "KB",
-      higherIsBetter: false, target: "ours <= 1.5x peer", met: oursBytes <= 1.5 * plainBytes,
+      name: `first page load, ${size}-row table`,
+      ours: oursBytes / 1024,
+      peer: plainBytes / 1024,
+      peerName: "the same page as plain HTML",
+      unit: "KB",
+      higherIsBetter: false,
+      target: "ours <= 1.5x peer",
+      met: oursBytes <= 1.5 * plainBytes,
     });
     const [oursGz, plainGz] = [await gzipLength(ours), await gzipLength(plain)];
     rows.push({
-      name: `first page load, gzipped, ${size}-row table`, ours: oursGz / 1024, peer: plainGz / 1024, peerName: "the same page as plain HTML, gzipped", unit: "KB",
-      higherIsBetter: false, target: "(info)", met: true,
+      name: `first page load, gzipped, ${size}-row table`,
+      ours: oursGz / 1024,
+      peer: plainGz / 1024,
+      peerName: "the same page as plain HTML, gzipped",
+      unit: "KB",
+      higherIsBetter: false,
+      target: "(info)",
+      met: true,
     });
   }
 }
@@ -347,12 +436,24 @@ if (wants("copies")) {
   const copies = replies.reduce((n, seq) => n + 1 + firstStream.seqs.filter((s) => s === seq).length, 0) / sent;
   const otherTab = replies.reduce((n, seq) => n + secondStream.seqs.filter((s) => s === seq).length, 0) / sent;
   rows.push({
-    name: "copies of each frame the sending tab receives (reply and its own stream)", ours: copies, peer: 1, peerName: "one", unit: "copies",
-    higherIsBetter: false, target: "ours <= 1", met: copies <= 1,
+    name: "copies of each frame the sending tab receives (reply and its own stream)",
+    ours: copies,
+    peer: 1,
+    peerName: "one",
+    unit: "copies",
+    higherIsBetter: false,
+    target: "ours <= 1",
+    met: copies <= 1,
   });
   rows.push({
-    name: "copies of each frame another tab of the session receives (its stream)", ours: otherTab, peer: 1, peerName: "one", unit: "copies",
-    higherIsBetter: false, target: "ours = 1", met: otherTab === 1,
+    name: "copies of each frame another tab of the session receives (its stream)",
+    ours: otherTab,
+    peer: 1,
+    peerName: "one",
+    unit: "copies",
+    higherIsBetter: false,
+    target: "ours = 1",
+    met: otherTab === 1,
   });
 }
 

@@ -94,11 +94,14 @@ async function benchDialect(label: string, open: (ttl: number) => Db, raw: Raw, 
       () => Auth.register(db, nextEmail("ours"), PASSWORD, { cost: COST }).then(must),
       async () => {
         const hash = must(await Auth.hashPasswordCost(PASSWORD, COST));
-        await raw.query(`INSERT INTO users (email, password_hash, created_at) VALUES (${placeholders(1)}, ${placeholders(2)}, ${placeholders(3)})`, [
-          nextEmail("floor"),
-          hash,
-          Date.now(),
-        ]);
+        await raw.query(
+          `INSERT INTO users (email, password_hash, created_at) VALUES (${placeholders(1)}, ${placeholders(2)}, ${placeholders(3)})`,
+          [
+            nextEmail("floor"),
+            hash,
+            Date.now(),
+          ],
+        );
       },
       800,
       4,
@@ -124,7 +127,8 @@ async function benchDialect(label: string, open: (ttl: number) => Db, raw: Raw, 
     // userAccessState
     must(await Auth.revokeUser(db, "bench-user"));
     const iat = Date.now() / 1000;
-    const floorRead = () => raw.query(`SELECT revoked_at, disabled_at FROM svc_user_access WHERE user_id = ${placeholders(1)}`, ["bench-user"]);
+    const floorRead = () =>
+      raw.query(`SELECT revoked_at, disabled_at FROM svc_user_access WHERE user_id = ${placeholders(1)}`, ["bench-user"]);
     const fresh = await compare(() => Auth.userAccessState(db, "bench-user", iat).then(must), floorRead, 400, 1);
     rows.push(row(`userAccessState, TTL 0, ${label}`, fresh, "floor: the same SELECT through the raw driver", 0.7));
     const hits = await compare(() => Auth.userAccessState(cached, "bench-user", iat).then(must), floorRead, 400, 1);

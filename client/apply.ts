@@ -27,14 +27,13 @@
  * applier stops and the caller resyncs from a full render (docs/protocol.md#errors-and-statuses). After the frame, entries of
  * controls that left the DOM are deleted.
  */
-import { HID_ATTR, ID_ATTR, type Move, isWithin, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
+import { HID_ATTR, ID_ATTR, isWithin, type Move, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
 import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
 import { byId, parseMarkup, tagOf } from "./dom.ts";
 import type { InputTable } from "./inputs.ts";
 import { morphElement, place, reconcile } from "./morph.ts";
 
 export class Desync extends Error {}
-
 
 export class Applier {
   constructor(

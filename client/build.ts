@@ -15,8 +15,7 @@ import { build } from "esbuild";
 const root = new URL("..", import.meta.url).pathname;
 const target = `${root}src/live/server/client-bundle.ts`;
 const LIMIT_GZIP = 10 * 1024;
-const DOC =
-  "/**\n" +
+const DOC = "/**\n" +
   " * The browser client, bundled from client/ into one ES module (npm run build:client writes this\n" +
   " * file; do not edit by hand). Served at <base>/_svc/client.js.\n" +
   " */";
@@ -44,7 +43,9 @@ const raw = await bundle(false);
 const min = await bundle(true);
 const gzip = await gzipSize(min);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`client bundle: raw ${kb(raw.length)}, minified ${kb(min.length)}, minified+gzip ${kb(gzip)} (${gzip} bytes; limit ${kb(LIMIT_GZIP)})`);
+console.log(
+  `client bundle: raw ${kb(raw.length)}, minified ${kb(min.length)}, minified+gzip ${kb(gzip)} (${gzip} bytes; limit ${kb(LIMIT_GZIP)})`,
+);
 if (gzip > LIMIT_GZIP) throw new Error("the client bundle is over its size limit");
 
 if (process.argv.includes("--check")) {

@@ -21,9 +21,28 @@
  * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
  */
 import {
-  ACK_HEADER, answerOf, CSRF_HEADER, EVENT_PATH, type EventEntry, type EventRequest, type Frame as WireFrame, type InputAcks,
-  type InputState, RENDER_PATH, type RenderEvent, retryAfterMs, ROOT_ID, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER,
-  type Move, MOVES_HEADER, STATUS_HEADER, SUBSCRIBE_PATH, type SyncEvent,
+  ACK_HEADER,
+  answerOf,
+  CSRF_HEADER,
+  EVENT_PATH,
+  type EventEntry,
+  type EventRequest,
+  type Frame as WireFrame,
+  type InputAcks,
+  type InputState,
+  type Move,
+  MOVES_HEADER,
+  RENDER_PATH,
+  type RenderEvent,
+  retryAfterMs,
+  ROOT_ID,
+  ROTATE_PATH,
+  ROTATION_HEADER,
+  SEQ_HEADER,
+  SID_HEADER,
+  STATUS_HEADER,
+  SUBSCRIBE_PATH,
+  type SyncEvent,
 } from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
@@ -148,10 +167,10 @@ export class LiveClient {
     entry.timer = undefined;
     entry.pending = send;
     if (ms <= 0) this.enqueue(send);
-    else entry.timer = setTimeout(() => {
-      entry.timer = undefined;
-      this.enqueue(send);
-    }, ms);
+    else {entry.timer = setTimeout(() => {
+        entry.timer = undefined;
+        this.enqueue(send);
+      }, ms);}
   }
 
   /** Sends the pending debounced send of one entry now (blur). */
@@ -182,7 +201,9 @@ export class LiveClient {
     if (this.halted) return;
     const last = this.queue[this.queue.length - 1];
     // A newer value of the same input handler supersedes a queued one: the value is read at post time.
-    if (send.control !== undefined && last !== undefined && last.control === send.control && last.kind === send.kind && last.msg === send.msg) {
+    if (
+      send.control !== undefined && last !== undefined && last.control === send.control && last.kind === send.kind && last.msg === send.msg
+    ) {
       this.queue[this.queue.length - 1] = send;
     } else if (!this.queue.includes(send)) this.queue.push(send);
     if (pump) this.pump();
@@ -295,7 +316,10 @@ export class LiveClient {
     const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
     try {
       resp = await this.host.fetch(this.url(EVENT_PATH), {
-        method: "POST", headers: this.headers(), credentials: "same-origin", body: JSON.stringify(request),
+        method: "POST",
+        headers: this.headers(),
+        credentials: "same-origin",
+        body: JSON.stringify(request),
       });
     } catch (error) {
       if (idempotent && attempt < 3 && !this.halted) {
@@ -365,7 +389,11 @@ export class LiveClient {
     this.ticket = undefined;
     if (ticket === undefined) return;
     const resp = await this.host
-      .fetch(this.url(ROTATE_PATH), { method: "POST", headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
+      .fetch(this.url(ROTATE_PATH), {
+        method: "POST",
+        headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.csrf },
+        credentials: "same-origin",
+      })
       .catch(() => undefined);
     if (resp !== undefined) this.readSession(resp);
   }
@@ -431,7 +459,10 @@ export class LiveClient {
     for (let attempt = 0; !this.halted; attempt++) {
       // `since`: the server says what its frames since then did to ids (docs/protocol.md#ids-that-move).
       const resp = await this.host
-        .fetch(`${this.url(RENDER_PATH)}?since=${this.order.lastAppliedSeq}`, { headers: { [CSRF_HEADER]: this.csrf }, credentials: "same-origin" })
+        .fetch(`${this.url(RENDER_PATH)}?since=${this.order.lastAppliedSeq}`, {
+          headers: { [CSRF_HEADER]: this.csrf },
+          credentials: "same-origin",
+        })
         .catch(() => undefined);
       if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
       if (resp?.ok) {
@@ -479,7 +510,6 @@ export class LiveClient {
     (this.host.log ?? ((m: string) => console.warn(m)))(message);
   }
 }
-
 
 /** A random id for one page load: 16 bytes as base64url (Web Crypto, in every browser). */
 function pageId(): string {

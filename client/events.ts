@@ -18,8 +18,14 @@ type Found = { inRoot: boolean; handler: Element | undefined; anchor: Element | 
 function lookup(target: EventTarget | null, kind: string): Found {
   const found: Found = { inRoot: false, handler: undefined, anchor: undefined };
   const node = target as Node | null;
-  for (let el = node && node.nodeType !== undefined ? (node.nodeType === 1 ? (node as Element) : node.parentElement) : null; el; el = el.parentElement) {
-    if (found.handler === undefined && el.hasAttribute(HID_ATTR) && (el.getAttribute(ON_ATTR) ?? "").split(" ").includes(kind)) found.handler = el;
+  for (
+    let el = node && node.nodeType !== undefined ? (node.nodeType === 1 ? (node as Element) : node.parentElement) : null;
+    el;
+    el = el.parentElement
+  ) {
+    if (found.handler === undefined && el.hasAttribute(HID_ATTR) && (el.getAttribute(ON_ATTR) ?? "").split(" ").includes(kind)) {
+      found.handler = el;
+    }
     if (found.anchor === undefined && tagOf(el) === "a" && el.hasAttribute("href")) found.anchor = el;
     if (idOf(el) === ROOT_ID) {
       found.inRoot = true;

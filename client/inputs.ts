@@ -103,8 +103,17 @@ export class InputTable {
     let entry = this.entries.get(el);
     if (entry === undefined) {
       entry = {
-        el, liveValue: controlValue(el), lastSentSeq: 0, sentValue: undefined, lastAckedSeq: 0, ackFrame: 0,
-        timer: undefined, pending: undefined, composing: false, typed: false, imeValue: undefined,
+        el,
+        liveValue: controlValue(el),
+        lastSentSeq: 0,
+        sentValue: undefined,
+        lastAckedSeq: 0,
+        ackFrame: 0,
+        timer: undefined,
+        pending: undefined,
+        composing: false,
+        typed: false,
+        imeValue: undefined,
       };
       this.entries.set(el, entry);
     }

@@ -20,7 +20,12 @@ const client = new LiveClient(
     reload: () => location.reload(),
     FormData,
   },
-  { csrf: meta(META_CSRF), seq: Number(meta(META_SEQ)) || 0, base: baseOfPage(location.pathname, meta(META_PATH), meta(META_BASE)), sessionId: meta(META_SESSION) },
+  {
+    csrf: meta(META_CSRF),
+    seq: Number(meta(META_SEQ)) || 0,
+    base: baseOfPage(location.pathname, meta(META_PATH), meta(META_BASE)),
+    sessionId: meta(META_SESSION),
+  },
 );
 listen(client, window);
 client.connect();

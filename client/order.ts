@@ -83,10 +83,10 @@ export class FrameOrder {
       if (this.paused) return;
     }
     if (!this.behind) this.clearTimer();
-    else this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      if (this.behind && !this.paused) this.onGap();
-    }, this.gapMs);
+    else {this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        if (this.behind && !this.paused) this.onGap();
+      }, this.gapMs);}
   }
 
   /** Whether frames are missing: some wait for an earlier one, or a sync named a seq not yet applied. */

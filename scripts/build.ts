@@ -25,14 +25,19 @@ function files(dir: string): string[] {
 }
 
 rmSync(dist, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json")], {
+  stdio: "inherit",
+});
 
 // `from "./x.ts"`, `import("./x.ts")` and `declare module "./x.ts"` in declarations.
 const relativeTs = /((?:from|import\(|module)\s*["'])(\.{1,2}\/[^"']*?)\.(ts|tsx|mts)(["'])/g;
 const extensionFor: Record<string, string> = { ts: "js", tsx: "js", mts: "mjs" };
 for (const file of files(dist).filter((path) => /\.d\.(ts|mts)$/.test(path))) {
   const text = readFileSync(file, "utf8");
-  const rewritten = text.replace(relativeTs, (_all, head: string, path: string, ext: string, quote: string) => `${head}${path}.${extensionFor[ext]}${quote}`);
+  const rewritten = text.replace(
+    relativeTs,
+    (_all, head: string, path: string, ext: string, quote: string) => `${head}${path}.${extensionFor[ext]}${quote}`,
+  );
   if (rewritten !== text) writeFileSync(file, rewritten);
 }
 
@@ -46,8 +51,15 @@ for (const file of files(src).filter((path) => !/\.(ts|tsx|mts)$/.test(path))) {
 writeFileSync(join(dist, "client.js"), `${CLIENT_BUNDLE}\n`);
 
 type Exports = string | { [condition: string]: Exports } | null;
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, Exports>; main?: string; types?: string; bin?: Record<string, string> };
-const targets = (value: Exports): string[] => (value === null ? [] : typeof value === "string" ? [value] : Object.values(value).flatMap(targets));
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  exports: Record<string, Exports>;
+  main?: string;
+  types?: string;
+  bin?: Record<string, string>;
+};
+const targets = (
+  value: Exports,
+): string[] => (value === null ? [] : typeof value === "string" ? [value] : Object.values(value).flatMap(targets));
 const missing = [...Object.values(pkg.exports).flatMap(targets), pkg.main, pkg.types, ...Object.values(pkg.bin ?? {})]
   .filter((path): path is string => path !== undefined)
   .filter((path) => !existsSync(join(root, path)));

@@ -38,7 +38,10 @@ function hasLeadingDoc(declaration: ts.Declaration): boolean {
 }
 
 const entries = entryPoints();
-const config = ts.getParsedCommandLineOfConfigFile(resolve(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+const config = ts.getParsedCommandLineOfConfigFile(resolve(root, "tsconfig.json"), {}, {
+  ...ts.sys,
+  onUnRecoverableConfigFileDiagnostic: () => {},
+});
 const program = ts.createProgram(entries, { ...config?.options, noEmit: true });
 const checker = program.getTypeChecker();
 const missing = new Set<string>();
@@ -54,7 +57,9 @@ for (const entry of entries) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     const declaration = target.getDeclarations()?.[0];
     const where = declaration
-      ? `${relative(root, declaration.getSourceFile().fileName)}:${declaration.getSourceFile().getLineAndCharacterOfPosition(declaration.getStart()).line + 1}`
+      ? `${relative(root, declaration.getSourceFile().fileName)}:${
+        declaration.getSourceFile().getLineAndCharacterOfPosition(declaration.getStart()).line + 1
+      }`
       : relative(root, entry);
     missing.add(`${where}: ${symbol.getName()}`);
   }

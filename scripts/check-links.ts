@@ -41,7 +41,9 @@ for (const file of tracked) {
       check(file, target!, path === "" ? file : normalize(join(dirname(file), path)), anchor);
     }
   }
-  for (const [cited, path, anchor = ""] of text.matchAll(/\b((?:docs\/[\w-]+|CONTRIBUTING|README|SECURITY|CHANGELOG)\.md)(?:#([\w-]+))?/g)) {
+  for (
+    const [cited, path, anchor = ""] of text.matchAll(/\b((?:docs\/[\w-]+|CONTRIBUTING|README|SECURITY|CHANGELOG)\.md)(?:#([\w-]+))?/g)
+  ) {
     if (anchor === "anchor") continue; // the placeholder of the docs' own "cite this as" sentences
     check(file, cited, path!, anchor);
   }

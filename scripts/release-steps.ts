@@ -28,7 +28,9 @@ export function nextVersion(current: string, bump: string): string {
 export function releaseChangelog(text: string, version: string, date: string): string {
   const heading = /^## \[Unreleased\][^\n]*\n/m.exec(text);
   if (heading === null) throw new Error("CHANGELOG.md has no ## [Unreleased] section");
-  if (new RegExp(`^## \\[${version.replaceAll(".", "\\.")}\\]`, "m").test(text)) throw new Error(`CHANGELOG.md already has a section for ${version}`);
+  if (new RegExp(`^## \\[${version.replaceAll(".", "\\.")}\\]`, "m").test(text)) {
+    throw new Error(`CHANGELOG.md already has a section for ${version}`);
+  }
   const start = heading.index + heading[0].length;
   const next = text.slice(start).search(/^## \[/m);
   const end = next === -1 ? text.length : start + next;

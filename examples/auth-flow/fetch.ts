@@ -13,9 +13,9 @@ const env = (globalThis as { process?: { env: Record<string, string | undefined>
 const db = Db.open(env.DATABASE_URL || "file:auth-flow.db");
 const secret = env.SVC_AUTH_TOKEN_SECRET
   ? Secret.fromEnv("SVC_AUTH_TOKEN_SECRET")
-  : // Development only (the check above refuses a missing secret in production): a per-process
-    // random secret, so sessions end when the process does.
-    Secret.fromString(crypto.randomUUID() + crypto.randomUUID());
+  // Development only (the check above refuses a missing secret in production): a per-process
+  // random secret, so sessions end when the process does.
+  : Secret.fromString(crypto.randomUUID() + crypto.randomUUID());
 
 const app = createAuthFlowApp({ db, secret });
 export default { fetch: app.fetch };

@@ -69,7 +69,17 @@ export function createDemo(options: DemoOptions): Demo {
 
   const root = new Hono();
   root.use(Server.secureCookies());
-  root.route("/", authRoutes({ db, store, sliding, bcryptCost: options.bcryptCost ?? 12, rateLimit: options.rateLimit ?? { limit: 10, windowMs: 60_000 }, freshSession: (resp) => live.freshSession(resp) }));
+  root.route(
+    "/",
+    authRoutes({
+      db,
+      store,
+      sliding,
+      bcryptCost: options.bcryptCost ?? 12,
+      rateLimit: options.rateLimit ?? { limit: 10, windowMs: 60_000 },
+      freshSession: (resp) => live.freshSession(resp),
+    }),
+  );
   // Everything else is the live app; its own middleware (Secure rule, sliding) runs inside.
   root.all("*", async (c) => clearFlash(c.req.raw, await live.fetch(c.req.raw)));
 

@@ -11,7 +11,7 @@
  * Both routes are rate limited per email and client address (the connection's address, or the
  * forwarded one only behind a proxy the `trustProxy` option names: docs/deployment.md).
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import { Auth, type Db, Secret, Server, setSlidingCookie, type SlidingOptions, type TrustProxy } from "../../src/mod.ts";
 import { ADMIN_ROLE, type DemoStore } from "./store.ts";

@@ -6,7 +6,10 @@ type DenoApi = {
   env: { get(name: string): string | undefined; set(name: string, value: string): void };
   errors: { NotFound: new (...args: never[]) => Error };
   readTextFileSync(path: string): string;
-  serve(options: { port: number; onListen: (addr: { port: number }) => void }, handler: (req: Request) => Response | Promise<Response>): unknown;
+  serve(
+    options: { port: number; onListen: (addr: { port: number }) => void },
+    handler: (req: Request) => Response | Promise<Response>,
+  ): unknown;
   addSignalListener(signal: "SIGTERM", handler: () => void): void;
   exit(code: number): never;
 };

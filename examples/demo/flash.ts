@@ -26,7 +26,11 @@ export function readFlash(req: Request): Flash | undefined {
     const value: unknown = JSON.parse(decodeURIComponent(raw));
     if (typeof value !== "object" || value === null) return undefined;
     const { form, error, email } = value as Record<string, unknown>;
-    return { form: form === "signup" ? "signup" : "login", error: typeof error === "string" ? error : "", email: typeof email === "string" ? email : "" };
+    return {
+      form: form === "signup" ? "signup" : "login",
+      error: typeof error === "string" ? error : "",
+      email: typeof email === "string" ? email : "",
+    };
   } catch {
     return undefined;
   }

@@ -57,8 +57,22 @@ export function nextItemId(items: readonly Item[]): number {
 
 export function signedIn(userId: string): SignedIn {
   return {
-    userId, email: undefined, role: "user", page: "home", name: "", handle: "",
-    saveAsked: 0, saveDone: 0, saveFailed: false,
-    items: [], itemsLoaded: false, itemsFailed: false, nextItem: 1, draft: "", query: "", users: [], notice: "",
+    userId,
+    email: undefined,
+    role: "user",
+    page: "home",
+    name: "",
+    handle: "",
+    saveAsked: 0,
+    saveDone: 0,
+    saveFailed: false,
+    items: [],
+    itemsLoaded: false,
+    itemsFailed: false,
+    nextItem: 1,
+    draft: "",
+    query: "",
+    users: [],
+    notice: "",
   };
 }

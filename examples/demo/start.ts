@@ -16,11 +16,19 @@ export function startDemo(env: EnvReader, set: EnvWriter, dotenv: string | undef
     notes.push("loaded .env");
   }
   if (ensureSecret(env, set) === "generated") {
-    notes.push(`${SECRET_ENV} is not set: using a random secret for this process (development only; sessions end on restart). Run \`npx svc-live init\` or set it in .env.`);
+    notes.push(
+      `${SECRET_ENV} is not set: using a random secret for this process (development only; sessions end on restart). Run \`npx svc-live init\` or set it in .env.`,
+    );
   }
   const config = demoConfig(env);
   const db = Db.open(config.databaseUrl);
-  notes.push(`database: ${db.dialect === "postgres" ? "Postgres (DATABASE_URL); live sessions are shared, so this can be one replica of many" : config.databaseUrl.replace(/^file:/, "SQLite file ")}`);
+  notes.push(
+    `database: ${
+      db.dialect === "postgres"
+        ? "Postgres (DATABASE_URL); live sessions are shared, so this can be one replica of many"
+        : config.databaseUrl.replace(/^file:/, "SQLite file ")
+    }`,
+  );
   // Live.app checks the secret at start and throws in production without one.
   const demo = createDemo({ db, bcryptCost: config.bcryptCost });
   return { demo, db, config, notes };

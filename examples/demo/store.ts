@@ -8,7 +8,13 @@ import { ACCESS_TABLE, type Db, type DbStatement, type SqlValue, USERS_TABLE } f
 
 export type Profile = { readonly name: string; readonly handle: string };
 export type Account = { readonly email: string; readonly role: string; readonly profile: Profile; readonly items: readonly Item[] };
-export type UserRow = { readonly id: number; readonly email: string; readonly role: string; readonly disabled: boolean; readonly revokedAt: number | null };
+export type UserRow = {
+  readonly id: number;
+  readonly email: string;
+  readonly role: string;
+  readonly disabled: boolean;
+  readonly revokedAt: number | null;
+};
 
 export type Item = { readonly id: number; readonly text: string };
 
@@ -72,8 +78,9 @@ export class DemoStore {
     return this.#write(() =>
       this.#rows(
         "INSERT INTO demo_todos (user_id, items) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET items = excluded.items",
-        userId, JSON.stringify(items),
-      ),
+        userId,
+        JSON.stringify(items),
+      )
     );
   }
 
@@ -83,8 +90,10 @@ export class DemoStore {
       this.#rows(
         "INSERT INTO demo_profiles (user_id, display_name, handle) VALUES (?, ?, ?) " +
           "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, handle = excluded.handle",
-        userId, profile.name, profile.handle,
-      ),
+        userId,
+        profile.name,
+        profile.handle,
+      )
     );
   }
 

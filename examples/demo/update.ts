@@ -2,8 +2,8 @@
  * The demo's init and update. Effects (database reads and writes, the admin's actions) are
  * commands: Live.task runs them off the event path and dispatches the named message when done.
  */
-import { Auth, Live, type Cmd, type Db, type InitContext, type JsonValue, type Update } from "../../src/mod.ts";
-import { type Model, nextItemId, type Page, type SignedIn, type SignedOut, signedIn, signedOut } from "./model.ts";
+import { Auth, type Cmd, type Db, type InitContext, type JsonValue, Live, type Update } from "../../src/mod.ts";
+import { type Model, nextItemId, type Page, type SignedIn, signedIn, type SignedOut, signedOut } from "./model.ts";
 import { readFlash } from "./flash.ts";
 import { displayName, displayNameWhileTyping, handle } from "./normalise.ts";
 import { ADMIN_ROLE, type DemoStore, type Item, type UserRow } from "./store.ts";
@@ -65,14 +65,25 @@ function signedInUpdate(deps: Deps, model: SignedIn, msg: string, args: readonly
   switch (msg) {
     case "AccountLoaded": {
       const items = (Array.isArray(args[4]) ? args[4] : []) as unknown as Item[];
-      return { ...model, email: str(args[0]), role: str(args[1]), name: str(args[2]), handle: str(args[3]), items, itemsLoaded: true, nextItem: nextItemId(items) };
+      return {
+        ...model,
+        email: str(args[0]),
+        role: str(args[1]),
+        name: str(args[2]),
+        handle: str(args[3]),
+        items,
+        itemsLoaded: true,
+        nextItem: nextItemId(items),
+      };
     }
     case "AccountMissing":
       // The user row is gone: nothing to show, so end the session (the page reloads signed out).
       return [model, Live.endSession()];
     case "Go": {
       const page: Page = str(args[0]) === "admin" && model.role === ADMIN_ROLE ? "admin" : "home";
-      return page === "admin" ? [{ ...model, page, notice: "" }, adminTask(deps, model.userId, () => Promise.resolve(""))] : { ...model, page };
+      return page === "admin"
+        ? [{ ...model, page, notice: "" }, adminTask(deps, model.userId, () => Promise.resolve(""))]
+        : { ...model, page };
     }
     case "SetName":
       return { ...model, name: displayNameWhileTyping(str(args[0])) };
@@ -81,7 +92,10 @@ function signedInUpdate(deps: Deps, model: SignedIn, msg: string, args: readonly
     case "CommitProfile": {
       const next = { ...model, name: displayName(model.name), saveAsked: model.saveAsked + 1, saveFailed: false };
       const seq = next.saveAsked;
-      const cmd = Live.task(() => deps.store.saveProfile(model.userId, { name: next.name, handle: next.handle }), (o) => ["ProfileSaved", seq, o.ok]);
+      const cmd = Live.task(
+        () => deps.store.saveProfile(model.userId, { name: next.name, handle: next.handle }),
+        (o) => ["ProfileSaved", seq, o.ok],
+      );
       return [next, cmd];
     }
     case "ProfileSaved":
@@ -143,7 +157,9 @@ function adminTask(deps: Deps, actor: string, action: () => Promise<string>): Cm
       const notice = await action();
       return { users: await deps.store.users(), notice };
     },
-    (outcome) => (outcome.ok ? ["UsersLoaded", outcome.value.users, outcome.value.notice] : ["UsersLoaded", [], "The database is unavailable."]),
+    (
+      outcome,
+    ) => (outcome.ok ? ["UsersLoaded", outcome.value.users, outcome.value.notice] : ["UsersLoaded", [], "The database is unavailable."]),
   );
 }
 
@@ -151,10 +167,12 @@ function adminAction(deps: Deps, actor: string, msg: string, target: number, rol
   return adminTask(deps, actor, async () => {
     if (!Number.isSafeInteger(target)) return "No such user.";
     const id = String(target);
-    const done =
-      msg === "SetRole" ? await Auth.setRole(deps.db, target, role === ADMIN_ROLE ? ADMIN_ROLE : "user")
-      : msg === "Revoke" ? await Auth.revokeUser(deps.db, id)
-      : msg === "Disable" ? await Auth.disableUser(deps.db, id)
+    const done = msg === "SetRole"
+      ? await Auth.setRole(deps.db, target, role === ADMIN_ROLE ? ADMIN_ROLE : "user")
+      : msg === "Revoke"
+      ? await Auth.revokeUser(deps.db, id)
+      : msg === "Disable"
+      ? await Auth.disableUser(deps.db, id)
       : await Auth.enableUser(deps.db, id);
     if (!done.ok) return `Could not do that: ${done.error.code}.`;
     const verb = { SetRole: `role set to ${role}`, Revoke: "sessions revoked", Disable: "disabled", Enable: "enabled" }[msg];

@@ -10,7 +10,7 @@
  * as a load balancer with passive health checks does; a replica can also be taken out of rotation
  * by hand (`exclude`), as a health check that saw it stop would.
  */
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export type Mode = "round-robin" | "sticky";
@@ -96,7 +96,13 @@ export class Proxy {
       const upstream = request(
         // The Host header stays the browser's, as a proxy in front of an app should pass it
         // (nginx: proxy_set_header Host $host): the app checks Origin against it.
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, "content-length": String(body.length) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, "content-length": String(body.length) },
+        },
         (answer) => {
           this.served[index] = (this.served[index] ?? 0) + 1;
           res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -43,7 +43,9 @@ process.on("SIGINT", () => {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
-  void Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null))))).then(async () => {
+  void Promise.all(
+    children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)))),
+  ).then(async () => {
     await proxy.close();
     process.exit(0);
   });

@@ -5,10 +5,16 @@ import { readFileSync } from "node:fs";
 
 const [tarball, expectedFile] = process.argv.slice(2);
 const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter((line) => line !== "" && !line.endsWith("/"));
-const patterns = readFileSync(expectedFile, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+const patterns = readFileSync(expectedFile, "utf8").split("\n").map((line) => line.trim()).filter((line) =>
+  line !== "" && !line.startsWith("#")
+);
 
 const toRegExp = (pattern) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\uE000").replace(/\*/g, "[^/]*").replace(/\uE000/g, "(?:[^/]+/)*")}$`);
+  new RegExp(
+    `^${
+      pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\uE000").replace(/\*/g, "[^/]*").replace(/\uE000/g, "(?:[^/]+/)*")
+    }$`,
+  );
 // A leading "?" marks a pattern that may match nothing (a kind of file the sources may not have yet).
 const rules = patterns.map((line) => {
   const optional = line.startsWith("?");

@@ -2,7 +2,7 @@
 // typed model of a live app, tokens, the database handle and the server helpers. Type-checked with
 // `tsc --noEmit` under strict settings without skipLibCheck or Node's types, once with moduleResolution
 // node16 and once with bundler.
-import { Auth, Db, Live, Secret, Server, Ui, type JsonObject, type Result } from "svc-live";
+import { Auth, Db, type JsonObject, Live, type Result, Secret, Server, Ui } from "svc-live";
 import { Auth as AuthAgain, type StrengthLabel } from "svc-live/auth";
 import { Server as ServerAgain } from "svc-live/server";
 import { LiveApp, type LiveDefinition } from "svc-live/live";
@@ -15,7 +15,11 @@ type Model = { readonly count: number; readonly name: string };
 
 const definition: LiveDefinition<Model> = {
   init: () => ({ count: 0, name: "" }),
-  update: (model, msg, args) => (msg === "Inc" ? { ...model, count: model.count + 1 } : msg === "SetName" ? { ...model, name: String(args[0] ?? "") } : model),
+  update: (
+    model,
+    msg,
+    args,
+  ) => (msg === "Inc" ? { ...model, count: model.count + 1 } : msg === "SetName" ? { ...model, name: String(args[0] ?? "") } : model),
   view: (model) => Ui.h("main", {}, Ui.h("p", {}, `${model.name}: ${model.count}`), Ui.h("button", { onClick: "Inc" }, "+")),
 };
 export const app: LiveApp<Model> = Live.app(definition, { title: "consumer" });

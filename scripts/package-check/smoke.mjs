@@ -33,11 +33,17 @@ const token = Auth.signToken(secret, { sub: "42" }, 60);
 check(token.ok, "signToken");
 const claims = Auth.verifyToken(secret, token.value);
 check(claims.ok && claims.value.sub === "42", "verifyToken gives the claims back");
-check(Auth.verifyToken(Secret.fromString("another secret of more than 32 bytes!"), token.value).error?.code === "bad_signature", "a token under another secret is refused");
+check(
+  Auth.verifyToken(Secret.fromString("another secret of more than 32 bytes!"), token.value).error?.code === "bad_signature",
+  "a token under another secret is refused",
+);
 
 // A password, hashed in the worker thread the built package starts from dist/.
 const hash = await Auth.hashPassword("correct horse battery staple", 4);
-check(hash.ok && (await Auth.verifyPassword("correct horse battery staple", hash.value)).value === true, "hashPassword and verifyPassword (worker thread)");
+check(
+  hash.ok && (await Auth.verifyPassword("correct horse battery staple", hash.value)).value === true,
+  "hashPassword and verifyPassword (worker thread)",
+);
 
 // The optional drivers are not installed here: opening their URLs says how to install them.
 for (const [url, install] of [["postgres://nobody@127.0.0.1:1/none", "npm install postgres"], [":memory:", "npm install @libsql/client"]]) {
@@ -51,7 +57,8 @@ for (const [url, install] of [["postgres://nobody@127.0.0.1:1/none", "npm instal
 const app = Live.app({
   init: () => ({ count: 0 }),
   update: (model, msg) => (msg === "Inc" ? { count: model.count + 1 } : model),
-  view: (model) => Ui.h("main", {}, Ui.h("output", { id: "count" }, String(model.count)), Ui.h("button", { id: "inc", onClick: "Inc" }, "+")),
+  view: (model) =>
+    Ui.h("main", {}, Ui.h("output", { id: "count" }, String(model.count)), Ui.h("button", { id: "inc", onClick: "Inc" }, "+")),
 });
 // The connection's address, through the package's reader of each runtime's bindings.
 const { Hono } = await import(runtime === "deno" ? "npm:hono" : "hono");
@@ -67,7 +74,10 @@ check(page.status === 200 && /<output[^>]*id="count"[^>]*>0<\/output>/.test(html
 const script = /<script type="module" src="([^"]+)"><\/script>/.exec(html)?.[1];
 const served = script === undefined ? undefined : await fetch(new URL(script, `${base}/`));
 const servedClient = served === undefined ? "" : await served.text();
-check(served?.status === 200 && servedClient.trim() === client.trim(), `the page loads the client (${script}), the same file as svc-live/client.js`);
+check(
+  served?.status === 200 && servedClient.trim() === client.trim(),
+  `the page loads the client (${script}), the same file as svc-live/client.js`,
+);
 const meta = (name) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
 const button = /<button[^>]*id="inc"[^>]*>/.exec(html)?.[0] ?? "";
 const handlerId = /data-svc-hid="([^"]+)"/.exec(button)?.[1] ?? /svc-id="([^"]+)"/.exec(button)?.[1];
@@ -95,12 +105,22 @@ async function serve(fetchHandler) {
   if (runtime === "deno") {
     let listening;
     const port = new Promise((resolve) => (listening = resolve));
-    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: (addr) => listening(addr.port) }, (req, info) => fetchHandler(req, info));
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: (addr) => listening(addr.port) },
+      (req, info) => fetchHandler(req, info),
+    );
     return { port: await port, stop: () => server.shutdown() };
   }
   const { serve: nodeServe } = await import("@hono/node-server");
   let listening;
   const port = new Promise((resolve) => (listening = resolve));
   const server = nodeServe({ fetch: fetchHandler, port: 0, hostname: "127.0.0.1" }, (info) => listening(info.port));
-  return { port: await port, stop: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) };
+  return {
+    port: await port,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(resolve);
+      }),
+  };
 }

@@ -11,7 +11,12 @@ const port = await new Promise((resolve) => {
     probe.close(() => resolve(port));
   });
 });
-const child = spawn(command[0], command.slice(1), { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+const child = spawn(command[0], command.slice(1), {
+  cwd: dir,
+  env: { ...process.env, PORT: String(port) },
+  stdio: ["ignore", "pipe", "pipe"],
+  detached: true,
+});
 let output = "";
 child.stdout.on("data", (chunk) => (output += chunk));
 child.stderr.on("data", (chunk) => (output += chunk));

@@ -1,12 +1,20 @@
 /** svc-live/auth: Std.Auth (docs/auth.md). `Auth.x` mirrors the spec's operation names. */
-import { hashPassword, hashPasswordCost, hashPasswordCostSync, hashPasswordSync, verifyPassword, verifyPasswordSync, closePasswordWorkers } from "./password.ts";
+import {
+  closePasswordWorkers,
+  hashPassword,
+  hashPasswordCost,
+  hashPasswordCostSync,
+  hashPasswordSync,
+  verifyPassword,
+  verifyPasswordSync,
+} from "./password.ts";
 import { passwordStrength } from "./strength.ts";
 import { reissueSlidingToken, signSlidingToken, slidingTimes, verifySlidingToken } from "./sliding.ts";
 import { signToken, verifyToken } from "./token.ts";
 import { login, register, setRole } from "./users.ts";
 import { disableUser, enableUser, isDisabled, isRevoked, revokeUser, userAccessState } from "./revocation.ts";
 
-export { Secret, SECRET_PLACEHOLDER, MIN_SECRET_BYTES } from "./secret.ts";
+export { MIN_SECRET_BYTES, Secret, SECRET_PLACEHOLDER } from "./secret.ts";
 export type { Claims, Jsonable } from "./claims.ts";
 export type { ClockOptions } from "./token.ts";
 export type { SlidingParams, SlidingTimes } from "./sliding.ts";

@@ -16,7 +16,9 @@ type Pending = { job: PasswordJob; resolve: (answer: PasswordAnswer) => void };
 type Slot = { worker: Promise<ThreadWorker>; current: Pending | undefined; cancelIdleStop?: () => void };
 
 // Beside this module with its extension: .ts when run from the sources, .js from the built dist/.
-const workerUrl = import.meta.url.endsWith(".ts") ? new URL("./password-worker.ts", import.meta.url) : new URL("./password-worker.js", import.meta.url);
+const workerUrl = import.meta.url.endsWith(".ts")
+  ? new URL("./password-worker.ts", import.meta.url)
+  : new URL("./password-worker.js", import.meta.url);
 const IDLE_STOP_MS = 200;
 
 export class PasswordPool {

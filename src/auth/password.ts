@@ -21,8 +21,9 @@ export function closePasswordWorkers(): void {
 }
 
 function hashInput(kernel: Kernel, password: unknown, cost: unknown): Result<{ password: string; cost: number }> {
-  return andThen(expectString(kernel, password), (checked) =>
-    andThen(checkPassword(checked), () => andThen(checkCost(cost), (goodCost) => ok({ password: checked, cost: goodCost }))),
+  return andThen(
+    expectString(kernel, password),
+    (checked) => andThen(checkPassword(checked), () => andThen(checkCost(cost), (goodCost) => ok({ password: checked, cost: goodCost }))),
   );
 }
 

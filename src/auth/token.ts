@@ -11,8 +11,8 @@
  */
 import { isJsonObject, type JsonObject } from "../json.ts";
 import { err, ok, type Result } from "../result.ts";
-import { encodeText, decodeText } from "../runtime/base64url.ts";
-import { hmacSha256Key, type HmacBase64urlKey } from "../runtime/hmac.ts";
+import { decodeText, encodeText } from "../runtime/base64url.ts";
+import { type HmacBase64urlKey, hmacSha256Key } from "../runtime/hmac.ts";
 import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
 import { expectString } from "./boundary.ts";
 import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";

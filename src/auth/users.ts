@@ -41,7 +41,12 @@ export function checkDb(db: unknown): Result<Db> {
   return db instanceof Db ? ok(db) : err("invalid_argument", "expected a Db (Db.open, Db.fromLibsql or Db.fromPostgres)");
 }
 
-function credentials(kernel: "register" | "login", db: unknown, email: unknown, password: unknown): Result<{ db: Db; email: string; password: string }> {
+function credentials(
+  kernel: "register" | "login",
+  db: unknown,
+  email: unknown,
+  password: unknown,
+): Result<{ db: Db; email: string; password: string }> {
   const strings = expectStrings(kernel, email, password);
   if (!strings.ok) return strings;
   const handle = checkDb(db);

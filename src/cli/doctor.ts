@@ -38,23 +38,52 @@ function liveAppsOf(exports: Record<string, unknown>): Array<[string, LiveApp<un
 export function doctor(input: DoctorInput): Finding[] {
   const findings: Finding[] = [];
   const production = productionGateOn(input.prefix);
-  findings.push({ level: "ok", check: "production", message: production ? "the production gate is on (ENV or <PREFIX>_ENV is set to a production value)" : "the production gate is off (development)" });
+  findings.push({
+    level: "ok",
+    check: "production",
+    message: production
+      ? "the production gate is on (ENV or <PREFIX>_ENV is set to a production value)"
+      : "the production gate is off (development)",
+  });
 
   const secret = checkSecretAtStart(input.prefix);
   if (!secret.ok) findings.push({ level: "error", check: "secret", message: secret.error.message });
-  else findings.push({ level: "ok", check: "secret", message: "SVC_AUTH_TOKEN_SECRET is acceptable (set and at least 32 bytes, or not needed outside production)" });
+  else {findings.push({
+      level: "ok",
+      check: "secret",
+      message: "SVC_AUTH_TOKEN_SECRET is acceptable (set and at least 32 bytes, or not needed outside production)",
+    });}
 
   const apps = liveAppsOf(input.exports);
-  if (apps.length === 0) findings.push({ level: "warn", check: "gate", message: "no live app found among the module's exports (export the value Live.app(...) returns)" });
+  if (apps.length === 0) {
+    findings.push({
+      level: "warn",
+      check: "gate",
+      message: "no live app found among the module's exports (export the value Live.app(...) returns)",
+    });
+  }
   const bindsInCode = /\bbindSessionUser\s*\(/.test(input.source);
   for (const [name, app] of apps) {
     const { gate, sliding } = app.describe();
     if (!gate) {
-      findings.push({ level: "warn", check: "gate", message: `${name}: the revocation gate is off (.withRevocation(db) not called): revoke and disable do not end live sessions` });
+      findings.push({
+        level: "warn",
+        check: "gate",
+        message: `${name}: the revocation gate is off (.withRevocation(db) not called): revoke and disable do not end live sessions`,
+      });
     } else if (!sliding && !bindsInCode) {
-      findings.push({ level: "error", check: "gate", message: `${name}: the gate is on but no session is ever bound (no withAuthSliding, no Live.bindSessionUser call): every session stays unbound and the gate can never evict anyone` });
+      findings.push({
+        level: "error",
+        check: "gate",
+        message:
+          `${name}: the gate is on but no session is ever bound (no withAuthSliding, no Live.bindSessionUser call): every session stays unbound and the gate can never evict anyone`,
+      });
     } else {
-      findings.push({ level: "ok", check: "gate", message: `${name}: the gate is on and sessions bind ${sliding ? "from the sliding token" : "through Live.bindSessionUser"}` });
+      findings.push({
+        level: "ok",
+        check: "gate",
+        message: `${name}: the gate is on and sessions bind ${sliding ? "from the sliding token" : "through Live.bindSessionUser"}`,
+      });
     }
   }
   return findings;

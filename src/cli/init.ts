@@ -37,7 +37,9 @@ const SVC_ROOT = new URL("../../", import.meta.url);
 
 /** Writes the app into `dir`, which must be new or empty. Never throws. */
 export async function init(fs: FileSystem, dir: string, options: InitOptions = {}): Promise<InitResult> {
-  if (typeof dir !== "string" || dir.trim() === "") return refuse("invalid_argument", "give the directory to create, e.g. svc-live init my-app");
+  if (typeof dir !== "string" || dir.trim() === "") {
+    return refuse("invalid_argument", "give the directory to create, e.g. svc-live init my-app");
+  }
   const target = fs.resolve(dir);
   try {
     const existing = await fs.list(target);

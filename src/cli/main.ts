@@ -59,7 +59,11 @@ async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   init: { usage: "svc-live init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
-  doctor: { usage: "svc-live doctor <app module> [--prefix <PREFIX>]", summary: "check the secret, the production gate and the revocation gate's binding", run: doctorCommand },
+  doctor: {
+    usage: "svc-live doctor <app module> [--prefix <PREFIX>]",
+    summary: "check the secret, the production gate and the revocation gate's binding",
+    run: doctorCommand,
+  },
 };
 
 function usageError(io: Io, problem: string, command: Command): number {
@@ -69,7 +73,12 @@ function usageError(io: Io, problem: string, command: Command): number {
 
 export function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
-  return ["usage: svc-live <command> [options]", "", "commands:", ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join("\n");
+  return [
+    "usage: svc-live <command> [options]",
+    "",
+    "commands:",
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+  ].join("\n");
 }
 
 /** Runs the command named by args[0]; returns the process exit code. */

@@ -14,8 +14,8 @@ import { SvcError } from "../errors.ts";
 import { err, ok, type Result, type Task } from "../result.ts";
 import type { Dialect, Driver, Row, Statement } from "./driver.ts";
 import { type LibsqlClientLike, libsqlDriver, openLibsql } from "./libsql.ts";
-import { checkOptions, type CheckedOptions, type DbOptions, type WrapOptions } from "./options.ts";
-import { openPostgres, type PostgresSqlLike, postgresDriver } from "./postgres.ts";
+import { type CheckedOptions, checkOptions, type DbOptions, type WrapOptions } from "./options.ts";
+import { openPostgres, postgresDriver, type PostgresSqlLike } from "./postgres.ts";
 import { dialectOf } from "./url.ts";
 
 /** A failed query. Its code is always "db_error"; the flag lets callers map a unique violation. */

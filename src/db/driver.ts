@@ -56,6 +56,7 @@ export function missingDriver(pkg: string, urlKind: string): (error: unknown) =>
 function isMissingPackage(error: unknown, pkg: string): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   const message = typeof e?.message === "string" ? e.message : "";
-  const notFound = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" || /cannot find|could not find|not found/i.test(message);
+  const notFound = e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND" ||
+    /cannot find|could not find|not found/i.test(message);
   return notFound && (message.includes(`'${pkg}'`) || message.includes(`"${pkg}"`));
 }

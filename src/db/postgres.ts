@@ -38,11 +38,11 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
     },
     ...(typeof sql.listen === "function"
       ? {
-          listen: async (channel: string, onMessage: (payload: string) => void, onListen?: () => void) => {
-            const listening = await sql.listen!(channel, onMessage, onListen);
-            return async () => void (await listening.unlisten());
-          },
-        }
+        listen: async (channel: string, onMessage: (payload: string) => void, onListen?: () => void) => {
+          const listening = await sql.listen!(channel, onMessage, onListen);
+          return async () => void (await listening.unlisten());
+        },
+      }
       : {}),
     isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
     close: async () => {

@@ -54,15 +54,13 @@ export const postgresSchema: Schema = {
       userId,
       at,
     ),
-    ...(builtinId === undefined
-      ? []
-      : [
-          sql(
-            "UPDATE users SET disabled_at = (SELECT disabled_at FROM svc_user_access WHERE user_id = $1::text) WHERE id = $2::bigint",
-            userId,
-            builtinId,
-          ),
-        ]),
+    ...(builtinId === undefined ? [] : [
+      sql(
+        "UPDATE users SET disabled_at = (SELECT disabled_at FROM svc_user_access WHERE user_id = $1::text) WHERE id = $2::bigint",
+        userId,
+        builtinId,
+      ),
+    ]),
   ],
   enable: (userId, builtinId) => [
     sql("UPDATE svc_user_access SET disabled_at = NULL WHERE user_id = $1::text", userId),

@@ -15,4 +15,3 @@ export interface Schema {
   disable(userId: string, at: number, builtinId: number | undefined): readonly Statement[];
   enable(userId: string, builtinId: number | undefined): readonly Statement[];
 }
-

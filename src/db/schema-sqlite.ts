@@ -46,9 +46,9 @@ export const sqliteSchema: Schema = {
       userId,
       at,
     ),
-    ...(builtinId === undefined
-      ? []
-      : [sql("UPDATE users SET disabled_at = (SELECT disabled_at FROM svc_user_access WHERE user_id = ?) WHERE id = ?", userId, builtinId)]),
+    ...(builtinId === undefined ? [] : [
+      sql("UPDATE users SET disabled_at = (SELECT disabled_at FROM svc_user_access WHERE user_id = ?) WHERE id = ?", userId, builtinId),
+    ]),
   ],
   enable: (userId, builtinId) => [
     sql("UPDATE svc_user_access SET disabled_at = NULL WHERE user_id = ?", userId),

@@ -52,7 +52,7 @@
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
-import { CHANGE_SHOWN, clientShowsText, diffAttrs, reporter, type ClientValues, type IdPaths, type Reported } from "./attrs-diff.ts";
+import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, type IdPaths, type Reported, reporter } from "./attrs-diff.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./diff-kids.ts";
 import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
@@ -78,7 +78,8 @@ export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: Clie
   const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
   const recorded = oldFlat !== undefined && newFlat !== undefined;
   const root = walk.root(p, n, recorded);
-  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) || walk.element(root, TRUSTED) === EQUAL;
+  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) ||
+    walk.element(root, TRUSTED) === EQUAL;
   // An equal new render is kept as the old root; a changed one as the copy its equal parts went into, if any.
   const keptRoot = equal ? p : walk.takeRebuilt() ?? n;
   return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot, flat: newFlat } };
@@ -223,7 +224,7 @@ class DiffWalk implements IdPaths {
     const changed = diffAttrs(pair, this);
     const attrs = changed === CHANGE_SHOWN ? undefined : changed;
     this.emit(pair, kids, attrs);
-    if (kids.removed !== undefined) for (const id of kids.removed) this.out.push({ id, remove: true });
+    if (kids.removed !== undefined) { for (const id of kids.removed) this.out.push({ id, remove: true }); }
     if (kids.pairs !== undefined) this.diffMatchedKids(pair, kids.pairs, kids.same);
     // Here only a text-only element (style, script, textarea, title) can be equal: same text, same attributes.
     return textOnly && changed === undefined && textOf(before) === textOf(after) ? EQUAL : CHANGED;
@@ -238,7 +239,9 @@ class DiffWalk implements IdPaths {
       const id = this.newId(depth);
       return { op: { html: renderKids(after, id) }, id };
     }
-    if (after.kids.length === 1 && (after.kids[0] as LiveNode).kind === "text") return { op: { text: (after.kids[0] as { text: string }).text } };
+    if (after.kids.length === 1 && (after.kids[0] as LiveNode).kind === "text") {
+      return { op: { text: (after.kids[0] as { text: string }).text } };
+    }
     if (after.kids.length === 0 || hasRawKid(before) || hasRawKid(after)) return this.allNew(pair);
     const match = matchKids(before.kids, after.kids);
     const pairs: number[] = [];

@@ -34,7 +34,7 @@
 import { NAME_KEYED_TAGS, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
 import { FlatWriter } from "./flat.ts";
-import { childId, ID_SEPARATOR, PASSES, ROOT_ID, type Pass } from "../protocol/mod.ts";
+import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
 
 export { NAME_KEYED_TAGS };
@@ -107,7 +107,7 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
   path[depth] = seg;
   const kids = new Array<LiveNode>(size);
   let w = 0;
-  if (leading !== undefined) for (const node of leading) kids[w++] = writeStyle(node as LiveElement);
+  if (leading !== undefined) { for (const node of leading) kids[w++] = writeStyle(node as LiveElement); }
   // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys.
   const shared = keyed <= SCAN_KEYS ? undefined : sharedKeys(children);
   for (let i = 0; i < children.length; i++) {
@@ -173,7 +173,17 @@ function remember(child: UiElement, live: LiveElement | undefined): void {
 
 function liveElement(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
   return {
-    kind: "el", tag: el.tag, seg, key: el.key, indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: undefined,
+    kind: "el",
+    tag: el.tag,
+    seg,
+    key: el.key,
+    indexFree,
+    attrs: el.attrs,
+    kids,
+    name: el.name,
+    type: el.type,
+    handlers: el.handlers,
+    pass: undefined,
   };
 }
 
@@ -191,7 +201,7 @@ function unkeyedSeg(index: number, tag: string): string {
   if (known !== undefined) return known;
   const seg = `${index}#${tag}`;
   if (segCount < SEG_LIMIT) {
-    if (list === undefined) SEGS.set(tag, (list = []));
+    if (list === undefined) SEGS.set(tag, list = []);
     list[index] = seg;
     segCount++;
   }
@@ -250,7 +260,7 @@ function sharedKeysAcrossTags(children: readonly UiNode[]): Uint8Array {
     else list.push(i);
   }
   const shared = new Uint8Array(children.length);
-  for (const list of holders.values()) if (list.length > 1) for (const i of list) shared[i] = 1;
+  for (const list of holders.values()) if (list.length > 1) { for (const i of list) shared[i] = 1; }
   return shared;
 }
 
@@ -261,15 +271,30 @@ let stylesMade = 0;
 function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
   stylesMade++;
   return {
-    kind: "el", tag: "style", seg: `${ownerSeg}~${pass}`, key: undefined,
-    indexFree: true, attrs: {}, kids: [{ kind: "text", text: css }], name: undefined, type: undefined, handlers: undefined, pass,
+    kind: "el",
+    tag: "style",
+    seg: `${ownerSeg}~${pass}`,
+    key: undefined,
+    indexFree: true,
+    attrs: {},
+    kids: [{ kind: "text", text: css }],
+    name: undefined,
+    type: undefined,
+    handlers: undefined,
+    pass,
   };
 }
 
 /** One parsed id: the last segment and the id it hangs from. */
 export type ParsedId =
   | { readonly kind: "root" }
-  | { readonly kind: "element"; readonly parent: string; readonly index: number | undefined; readonly tag: string; readonly key: string | undefined }
+  | {
+    readonly kind: "element";
+    readonly parent: string;
+    readonly index: number | undefined;
+    readonly tag: string;
+    readonly key: string | undefined;
+  }
   | { readonly kind: "style"; readonly owner: string; readonly pass: Pass };
 
 const TAG_RE = "[a-z](?:[a-z0-9-]*[a-z0-9])?";

@@ -128,7 +128,9 @@ function nextIndexFree(prev: readonly LiveNode[], from: number): number {
 function pairMissedBySeg(m: Matching, missed: readonly number[]): void {
   const kept = keptOld(m);
   const bySeg = new Map<string, number>();
-  for (let i = 0; i < m.prev.length; i++) if (kept[i] === 0 && isIndexFree(m.prev[i] as LiveNode)) bySeg.set((m.prev[i] as LiveElement).seg, i);
+  for (let i = 0; i < m.prev.length; i++) {
+    if (kept[i] === 0 && isIndexFree(m.prev[i] as LiveNode)) bySeg.set((m.prev[i] as LiveElement).seg, i);
+  }
   for (const j of missed) {
     const i = bySeg.get((m.next[j] as LiveElement).seg);
     if (i !== undefined) pairSameSeg(m, i, j);
@@ -280,7 +282,7 @@ function internShapes(m: Matching, { ps, ns }: Candidates): { p: number[]; n: nu
   const intern = (el: LiveElement) => {
     const key = shapeKey(el);
     let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size));
+    if (id === undefined) ids.set(key, id = ids.size);
     return id;
   };
   return { p: ps.map((i) => intern(m.prev[i] as LiveElement)), n: ns.map((j) => intern(m.next[j] as LiveElement)) };

@@ -13,8 +13,8 @@ import { app } from "./server/app.ts";
 import { batch, bindSessionUser, endSession, none, rotateSession, task } from "./server/commands.ts";
 import { every } from "./server/subscriptions.ts";
 
-export { diff, type ClientValues } from "./diff.ts";
-export { assignIds, keyOf, parseId, sanitizeKey, NAME_KEYED_TAGS, type ParsedId } from "./ids.ts";
+export { type ClientValues, diff } from "./diff.ts";
+export { assignIds, keyOf, NAME_KEYED_TAGS, type ParsedId, parseId, sanitizeKey } from "./ids.ts";
 export { render, renderElement, renderKids, renderNode } from "./render.ts";
 export { escapeAttr, escapeText } from "./escape.ts";
 export { handlerFor, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
@@ -24,7 +24,7 @@ export * from "../protocol/markup.ts";
 export const LiveCore = { render, renderElement, renderKids, diff, assignIds, parseId, sanitizeKey, keyOf, handlerFor } as const;
 
 export { app, LiveApp, type LiveAppOptions } from "./server/app.ts";
-export { batch, bindSessionUser, endSession, none, rotateSession, task, type Cmd, type Dispatch } from "./server/commands.ts";
+export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/commands.ts";
 export type { InitContext, LiveDefinition, Update } from "./server/definition.ts";
 export type { Frame } from "./server/frames.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/store.ts";

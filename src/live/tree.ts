@@ -68,7 +68,17 @@ export type Flat = readonly unknown[];
 /** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
   return {
-    kind: "el", tag: el.tag, seg: el.seg, key: el.key, indexFree: el.indexFree, attrs: el.attrs, kids, name: el.name, type: el.type, handlers: el.handlers, pass: el.pass,
+    kind: "el",
+    tag: el.tag,
+    seg: el.seg,
+    key: el.key,
+    indexFree: el.indexFree,
+    attrs: el.attrs,
+    kids,
+    name: el.name,
+    type: el.type,
+    handlers: el.handlers,
+    pass: el.pass,
   };
 }
 

@@ -7,5 +7,10 @@ const g = globalThis as unknown as Globals;
 
 export type RuntimeName = "bun" | "deno" | "node" | "web";
 
-export const runtimeName: RuntimeName =
-  g.Bun !== undefined ? "bun" : g.Deno !== undefined ? "deno" : g.process?.versions?.node ? "node" : "web";
+export const runtimeName: RuntimeName = g.Bun !== undefined
+  ? "bun"
+  : g.Deno !== undefined
+  ? "deno"
+  : g.process?.versions?.node
+  ? "node"
+  : "web";

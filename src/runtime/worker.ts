@@ -23,10 +23,11 @@ function webWorker(url: URL): ThreadWorker {
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (listener) => worker.addEventListener("message", (event) => listener((event as MessageEvent).data)),
-    onCrash: (listener) => worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      listener((event as ErrorEvent).error ?? (event as ErrorEvent).message);
-    }),
+    onCrash: (listener) =>
+      worker.addEventListener("error", (event) => {
+        event.preventDefault();
+        listener((event as ErrorEvent).error ?? (event as ErrorEvent).message);
+      }),
     hold: (busy) => (busy ? worker.ref?.() : worker.unref?.()),
     canRelease: typeof worker.unref === "function",
     terminate: () => worker.terminate(),
@@ -44,8 +45,9 @@ function typeScriptBoot(url: URL): string {
 
 async function nodeWorker(url: URL): Promise<ThreadWorker> {
   const { Worker: NodeWorker } = await import("node:worker_threads");
-  const worker =
-    runtimeName === "node" && url.pathname.endsWith(".ts") ? new NodeWorker(typeScriptBoot(url), { eval: true }) : new NodeWorker(url);
+  const worker = runtimeName === "node" && url.pathname.endsWith(".ts")
+    ? new NodeWorker(typeScriptBoot(url), { eval: true })
+    : new NodeWorker(url);
   return {
     post: (message) => worker.postMessage(message),
     onMessage: (listener) => worker.on("message", listener),

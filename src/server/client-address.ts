@@ -50,7 +50,9 @@ function rangeOf(rule: string): Range {
   const prefixText = slash < 0 ? String(width) : rule.slice(slash + 1).trim();
   // A mapped IPv6 range ("::ffff:10.0.0.0/104") counts its prefix over 128 bits.
   const prefix = Number(prefixText) - (address.v4 && slash >= 0 && rule.includes(":") ? 96 : 0);
-  if (!/^\d{1,3}$/.test(prefixText) || prefix < 0 || prefix > width) throw new TypeError(`trustProxy: ${JSON.stringify(rule)} has a bad prefix length`);
+  if (!/^\d{1,3}$/.test(prefixText) || prefix < 0 || prefix > width) {
+    throw new TypeError(`trustProxy: ${JSON.stringify(rule)} has a bad prefix length`);
+  }
   const mask = ((1n << BigInt(prefix)) - 1n) << BigInt(width - prefix);
   return { v4: address.v4, bits: address.bits & mask, mask };
 }
@@ -67,10 +69,14 @@ function hostOf(entry: string): string {
  * Checks a `trustProxy` value once and returns how to find the client's address from the
  * connection's and the X-Forwarded-For header. A bad value is a programming error and throws.
  */
-export function proxyChain(trustProxy: TrustProxy | undefined): (connection: string | undefined, forwardedFor: string | null | undefined) => string | undefined {
+export function proxyChain(
+  trustProxy: TrustProxy | undefined,
+): (connection: string | undefined, forwardedFor: string | null | undefined) => string | undefined {
   if (trustProxy === undefined || trustProxy === false || trustProxy === 0) return (connection) => connection;
   if (typeof trustProxy === "number") {
-    if (!Number.isSafeInteger(trustProxy) || trustProxy < 0) throw new TypeError(`trustProxy: a hop count must be a non-negative integer, not ${trustProxy}`);
+    if (!Number.isSafeInteger(trustProxy) || trustProxy < 0) {
+      throw new TypeError(`trustProxy: a hop count must be a non-negative integer, not ${trustProxy}`);
+    }
     const hops = trustProxy;
     return (connection, forwardedFor) => {
       const chain = [connection, ...forwardedHops(forwardedFor)];

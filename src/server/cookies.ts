@@ -107,7 +107,7 @@ export function cookieIn(header: string | null, name: string): string | undefine
   // The next "=" at or after `start`, searched again only once the scan has passed it: pairs
   // without one ("a; b; c=1") would otherwise each rescan the rest of the header (quadratic).
   let eq = -1;
-  for (let start = 0; start < header.length; ) {
+  for (let start = 0; start < header.length;) {
     let end = header.indexOf(";", start);
     if (end < 0) end = header.length;
     if (eq !== header.length && eq < start) {
@@ -129,6 +129,6 @@ export function cookieIn(header: string | null, name: string): string | undefine
 function isTrimmed(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 160) return false;
-  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
-    || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }

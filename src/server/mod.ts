@@ -16,7 +16,15 @@ export { DEFAULT_COOKIE_ATTRIBUTES } from "./cookies.ts";
 export { SECRET_ENV } from "./production.ts";
 export type { RevokedCheck, SameSite, SlidingEnv, SlidingOptions } from "./sliding.ts";
 export { setSlidingCookie } from "./sliding.ts";
-export type { AuthEnv, AuthUser, SecretSource, SessionMiddleware, SignedInEnv, SlidingSessionOptions, TokenSessionOptions } from "./auth-session.ts";
+export type {
+  AuthEnv,
+  AuthUser,
+  SecretSource,
+  SessionMiddleware,
+  SignedInEnv,
+  SlidingSessionOptions,
+  TokenSessionOptions,
+} from "./auth-session.ts";
 export type { GuardOptions } from "./guards.ts";
 export { HTTP_STATUS } from "./http-errors.ts";
 export { requireRole, requireUser, slidingSession, tokenSession };

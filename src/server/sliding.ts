@@ -88,7 +88,14 @@ export function slidingCookieLine(req: Request, options: SlidingOptions, token: 
   return applySecureRule(setCookieLine(options.cookie, token, cookieAttributes(options, maxAge)), secureContextOf(req, options.prefix));
 }
 
-function writeSlidingCookie(req: Request, options: SlidingOptions, token: string, claims: JsonObject, now: number, resp: Response): Response {
+function writeSlidingCookie(
+  req: Request,
+  options: SlidingOptions,
+  token: string,
+  claims: JsonObject,
+  now: number,
+  resp: Response,
+): Response {
   const exp = typeof claims.exp === "number" ? claims.exp : now;
   const withIt = withCookie(options.cookie, token, cookieAttributes(options, exp - now), resp);
   // Apply the Secure rule here too, so the cookie is right even outside the secureCookies middleware.
@@ -134,7 +141,9 @@ async function askRevoked(check: RevokedCheck, sub: string, iat: number): Promis
     const answer = await check(sub, iat);
     const verdict = typeof answer === "boolean" ? answer : answer.ok ? answer.value : undefined;
     if (verdict === undefined) {
-      log.error(`auth.sliding revokedCheck returned an error (${typeof answer === "object" && !answer.ok ? answer.error.code : "?"}); not sliding`);
+      log.error(
+        `auth.sliding revokedCheck returned an error (${typeof answer === "object" && !answer.ok ? answer.error.code : "?"}); not sliding`,
+      );
       return "failed";
     }
     return verdict ? "revoked" : "allowed";
@@ -172,7 +181,11 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     if (!times.ok || now >= times.value.aexp) return;
     if (options.revokedCheck) {
       const sub = verified.value.sub;
-      const verdict = await askRevoked(options.revokedCheck, typeof sub === "number" ? String(sub) : String(sub ?? ""), issuedAtOf(verified.value) ?? times.value.iat);
+      const verdict = await askRevoked(
+        options.revokedCheck,
+        typeof sub === "number" ? String(sub) : String(sub ?? ""),
+        issuedAtOf(verified.value) ?? times.value.iat,
+      );
       if (verdict !== "allowed") return;
     }
     const next_ = reissueSlidingToken(secret, verified.value, { now });

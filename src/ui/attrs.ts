@@ -11,11 +11,9 @@
  * an option whose value becomes or stops being "" rather than patch it (src/live/diff.ts).
  */
 import type { JsonValue } from "../json.ts";
-import {
-  EVENT_KINDS, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR, type EventKind,
-} from "../protocol/mod.ts";
+import { EVENT_KINDS, type EventKind, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR } from "../protocol/mod.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./types.ts";
-import { declarations, passTemplates, STYLE_PROP_NAMES, type CssProps, type StyleProps } from "./styles.ts";
+import { type CssProps, declarations, passTemplates, STYLE_PROP_NAMES, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
 export type KeyHandler = Message | { readonly key: string; readonly msg: Message };
@@ -33,8 +31,10 @@ export type HandlerProps = {
 export type AttrValue = string | number | boolean | null | undefined;
 
 /** What `Ui.h` accepts as its second argument. */
-export type Attrs = HandlerProps &
-  StyleProps & {
+export type Attrs =
+  & HandlerProps
+  & StyleProps
+  & {
     readonly [name: string]:
       | AttrValue
       | KeyHandler
@@ -109,7 +109,15 @@ function propInfo(prop: string): PropInfo {
  */
 export const NO_ATTRS: Readonly<Record<string, string>> = Object.freeze({});
 /** The result for an empty attribute bag, the most common one. */
-const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({ attrs: NO_ATTRS, handlers: undefined, passes: undefined, textValue: undefined, key: undefined, name: undefined, type: undefined });
+const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({
+  attrs: NO_ATTRS,
+  handlers: undefined,
+  passes: undefined,
+  textValue: undefined,
+  key: undefined,
+  name: undefined,
+  type: undefined,
+});
 
 function isEmpty(attrs: object): boolean {
   for (const _ in attrs) return false;

@@ -98,7 +98,7 @@ export class LazyMemo {
   lookup(key: object, args: readonly unknown[], build: MemoBuild, rule: ArgRule): UiElement {
     const all = (this.calls ??= new Map());
     let calls = all.get(key);
-    if (calls === undefined) all.set(key, (calls = { previous: NO_ENTRIES, current: [], shift: 0 }));
+    if (calls === undefined) all.set(key, calls = { previous: NO_ENTRIES, current: [], shift: 0 });
     const used = calls.current;
     const old = calls.previous;
     // The place the last hit predicts: in a steady view, every call's entry is there.

@@ -8,7 +8,7 @@
  * later on the event path.
  */
 import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
-import { NO_ATTRS, normalizeAttrs, type Attrs } from "./attrs.ts";
+import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeMemo } from "./lazy.ts";
 import type { Child, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
@@ -20,7 +20,19 @@ export const TEXT_ONLY_TAGS: ReadonlySet<string> = new Set(["style", "script", "
 export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(["style", "script"]);
 /** Void elements: no children, no end tag. */
 export const VOID_TAGS: ReadonlySet<string> = new Set([
-  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
 ]);
 
 /** The tag grammar (src/live/ids.ts): a letter, then letters, digits or hyphens, not ending in one. */
@@ -88,7 +100,18 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
   const key = keyOf(norm.key, info.nameKeyed, norm.name);
-  return { kind: "el", tag: lower, attrs: norm.attrs, handlers: norm.handlers, passes: norm.passes, children: kids, key, name: norm.name, type: norm.type, live: undefined };
+  return {
+    kind: "el",
+    tag: lower,
+    attrs: norm.attrs,
+    handlers: norm.handlers,
+    passes: norm.passes,
+    children: kids,
+    key,
+    name: norm.name,
+    type: norm.type,
+    live: undefined,
+  };
 }
 
 /** Tags whose `name` attribute is a key (docs/protocol.md#keys). */
@@ -96,11 +119,25 @@ export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea"
 
 /** An element from a finished attribute bag (keyed and select options; `h` builds its own). */
 function element(
-  tag: string, attrs: Readonly<Record<string, string>>, handlers: Handlers | undefined,
-  passes: readonly PassTemplate[] | undefined, children: readonly UiNode[],
+  tag: string,
+  attrs: Readonly<Record<string, string>>,
+  handlers: Handlers | undefined,
+  passes: readonly PassTemplate[] | undefined,
+  children: readonly UiNode[],
 ): UiElement {
   const name = attrs["name"];
-  return { kind: "el", tag, attrs, handlers, passes, children, key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name), name, type: attrs["type"], live: undefined };
+  return {
+    kind: "el",
+    tag,
+    attrs,
+    handlers,
+    passes,
+    children,
+    key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name),
+    name,
+    type: attrs["type"],
+    live: undefined,
+  };
 }
 
 /** The element's key by priority (docs/protocol.md#node-ids): its svc-key, else its name on a form control; sanitised. */

@@ -41,19 +41,26 @@ export type Animation = {
 };
 
 /** The style props an element accepts besides plain attributes. */
-export type StyleProps = { readonly style?: string | CssProps } & {
-  readonly [P in PseudoProp]?: CssProps;
-} & {
-  /** Breakpoints: media query → declarations (pass `mq`). */
-  readonly mq?: Readonly<Record<string, CssProps>>;
-  /** Transitions: a CSS `transition` value, or property → timing (pass `tr`). */
-  readonly transition?: string | Readonly<Record<string, string>>;
-  /** One animation with its keyframes (pass `anim`). */
-  readonly animation?: Animation;
-};
+export type StyleProps =
+  & { readonly style?: string | CssProps }
+  & {
+    readonly [P in PseudoProp]?: CssProps;
+  }
+  & {
+    /** Breakpoints: media query → declarations (pass `mq`). */
+    readonly mq?: Readonly<Record<string, CssProps>>;
+    /** Transitions: a CSS `transition` value, or property → timing (pass `tr`). */
+    readonly transition?: string | Readonly<Record<string, string>>;
+    /** One animation with its keyframes (pass `anim`). */
+    readonly animation?: Animation;
+  };
 
 export const STYLE_PROP_NAMES: ReadonlySet<string> = new Set([
-  "style", "mq", "transition", "animation", ...Object.keys(PSEUDO_PROPS),
+  "style",
+  "mq",
+  "transition",
+  "animation",
+  ...Object.keys(PSEUDO_PROPS),
 ]);
 
 const PROP_NAME = /^-{0,2}[a-zA-Z][a-zA-Z0-9-]*$/;
@@ -102,9 +109,7 @@ export function passTemplates(props: StyleProps): PassTemplate[] | undefined {
   if (pc !== "") out.push({ pass: "pc", css: pc });
   if (props.transition !== undefined) {
     const t = props.transition;
-    const value = typeof t === "string"
-      ? escapeCss(t)
-      : Object.keys(t).map((p) => `${propName(p)} ${escapeCss(t[p] ?? "")}`).join(",");
+    const value = typeof t === "string" ? escapeCss(t) : Object.keys(t).map((p) => `${propName(p)} ${escapeCss(t[p] ?? "")}`).join(",");
     if (value !== "") out.push({ pass: "tr", css: `\0{transition:${value};}` });
   }
   if (props.animation !== undefined) out.push({ pass: "anim", css: animationCss(props.animation) });

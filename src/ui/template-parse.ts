@@ -43,9 +43,29 @@ export type TemplateChild = TemplateElement | TemplateText | TemplateHole;
 export type TemplateAttr = { readonly name: string; readonly parts: readonly (string | number)[] };
 
 const NAMED_REFS: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "\u00a9", reg: "\u00ae", trade: "\u2122",
-  hellip: "\u2026", mdash: "\u2014", ndash: "\u2013", laquo: "\u00ab", raquo: "\u00bb", middot: "\u00b7", times: "\u00d7",
-  larr: "\u2190", rarr: "\u2192", uarr: "\u2191", darr: "\u2193", euro: "\u20ac", deg: "\u00b0", bull: "\u2022",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  copy: "\u00a9",
+  reg: "\u00ae",
+  trade: "\u2122",
+  hellip: "\u2026",
+  mdash: "\u2014",
+  ndash: "\u2013",
+  laquo: "\u00ab",
+  raquo: "\u00bb",
+  middot: "\u00b7",
+  times: "\u00d7",
+  larr: "\u2190",
+  rarr: "\u2192",
+  uarr: "\u2191",
+  darr: "\u2193",
+  euro: "\u20ac",
+  deg: "\u00b0",
+  bull: "\u2022",
 };
 
 /** Open elements being filled, innermost last. */
@@ -72,7 +92,9 @@ class Parser {
   constructor(private readonly strings: readonly string[]) {}
 
   parse(): TemplateElement {
-    if (this.strings.some((str) => typeof str !== "string")) this.fail("a template string is not valid (an escape sequence it cannot hold?)");
+    if (this.strings.some((str) => typeof str !== "string")) {
+      this.fail("a template string is not valid (an escape sequence it cannot hold?)");
+    }
     const last = this.strings.length - 1;
     // A tag's attribute values may span holes, so `step` may move on to a later string.
     for (;;) {

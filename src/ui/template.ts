@@ -32,7 +32,7 @@
  * Outside a session's render (a test, a static page), `html` simply builds.
  */
 import { activeMemo, type ArgRule, type MemoBuild } from "./lazy.ts";
-import { elementOf, text, type Child, type UiElement, type UiNode } from "./node.ts";
+import { type Child, elementOf, text, type UiElement, type UiNode } from "./node.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
 
@@ -77,7 +77,11 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): UiEle
 
 /** Handler props written in lowercase, as HTML spells event attributes, name the same handlers as Ui.h's camelCase props. */
 const HANDLER_NAMES: Readonly<Record<string, string>> = {
-  onclick: "onClick", oninput: "onInput", onchange: "onChange", onsubmit: "onSubmit", onkeydown: "onKeydown",
+  onclick: "onClick",
+  oninput: "onInput",
+  onchange: "onChange",
+  onsubmit: "onSubmit",
+  onkeydown: "onKeydown",
 };
 
 function propName(name: string): string {
@@ -125,7 +129,9 @@ function compileElement(node: TemplateElement, counter: { parts: number }): UiEl
   if (holes.length === 0) {
     const attrs: Record<string, unknown> = {};
     for (const attr of node.attrs) attrs[propName(attr.name)] = attr.parts.length === 0 ? true : attr.parts[0];
-    const children = node.children.map((child) => (child.kind === "text" ? text(child.text) : (compileElement(child as TemplateElement, counter) as UiElement)));
+    const children = node.children.map((
+      child,
+    ) => (child.kind === "text" ? text(child.text) : (compileElement(child as TemplateElement, counter) as UiElement)));
     return elementOf(node.tag, attrs, children);
   }
   const part = counter.parts++;

@@ -14,7 +14,11 @@ const reference = (key: Uint8Array, data: string) => createHmac("sha256", key).u
 test("RFC 4231 test case 2 (key 'Jefe')", () => {
   for (const backend of ["auto", "portable"] as const) {
     const mac = hmacSha256Key(new TextEncoder().encode("Jefe"), backend).sign("what do ya want for nothing?");
-    assert.equal(Buffer.from(mac, "base64url").toString("hex"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", backend);
+    assert.equal(
+      Buffer.from(mac, "base64url").toString("hex"),
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+      backend,
+    );
   }
 });
 
@@ -22,7 +26,11 @@ test("property: MACs equal node:crypto's for random keys and ASCII or Unicode me
   fc.assert(
     fc.property(
       fc.uint8Array({ minLength: 0, maxLength: 150 }),
-      fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 120 }), fc.integer({ min: 0, max: 200 }).map((n) => "a".repeat(n))),
+      fc.oneof(
+        fc.string({ maxLength: 300 }),
+        fc.string({ unit: "grapheme", maxLength: 120 }),
+        fc.integer({ min: 0, max: 200 }).map((n) => "a".repeat(n)),
+      ),
       (key, data) => {
         const expected = reference(key, data);
         assert.equal(hmacSha256Key(key).sign(data), expected.toString("base64url"));

@@ -19,7 +19,21 @@ after(async () => {
 
 /** Values that are not a finite number: what a caller's bug or hostile input could pass. */
 const notFinite = fc.oneof(
-  fc.constantFrom<unknown>(Number.NaN, Infinity, -Infinity, null, true, false, "", "1800000000", [], [NOW], {}, { valueOf: () => NOW }, 10n),
+  fc.constantFrom<unknown>(
+    Number.NaN,
+    Infinity,
+    -Infinity,
+    null,
+    true,
+    false,
+    "",
+    "1800000000",
+    [],
+    [NOW],
+    {},
+    { valueOf: () => NOW },
+    10n,
+  ),
   fc.string(),
   fc.object(),
   fc.boolean(),
@@ -47,8 +61,9 @@ test("verifyToken with a now that is not a finite number is an Err, for an expir
   fc.assert(
     fc.property(notFinite, (now) => {
       const options = { now } as unknown as { now: number };
-      return refusedAsInvalid(Auth.verifyToken(secret, expiredToken, options)) && refusedAsInvalid(Auth.verifyToken(secret, fresh.value, options))
-        && refusedAsInvalid(Auth.verifySlidingToken(secret, expiredSliding, options));
+      return refusedAsInvalid(Auth.verifyToken(secret, expiredToken, options)) &&
+        refusedAsInvalid(Auth.verifyToken(secret, fresh.value, options)) &&
+        refusedAsInvalid(Auth.verifySlidingToken(secret, expiredSliding, options));
     }),
     runs,
   );
@@ -64,9 +79,9 @@ test("signing and re-issuing with a now that is not a finite number is an Err", 
   fc.assert(
     fc.property(notFinite, (now) => {
       const options = { now } as unknown as { now: number };
-      return refusedAsInvalid(Auth.signToken(secret, { sub: 1 }, 60, options))
-        && refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: 60, maxLifetimeSeconds: 600 }, options))
-        && refusedAsInvalid(Auth.reissueSlidingToken(secret, verified.value, options));
+      return refusedAsInvalid(Auth.signToken(secret, { sub: 1 }, 60, options)) &&
+        refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: 60, maxLifetimeSeconds: 600 }, options)) &&
+        refusedAsInvalid(Auth.reissueSlidingToken(secret, verified.value, options));
     }),
     runs,
   );
@@ -77,9 +92,9 @@ test("durations that are not positive whole seconds are an Err", () => {
   fc.assert(
     fc.property(badDuration, (value) => {
       const n = value as number;
-      return refusedAsInvalid(Auth.signToken(secret, { sub: 1 }, n, { now: NOW }))
-        && refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: n, maxLifetimeSeconds: 600 }, { now: NOW }))
-        && refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: 60, maxLifetimeSeconds: n }, { now: NOW }));
+      return refusedAsInvalid(Auth.signToken(secret, { sub: 1 }, n, { now: NOW })) &&
+        refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: n, maxLifetimeSeconds: 600 }, { now: NOW })) &&
+        refusedAsInvalid(Auth.signSlidingToken(secret, { sub: 1 }, { windowSeconds: 60, maxLifetimeSeconds: n }, { now: NOW }));
     }),
     runs,
   );

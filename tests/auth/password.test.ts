@@ -56,7 +56,9 @@ describe("hashing and verifying", () => {
     assert.equal(DEFAULT_COST, 12);
   });
 
-  test("hashes we make verify with the native bcrypt package, and its hashes verify with ours", { skip: !native && "the native bcrypt addon does not load on this runtime" }, async () => {
+  test("hashes we make verify with the native bcrypt package, and its hashes verify with ours", {
+    skip: !native && "the native bcrypt addon does not load on this runtime",
+  }, async () => {
     for (const password of ["", "a", "hunter2", "pässwörd ✓", "x".repeat(72)]) {
       const ours = await Auth.hashPasswordCost(password, 4);
       assert.ok(ours.ok);
@@ -78,7 +80,14 @@ describe("hashing and verifying", () => {
 describe("refusals", () => {
   test("a password over 72 bytes is refused by hashing and never matches on verify", async () => {
     const long = "é".repeat(37); // 74 bytes in UTF-8, 37 UTF-16 units
-    for (const result of [await Auth.hashPassword(long), await Auth.hashPasswordCost(long, 4), Auth.hashPasswordSync(long), Auth.hashPasswordCostSync(long, 4)]) {
+    for (
+      const result of [
+        await Auth.hashPassword(long),
+        await Auth.hashPasswordCost(long, 4),
+        Auth.hashPasswordSync(long),
+        Auth.hashPasswordCostSync(long, 4),
+      ]
+    ) {
       assert.equal(!result.ok && result.error.code, "password_too_long");
     }
     const hash = Auth.hashPasswordCostSync("x".repeat(72), 4);
@@ -99,7 +108,18 @@ describe("refusals", () => {
 
   test("a malformed hash is an Err, not Ok(false)", async () => {
     const valid = vectors[1]![1];
-    for (const hash of ["", "garbage", "$2a$06$short", "$2x$06$" + valid.slice(7), "$2a$03$" + valid.slice(7), "$2a$32$" + valid.slice(7), valid + "x", valid.slice(0, -1) + "!"]) {
+    for (
+      const hash of [
+        "",
+        "garbage",
+        "$2a$06$short",
+        "$2x$06$" + valid.slice(7),
+        "$2a$03$" + valid.slice(7),
+        "$2a$32$" + valid.slice(7),
+        valid + "x",
+        valid.slice(0, -1) + "!",
+      ]
+    ) {
       const result = await Auth.verifyPassword("a", hash);
       assert.equal(!result.ok && result.error.code, "bad_hash", hash);
       const sync = Auth.verifyPasswordSync("a", hash);

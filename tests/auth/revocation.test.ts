@@ -227,7 +227,9 @@ for (const target of targets()) {
       assert.equal(await state(id, seconds(T + 145_500), cached), "Revoked");
     });
 
-    test("with a positive TTL a write through another handle of this process also clears the entry", { skip: !target.shared && "needs two handles on one database" }, async () => {
+    test("with a positive TTL a write through another handle of this process also clears the entry", {
+      skip: !target.shared && "needs two handles on one database",
+    }, async () => {
       const cached = open({ clock: clock.now, revocationCacheTtl: 60 });
       const id = freshId("ttl-other-handle");
       clock.set(T + 150_000);

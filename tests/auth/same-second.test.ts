@@ -18,12 +18,16 @@ after(async () => {
 test("a token minted before the revoke in the same second is revoked; one minted after it is not", async () => {
   const id = await Auth.register(db, "same@example.com", "pw-pw-pw", { cost: 4 });
   assert.ok(id.ok);
-  const before = Auth.signSlidingToken(secret, { sub: String(id.value) }, { windowSeconds: 900, maxLifetimeSeconds: 3600 }, { now: T0 + 0.1 });
+  const before = Auth.signSlidingToken(secret, { sub: String(id.value) }, { windowSeconds: 900, maxLifetimeSeconds: 3600 }, {
+    now: T0 + 0.1,
+  });
   nowMs = T0 * 1000 + 400;
   assert.ok((await Auth.revokeUser(db, String(id.value))).ok);
   nowMs = T0 * 1000 + 700;
   assert.ok((await Auth.login(db, "same@example.com", "pw-pw-pw")).ok, "the login itself works");
-  const after = Auth.signSlidingToken(secret, { sub: String(id.value) }, { windowSeconds: 900, maxLifetimeSeconds: 3600 }, { now: T0 + 0.7 });
+  const after = Auth.signSlidingToken(secret, { sub: String(id.value) }, { windowSeconds: 900, maxLifetimeSeconds: 3600 }, {
+    now: T0 + 0.7,
+  });
   assert.ok(before.ok && after.ok);
   const claimsBefore = Auth.verifySlidingToken(secret, before.value, { now: T0 + 1 });
   const claimsAfter = Auth.verifySlidingToken(secret, after.value, { now: T0 + 1 });

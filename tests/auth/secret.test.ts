@@ -7,7 +7,10 @@ import { Auth } from "../../src/auth/mod.ts";
 
 const key = "k3y-that-must-never-print-0123456789abcdef";
 const secret = Secret.fromString(key);
-const runtime = globalThis as { Deno?: { inspect(v: unknown, o?: object): string; execPath(): string }; Bun?: { inspect(v: unknown): string } };
+const runtime = globalThis as {
+  Deno?: { inspect(v: unknown, o?: object): string; execPath(): string };
+  Bun?: { inspect(v: unknown): string };
+};
 
 test("String(), template literals, concatenation and JSON.stringify print only the placeholder", () => {
   assert.equal(String(secret), SECRET_PLACEHOLDER);
@@ -19,13 +22,17 @@ test("String(), template literals, concatenation and JSON.stringify print only t
 });
 
 test("util.inspect prints only the placeholder, however deep and with hidden fields shown", () => {
-  for (const text of [inspect(secret), inspect({ a: [secret] }, { depth: 10, showHidden: true }), inspect(secret, { customInspect: true })]) {
+  for (
+    const text of [inspect(secret), inspect({ a: [secret] }, { depth: 10, showHidden: true }), inspect(secret, { customInspect: true })]
+  ) {
     assert.ok(text.includes(SECRET_PLACEHOLDER), text);
     assert.ok(!text.includes(key), text);
   }
 });
 
-test("the runtime's own inspector (Deno.inspect or Bun.inspect) prints only the placeholder", { skip: !runtime.Deno && !runtime.Bun && "Node has no inspector of its own beyond util.inspect (tested above)" }, () => {
+test("the runtime's own inspector (Deno.inspect or Bun.inspect) prints only the placeholder", {
+  skip: !runtime.Deno && !runtime.Bun && "Node has no inspector of its own beyond util.inspect (tested above)",
+}, () => {
   const text = runtime.Deno ? runtime.Deno.inspect({ s: secret }, { depth: 10, showHidden: true }) : runtime.Bun!.inspect({ s: secret });
   assert.ok(text.includes(SECRET_PLACEHOLDER), text);
   assert.ok(!text.includes(key), text);
@@ -45,8 +52,8 @@ test("console.log, console.error, console.dir and console.table on this runtime 
   const args = runtime.Deno
     ? [runtime.Deno.execPath(), ["run", "-A", fixture, key]]
     : runtime.Bun
-      ? [process.execPath, [fixture, key]]
-      : [process.execPath, ["--import", "tsx", fixture, key]];
+    ? [process.execPath, [fixture, key]]
+    : [process.execPath, ["--import", "tsx", fixture, key]];
   const output = execFileSync(args[0] as string, args[1] as string[], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   assert.ok(output.includes(SECRET_PLACEHOLDER), output);
   assert.ok(!output.includes(key), output);
@@ -78,7 +85,13 @@ test("Secret.fromEnv on an unset or empty variable is secret_missing for signing
   const short = Secret.fromEnv(name);
   delete process.env[name];
   for (const secret of [missing, empty]) {
-    for (const result of [Auth.signToken(secret, { sub: "1" }, 60), Auth.verifyToken(secret, "a.b.c"), Auth.signSlidingToken(secret, { sub: "1" }, { windowSeconds: 60, maxLifetimeSeconds: 600 })]) {
+    for (
+      const result of [
+        Auth.signToken(secret, { sub: "1" }, 60),
+        Auth.verifyToken(secret, "a.b.c"),
+        Auth.signSlidingToken(secret, { sub: "1" }, { windowSeconds: 60, maxLifetimeSeconds: 600 }),
+      ]
+    ) {
       assert.equal(!result.ok && result.error.code, "secret_missing");
     }
   }
@@ -90,11 +103,13 @@ test("a secret under 32 bytes of UTF-8 is refused by signToken and signSlidingTo
   const short = Secret.fromString("x".repeat(31));
   // 11 three-byte characters are 33 bytes of UTF-8 but only 11 UTF-16 units.
   const multibyte = Secret.fromString("€".repeat(11));
-  for (const result of [
-    Auth.signToken(short, { sub: "1" }, 60),
-    Auth.signSlidingToken(short, { sub: "1" }, { windowSeconds: 60, maxLifetimeSeconds: 600 }),
-    Auth.verifyToken(short, "a.b.c"),
-  ]) {
+  for (
+    const result of [
+      Auth.signToken(short, { sub: "1" }, 60),
+      Auth.signSlidingToken(short, { sub: "1" }, { windowSeconds: 60, maxLifetimeSeconds: 600 }),
+      Auth.verifyToken(short, "a.b.c"),
+    ]
+  ) {
     assert.equal(!result.ok && result.error.code, "secret_too_short");
     assert.ok(!result.ok && !result.error.message.includes("x".repeat(31)));
   }

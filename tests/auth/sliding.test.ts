@@ -36,7 +36,14 @@ test("a window longer than the maximum lifetime is an Err; equal is allowed", ()
 test("a re-issue moves exp to now + w and keeps iat, aexp, w and the caller's claims unchanged", () => {
   const reissued = Auth.reissueSlidingToken(secret, claimsOf(issue(), NOW + 600), { now: NOW + 600 });
   assert.ok(reissued.ok);
-  assert.deepEqual(claimsOf(reissued.value, NOW + 600), { sub: "42", iat: NOW, iat_ms: NOW * 1000, exp: NOW + 1500, aexp: NOW + 86_400, w: 900 });
+  assert.deepEqual(claimsOf(reissued.value, NOW + 600), {
+    sub: "42",
+    iat: NOW,
+    iat_ms: NOW * 1000,
+    exp: NOW + 1500,
+    aexp: NOW + 86_400,
+    w: 900,
+  });
 });
 
 test("a re-issue near the cap stops exp at aexp, and at or after aexp the re-issue is refused", () => {
@@ -80,7 +87,9 @@ test("property: however often and whenever it slides, iat never moves and exp ne
           if (!next.ok) return next.error.code === "sliding_cap_reached" && now >= NOW + p.maxLifetimeSeconds;
           const claims = claimsOf(next.value, now);
           if (claims.iat !== NOW || claims.aexp !== NOW + p.maxLifetimeSeconds || claims.w !== window) return false;
-          if ((claims.exp as number) > NOW + p.maxLifetimeSeconds || claims.exp !== Math.min(now + window, NOW + p.maxLifetimeSeconds)) return false;
+          if ((claims.exp as number) > NOW + p.maxLifetimeSeconds || claims.exp !== Math.min(now + window, NOW + p.maxLifetimeSeconds)) {
+            return false;
+          }
           token = next.value;
         }
         return true;

@@ -4,13 +4,35 @@ import { Auth } from "../../src/auth/mod.ts";
 import { labelForScore } from "../../src/auth/strength.ts";
 
 test("common and guessable passwords are weak, however many character classes they mix", () => {
-  for (const password of ["", "a", "password", "password123", "Password1!", "qwerty123", "hunter2", "letmein", "12345678", "iloveyou", "P@ssw0rd"]) {
+  for (
+    const password of [
+      "",
+      "a",
+      "password",
+      "password123",
+      "Password1!",
+      "qwerty123",
+      "hunter2",
+      "letmein",
+      "12345678",
+      "iloveyou",
+      "P@ssw0rd",
+    ]
+  ) {
     assert.deepEqual(Auth.passwordStrength(password), { ok: true, value: "weak" }, password);
   }
 });
 
 test("long random passphrases and random strings are strong", () => {
-  for (const password of ["correct horse battery staple", "vivid-Orbit-tundra-57-maple", "kx9-Vq2p!mZ7", "gLx2$8wQp#Zr", "a reasonably long sentence nobody has used"]) {
+  for (
+    const password of [
+      "correct horse battery staple",
+      "vivid-Orbit-tundra-57-maple",
+      "kx9-Vq2p!mZ7",
+      "gLx2$8wQp#Zr",
+      "a reasonably long sentence nobody has used",
+    ]
+  ) {
     assert.deepEqual(Auth.passwordStrength(password), { ok: true, value: "strong" }, password);
   }
 });

@@ -25,7 +25,12 @@ test("every valid token verifies (the properties below are not vacuous)", () => 
 });
 
 test("claims round-trip exactly, Unicode included (ASCII payloads take a faster decoding path)", () => {
-  const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom("\u2028", "é", "😀", "\u0080", "\u00ff"));
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme" }),
+    fc.string({ unit: "binary" }),
+    fc.constantFrom("\u2028", "é", "😀", "\u0080", "\u00ff"),
+  );
   fc.assert(
     fc.property(fc.record({ sub: text, name: text, n: fc.integer() }), (value) => {
       const verified = Auth.verifyToken(secret, signed(value), at);
@@ -49,7 +54,14 @@ test("a token with any single bit flipped in any character is never accepted", (
 });
 
 test("swapped segments and headers taken from another token, re-encoded or re-ordered, are never accepted", () => {
-  const headers = [`{"typ":"JWT","alg":"HS256"}`, `{"alg":"HS256"}`, `{"alg":"HS256","typ":"JWT","kid":"x"}`, `{"alg":"HS256","typ":"JWT"} `, `{"alg":"none","typ":"JWT"}`, `{"alg":"HS512","typ":"JWT"}`];
+  const headers = [
+    `{"typ":"JWT","alg":"HS256"}`,
+    `{"alg":"HS256"}`,
+    `{"alg":"HS256","typ":"JWT","kid":"x"}`,
+    `{"alg":"HS256","typ":"JWT"} `,
+    `{"alg":"none","typ":"JWT"}`,
+    `{"alg":"HS512","typ":"JWT"}`,
+  ];
   fc.assert(
     fc.property(claims, claims, fc.constantFrom(...headers), fc.nat(5), (a, b, header, permutation) => {
       const [h, p, s] = signed(a).split(".") as [string, string, string];
@@ -67,13 +79,19 @@ test("swapped segments and headers taken from another token, re-encoded or re-or
 
 test("truncated, padded, or extended tokens and segments are never accepted", () => {
   fc.assert(
-    fc.property(claims, fc.nat(), fc.constantFrom("=", "==", ".", "A", "AAAA", " ", "\n", "%3D", "+", "/"), fc.nat(2), (value, cut, pad, segment) => {
-      const token = signed(value);
-      const parts = token.split(".");
-      const padded = parts.map((part, i) => (i === segment ? part + pad : part)).join(".");
-      const truncated = token.slice(0, cut % token.length);
-      return refused(padded) && refused(truncated) && refused(`${token}${pad}`) && refused(`${pad}${token}`);
-    }),
+    fc.property(
+      claims,
+      fc.nat(),
+      fc.constantFrom("=", "==", ".", "A", "AAAA", " ", "\n", "%3D", "+", "/"),
+      fc.nat(2),
+      (value, cut, pad, segment) => {
+        const token = signed(value);
+        const parts = token.split(".");
+        const padded = parts.map((part, i) => (i === segment ? part + pad : part)).join(".");
+        const truncated = token.slice(0, cut % token.length);
+        return refused(padded) && refused(truncated) && refused(`${token}${pad}`) && refused(`${pad}${token}`);
+      },
+    ),
     { numRuns: 1000 },
   );
 });
@@ -93,7 +111,10 @@ test("oversized segments are refused without being decoded", () => {
 test("random strings, including ones shaped like tokens, are never accepted and never throw", () => {
   const segment = fc.stringMatching(/^[A-Za-z0-9_-]{0,60}$/);
   fc.assert(
-    fc.property(fc.oneof(fc.string({ unit: "binary" }), fc.tuple(segment, segment, segment).map((parts) => parts.join("."))), (token) => refused(token)),
+    fc.property(
+      fc.oneof(fc.string({ unit: "binary" }), fc.tuple(segment, segment, segment).map((parts) => parts.join("."))),
+      (token) => refused(token),
+    ),
     { numRuns: 3000 },
   );
 });

@@ -89,7 +89,23 @@ describe("verifyToken, step by step in its fixed order", () => {
   test("step 1, shape: wrong segment count, empty segments, non-base64url characters, padding and oversize are malformed", () => {
     const good = sign({ sub: "1" });
     const [h, p, s] = good.split(".") as [string, string, string];
-    for (const token of ["", "abc", `${h}.${p}`, `${h}.${p}.${s}.x`, `.${p}.${s}`, `${h}..${s}`, `${h}.${p}=.${s}`, `${h}.${p}.${s}=`, `${h}+.${p}.${s}`, `${h}.${p}/.${s}`, `${h} .${p}.${s}`, `${h}.${p}*.${s}`, `${h}.${"A".repeat(9000)}.${s}`]) {
+    for (
+      const token of [
+        "",
+        "abc",
+        `${h}.${p}`,
+        `${h}.${p}.${s}.x`,
+        `.${p}.${s}`,
+        `${h}..${s}`,
+        `${h}.${p}=.${s}`,
+        `${h}.${p}.${s}=`,
+        `${h}+.${p}.${s}`,
+        `${h}.${p}/.${s}`,
+        `${h} .${p}.${s}`,
+        `${h}.${p}*.${s}`,
+        `${h}.${"A".repeat(9000)}.${s}`,
+      ]
+    ) {
       assertCode(Auth.verifyToken(secret, token, at), "token_malformed", token);
     }
   });
@@ -107,7 +123,20 @@ describe("verifyToken, step by step in its fixed order", () => {
 
   test("step 2, alg: none, HS512, RS256, lowercase hs256, a missing alg, crit and a non-JSON or non-object header are refused as bad alg", () => {
     const payload = JSON.stringify({ sub: "1", exp: NOW + 60 });
-    for (const header of [`{"alg":"none"}`, `{"alg":"HS512","typ":"JWT"}`, `{"alg":"RS256"}`, `{"alg":"hs256"}`, `{"typ":"JWT"}`, `{"alg":"HS256","crit":["b64"],"b64":false}`, `not json`, `["HS256"]`, `"HS256"`, `null`]) {
+    for (
+      const header of [
+        `{"alg":"none"}`,
+        `{"alg":"HS512","typ":"JWT"}`,
+        `{"alg":"RS256"}`,
+        `{"alg":"hs256"}`,
+        `{"typ":"JWT"}`,
+        `{"alg":"HS256","crit":["b64"],"b64":false}`,
+        `not json`,
+        `["HS256"]`,
+        `"HS256"`,
+        `null`,
+      ]
+    ) {
       const token = forge(header, payload);
       assertCode(Auth.verifyToken(secret, token, at), "token_bad_alg", token);
     }
@@ -192,7 +221,9 @@ describe("cross-checks with jose, an independent JWT implementation", () => {
   });
 
   test("HS256 tokens jose signs verify under ours", async () => {
-    const token = await new jose.SignJWT({ sub: "7", admin: true }).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime("10m").sign(keyBytes);
+    const token = await new jose.SignJWT({ sub: "7", admin: true }).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime(
+      "10m",
+    ).sign(keyBytes);
     const result = Auth.verifyToken(secret, token);
     assert.ok(result.ok, !result.ok ? result.error.code : "");
     assert.equal(result.value.sub, "7");
@@ -200,7 +231,9 @@ describe("cross-checks with jose, an independent JWT implementation", () => {
   });
 
   test("a jose HS512 token is refused as bad alg, and a jose token without exp as bad claims", async () => {
-    const hs512 = await new jose.SignJWT({ sub: "7" }).setProtectedHeader({ alg: "HS512" }).setExpirationTime("10m").sign(new Uint8Array(64).fill(1));
+    const hs512 = await new jose.SignJWT({ sub: "7" }).setProtectedHeader({ alg: "HS512" }).setExpirationTime("10m").sign(
+      new Uint8Array(64).fill(1),
+    );
     assertCode(Auth.verifyToken(secret, hs512), "token_bad_alg", hs512);
     const noExp = await new jose.SignJWT({ sub: "7" }).setProtectedHeader({ alg: "HS256" }).sign(keyBytes);
     assertCode(Auth.verifyToken(secret, noExp), "token_bad_claims", noExp);

@@ -43,16 +43,39 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   const dir = freshDir();
   const done = await init(fileSystem, dir);
   assert.ok(done.ok, done.ok ? "" : done.error.message);
-  assert.deepEqual(readdirSync(dir).sort(), [".env", ".gitignore", "README.md", "app.ts", "bunfig.toml", "deno.json", "env.ts", "package.json", "server.ts", "start.js"]);
+  assert.deepEqual(readdirSync(dir).sort(), [
+    ".env",
+    ".gitignore",
+    "README.md",
+    "app.ts",
+    "bunfig.toml",
+    "deno.json",
+    "env.ts",
+    "package.json",
+    "server.ts",
+    "start.js",
+  ]);
   assert.equal(done.value.dir, dir);
 
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    name: string;
+    type: string;
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
   assert.equal(pkg.name, `app-${counter}`);
   assert.equal(pkg.type, "module");
   assert.deepEqual(pkg.scripts, { start: "node start.js" });
   assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`, "from a checkout, the app depends on the checkout");
-  const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
-  assert.equal(pkg.dependencies["hono"], own.peerDependencies["hono"], "the app depends on svc-live's peer, Hono, in the range svc-live asks for");
+  const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    peerDependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  assert.equal(
+    pkg.dependencies["hono"],
+    own.peerDependencies["hono"],
+    "the app depends on svc-live's peer, Hono, in the range svc-live asks for",
+  );
   assert.equal(pkg.dependencies["@hono/node-server"], own.devDependencies["@hono/node-server"]);
   assert.equal(pkg.dependencies["tsx"], own.devDependencies["tsx"]);
   const deno = JSON.parse(readFileSync(join(dir, "deno.json"), "utf8")) as { tasks: Record<string, string> };
@@ -112,9 +135,16 @@ test("the generated app imports, loads its .env, and renders its page through it
   const before = process.env["SVC_AUTH_TOKEN_SECRET"];
   delete process.env["SVC_AUTH_TOKEN_SECRET"];
   try {
-    const mod = (await import(pathToFileURL(join(dir, "app.ts")).href)) as { app: unknown; default: { fetch: (req: Request) => Promise<Response> } };
+    const mod = (await import(pathToFileURL(join(dir, "app.ts")).href)) as {
+      app: unknown;
+      default: { fetch: (req: Request) => Promise<Response> };
+    };
     // By name: Deno loads the shim's sources as modules of their own, apart from this test's.
-    assert.equal((mod.app as { constructor?: { name?: string } } | undefined)?.constructor?.name, LiveApp.name, "app.ts exports the live app");
+    assert.equal(
+      (mod.app as { constructor?: { name?: string } } | undefined)?.constructor?.name,
+      LiveApp.name,
+      "app.ts exports the live app",
+    );
     assert.equal(process.env["SVC_AUTH_TOKEN_SECRET"], secretOf(dir), "the app loaded its .env");
     const resp = await mod.default.fetch(new Request("http://app.test/"));
     assert.equal(resp.status, 200);
@@ -147,7 +177,10 @@ test("the command line dispatches init, and answers no command or an unknown one
   const ran = captured();
   assert.equal(await main(["init", dir, "--svc", "^0.1.0"], ran.io), 0);
   assert.match(ran.out.join("\n"), /Created .*\.env/);
-  assert.equal((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"], "^0.1.0");
+  assert.equal(
+    (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"],
+    "^0.1.0",
+  );
 
   const again = captured();
   assert.equal(await main(["init", dir], again.io), 1);
@@ -156,7 +189,10 @@ test("the command line dispatches init, and answers no command or an unknown one
   // Options (node:util parseArgs, strict): `--name value` and `--name=value`; any other option is a usage error.
   const other = freshDir();
   assert.equal(await main(["init", other, "--svc=^0.2.0"], captured().io), 0);
-  assert.equal((JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"], "^0.2.0");
+  assert.equal(
+    (JSON.parse(readFileSync(join(other, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"],
+    "^0.2.0",
+  );
   for (const args of [["init", freshDir(), "--force"], ["doctor", "app.ts", "--verbose"]]) {
     const bad = captured();
     assert.equal(await main(args, bad.io), 2, args.join(" "));

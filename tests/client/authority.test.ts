@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { json, page, ROOT, settle, TITLE } from "./support.ts";
 
 const setTitle = (seq: number, value: string, ackInputs?: Record<string, number>) => ({
-  seq, ...(ackInputs ? { ackInputs } : {}), patches: [{ id: TITLE, attrs: { value, class: `v${seq}` } }],
+  seq,
+  ...(ackInputs ? { ackInputs } : {}),
+  patches: [{ id: TITLE, attrs: { value, class: `v${seq}` } }],
 });
 
 test("rule 1 case 1: a dirty input (debounce pending) keeps its value; the patch's other attributes apply", async () => {
@@ -190,7 +192,15 @@ test("rule 6: an uncontrolled field keeps what the user typed across re-renders 
   const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
   note.focus();
   p.type(note, "draft");
-  p.sse.frame({ seq: 1, patches: [{ id: "r.#form:f", kids: [{ html: `<p svc-id="r.#form:f.0#p">hint</p>` }, { keep: "r.#form:f.#input:note", id: "r.#form:f.#input:note" }, { keep: "r.#form:f.1#button" }] }] });
+  p.sse.frame({
+    seq: 1,
+    patches: [{
+      id: "r.#form:f",
+      kids: [{ html: `<p svc-id="r.#form:f.0#p">hint</p>` }, { keep: "r.#form:f.#input:note", id: "r.#form:f.#input:note" }, {
+        keep: "r.#form:f.1#button",
+      }],
+    }],
+  });
   assert.equal(p.el("r.#form:f.#input:note"), note);
   assert.equal(note.value, "draft");
   assert.equal(p.doc.activeElement, note);
@@ -222,7 +232,9 @@ test("state table: an input event sets liveValue, schedules a debounce with pend
 
 test("a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped", async () => {
   const radio = (i: number, color: string, checked: boolean) =>
-    `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${checked ? ' checked="checked"' : ""}>`;
+    `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
+      checked ? ' checked="checked"' : ""
+    }>`;
   const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
   const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
   green.checked = true;
@@ -230,11 +242,20 @@ test("a radio group is one choice: while the user's pick is unacked, a frame che
   await p.waitFor(1);
   assert.equal(red.checked, false);
   // A frame from before the server saw the pick: red checked, green not.
-  p.sse.frame({ seq: 1, patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }] });
+  p.sse.frame({
+    seq: 1,
+    patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }],
+  });
   assert.deepEqual([red.checked, green.checked], [false, true], "the user's pick stands");
   // Once acked, the server's choice applies again.
   p.sse.frame({ seq: 2, ackInputs: { "r.1#input:color": 1 }, patches: [] });
-  p.requests[0]!.respond(json({ seq: 3, ackInputs: { "r.1#input:color": 1 }, patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }] }));
+  p.requests[0]!.respond(
+    json({
+      seq: 3,
+      ackInputs: { "r.1#input:color": 1 },
+      patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }],
+    }),
+  );
   await settle();
   assert.deepEqual([red.checked, green.checked], [true, false]);
   await p.close();

@@ -28,12 +28,47 @@ export type DemoModel = {
 };
 
 export const WORDS = [
-  "apple", "apricot", "banana", "blueberry", "cherry", "clementine", "date", "elderberry", "fig", "grape",
-  "guava", "kiwi", "lemon", "lime", "mango", "melon", "nectarine", "orange", "papaya", "peach", "pear",
-  "plum", "quince", "raspberry", "strawberry", "tangerine", "watermelon",
+  "apple",
+  "apricot",
+  "banana",
+  "blueberry",
+  "cherry",
+  "clementine",
+  "date",
+  "elderberry",
+  "fig",
+  "grape",
+  "guava",
+  "kiwi",
+  "lemon",
+  "lime",
+  "mango",
+  "melon",
+  "nectarine",
+  "orange",
+  "papaya",
+  "peach",
+  "pear",
+  "plum",
+  "quince",
+  "raspberry",
+  "strawberry",
+  "tangerine",
+  "watermelon",
 ];
 
-export const initialDemo: DemoModel = { title: "", search: "", results: [], body: "", saved: [], notes: [], nextNote: 1, count: 0, chat: "", sent: [] };
+export const initialDemo: DemoModel = {
+  title: "",
+  search: "",
+  results: [],
+  body: "",
+  saved: [],
+  notes: [],
+  nextNote: 1,
+  count: 0,
+  chat: "",
+  sent: [],
+};
 
 /** Every message the app received: [msg, args]. */
 export type Received = [string, readonly JsonValue[]][];
@@ -93,23 +128,38 @@ function update(model: DemoModel, msg: string, args: readonly JsonValue[]) {
 }
 
 function view(model: DemoModel): UiElement {
-  return h("main", {},
+  return h(
+    "main",
+    {},
     h("h1", {}, "svc demo"),
     h("p", { id: "count" }, `count ${model.count}`),
-    h("form", { id: "title-form", onSubmit: "SaveTitle" },
+    h(
+      "form",
+      { id: "title-form", onSubmit: "SaveTitle" },
       h("input", { id: "title", name: "title", value: model.title, onInput: "SetTitle", autocomplete: "off" }),
       h("button", { type: "submit" }, "save"),
     ),
     h("ul", { id: "saved" }, ...model.saved.map((s, i) => Ui.keyed(i, h("li", {}, s)))),
-    h("div", { id: "search-box" },
+    h(
+      "div",
+      { id: "search-box" },
       h("input", { id: "search", name: "q", value: model.search, onInput: "SetSearch", autocomplete: "off" }),
       Ui.raw(`<small class="hits">${model.results.length} hits</small>`),
       h("ul", { id: "results" }, ...model.results.map((w) => Ui.keyed(w, h("li", {}, w)))),
     ),
-    h("input", { id: "chat", name: "chat", value: model.chat, onInput: "SetChat", onKeydown: { key: "Enter", msg: "Send" }, autocomplete: "off" }),
+    h("input", {
+      id: "chat",
+      name: "chat",
+      value: model.chat,
+      onInput: "SetChat",
+      onKeydown: { key: "Enter", msg: "Send" },
+      autocomplete: "off",
+    }),
     h("ul", { id: "sent" }, ...model.sent.map((m, i) => Ui.keyed(i, h("li", {}, m)))),
     h("textarea", { id: "body", name: "body", value: model.body, onInput: "SetBody" }),
-    h("form", { id: "note-form", onSubmit: ["AddNote", model.nextNote] },
+    h(
+      "form",
+      { id: "note-form", onSubmit: ["AddNote", model.nextNote] },
       h("input", { id: "note", name: "note", autocomplete: "off" }),
       h("button", { type: "submit" }, "add"),
     ),

@@ -25,7 +25,11 @@ test("a sync event at the page's seq changes nothing and asks for no render", as
 test("a sync event ahead of the page's seq waits for the missed frames, then resyncs from a render when they do not come", async () => {
   const p = page(ROOT, {
     seq: 2,
-    auto: (req) => (req.url.split("?")[0]!.endsWith("/_svc/render") ? new Response(ROOT.replace("count 0", "count 5"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "5" } }) : undefined),
+    auto: (
+      req,
+    ) => (req.url.split("?")[0]!.endsWith("/_svc/render")
+      ? new Response(ROOT.replace("count 0", "count 5"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "5" } })
+      : undefined),
   });
   p.sse.event("sync", { seq: 5 });
   assert.equal(p.requests.length, 0, "not at once: the missing frames may still come as replies");
@@ -76,7 +80,9 @@ test("a frame at or below the page's seq is dropped whole", async () => {
 });
 
 test("a duplicate SSE frame and the reply carrying the same frame are applied once", async () => {
-  const p = page(`<div svc-id="r"><ul svc-id="r.0#ul"></ul><button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="Add">+</button></div>`);
+  const p = page(
+    `<div svc-id="r"><ul svc-id="r.0#ul"></ul><button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="Add">+</button></div>`,
+  );
   const add = { seq: 1, patches: [{ id: "r.0#ul", kids: [{ html: `<li svc-id="r.0#ul.0#li">1</li>` }] }] };
   p.el("r.1#button").click();
   const req = await p.waitFor(1);
@@ -118,7 +124,11 @@ test("replies arriving out of order with SSE frames in between end in the last f
 
 test("a gap that does not fill resyncs from a full render and continues after its seq", async () => {
   const p = page(ROOT, {
-    auto: (req) => (req.url.split("?")[0]!.endsWith("/_svc/render") ? new Response(ROOT.replace("count 0", "count 4"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "4" } }) : undefined),
+    auto: (
+      req,
+    ) => (req.url.split("?")[0]!.endsWith("/_svc/render")
+      ? new Response(ROOT.replace("count 0", "count 4"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "4" } })
+      : undefined),
   });
   p.sse.frame(text(3, "three"));
   await sleep(120);
@@ -243,7 +253,10 @@ test("session-rotating is retried with backoff; a held rotation ticket is exchan
   const rotate = p.requests[2]!;
   assert.equal(rotate.method, "POST");
   assert.deepEqual([rotate.headers["X-Svc-Rotation"], rotate.headers["X-Svc-Csrf"]], ["ticket-1", "tok"]);
-  assert.deepEqual(p.requests.slice(1).filter((r) => r.body).map((r) => [r.body?.seq, r.body?.sessionId]), [[2, "h2"], [2, "h3"], [2, "h3"]]);
+  assert.deepEqual(p.requests.slice(1).filter((r) => r.body).map((r) => [r.body?.seq, r.body?.sessionId]), [[2, "h2"], [2, "h3"], [
+    2,
+    "h3",
+  ]]);
   assert.equal(p.reloads, 0);
   await p.close();
 });
@@ -252,7 +265,9 @@ test("a rotation's new CSRF token (X-Svc-Csrf beside X-Svc-Sid) is sent by every
   let rotating = 1;
   const p = page(ROOT, {
     auto: (req) => {
-      if (req.url.endsWith("/_svc/rotate")) return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3", "X-Svc-Csrf": "tok-3" } });
+      if (req.url.endsWith("/_svc/rotate")) {
+        return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3", "X-Svc-Csrf": "tok-3" } });
+      }
       const seq = Number(req.body?.seq);
       if (seq === 1) return json({ seq: 1, patches: [] }, { "X-Svc-Rotation": "ticket-1", "X-Svc-Sid": "h2", "X-Svc-Csrf": "tok-2" });
       if (rotating-- > 0) return status(409, "session-rotating");
@@ -272,7 +287,11 @@ test("a rotation's new CSRF token (X-Svc-Csrf beside X-Svc-Sid) is sent by every
 test("an app error keeps the reported inputs dirty, and they go again with the next event", async () => {
   const p = page(ROOT, {
     options: { debounceMs: 5 },
-    auto: (req) => (req.body?.seq === 1 ? new Response("{}", { status: 500, headers: { "X-Svc-Status": "app-error" } }) : json({ seq: 1, ackInputs: { [TITLE]: 2 }, patches: [] })),
+    auto: (
+      req,
+    ) => (req.body?.seq === 1
+      ? new Response("{}", { status: 500, headers: { "X-Svc-Status": "app-error" } })
+      : json({ seq: 1, ackInputs: { [TITLE]: 2 }, patches: [] })),
   });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "keep");
@@ -291,7 +310,9 @@ test("an app error keeps the reported inputs dirty, and they go again with the n
 
 test("a 400 reply drops the message, logs it, and the queue carries on", async () => {
   const p = page(ROOT, {
-    auto: (req) => (req.body?.seq === 1 ? json({ error: "unknown_message" }, {}, 400) : json({ seq: 1, patches: [{ id: "r.0#p", text: "ok" }] })),
+    auto: (
+      req,
+    ) => (req.body?.seq === 1 ? json({ error: "unknown_message" }, {}, 400) : json({ seq: 1, patches: [{ id: "r.0#p", text: "ok" }] })),
   });
   p.el("r.2#button").click();
   p.el("r.2#button").click();

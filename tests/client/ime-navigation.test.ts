@@ -2,7 +2,7 @@
 // rules 7, 8 and 9; G2).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { page, ROOT, settle, sleep, TITLE, pageOf } from "./support.ts";
+import { page, pageOf, ROOT, settle, sleep, TITLE } from "./support.ts";
 
 test("no input is dispatched while a composition is open; compositionend dispatches the committed text once", async () => {
   const p = page(ROOT, { options: { debounceMs: 5 } });
@@ -79,7 +79,13 @@ test("a click on an anchor flushes the pending values and its own message in one
 });
 
 test("an anchor without a handler still flushes pending sends, including ones queued behind a request in flight, and re-sends the one in flight first", async () => {
-  const p = page(ROOT.replace(`<a svc-id="r.5#a" href="#next" data-svc-hid="r.5#a" data-svc-on="click" data-svc-click="Navigate">`, `<a svc-id="r.5#a" href="#elsewhere">`), { options: { debounceMs: 10_000 } });
+  const p = page(
+    ROOT.replace(
+      `<a svc-id="r.5#a" href="#next" data-svc-hid="r.5#a" data-svc-on="click" data-svc-click="Navigate">`,
+      `<a svc-id="r.5#a" href="#elsewhere">`,
+    ),
+    { options: { debounceMs: 10_000 } },
+  );
   p.el("r.2#button").click();
   await p.waitFor(1);
   p.el("r.2#button").click(); // queued behind the first
@@ -90,7 +96,10 @@ test("an anchor without a handler still flushes pending sends, including ones qu
   const [inFlight, batch] = p.requests as [(typeof p.requests)[number], (typeof p.requests)[number]];
   // The batch may reach the server first: it carries the request in flight under its own seq, and
   // the server processes that seq of this page once (tests/live-server: duplicates).
-  assert.deepEqual((batch.body?.batch as { seq: number; msg: string }[]).map((e) => [e.seq, e.msg]), [[1, "Inc"], [2, "Inc"], [3, "SetTitle"]]);
+  assert.deepEqual((batch.body?.batch as { seq: number; msg: string }[]).map((e) => [e.seq, e.msg]), [[1, "Inc"], [2, "Inc"], [
+    3,
+    "SetTitle",
+  ]]);
   assert.equal(inFlight.body?.seq, 1);
   assert.equal(pageOf(batch.body), pageOf(inFlight.body), "one page id for every body of a page load");
   await p.close();

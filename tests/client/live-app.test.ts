@@ -52,7 +52,9 @@ async function openTab(maxDelayMs: number) {
             buffer = buffer.slice(end + 2);
             const data = block.find((line) => line.startsWith("data: "));
             const type = block.find((line) => line.startsWith("event: "))?.slice(7);
-            if (type !== undefined && data) for (const l of this.listeners) if (l.type === type) l.listener({ data: data.slice(6) } as MessageEvent);
+            if (type !== undefined && data) {
+              for (const l of this.listeners) if (l.type === type) l.listener({ data: data.slice(6) } as MessageEvent);
+            }
           }
         }
       });
@@ -100,7 +102,13 @@ async function openTab(maxDelayMs: number) {
     assert.fail("the client did not settle");
   };
   return {
-    demo, doc, win, client, byId, input, idle,
+    demo,
+    doc,
+    win,
+    client,
+    byId,
+    input,
+    idle,
     async close() {
       detach();
       client.close();
@@ -116,7 +124,11 @@ test("typing 300 characters across a normalised input, a search box and a textar
   const title = tab.byId<HTMLInputElement>("title");
   const search = tab.byId<HTMLInputElement>("search");
   const body = tab.byId<HTMLTextAreaElement>("body");
-  const typed = { title: "the quick brown fox jumps over the lazy dog ".repeat(3).trim(), search: "an", body: "line one\nline two, with more words to type ".repeat(4) };
+  const typed = {
+    title: "the quick brown fox jumps over the lazy dog ".repeat(3).trim(),
+    search: "an",
+    body: "line one\nline two, with more words to type ".repeat(4),
+  };
   let i = 0;
   for (const [el, text] of [[title, typed.title], [search, typed.search], [body, typed.body]] as const) {
     el.focus();

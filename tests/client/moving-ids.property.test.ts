@@ -48,9 +48,19 @@ type Op =
   | { t: "resync" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ t: fc.constant("type" as const), input: fc.constantFrom(...TEXTS), text: fc.stringMatching(/^[a-z ]{1,3}$/) }), weight: 6 },
+  {
+    arbitrary: fc.record({ t: fc.constant("type" as const), input: fc.constantFrom(...TEXTS), text: fc.stringMatching(/^[a-z ]{1,3}$/) }),
+    weight: 6,
+  },
   { arbitrary: fc.constant({ t: "flush" as const }), weight: 2 },
-  { arbitrary: fc.record({ t: fc.constant("click" as const), what: fc.constantFrom("add" as const, "shuffle" as const, "remove" as const), pick: fc.nat(9) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      t: fc.constant("click" as const),
+      what: fc.constantFrom("add" as const, "shuffle" as const, "remove" as const),
+      pick: fc.nat(9),
+    }),
+    weight: 3,
+  },
   { arbitrary: fc.constant({ t: "tick" as const }), weight: 3 },
   { arbitrary: fc.constant({ t: "serve" as const }), weight: 4 },
   { arbitrary: fc.constant({ t: "reply" as const }), weight: 4 },
@@ -141,7 +151,15 @@ async function openTab() {
   client.connect();
 
   return {
-    app, win, doc, client, logs, pool, delivered, posts, replies,
+    app,
+    win,
+    doc,
+    client,
+    logs,
+    pool,
+    delivered,
+    posts,
+    replies,
     async serve() {
       const post = posts.shift();
       if (post === undefined) return;
@@ -166,7 +184,11 @@ async function openTab() {
     },
     /** A tick from the server side (another request of the session): its frame reaches this tab over SSE only. */
     async tick() {
-      const resp = await call("/_svc/event", { method: "POST", headers: { "Content-Type": "application/json", "X-Svc-Csrf": meta("svc-csrf") }, body: JSON.stringify({ msg: "Tick" }) });
+      const resp = await call("/_svc/event", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Svc-Csrf": meta("svc-csrf") },
+        body: JSON.stringify({ msg: "Tick" }),
+      });
       assert.equal(resp.status, 200, "the tick is processed");
     },
     async close() {
@@ -186,7 +208,9 @@ const control = <T extends Element>(tab: Tab, id: string) => tab.doc.getElementB
 async function run(ops: readonly Op[]): Promise<void> {
   const tab = await openTab();
   try {
-    const nodes = Object.fromEntries([...TEXTS, "done", "size", ...COLORS.map((c) => `color-${c}`)].map((id) => [id, control<HTMLInputElement>(tab, id)]));
+    const nodes = Object.fromEntries(
+      [...TEXTS, "done", "size", ...COLORS.map((c) => `color-${c}`)].map((id) => [id, control<HTMLInputElement>(tab, id)]),
+    );
     const typed: Record<TextName, string> = { text: "", upper: "", area: "" };
     const chosen = { done: false, size: "", color: "" };
     let applied = tab.client.order.lastAppliedSeq;
@@ -210,12 +234,25 @@ async function run(ops: readonly Op[]): Promise<void> {
         assert.equal(tab.client.inputs.get(id), entry);
       }
       const doneEntry = tab.client.inputs.of(nodes["done"]!);
-      if (doneEntry !== undefined && tab.client.inputs.dirty(doneEntry)) assert.equal(nodes["done"]!.checked, chosen.done, `${where}: the checkbox keeps the user's choice`);
+      if (doneEntry !== undefined && tab.client.inputs.dirty(doneEntry)) {
+        assert.equal(nodes["done"]!.checked, chosen.done, `${where}: the checkbox keeps the user's choice`);
+      }
       const sizeEntry = tab.client.inputs.of(nodes["size"]!);
-      if (sizeEntry !== undefined && tab.client.inputs.dirty(sizeEntry)) assert.equal(nodes["size"]!.value, chosen.size, `${where}: the select keeps the user's choice`);
+      if (sizeEntry !== undefined && tab.client.inputs.dirty(sizeEntry)) {
+        assert.equal(nodes["size"]!.value, chosen.size, `${where}: the select keeps the user's choice`);
+      }
       const radios = COLORS.map((c) => nodes[`color-${c}`]!);
-      if (radios.some((r) => { const e = tab.client.inputs.of(r); return e !== undefined && tab.client.inputs.dirty(e); })) {
-        assert.deepEqual(radios.map((r) => r.checked), COLORS.map((c) => c === chosen.color), `${where}: the radio group keeps the user's choice`);
+      if (
+        radios.some((r) => {
+          const e = tab.client.inputs.of(r);
+          return e !== undefined && tab.client.inputs.dirty(e);
+        })
+      ) {
+        assert.deepEqual(
+          radios.map((r) => r.checked),
+          COLORS.map((c) => c === chosen.color),
+          `${where}: the radio group keeps the user's choice`,
+        );
       }
       assert.ok(tab.client.order.lastAppliedSeq >= applied, `${where}: lastAppliedSeq only rises`);
       applied = tab.client.order.lastAppliedSeq;
@@ -288,7 +325,21 @@ async function run(ops: readonly Op[]): Promise<void> {
       await settle();
       if (process.env["MOVING_DEBUG"]) {
         const e = tab.client.inputs.of(nodes["upper"]!);
-        console.log(`${where}: upper=${JSON.stringify(nodes["upper"]!.value)} attr=${nodes["upper"]!.getAttribute("value")} applied=${tab.client.order.lastAppliedSeq} entry=${e ? JSON.stringify({ sent: e.lastSentSeq, acked: e.lastAckedSeq, ackFrame: e.ackFrame, pending: e.pending !== undefined, timer: e.timer !== undefined }) : "none"}`);
+        console.log(
+          `${where}: upper=${JSON.stringify(nodes["upper"]!.value)} attr=${
+            nodes["upper"]!.getAttribute("value")
+          } applied=${tab.client.order.lastAppliedSeq} entry=${
+            e
+              ? JSON.stringify({
+                sent: e.lastSentSeq,
+                acked: e.lastAckedSeq,
+                ackFrame: e.ackFrame,
+                pending: e.pending !== undefined,
+                timer: e.timer !== undefined,
+              })
+              : "none"
+          }`,
+        );
       }
       check(where);
     }
@@ -325,8 +376,12 @@ async function run(ops: readonly Op[]): Promise<void> {
 }
 
 const replay = process.env["MOVING_IDS_OPS"];
-test("on a page whose ids move under the user, no dirty input is written by the server, entries follow their nodes and lastAppliedSeq only rises", { timeout: 600_000 }, async () => {
-  // MOVING_IDS_OPS='[...]' replays one counterexample, MOVING_DEBUG=1 prints its posts and frames.
-  if (replay !== undefined) return run(JSON.parse(replay) as Op[]);
-  await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), run), { seed, numRuns: 40, verbose: 1 });
-});
+test(
+  "on a page whose ids move under the user, no dirty input is written by the server, entries follow their nodes and lastAppliedSeq only rises",
+  { timeout: 600_000 },
+  async () => {
+    // MOVING_IDS_OPS='[...]' replays one counterexample, MOVING_DEBUG=1 prints its posts and frames.
+    if (replay !== undefined) return run(JSON.parse(replay) as Op[]);
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), run), { seed, numRuns: 40, verbose: 1 });
+  },
+);

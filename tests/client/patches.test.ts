@@ -5,7 +5,11 @@ import assert from "node:assert/strict";
 import type { Patch } from "../../src/protocol/mod.ts";
 import { page, ROOT, settle, TITLE } from "./support.ts";
 
-const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({ seq, patches, ...(ackInputs ? { ackInputs } : {}) });
+const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({
+  seq,
+  patches,
+  ...(ackInputs ? { ackInputs } : {}),
+});
 
 test("a text patch makes the text the element's only child", async () => {
   const p = page(ROOT);
@@ -25,7 +29,9 @@ test("a replace patch swaps the element, and a replaced form's fields are new an
   const p = page(ROOT);
   const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
   note.value = "typed";
-  p.sse.frame(frame(1, [{ id: "r.#form:f", replace: `<form svc-id="r.#form:f" name="f"><input svc-id="r.#form:f.#input:note" name="note"></form>` }]));
+  p.sse.frame(
+    frame(1, [{ id: "r.#form:f", replace: `<form svc-id="r.#form:f" name="f"><input svc-id="r.#form:f.#input:note" name="note"></form>` }]),
+  );
   const fresh = p.el<HTMLInputElement>("r.#form:f.#input:note");
   assert.notEqual(fresh, note);
   assert.equal(fresh.value, "");
@@ -43,7 +49,9 @@ test("a kids patch keeps existing nodes, inserts new markup in its slot and remo
 });
 
 test("a kids patch that reorders siblings keeps the focused input's node, focus and caret", async () => {
-  const p = page(`<div svc-id="r"><p svc-id="r.#p:x" svc-key="x">x</p><input svc-id="r.#input:q" name="q"><p svc-id="r.#p:y" svc-key="y">y</p></div>`);
+  const p = page(
+    `<div svc-id="r"><p svc-id="r.#p:x" svc-key="x">x</p><input svc-id="r.#input:q" name="q"><p svc-id="r.#p:y" svc-key="y">y</p></div>`,
+  );
   const q = p.el<HTMLInputElement>("r.#input:q");
   q.focus();
   q.value = "hello";
@@ -57,7 +65,9 @@ test("a kids patch that reorders siblings keeps the focused input's node, focus 
 });
 
 test("keep-and-rename rewrites every svc-id and data-svc-hid under the kept node, and later patches in the frame use the new id", async () => {
-  const p = page(`<div svc-id="r"><section svc-id="r.0#section"><button svc-id="r.0#section.0#button" data-svc-hid="r.0#section.0#button" data-svc-on="click" data-svc-click="Go">go</button></section></div>`);
+  const p = page(
+    `<div svc-id="r"><section svc-id="r.0#section"><button svc-id="r.0#section.0#button" data-svc-hid="r.0#section.0#button" data-svc-on="click" data-svc-click="Go">go</button></section></div>`,
+  );
   p.sse.frame(frame(1, [
     { id: "r", kids: [{ html: `<h1 svc-id="r.0#h1">t</h1>` }, { keep: "r.0#section", id: "r.1#section" }] },
     { id: "r.1#section.0#button", attrs: { title: "moved" } },
@@ -70,11 +80,14 @@ test("keep-and-rename rewrites every svc-id and data-svc-hid under the kept node
 });
 
 test("keep-and-rename moves the per-input entry to the new id, and the pending send follows", async () => {
-  const p = page(`<div svc-id="r"><label svc-id="r.0#label"><input svc-id="r.0#label.#input:t" name="t" data-svc-hid="r.0#label.#input:t" data-svc-on="input" data-svc-input="T"></label></div>`, { options: { debounceMs: 30 } });
+  const p = page(
+    `<div svc-id="r"><label svc-id="r.0#label"><input svc-id="r.0#label.#input:t" name="t" data-svc-hid="r.0#label.#input:t" data-svc-on="input" data-svc-input="T"></label></div>`,
+    { options: { debounceMs: 30 } },
+  );
   const input = p.el<HTMLInputElement>("r.0#label.#input:t");
   p.type(input, "ab");
   const entry = p.client.inputs.of(input)!;
-  p.sse.frame(frame(1, [{ id: "r", kids: [{ html: "<hr svc-id=\"r.0#hr\">" }, { keep: "r.0#label", id: "r.1#label" }] }]));
+  p.sse.frame(frame(1, [{ id: "r", kids: [{ html: '<hr svc-id="r.0#hr">' }, { keep: "r.0#label", id: "r.1#label" }] }]));
   assert.equal(p.client.inputs.get("r.1#label.#input:t"), entry);
   assert.equal(p.client.inputs.get("r.0#label.#input:t"), undefined);
   assert.equal(entry.liveValue, "ab");
@@ -95,13 +108,23 @@ test("the renames of one kids patch are one simultaneous mapping: a chain moves 
   // A row arrives at the top: r.0 -> r.1, r.1 -> r.2, r.2 -> r.3 in one patch; then the server writes
   // the (older) model values into the renamed inputs.
   p.sse.frame(frame(1, [
-    { id: "r", kids: [{ html: `<p svc-id="r.0#p">new</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.2#div", id: "r.3#div" }] },
+    {
+      id: "r",
+      kids: [{ html: `<p svc-id="r.0#p">new</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, {
+        keep: "r.2#div",
+        id: "r.3#div",
+      }],
+    },
     { id: "r.1#div.0#input", attrs: { value: "server zero" } },
     { id: "r.2#div.0#input", attrs: { value: "server one" } },
     { id: "r.3#div.0#input", attrs: { value: "server two" } },
   ]));
   assert.deepEqual(inputs.map((i) => i.getAttribute("svc-id")), ["r.1#div.0#input", "r.2#div.0#input", "r.3#div.0#input"]);
-  assert.deepEqual(inputs.map((i) => i.value), ["zero", "one", "server two"], "dirty inputs keep what was typed; the untouched one follows the server");
+  assert.deepEqual(
+    inputs.map((i) => i.value),
+    ["zero", "one", "server two"],
+    "dirty inputs keep what was typed; the untouched one follows the server",
+  );
   assert.equal(p.client.inputs.get("r.1#div.0#input"), zero);
   assert.equal(p.client.inputs.get("r.2#div.0#input"), one);
   assert.equal(p.client.inputs.get("r.0#div.0#input"), undefined);
@@ -114,7 +137,8 @@ test("the renames of one kids patch are one simultaneous mapping: a chain moves 
 
 test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value", async () => {
   const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="T"></div>`;
+  const field = (i: number) =>
+    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="T"></div>`;
   // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
   const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
   const moves = JSON.stringify([
@@ -123,7 +147,11 @@ test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Mo
   ]);
   const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, {
     options: { debounceMs: 10_000 },
-    auto: (req) => (req.url.startsWith("/_svc/render") ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } }) : undefined),
+    auto: (
+      req,
+    ) => (req.url.startsWith("/_svc/render")
+      ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } })
+      : undefined),
   });
   const input = p.el<HTMLInputElement>("r.1#div.0#input");
   p.type(input, "typed");
@@ -139,7 +167,9 @@ test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Mo
 });
 
 test("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async () => {
-  const p = page(`<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`);
+  const p = page(
+    `<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`,
+  );
   const text = p.el<HTMLInputElement>("r.0#input");
   const box = p.el<HTMLInputElement>("r.1#input");
   text.value = "changed";
@@ -157,8 +187,12 @@ test("attrs set and remove attributes; removing disabled, checked and value rese
 });
 
 test("removing selected resets the option's selected property", async () => {
-  const p = page(`<div svc-id="r"><select svc-id="r.0#select"><option svc-id="r.0#select.0#option" value="a">a</option><option svc-id="r.0#select.1#option" value="b" selected>b</option></select></div>`);
-  p.sse.frame(frame(1, [{ id: "r.0#select.1#option", attrs: { selected: "" } }, { id: "r.0#select.0#option", attrs: { selected: "selected" } }]));
+  const p = page(
+    `<div svc-id="r"><select svc-id="r.0#select"><option svc-id="r.0#select.0#option" value="a">a</option><option svc-id="r.0#select.1#option" value="b" selected>b</option></select></div>`,
+  );
+  p.sse.frame(
+    frame(1, [{ id: "r.0#select.1#option", attrs: { selected: "" } }, { id: "r.0#select.0#option", attrs: { selected: "selected" } }]),
+  );
   assert.equal(p.el<HTMLSelectElement>("r.0#select").value, "a");
   assert.equal(p.el<HTMLOptionElement>("r.0#select.1#option").selected, false);
   await p.close();
@@ -190,12 +224,21 @@ test("the operations of one patch apply in the order replace, text, html, kids, 
 });
 
 test("an html patch at an ancestor of a dirty input reconciles element by element and keeps the input's node, value, focus and caret", async () => {
-  const p = page(`<div svc-id="r"><div svc-id="r.0#div"><input svc-id="r.0#div.#input:q" name="q" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q"><b svc-id="r.0#div.1#b">0 hits</b></div></div>`, { options: { debounceMs: 1000 } });
+  const p = page(
+    `<div svc-id="r"><div svc-id="r.0#div"><input svc-id="r.0#div.#input:q" name="q" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q"><b svc-id="r.0#div.1#b">0 hits</b></div></div>`,
+    { options: { debounceMs: 1000 } },
+  );
   const q = p.el<HTMLInputElement>("r.0#div.#input:q");
   q.focus();
   p.type(q, "abc");
   q.setSelectionRange(1, 1);
-  p.sse.frame(frame(1, [{ id: "r.0#div", html: `<input svc-id="r.0#div.#input:q" name="q" value="a" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q">raw <b svc-id="r.0#div.1#b">3 hits</b>` }]));
+  p.sse.frame(
+    frame(1, [{
+      id: "r.0#div",
+      html:
+        `<input svc-id="r.0#div.#input:q" name="q" value="a" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q">raw <b svc-id="r.0#div.1#b">3 hits</b>`,
+    }]),
+  );
   assert.equal(p.el("r.0#div.#input:q"), q, "the same node");
   assert.equal(q.value, "abc");
   assert.equal(p.doc.activeElement, q);
@@ -205,13 +248,19 @@ test("an html patch at an ancestor of a dirty input reconciles element by elemen
 });
 
 test("a keep whose node is missing is a desync: the client resyncs from a full render and keeps the dirty input", async () => {
-  const p = page(`<div svc-id="r"><input svc-id="r.#input:q" name="q" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">1</p></div>`, {
-    options: { debounceMs: 1000 },
-    auto: (req) =>
-      req.url.split("?")[0]!.endsWith("/_svc/render")
-        ? new Response(`<div svc-id="r"><input svc-id="r.#input:q" name="q" value="server" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">9</p></div>`, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "7" } })
-        : undefined,
-  });
+  const p = page(
+    `<div svc-id="r"><input svc-id="r.#input:q" name="q" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">1</p></div>`,
+    {
+      options: { debounceMs: 1000 },
+      auto: (req) =>
+        req.url.split("?")[0]!.endsWith("/_svc/render")
+          ? new Response(
+            `<div svc-id="r"><input svc-id="r.#input:q" name="q" value="server" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">9</p></div>`,
+            { headers: { "Content-Type": "text/html", "X-Svc-Seq": "7" } },
+          )
+          : undefined,
+    },
+  );
   const q = p.el<HTMLInputElement>("r.#input:q");
   p.type(q, "mine");
   p.sse.frame(frame(1, [{ id: "r", kids: [{ keep: "r.#input:gone" }] }]));
@@ -235,15 +284,18 @@ test("a full-HTML reply replaces the root and takes its seq and acks from the he
   const p = page(ROOT, { options: { debounceMs: 0, gapMs: 10_000 } });
   p.type(p.el<HTMLInputElement>(TITLE), "x");
   const req = await p.waitFor(1);
-  req.respond(new Response(`<section svc-id="r"><p svc-id="r.0#p">done</p></section>`, {
-    headers: { "Content-Type": "text/html; charset=utf-8", "X-Svc-Seq": "4", "X-Svc-Ack-Inputs": JSON.stringify({ [TITLE]: 1 }) },
-  }));
+  req.respond(
+    new Response(`<section svc-id="r"><p svc-id="r.0#p">done</p></section>`, {
+      headers: { "Content-Type": "text/html; charset=utf-8", "X-Svc-Seq": "4", "X-Svc-Ack-Inputs": JSON.stringify({ [TITLE]: 1 }) },
+    }),
+  );
   await settle();
   assert.equal(p.client.order.lastAppliedSeq, 0, "seq 4 waits for frames 1-3");
   assert.equal(p.client.inputs.get(TITLE)?.lastAckedSeq, 0);
-  p.sse.frame(frame(1, [])); p.sse.frame(frame(2, [])); p.sse.frame(frame(3, []));
+  p.sse.frame(frame(1, []));
+  p.sse.frame(frame(2, []));
+  p.sse.frame(frame(3, []));
   assert.equal(p.client.order.lastAppliedSeq, 4);
   assert.equal(p.doc.body.innerHTML, `<section svc-id="r"><p svc-id="r.0#p">done</p></section>`);
   await p.close();
 });
-

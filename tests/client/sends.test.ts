@@ -2,7 +2,7 @@
 // change (docs/protocol.md#event-request, docs/protocol.md#input-state, docs/protocol.md#client-rules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { json, page, ROOT, settle, sleep, TITLE, pageOf } from "./support.ts";
+import { json, page, pageOf, ROOT, settle, sleep, TITLE } from "./support.ts";
 
 const noPatches = (seq: number, extra: Record<string, unknown> = {}) => json({ seq, patches: [], ...extra });
 
@@ -14,7 +14,15 @@ test("a click on a handler posts seq 1 with the message, handler id, session id,
   assert.equal(req.method, "POST");
   assert.equal(req.headers["X-Svc-Csrf"], "tok");
   assert.equal(req.init.credentials, "same-origin");
-  assert.deepEqual(req.body, { seq: 1, msg: "Inc", args: [], handlerId: "r.2#button", lastAppliedSeq: 0, sessionId: "h1", page: pageOf(req.body) });
+  assert.deepEqual(req.body, {
+    seq: 1,
+    msg: "Inc",
+    args: [],
+    handlerId: "r.2#button",
+    lastAppliedSeq: 0,
+    sessionId: "h1",
+    page: pageOf(req.body),
+  });
   await p.close();
 });
 
@@ -40,7 +48,13 @@ test("keystrokes within the debounce become one input send carrying the final va
   assert.equal(p.requests.length, 0, "nothing is sent while the debounce is pending");
   const req = await p.waitFor(1);
   assert.deepEqual(req.body, {
-    seq: 1, msg: "SetTitle", args: ["abc"], handlerId: TITLE, lastAppliedSeq: 0, sessionId: "h1", page: pageOf(req.body),
+    seq: 1,
+    msg: "SetTitle",
+    args: ["abc"],
+    handlerId: TITLE,
+    lastAppliedSeq: 0,
+    sessionId: "h1",
+    page: pageOf(req.body),
     inputState: { [TITLE]: { value: "abc", seq: 1 } },
   });
   await p.close();

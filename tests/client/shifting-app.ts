@@ -34,8 +34,19 @@ export type ShiftModel = {
 };
 
 export const initialShift: ShiftModel = {
-  log: [], rows: [1, 2, 3], nextRow: 4, ticks: 0, ticking: false,
-  text: "", upper: "", area: "", chat: "", sent: [], done: false, size: "", color: "",
+  log: [],
+  rows: [1, 2, 3],
+  nextRow: 4,
+  ticks: 0,
+  ticking: false,
+  text: "",
+  upper: "",
+  area: "",
+  chat: "",
+  sent: [],
+  done: false,
+  size: "",
+  color: "",
 };
 
 export const COLORS = ["red", "green", "blue"] as const;
@@ -54,7 +65,9 @@ function tick(model: ShiftModel): ShiftModel {
     case 0:
       return { ...model, ticks, log: logged(model, `tick ${ticks}`) };
     case 1:
-      return model.rows.length >= MAX_ROWS ? { ...model, ticks, rows: model.rows.slice(1) } : { ...model, ticks, rows: [model.nextRow, ...model.rows], nextRow: model.nextRow + 1 };
+      return model.rows.length >= MAX_ROWS
+        ? { ...model, ticks, rows: model.rows.slice(1) }
+        : { ...model, ticks, rows: [model.nextRow, ...model.rows], nextRow: model.nextRow + 1 };
     case 2:
       return { ...model, ticks, rows: [...model.rows].reverse() };
     default:
@@ -100,21 +113,51 @@ export function shiftUpdate(model: ShiftModel, msg: string, args: readonly JsonV
 const h = Ui.h;
 
 export function shiftView(model: ShiftModel): UiElement {
-  return h("main", {},
+  return h(
+    "main",
+    {},
     ...model.log.map((line) => h("p", { class: "log" }, line)),
-    ...model.rows.map((r) => h("div", { class: "row", "data-row": String(r) }, h("span", {}, `row ${r}`), h("button", { class: "remove", onClick: ["Remove", r] }, "remove"))),
+    ...model.rows.map((r) =>
+      h(
+        "div",
+        { class: "row", "data-row": String(r) },
+        h("span", {}, `row ${r}`),
+        h("button", { class: "remove", onClick: ["Remove", r] }, "remove"),
+      )
+    ),
     h("div", {}, h("input", { id: "text", value: model.text, onInput: "SetText", autocomplete: "off" })),
     h("div", {}, h("input", { id: "upper", name: "upper", value: model.upper, onInput: "SetUpper", autocomplete: "off" })),
     h("div", {}, h("textarea", { id: "area", name: "area", value: model.area, onInput: "SetArea" })),
-    h("div", {}, h("input", { id: "chat", name: "chat", value: model.chat, onInput: "SetChat", onKeydown: { key: "Enter", msg: "Send" }, autocomplete: "off" })),
-    h("div", {},
-      h("input", { id: "done", type: "checkbox", checked: model.done, onChange: "SetDone" }),
-      h("select", { id: "size", name: "size", onChange: "SetSize" },
-        ...[["", "choose"], ["s", "small"], ["m", "medium"], ["l", "large"]].map(([v, label]) => h("option", { value: v, selected: model.size === v }, label!)),
-      ),
-      ...COLORS.map((c) => h("input", { id: `color-${c}`, type: "radio", name: "color", value: c, checked: model.color === c, onChange: ["SetColor", c] })),
+    h(
+      "div",
+      {},
+      h("input", {
+        id: "chat",
+        name: "chat",
+        value: model.chat,
+        onInput: "SetChat",
+        onKeydown: { key: "Enter", msg: "Send" },
+        autocomplete: "off",
+      }),
     ),
-    h("div", {},
+    h(
+      "div",
+      {},
+      h("input", { id: "done", type: "checkbox", checked: model.done, onChange: "SetDone" }),
+      h(
+        "select",
+        { id: "size", name: "size", onChange: "SetSize" },
+        ...[["", "choose"], ["s", "small"], ["m", "medium"], ["l", "large"]].map(([v, label]) =>
+          h("option", { value: v, selected: model.size === v }, label!)
+        ),
+      ),
+      ...COLORS.map((c) =>
+        h("input", { id: `color-${c}`, type: "radio", name: "color", value: c, checked: model.color === c, onChange: ["SetColor", c] })
+      ),
+    ),
+    h(
+      "div",
+      {},
       h("button", { id: "add", onClick: "Add" }, "add"),
       h("button", { id: "shuffle", onClick: "Shuffle" }, "shuffle"),
       h("button", { id: "ticks", onClick: model.ticking ? "StopTicks" : "StartTicks" }, model.ticking ? "stop" : "start"),

@@ -128,7 +128,14 @@ export function page(
     return found as unknown as T;
   };
   const fire = (target: Element, type: string, init: Record<string, unknown> = {}) => {
-    const Ctor = (type.startsWith("key") ? win.KeyboardEvent : type.startsWith("composition") ? win.CompositionEvent : type === "input" ? win.InputEvent : win.Event) as unknown as typeof Event;
+    const Ctor =
+      (type.startsWith("key")
+        ? win.KeyboardEvent
+        : type.startsWith("composition")
+        ? win.CompositionEvent
+        : type === "input"
+        ? win.InputEvent
+        : win.Event) as unknown as typeof Event;
     return target.dispatchEvent(new Ctor(type, { bubbles: true, cancelable: true, ...init }));
   };
   /** The user types: the value changes, then an input event (as a browser does per keystroke). */
@@ -150,7 +157,18 @@ export function page(
     return requests[n - 1] as Req;
   };
   return {
-    win, doc, client, requests, beacons, sources, logs, el, fire, type, events, waitFor,
+    win,
+    doc,
+    client,
+    requests,
+    beacons,
+    sources,
+    logs,
+    el,
+    fire,
+    type,
+    events,
+    waitFor,
     get reloads() {
       return reloads;
     },

@@ -164,12 +164,14 @@ describe("Db.fromLibsql", () => {
     const db = Db.fromLibsql(client);
     assert.ok((await Auth.revokeUser(db, "9")).ok);
     client.close();
-    for (const result of [
-      await Auth.userAccessState(db, "9", 0),
-      await Auth.isRevoked(db, "9", 0),
-      await Auth.isDisabled(db, "9"),
-      await Auth.login(db, "a@b.c", "pw"),
-    ]) {
+    for (
+      const result of [
+        await Auth.userAccessState(db, "9", 0),
+        await Auth.isRevoked(db, "9", 0),
+        await Auth.isDisabled(db, "9"),
+        await Auth.login(db, "a@b.c", "pw"),
+      ]
+    ) {
       assert.equal(!result.ok && result.error.code, "db_error");
     }
     await db.close();
@@ -261,7 +263,9 @@ describe("Postgres", { skip: POSTGRES_SKIP }, () => {
       await holder.unsafe(`LOCK TABLE ${schema}.svc_user_access IN ACCESS EXCLUSIVE MODE`);
       const pending = Auth.userAccessState(db, "5", 0);
       for (let i = 0; i < 100; i++) {
-        const waiting = await admin.unsafe("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [name]);
+        const waiting = await admin.unsafe("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [
+          name,
+        ]);
         if (waiting.length > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

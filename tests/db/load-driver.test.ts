@@ -14,7 +14,10 @@ test("a driver package that is not installed fails with the install command for 
     () => assert.fail("the absent package loaded"),
     (error: unknown) => error as Error,
   );
-  assert.match(failure.message, /^absent:\/\/ URLs need the svc-live-absent-driver-for-tests package, an optional peer dependency of svc-live/);
+  assert.match(
+    failure.message,
+    /^absent:\/\/ URLs need the svc-live-absent-driver-for-tests package, an optional peer dependency of svc-live/,
+  );
   assert.match(failure.message, /`npm install svc-live-absent-driver-for-tests`/);
   assert.match(failure.message, /`bun add svc-live-absent-driver-for-tests`/);
   assert.match(failure.message, /`deno add npm:svc-live-absent-driver-for-tests`/);

@@ -6,7 +6,11 @@ import { withEnv } from "../server/env-helpers.ts";
 
 const definition = { init: () => 0, update: (n: number) => n + 1, view: (n: number) => Ui.h("p", {}, String(n)) };
 const db = Db.open(":memory:");
-const apps = [Live.app(definition), Live.app(definition).withRevocation(db), Live.app(definition).withAuthSliding({ cookie: "s", secretEnv: "X", sameSite: "Lax" }).withRevocation(db)];
+const apps = [
+  Live.app(definition),
+  Live.app(definition).withRevocation(db),
+  Live.app(definition).withAuthSliding({ cookie: "s", secretEnv: "X", sameSite: "Lax" }).withRevocation(db),
+];
 after(async () => {
   apps.forEach((a) => a.close());
   await db.close();

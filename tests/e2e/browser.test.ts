@@ -132,39 +132,46 @@ async function withPage(name: string, fn: (page: Page, demo: Demo) => Promise<vo
   }
 }
 
+test(
+  "G1: 500+ characters typed at human and burst speed into a normalised input, an auto-submitting search and a textarea all arrive, with no caret jump",
+  { skip },
+  async () => {
+    await withPage("G1 typing", async (page, demo) => {
+      const title = "Hello svc, typed at human speed. " + "AND THIS PART ARRIVES AS A BURST OF KEYS, ".repeat(4);
+      const search = "an" + "d a burst of search letters";
+      const body = "A textarea line typed slowly.\n" + "Then a long burst of text without pauses, all of which must arrive. ".repeat(4);
+      await page.click("#title");
+      await page.keyboard.type(title.slice(0, 33), { delay: 35 });
+      await page.keyboard.type(title.slice(33));
+      await page.click("#search");
+      await page.keyboard.type(search.slice(0, 6), { delay: 60 });
+      await page.keyboard.type(search.slice(6));
+      await page.click("#body");
+      await page.keyboard.type(body.slice(0, 30), { delay: 35 });
+      await page.keyboard.type(body.slice(30));
+      assert.ok(title.length + search.length + body.length >= 500);
 
-test("G1: 500+ characters typed at human and burst speed into a normalised input, an auto-submitting search and a textarea all arrive, with no caret jump", { skip }, async () => {
-  await withPage("G1 typing", async (page, demo) => {
-    const title = "Hello svc, typed at human speed. " + "AND THIS PART ARRIVES AS A BURST OF KEYS, ".repeat(4);
-    const search = "an" + "d a burst of search letters";
-    const body = "A textarea line typed slowly.\n" + "Then a long burst of text without pauses, all of which must arrive. ".repeat(4);
-    await page.click("#title");
-    await page.keyboard.type(title.slice(0, 33), { delay: 35 });
-    await page.keyboard.type(title.slice(33));
-    await page.click("#search");
-    await page.keyboard.type(search.slice(0, 6), { delay: 60 });
-    await page.keyboard.type(search.slice(6));
-    await page.click("#body");
-    await page.keyboard.type(body.slice(0, 30), { delay: 35 });
-    await page.keyboard.type(body.slice(30));
-    assert.ok(title.length + search.length + body.length >= 500);
-
-    await eventually(async () => {
-      const model = demo.model();
-      assert.equal(model.title, title.toUpperCase());
-      assert.equal(model.search, search);
-      assert.equal(model.body, body);
-      assert.equal(await value(page, "#title"), title.toUpperCase(), "the normalised value applies once acked");
-      assert.equal(await value(page, "#search"), search);
-      assert.equal(await value(page, "#body"), body);
-      assert.equal(await page.textContent("#search-box small"), `${model.results.length} hits`);
+      await eventually(async () => {
+        const model = demo.model();
+        assert.equal(model.title, title.toUpperCase());
+        assert.equal(model.search, search);
+        assert.equal(model.body, body);
+        assert.equal(await value(page, "#title"), title.toUpperCase(), "the normalised value applies once acked");
+        assert.equal(await value(page, "#search"), search);
+        assert.equal(await value(page, "#body"), body);
+        assert.equal(await page.textContent("#search-box small"), `${model.results.length} hits`);
+      });
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
+        0,
+        "the caret never moved away from the end",
+      );
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "body");
+      mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: join(OUTPUT, "demo.png"), fullPage: true });
     });
-    assert.equal(await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps), 0, "the caret never moved away from the end");
-    assert.equal(await page.evaluate(() => document.activeElement?.id), "body");
-    mkdirSync(OUTPUT, { recursive: true });
-    await page.screenshot({ path: join(OUTPUT, "demo.png"), fullPage: true });
-  });
-});
+  },
+);
 
 test("a server-side clear after submit applies once the keystrokes are acked; a replaced form and a reset apply", { skip }, async () => {
   await withPage("submit, replace, reset", async (page, demo) => {
@@ -197,62 +204,78 @@ test("a server-side clear after submit applies once the keystrokes are acked; a 
   });
 });
 
-test("IME composition through CDP dispatches once after compositionend, and the Enter that confirms it does not send", { skip }, async () => {
-  await withPage("IME", async (page, demo) => {
-    const ctx = await browser();
-    const cdp = await ctx.newCDPSession(page);
-    await page.click("#chat");
-    await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
-    await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
-    await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
-    await sleep(400); // longer than the debounce: nothing may go out while composing
-    assert.equal(demo.received.length, 0);
-    // The Enter that confirms the composition, then the commit.
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229 });
-    await cdp.send("Input.insertText", { text: "日本" });
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
-    await eventually(() => assert.equal(demo.model().chat, "日本"));
-    await sleep(500);
-    assert.deepEqual(demo.received, [["SetChat", ["日本"]]], "one dispatch, and no Send");
-    await page.keyboard.press("Enter");
-    await eventually(async () => {
-      assert.deepEqual(demo.model().sent, ["日本"]);
-      assert.equal(await value(page, "#chat"), "");
+test(
+  "IME composition through CDP dispatches once after compositionend, and the Enter that confirms it does not send",
+  { skip },
+  async () => {
+    await withPage("IME", async (page, demo) => {
+      const ctx = await browser();
+      const cdp = await ctx.newCDPSession(page);
+      await page.click("#chat");
+      await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
+      await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
+      await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
+      await sleep(400); // longer than the debounce: nothing may go out while composing
+      assert.equal(demo.received.length, 0);
+      // The Enter that confirms the composition, then the commit.
+      await cdp.send("Input.dispatchKeyEvent", {
+        type: "keyDown",
+        key: "Enter",
+        code: "Enter",
+        windowsVirtualKeyCode: 229,
+        nativeVirtualKeyCode: 229,
+      });
+      await cdp.send("Input.insertText", { text: "日本" });
+      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await eventually(() => assert.equal(demo.model().chat, "日本"));
+      await sleep(500);
+      assert.deepEqual(demo.received, [["SetChat", ["日本"]]], "one dispatch, and no Send");
+      await page.keyboard.press("Enter");
+      await eventually(async () => {
+        assert.deepEqual(demo.model().sent, ["日本"]);
+        assert.equal(await value(page, "#chat"), "");
+      });
     });
-  });
-});
+  },
+);
 
-test("G2: typing and clicking a link at once delivers the final value before the navigation message; the unload beacon carries the CSRF token", { skip }, async () => {
-  await withPage("G2 and beacon", async (page, demo) => {
-    const csrf = await page.$eval('meta[name="svc-csrf"]', (m) => m.getAttribute("content"));
-    await page.click("#title");
-    await page.keyboard.type("leaving now");
-    await Promise.all([page.waitForURL(`${demo.url}/next`), page.click("#next")]);
-    await eventually(() => {
-      const messages = demo.received.map(([m]) => m);
-      assert.ok(messages.includes("Navigate"), "the navigation message arrived");
-      const lastTitle = demo.received.map(([m, a], i) => [m, a[0], i] as const).filter(([m]) => m === "SetTitle").pop();
-      // The server upper-cases the title; when a pause in the typing lets its acked value reach the
-      // field (docs/protocol.md#client-rules, rule 5), the rest is typed after "LEA": the same text.
-      assert.equal(String(lastTitle?.[1]).toLowerCase(), "leaving now");
-      assert.ok(lastTitle![2] < messages.indexOf("Navigate"), "the typed value came first");
-      assert.equal(demo.model().title, "LEAVING NOW");
-    });
+test(
+  "G2: typing and clicking a link at once delivers the final value before the navigation message; the unload beacon carries the CSRF token",
+  { skip },
+  async () => {
+    await withPage("G2 and beacon", async (page, demo) => {
+      const csrf = await page.$eval('meta[name="svc-csrf"]', (m) => m.getAttribute("content"));
+      await page.click("#title");
+      await page.keyboard.type("leaving now");
+      await Promise.all([page.waitForURL(`${demo.url}/next`), page.click("#next")]);
+      await eventually(() => {
+        const messages = demo.received.map(([m]) => m);
+        assert.ok(messages.includes("Navigate"), "the navigation message arrived");
+        const lastTitle = demo.received.map(([m, a], i) => [m, a[0], i] as const).filter(([m]) => m === "SetTitle").pop();
+        // The server upper-cases the title; when a pause in the typing lets its acked value reach the
+        // field (docs/protocol.md#client-rules, rule 5), the rest is typed after "LEA": the same text.
+        assert.equal(String(lastTitle?.[1]).toLowerCase(), "leaving now");
+        assert.ok(lastTitle![2] < messages.indexOf("Navigate"), "the typed value came first");
+        assert.equal(demo.model().title, "LEAVING NOW");
+      });
 
-    // On the next page (same session), type and leave at once: the pending value goes by beacon.
-    await page.waitForFunction(() => document.getElementById("body") !== null);
-    await page.click("#body");
-    await page.keyboard.type("unsaved draft");
-    await page.goto("about:blank");
-    await eventually(() => {
-      assert.equal(demo.model().body, "unsaved draft");
-      const beacon = demo.posts.find((p) => Array.isArray(p.body["batch"]) && p.csrfHeader === null);
-      assert.ok(beacon, "a batch without the CSRF header: the beacon");
-      assert.equal(beacon.body["csrf"], csrf);
-      assert.deepEqual((beacon.body["batch"] as { msg: string; args: unknown[] }[]).map((e) => [e.msg, e.args]), [["SetBody", ["unsaved draft"]]]);
+      // On the next page (same session), type and leave at once: the pending value goes by beacon.
+      await page.waitForFunction(() => document.getElementById("body") !== null);
+      await page.click("#body");
+      await page.keyboard.type("unsaved draft");
+      await page.goto("about:blank");
+      await eventually(() => {
+        assert.equal(demo.model().body, "unsaved draft");
+        const beacon = demo.posts.find((p) => Array.isArray(p.body["batch"]) && p.csrfHeader === null);
+        assert.ok(beacon, "a batch without the CSRF header: the beacon");
+        assert.equal(beacon.body["csrf"], csrf);
+        assert.deepEqual((beacon.body["batch"] as { msg: string; args: unknown[] }[]).map((e) => [e.msg, e.args]), [["SetBody", [
+          "unsaved draft",
+        ]]]);
+      });
     });
-  });
-});
+  },
+);
 
 test("a session-lost reply reloads the page into a new session", { skip }, async () => {
   await withPage("session lost", async (page, demo) => {
@@ -267,41 +290,45 @@ test("a session-lost reply reloads the page into a new session", { skip }, async
   });
 });
 
-test("a broken stream resumes through Last-Event-ID: the browser reconnects by itself and gets the frames it missed, or a full render when they are gone", { skip }, async () => {
-  await withPage("resume", async (page, demo) => {
-    await page.click("#inc");
-    await eventually(async () => assert.equal(await page.textContent("#count"), "count 1"));
-    // The frame of that click came over the stream too, so the browser's last event id is 1.
-    await eventually(() => assert.ok(demo.subscribes.length >= 1));
-    await sleep(200);
+test(
+  "a broken stream resumes through Last-Event-ID: the browser reconnects by itself and gets the frames it missed, or a full render when they are gone",
+  { skip },
+  async () => {
+    await withPage("resume", async (page, demo) => {
+      await page.click("#inc");
+      await eventually(async () => assert.equal(await page.textContent("#count"), "count 1"));
+      // The frame of that click came over the stream too, so the browser's last event id is 1.
+      await eventually(() => assert.ok(demo.subscribes.length >= 1));
+      await sleep(200);
 
-    // Another tab of the same session makes two frames while this tab's stream is down.
-    const release = demo.dropStreams();
-    const other = await page.context().newPage();
-    try {
-      await other.goto(`${demo.url}/`);
-      for (const count of [2, 3]) {
-        await other.click("#inc");
-        await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
-      }
-      assert.equal(await page.textContent("#count"), "count 1", "nothing reached the first tab yet");
-      release();
-      await eventually(async () => assert.equal(await page.textContent("#count"), "count 3"));
-      assert.ok(demo.subscribes.includes("1"), `a reconnect named the last frame it got: ${JSON.stringify(demo.subscribes)}`);
-      assert.equal(demo.renders(), 0, "the missed frames were replayed on the stream, not fetched as a render");
+      // Another tab of the same session makes two frames while this tab's stream is down.
+      const release = demo.dropStreams();
+      const other = await page.context().newPage();
+      try {
+        await other.goto(`${demo.url}/`);
+        for (const count of [2, 3]) {
+          await other.click("#inc");
+          await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
+        }
+        assert.equal(await page.textContent("#count"), "count 1", "nothing reached the first tab yet");
+        release();
+        await eventually(async () => assert.equal(await page.textContent("#count"), "count 3"));
+        assert.ok(demo.subscribes.includes("1"), `a reconnect named the last frame it got: ${JSON.stringify(demo.subscribes)}`);
+        assert.equal(demo.renders(), 0, "the missed frames were replayed on the stream, not fetched as a render");
 
-      // A gap longer than the session keeps frames for: the reconnect gets one full render.
-      const releaseAgain = demo.dropStreams();
-      for (let count = 4; count <= 24; count++) {
-        await other.click("#inc");
-        await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
+        // A gap longer than the session keeps frames for: the reconnect gets one full render.
+        const releaseAgain = demo.dropStreams();
+        for (let count = 4; count <= 24; count++) {
+          await other.click("#inc");
+          await eventually(async () => assert.equal(await other.textContent("#count"), `count ${count}`));
+        }
+        releaseAgain();
+        await eventually(async () => assert.equal(await page.textContent("#count"), "count 24"));
+        assert.ok(demo.subscribes.includes("3"), `the second reconnect named frame 3: ${JSON.stringify(demo.subscribes)}`);
+        assert.equal(demo.renders(), 0, "the full render came on the stream");
+      } finally {
+        await other.close();
       }
-      releaseAgain();
-      await eventually(async () => assert.equal(await page.textContent("#count"), "count 24"));
-      assert.ok(demo.subscribes.includes("3"), `the second reconnect named frame 3: ${JSON.stringify(demo.subscribes)}`);
-      assert.equal(demo.renders(), 0, "the full render came on the stream");
-    } finally {
-      await other.close();
-    }
-  });
-});
+    });
+  },
+);

@@ -27,7 +27,11 @@ if (skip === undefined) {
   before(async () => {
     served = await serveDemo();
     const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -69,12 +73,16 @@ function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const out: string[] = [];
-    if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    if (document.documentElement.scrollWidth > width) {
+      out.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    }
     for (const el of Array.from(document.body.querySelectorAll("*"))) {
       if (el.tagName === "STYLE" || el.tagName === "SCRIPT") continue;
       const box = el.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue;
-      if (box.right > width + 0.5 || box.left < -0.5) out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+      if (box.right > width + 0.5 || box.left < -0.5) {
+        out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+      }
     }
     return out;
   });
@@ -88,8 +96,7 @@ function stretchedCards(page: Page): Promise<string[]> {
       if (last === null) return [];
       const gap = card.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
       return gap > 48 ? [`#${card.id}: ${Math.round(gap)} px empty`] : [];
-    }),
-  );
+    }));
 }
 
 async function checkFits(page: Page, name: string, width: number): Promise<void> {
@@ -100,23 +107,27 @@ async function checkFits(page: Page, name: string, width: number): Promise<void>
   assert.deepEqual(await stretchedCards(page), [], `${name} at ${width} px: cards are as tall as their content`);
 }
 
-test("every demo page fits 375 px and 1280 px wide: no element overflows horizontally and no card is stretched", { skip, timeout: 60_000 }, async () => {
-  const { page, problems } = await open();
-  for (const width of WIDTHS) await checkFits(page, "signed-out", width);
-  await signUp(page, ADMIN);
-  // A second user, so the admin table has a row with every action button.
-  const other = await open();
-  await signUp(other.page, USER);
-  for (const width of WIDTHS) await checkFits(page, "home", width);
-  await page.click("#nav-admin");
-  await page.waitForSelector(`#users tr[data-email="${USER.email}"] button.disable`);
-  for (const width of WIDTHS) await checkFits(page, "admin", width);
-  // At phone width the header's controls and the admin's buttons are on screen and clickable.
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.click("#sign-out", { trial: true });
-  await page.click(`#users tr[data-email="${USER.email}"] button.disable`, { trial: true });
-  assert.deepEqual([...problems, ...other.problems], []);
-});
+test(
+  "every demo page fits 375 px and 1280 px wide: no element overflows horizontally and no card is stretched",
+  { skip, timeout: 60_000 },
+  async () => {
+    const { page, problems } = await open();
+    for (const width of WIDTHS) await checkFits(page, "signed-out", width);
+    await signUp(page, ADMIN);
+    // A second user, so the admin table has a row with every action button.
+    const other = await open();
+    await signUp(other.page, USER);
+    for (const width of WIDTHS) await checkFits(page, "home", width);
+    await page.click("#nav-admin");
+    await page.waitForSelector(`#users tr[data-email="${USER.email}"] button.disable`);
+    for (const width of WIDTHS) await checkFits(page, "admin", width);
+    // At phone width the header's controls and the admin's buttons are on screen and clickable.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.click("#sign-out", { trial: true });
+    await page.click(`#users tr[data-email="${USER.email}"] button.disable`, { trial: true });
+    assert.deepEqual([...problems, ...other.problems], []);
+  },
+);
 
 test("a failed sign-in keeps the email out of the URL and still fills it in", { skip, timeout: 30_000 }, async () => {
   const { context, page, problems } = await open();
@@ -129,21 +140,30 @@ test("a failed sign-in keeps the email out of the URL and still fills it in", { 
   assert.deepEqual(problems, []);
 });
 
-test("the to-do list belongs to the user: added on one browser, it is there on another, and sign-out logs no error", { skip, timeout: 60_000 }, async () => {
+test("the to-do list belongs to the user: added on one browser, it is there on another, and sign-out logs no error", {
+  skip,
+  timeout: 60_000,
+}, async () => {
   const who = { email: "todo.owner@demo.test", password: "amber-lantern-meadow" };
   const first = await open();
   await signUp(first.page, who);
   await first.page.click("#draft");
   await first.page.keyboard.type("Water the plants");
   await first.page.keyboard.press("Enter");
-  await eventually(async () => assert.ok((await first.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent))).includes("Water the plants")));
+  await eventually(async () =>
+    assert.ok((await first.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent))).includes("Water the plants"))
+  );
   await first.page.click("#item-list li:nth-of-type(1) button.remove");
   const expected = ["Handle the messages", "Ship it", "Water the plants"];
-  await eventually(async () => assert.deepEqual(await first.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent)), expected));
+  await eventually(async () =>
+    assert.deepEqual(await first.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent)), expected)
+  );
 
   const second = await open();
   await logIn(second.page, who);
-  await eventually(async () => assert.deepEqual(await second.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent)), expected));
+  await eventually(async () =>
+    assert.deepEqual(await second.page.$$eval("#item-list li span", (s) => s.map((e) => e.textContent)), expected)
+  );
 
   await Promise.all([first.page.waitForNavigation(), first.page.click("#sign-out")]);
   await first.page.waitForSelector("#login-form");

@@ -23,7 +23,11 @@ if (skip === undefined) {
   before(async () => {
     cluster = await Cluster.start(3, "round-robin", { SVC_DEMO_BCRYPT_COST: "4" }, DEMO_MAIN);
     const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -31,37 +35,41 @@ if (skip === undefined) {
   });
 }
 
-test("typing into the demo through the round-robin proxy while a replica restarts loses no character", { skip, timeout: 90_000 }, async () => {
-  const page = await (await browser!.newContext()).newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  await page.goto(`${cluster!.proxyUrl}/`);
-  await page.click("#switch");
-  await page.waitForSelector("#signup-form");
-  await page.fill("#email", "typist@demo.test");
-  await page.fill("#password", "violet-orbit-canyon");
-  await Promise.all([page.waitForNavigation(), page.click("#submit")]);
-  await eventually(async () => assert.equal(await page.textContent("#who"), "typist@demo.test"));
+test(
+  "typing into the demo through the round-robin proxy while a replica restarts loses no character",
+  { skip, timeout: 90_000 },
+  async () => {
+    const page = await (await browser!.newContext()).newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    await page.goto(`${cluster!.proxyUrl}/`);
+    await page.click("#switch");
+    await page.waitForSelector("#signup-form");
+    await page.fill("#email", "typist@demo.test");
+    await page.fill("#password", "violet-orbit-canyon");
+    await Promise.all([page.waitForNavigation(), page.click("#submit")]);
+    await eventually(async () => assert.equal(await page.textContent("#who"), "typist@demo.test"));
 
-  const first = "typescript and javascript ";
-  const second = "keep every keystroke across replicas";
-  await page.click("#query");
-  await page.keyboard.type(first, { delay: 30 });
-  // A replica drains and a new one takes its slot while the user goes on typing.
-  const restarted = (async () => {
-    cluster!.kill(1, "SIGTERM");
-    assert.equal(await cluster!.exited(1), 0, "the replica drained and exited cleanly");
-    await cluster!.restart(1);
-  })();
-  await page.keyboard.type(second, { delay: 30 });
-  await restarted;
-  await sleep(200);
-  await page.keyboard.type("!", { delay: 30 });
-  await eventually(async () => assert.equal(await value(page, "#query"), first + second + "!"));
-  // Every keystroke reached the model: a fresh page, served by any replica, shows it all.
-  await eventually(async () => {
-    await page.reload();
-    assert.equal(await value(page, "#query"), first + second + "!");
-  }, 10_000);
-  assert.deepEqual(errors, []);
-});
+    const first = "typescript and javascript ";
+    const second = "keep every keystroke across replicas";
+    await page.click("#query");
+    await page.keyboard.type(first, { delay: 30 });
+    // A replica drains and a new one takes its slot while the user goes on typing.
+    const restarted = (async () => {
+      cluster!.kill(1, "SIGTERM");
+      assert.equal(await cluster!.exited(1), 0, "the replica drained and exited cleanly");
+      await cluster!.restart(1);
+    })();
+    await page.keyboard.type(second, { delay: 30 });
+    await restarted;
+    await sleep(200);
+    await page.keyboard.type("!", { delay: 30 });
+    await eventually(async () => assert.equal(await value(page, "#query"), first + second + "!"));
+    // Every keystroke reached the model: a fresh page, served by any replica, shows it all.
+    await eventually(async () => {
+      await page.reload();
+      assert.equal(await value(page, "#query"), first + second + "!");
+    }, 10_000);
+    assert.deepEqual(errors, []);
+  },
+);

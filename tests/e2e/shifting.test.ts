@@ -227,91 +227,124 @@ async function typeInto(page: Page, selector: string, text: string, human: numbe
 }
 
 for (const seed of SEEDS) {
-  test(`G1 on a shifting page (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`, { skip, timeout: 180_000 }, async () => {
-    await withPage("G1", seed, async (page, app) => {
-      const startId = await idOf(page, "#text");
-      const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
-      const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
-      const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
-      let sent = 0;
-      for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
-        // Each input in three chunks; between them the user adds a log line above (own event).
-        const third = Math.ceil(full.length / 3);
-        for (let i = 0; i < 3; i++) {
-          await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
-          await page.click("#add");
-          sent++;
+  test(
+    `G1 on a shifting page (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`,
+    { skip, timeout: 180_000 },
+    async () => {
+      await withPage("G1", seed, async (page, app) => {
+        const startId = await idOf(page, "#text");
+        const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
+        const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
+        const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
+        let sent = 0;
+        for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
+          // Each input in three chunks; between them the user adds a log line above (own event).
+          const third = Math.ceil(full.length / 3);
+          for (let i = 0; i < 3; i++) {
+            await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
+            await page.click("#add");
+            sent++;
+          }
         }
-      }
-      assert.ok(text.length + upper.length + area.length >= 500);
-      await eventually(async () => {
-        const model = app.model();
-        assert.equal(model.text, text);
-        assert.equal(model.upper, upper.toUpperCase());
-        assert.equal(model.area, area);
-        assert.equal(await value(page, "#text"), text);
-        assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
-        assert.equal(await value(page, "#area"), area);
-      }, 20_000);
-      assert.equal(await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps), 0, "the caret never moved away from the end");
-      await eventually(() => assert.equal(app.received.filter(([m]) => m === "Add").length, sent, "every Add arrived, once"));
-      assert.deepEqual(app.posts.filter((p) => p.status !== 200 && p.status !== 204), [], "nothing the user touched left the page: every event applied");
-      assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
-      assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
-    });
-  });
+        assert.ok(text.length + upper.length + area.length >= 500);
+        await eventually(async () => {
+          const model = app.model();
+          assert.equal(model.text, text);
+          assert.equal(model.upper, upper.toUpperCase());
+          assert.equal(model.area, area);
+          assert.equal(await value(page, "#text"), text);
+          assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
+          assert.equal(await value(page, "#area"), area);
+        }, 20_000);
+        assert.equal(
+          await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
+          0,
+          "the caret never moved away from the end",
+        );
+        await eventually(() => assert.equal(app.received.filter(([m]) => m === "Add").length, sent, "every Add arrived, once"));
+        assert.deepEqual(
+          app.posts.filter((p) => p.status !== 200 && p.status !== 204),
+          [],
+          "nothing the user touched left the page: every event applied",
+        );
+        assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
+        assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
+      });
+    },
+  );
 }
 
-test(`IME on a shifting page (seed ${SEEDS[0]}): one dispatch of the committed text after compositionend, and the confirming Enter does not send`, { skip, timeout: 120_000 }, async () => {
-  await withPage("IME", SEEDS[0]!, async (page, app) => {
-    const cdp = await (await browser()).newCDPSession(page);
-    await focusEnd(page, "#chat");
-    await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
-    await sleep(150);
-    await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
-    await sleep(150);
-    await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
-    await sleep(400); // longer than the debounce, while ticks rename the chat input's wrapper
-    assert.deepEqual(app.received.filter(([m]) => m === "SetChat"), [], "nothing goes out while composing");
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229 });
-    await cdp.send("Input.insertText", { text: "日本" });
-    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
-    await eventually(() => assert.equal(app.model().chat, "日本"));
-    await sleep(600);
-    assert.deepEqual(app.received.filter(([m]) => m === "SetChat" || m === "Send"), [["SetChat", ["日本"]]], "one dispatch, and no Send");
-    assert.equal(await value(page, "#chat"), "日本");
-    await page.keyboard.press("Enter");
-    await eventually(async () => {
-      assert.deepEqual(app.model().sent, ["日本"]);
-      assert.equal(await value(page, "#chat"), "");
-    });
-  });
-});
-
-test(`G2 on a shifting page (seed ${SEEDS[0]}): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`, { skip, timeout: 120_000 }, async () => {
-  await withPage("G2", SEEDS[0]!, async (page, app) => {
-    for (let round = 0; round < 6; round++) {
-      await page.waitForFunction(() => document.getElementById("text") !== null);
-      await page.evaluate(busyPage);
-      const before = app.received.length;
-      const typed = `${await value(page, "#text")} r${round}`;
-      await focusEnd(page, "#text");
-      await page.keyboard.type(` r${round}`);
-      await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-      await eventually(() => {
-        const seen = app.received.slice(before);
-        const nav = seen.findIndex(([m]) => m === "Navigate");
-        assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-        const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-        assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
-        assert.equal(app.model().text, typed);
+test(
+  `IME on a shifting page (seed ${
+    SEEDS[0]
+  }): one dispatch of the committed text after compositionend, and the confirming Enter does not send`,
+  { skip, timeout: 120_000 },
+  async () => {
+    await withPage("IME", SEEDS[0]!, async (page, app) => {
+      const cdp = await (await browser()).newCDPSession(page);
+      await focusEnd(page, "#chat");
+      await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
+      await sleep(150);
+      await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
+      await sleep(150);
+      await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
+      await sleep(400); // longer than the debounce, while ticks rename the chat input's wrapper
+      assert.deepEqual(app.received.filter(([m]) => m === "SetChat"), [], "nothing goes out while composing");
+      await cdp.send("Input.dispatchKeyEvent", {
+        type: "keyDown",
+        key: "Enter",
+        code: "Enter",
+        windowsVirtualKeyCode: 229,
+        nativeVirtualKeyCode: 229,
       });
-      await page.goto(`${app.url}/`);
-    }
-  });
-});
+      await cdp.send("Input.insertText", { text: "日本" });
+      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await eventually(() => assert.equal(app.model().chat, "日本"));
+      await sleep(600);
+      assert.deepEqual(app.received.filter(([m]) => m === "SetChat" || m === "Send"), [["SetChat", ["日本"]]], "one dispatch, and no Send");
+      assert.equal(await value(page, "#chat"), "日本");
+      await page.keyboard.press("Enter");
+      await eventually(async () => {
+        assert.deepEqual(app.model().sent, ["日本"]);
+        assert.equal(await value(page, "#chat"), "");
+      });
+    });
+  },
+);
 
-test(`checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames (seed ${SEEDS[0]})`, { skip, timeout: 120_000 }, async () => {
+test(
+  `G2 on a shifting page (seed ${
+    SEEDS[0]
+  }): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`,
+  { skip, timeout: 120_000 },
+  async () => {
+    await withPage("G2", SEEDS[0]!, async (page, app) => {
+      for (let round = 0; round < 6; round++) {
+        await page.waitForFunction(() => document.getElementById("text") !== null);
+        await page.evaluate(busyPage);
+        const before = app.received.length;
+        const typed = `${await value(page, "#text")} r${round}`;
+        await focusEnd(page, "#text");
+        await page.keyboard.type(` r${round}`);
+        await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+        await eventually(() => {
+          const seen = app.received.slice(before);
+          const nav = seen.findIndex(([m]) => m === "Navigate");
+          assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+          const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+          assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
+          assert.equal(app.model().text, typed);
+        });
+        await page.goto(`${app.url}/`);
+      }
+    });
+  },
+);
+
+test(`checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames (seed ${SEEDS[0]})`, {
+  skip,
+  timeout: 120_000,
+}, async () => {
   await withPage("choices", SEEDS[0]!, async (page, app) => {
     const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
     for (const [done, size, color] of picks) {
@@ -333,7 +366,10 @@ test(`checkboxes, selects (with an empty-valued option) and radio groups keep th
       assert.deepEqual([model.done, model.size, model.color], [done, size, color]);
       assert.equal(await page.isChecked("#done"), done);
       assert.equal(await value(page, "#size"), size);
-      assert.deepEqual(await page.$$eval('input[name="color"]', (els) => els.map((el) => (el as HTMLInputElement).checked)), ["red", "green", "blue"].map((c) => c === color));
+      assert.deepEqual(
+        await page.$$eval('input[name="color"]', (els) => els.map((el) => (el as HTMLInputElement).checked)),
+        ["red", "green", "blue"].map((c) => c === color),
+      );
     });
     assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
   });

@@ -29,7 +29,12 @@ async function signIn(email: string, password: string): Promise<string> {
 
 describe("POST /register", () => {
   test("either field empty or missing gives 400 with a text body", async () => {
-    for (const fields of [{}, { email: "a@b.c" }, { password: "pw" }, { email: "", password: "pw" }, { email: "a@b.c", password: "" }] as Record<string, string>[]) {
+    for (
+      const fields of [{}, { email: "a@b.c" }, { password: "pw" }, { email: "", password: "pw" }, {
+        email: "a@b.c",
+        password: "",
+      }] as Record<string, string>[]
+    ) {
       const resp = await post("/register", fields);
       assert.equal(resp.status, 400, JSON.stringify(fields));
       assert.match(resp.headers.get("Content-Type")!, /^text\/plain/);
@@ -80,7 +85,17 @@ describe("POST /login and GET /me", () => {
     const expired = Auth.signToken(secret, { sub: 1 }, 60, { now: 1_600_000_000 });
     const otherSecret = Auth.signToken(Secret.fromString("x".repeat(40)), { sub: 1 }, 60);
     assert.ok(expired.ok && otherSecret.ok);
-    for (const cookie of [undefined, "", "garbage", `${h}.${forgedPayload}.${s}`, `${h}.${p}.${s![0] === "A" ? "B" : "A"}${s!.slice(1)}`, expired.value, otherSecret.value]) {
+    for (
+      const cookie of [
+        undefined,
+        "",
+        "garbage",
+        `${h}.${forgedPayload}.${s}`,
+        `${h}.${p}.${s![0] === "A" ? "B" : "A"}${s!.slice(1)}`,
+        expired.value,
+        otherSecret.value,
+      ]
+    ) {
       assert.equal((await me(cookie)).status, 401, String(cookie));
     }
   });
@@ -113,7 +128,10 @@ describe("the Secure rule on the session cookie", () => {
 test("login and register are rate limited per address and email, with 429 and Retry-After", async () => {
   const limited = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 3, windowMs: 60_000 } });
   const attempt = (email: string, ip: string) =>
-    limited.fetch(new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email, password: "x" }) }), connectionEnv(ip));
+    limited.fetch(
+      new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email, password: "x" }) }),
+      connectionEnv(ip),
+    );
   for (let i = 0; i < 3; i++) assert.equal((await attempt("rl@example.com", "10.0.0.1")).status, 401);
   const blocked = await attempt("rl@example.com", "10.0.0.1");
   assert.equal(blocked.status, 429);
@@ -127,7 +145,11 @@ test("without a trusted proxy, a client rotating X-Forwarded-For is still limite
   let refused = 0;
   for (let i = 0; i < 30; i++) {
     const resp = await limited.fetch(
-      new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email: "spoof@example.com", password: "x" }), headers: { "X-Forwarded-For": `10.1.${i}.${i}` } }),
+      new Request("http://app.test/login", {
+        method: "POST",
+        body: new URLSearchParams({ email: "spoof@example.com", password: "x" }),
+        headers: { "X-Forwarded-For": `10.1.${i}.${i}` },
+      }),
       connectionEnv("203.0.113.50"),
     );
     if (resp.status === 429) refused += 1;
@@ -138,7 +160,14 @@ test("without a trusted proxy, a client rotating X-Forwarded-For is still limite
 test("behind a trusted proxy, the limit keys on the address the proxy appended, not on what the client wrote before it", async () => {
   const limited = createAuthFlowApp({ db, secret, cost: 4, rateLimit: { limit: 3, windowMs: 60_000 }, trustProxy: ["10.0.0.0/8"] });
   const attempt = (forwardedFor: string) =>
-    limited.fetch(new Request("http://app.test/login", { method: "POST", body: new URLSearchParams({ email: "proxied@example.com", password: "x" }), headers: { "X-Forwarded-For": forwardedFor } }), connectionEnv("10.0.0.9"));
+    limited.fetch(
+      new Request("http://app.test/login", {
+        method: "POST",
+        body: new URLSearchParams({ email: "proxied@example.com", password: "x" }),
+        headers: { "X-Forwarded-For": forwardedFor },
+      }),
+      connectionEnv("10.0.0.9"),
+    );
   for (let i = 0; i < 3; i++) assert.equal((await attempt(`6.6.6.${i}, 198.51.100.1`)).status, 401);
   assert.equal((await attempt("6.6.6.99, 198.51.100.1")).status, 429, "a spoofed leftmost entry does not buy a new budget");
   assert.equal((await attempt("198.51.100.2")).status, 401, "another client behind the same proxy has its own budget");

@@ -1,9 +1,17 @@
 // Small live apps the server tests drive.
 import { Ui } from "../../src/ui/mod.ts";
-import { app, every, task, rotateSession, type LiveAppOptions } from "../../src/live/server/mod.ts";
+import { app, every, type LiveAppOptions, rotateSession, task } from "../../src/live/server/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 
-export type FormModel = { count: number; title: string; showTitle: boolean; ticking: boolean; fetched: string; boom: boolean; page: "form" | "done" };
+export type FormModel = {
+  count: number;
+  title: string;
+  showTitle: boolean;
+  ticking: boolean;
+  fetched: string;
+  boom: boolean;
+  page: "form" | "done";
+};
 
 export const initialForm: FormModel = { count: 0, title: "", showTitle: true, ticking: false, fetched: "", boom: false, page: "form" };
 

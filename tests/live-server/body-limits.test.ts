@@ -91,7 +91,9 @@ describe("event body limits", () => {
     const inArgs = await refusal(await tab.post({ seq: 1, msg: "Measure", args: [[long]] }));
     assert.deepEqual([inArgs.status, inArgs.error], [400, "limit_exceeded"]);
     assert.match(inArgs.message, /maxStringLength/);
-    const inInput = await refusal(await tab.post({ seq: 2, msg: "Measure", args: [], inputState: { "r.#input:x": { value: long, seq: 1 } } }));
+    const inInput = await refusal(
+      await tab.post({ seq: 2, msg: "Measure", args: [], inputState: { "r.#input:x": { value: long, seq: 1 } } }),
+    );
     assert.deepEqual([inInput.status, inInput.error], [400, "limit_exceeded"]);
     assert.match(inInput.message, /maxStringLength/);
     const atLimit = await tab.post({ seq: 3, msg: "Measure", args: ["x".repeat(LIMITS.maxStringLength)] });
@@ -143,12 +145,19 @@ test("the depth check on the raw text agrees with the parsed value's depth, stri
   const tricky = fc.constantFrom("[", "]", "{", "}", '"', "\\", '\\"[', "[[[", "]]}}", "\\\\");
   const leaf = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string(), fc.stringMatching(/^[\[\]{}"\\a]{0,8}$/), tricky);
   const { value } = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: "small", maxDepth: 40 }, leaf, fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 3 })),
+    value: fc.oneof(
+      { depthSize: "small", maxDepth: 40 },
+      leaf,
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), tie("value"), { maxKeys: 3 }),
+    ),
   }));
   const depthOfValue = (v: unknown): number =>
     typeof v === "object" && v !== null ? 1 + Math.max(0, ...(Array.isArray(v) ? v : Object.values(v)).map(depthOfValue)) : 0;
   // Wrapped in 0 to 36 arrays or objects, so that both sides of the limit are reached often.
-  const wrapped = fc.tuple(value, fc.integer({ min: 0, max: 36 }).chain((n) => fc.array(fc.boolean(), { minLength: n, maxLength: n }))).map(([inner, wraps]) => wraps.reduce<unknown>((v, asArray) => (asArray ? [v] : { k: v }), inner));
+  const wrapped = fc.tuple(value, fc.integer({ min: 0, max: 36 }).chain((n) => fc.array(fc.boolean(), { minLength: n, maxLength: n }))).map(
+    ([inner, wraps]) => wraps.reduce<unknown>((v, asArray) => (asArray ? [v] : { k: v }), inner),
+  );
   let over = 0;
   fc.assert(
     fc.property(wrapped, (v) => {

@@ -21,7 +21,10 @@ describe("CSRF tokens bound to the session", () => {
     const a = freshApp();
     const victim = await openTab(a);
     const tossed = "attacker-chosen-value-attacker-chosen-value";
-    const resp = await event(a, { csrf: tossed, batch: [inc(1)] }, { Cookie: `${sessionCookie(victim)}; __svc_csrf=${tossed}`, "Content-Type": "text/plain;charset=UTF-8" });
+    const resp = await event(a, { csrf: tossed, batch: [inc(1)] }, {
+      Cookie: `${sessionCookie(victim)}; __svc_csrf=${tossed}`,
+      "Content-Type": "text/plain;charset=UTF-8",
+    });
     assert.equal(resp.status, 403);
     assert.equal(resp.headers.get("X-Svc-Status"), "csrf-failed");
     const withHeader = await event(a, inc(1), { Cookie: `${sessionCookie(victim)}; __svc_csrf=${tossed}`, "X-Svc-Csrf": tossed });
@@ -48,7 +51,11 @@ describe("CSRF tokens bound to the session", () => {
     const tab = await openTab(one);
     const again = await openTab(one, "http://app.test/", tab.cookies);
     assert.equal(again.csrf, tab.csrf, "stable for a session and cookie");
-    const elsewhere = await openTab(other, "http://app.test/", tab.cookies.split("; ").filter((pair) => !pair.includes("svc_sid=")).join("; "));
+    const elsewhere = await openTab(
+      other,
+      "http://app.test/",
+      tab.cookies.split("; ").filter((pair) => !pair.includes("svc_sid=")).join("; "),
+    );
     assert.notEqual(elsewhere.csrf, tab.csrf);
     assert.throws(() => freshApp({ secret: Secret.fromString("short") }), /at least 32 bytes/);
   });
@@ -61,7 +68,12 @@ describe("CSRF tokens bound to the session", () => {
     const withTossed = `${tab.cookies}; __svc_csrf=tossed`;
     const resp = await event(a, inc(1), { Cookie: withTossed, "X-Svc-Csrf": tab.csrf }, "https://app.test/_svc/event");
     assert.equal(resp.status, 200);
-    const forged = await event(a, { csrf: "tossed", batch: [inc(2)] }, { Cookie: withTossed, "Content-Type": "text/plain" }, "https://app.test/_svc/event");
+    const forged = await event(
+      a,
+      { csrf: "tossed", batch: [inc(2)] },
+      { Cookie: withTossed, "Content-Type": "text/plain" },
+      "https://app.test/_svc/event",
+    );
     assert.equal(forged.status, 403);
   });
 
@@ -69,7 +81,9 @@ describe("CSRF tokens bound to the session", () => {
     const a = freshApp();
     const plain = await openTab(a);
     const page = await a.fetch(new Request("https://app.test/", { headers: { Cookie: plain.cookies } }));
-    assert.ok(page.headers.getSetCookie().some((line) => /^__Host-__svc_csrf=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/.test(line)));
+    assert.ok(
+      page.headers.getSetCookie().some((line) => /^__Host-__svc_csrf=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/.test(line)),
+    );
   });
 
   test("rotation re-derives the token: the rotating reply carries the new one, and the old token works only within the grace period", async () => {
@@ -102,7 +116,13 @@ describe("CSRF tokens bound to the session", () => {
     const tab = await openTab(a);
     const rotated = await tab.post({ seq: 1, msg: "SignIn", handlerId: buttonId(tab.html, "sign in") });
     const ticket = rotated.headers.get("X-Svc-Rotation")!;
-    const exchange = (token: string) => a.fetch(new Request("http://app.test/_svc/rotate", { method: "POST", headers: { Cookie: tab.cookies, "X-Svc-Csrf": token, "X-Svc-Rotation": ticket } }));
+    const exchange = (token: string) =>
+      a.fetch(
+        new Request("http://app.test/_svc/rotate", {
+          method: "POST",
+          headers: { Cookie: tab.cookies, "X-Svc-Csrf": token, "X-Svc-Rotation": ticket },
+        }),
+      );
     assert.equal((await exchange(rotated.headers.get("X-Svc-Csrf")!)).status, 403, "the token goes with the cookie's (old) id");
     const granted = await exchange(tab.csrf);
     assert.equal(granted.status, 204);
@@ -115,7 +135,8 @@ describe("CSRF tokens bound to the session", () => {
     const a = freshApp();
     const first = await openTab(a);
     const second = await openTab(a, "http://app.test/", first.cookies.split("; ").filter((pair) => !pair.includes("svc_sid=")).join("; "));
-    const render = (cookies: string, token: string) => a.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: cookies, "X-Svc-Csrf": token } }));
+    const render = (cookies: string, token: string) =>
+      a.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: cookies, "X-Svc-Csrf": token } }));
     assert.equal((await render(second.cookies, first.csrf)).status, 403);
     assert.equal((await render(second.cookies, second.csrf)).status, 200);
   });
@@ -125,7 +146,15 @@ describe("the Origin check", () => {
   test("an event with a valid token from another origin is refused, and nothing is applied", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    for (const headers of <Record<string, string>[]>[{ Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "http://app.test.evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }]) {
+    for (
+      const headers of <Record<string, string>[]> [
+        { Origin: "https://evil.example" },
+        { Origin: "null" },
+        { Origin: "http://app.test.evil.example" },
+        { "Sec-Fetch-Site": "cross-site" },
+        { "Sec-Fetch-Site": "same-site" },
+      ]
+    ) {
       const resp = await tab.post(inc(1), headers);
       assert.equal(resp.status, 403, JSON.stringify(headers));
       assert.equal(resp.headers.get("X-Svc-Status"), "csrf-failed");
@@ -140,7 +169,8 @@ describe("the Origin check", () => {
   test("the beacon's text/plain body is checked the same way: its own origin passes, another is refused", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    const beacon = (origin: string, seq: number) => event(a, { csrf: tab.csrf, batch: [inc(seq)] }, { Cookie: tab.cookies, "Content-Type": "text/plain;charset=UTF-8", Origin: origin });
+    const beacon = (origin: string, seq: number) =>
+      event(a, { csrf: tab.csrf, batch: [inc(seq)] }, { Cookie: tab.cookies, "Content-Type": "text/plain;charset=UTF-8", Origin: origin });
     assert.equal((await beacon("http://app.test", 1)).status, 204);
     assert.equal((await beacon("https://evil.example", 2)).status, 403);
     assert.deepEqual(countOf(a), [1]);
@@ -149,11 +179,25 @@ describe("the Origin check", () => {
   test("the render and the rotation exchange refuse another origin", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    const render = await a.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Sec-Fetch-Site": "cross-site" } }));
+    const render = await a.fetch(
+      new Request("http://app.test/_svc/render", {
+        headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Sec-Fetch-Site": "cross-site" },
+      }),
+    );
     assert.equal(render.status, 403);
     const rotated = await tab.post({ seq: 1, msg: "SignIn", handlerId: buttonId(tab.html, "sign in") });
     const exchange = (origin: string) =>
-      a.fetch(new Request("http://app.test/_svc/rotate", { method: "POST", headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "X-Svc-Rotation": rotated.headers.get("X-Svc-Rotation")!, Origin: origin } }));
+      a.fetch(
+        new Request("http://app.test/_svc/rotate", {
+          method: "POST",
+          headers: {
+            Cookie: tab.cookies,
+            "X-Svc-Csrf": tab.csrf,
+            "X-Svc-Rotation": rotated.headers.get("X-Svc-Rotation")!,
+            Origin: origin,
+          },
+        }),
+      );
     assert.equal((await exchange("https://evil.example")).status, 403);
     assert.equal((await exchange("http://app.test")).status, 204);
   });

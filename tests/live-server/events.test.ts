@@ -85,7 +85,13 @@ describe("POST /_svc/event", () => {
   test("acks the largest processed seq for reported inputs present in the previous tree", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    const resp = await tab.post({ seq: 3, msg: "SetTitle", args: ["abc"], handlerId: TITLE, inputState: { [TITLE]: { value: "abc", seq: 3 }, "r.99#input": { value: "x", seq: 3 } } });
+    const resp = await tab.post({
+      seq: 3,
+      msg: "SetTitle",
+      args: ["abc"],
+      handlerId: TITLE,
+      inputState: { [TITLE]: { value: "abc", seq: 3 }, "r.99#input": { value: "x", seq: 3 } },
+    });
     const body = (await resp.json()) as { ackInputs: Record<string, number> };
     assert.deepEqual(body.ackInputs, { [TITLE]: 3 }, "an id not in the previous tree is not acked");
     assert.equal(sessionOf(a).inputSeqs.get(TITLE), 3);
@@ -95,7 +101,13 @@ describe("POST /_svc/event", () => {
     const a = freshApp();
     const tab = await openTab(a);
     await tab.post({ seq: 5, msg: "SetTitle", args: ["new"], handlerId: TITLE, inputState: { [TITLE]: { value: "new", seq: 5 } } });
-    const late = await tab.post({ seq: 4, msg: "SetTitle", args: ["old"], handlerId: TITLE, inputState: { [TITLE]: { value: "old", seq: 4 } } });
+    const late = await tab.post({
+      seq: 4,
+      msg: "SetTitle",
+      args: ["old"],
+      handlerId: TITLE,
+      inputState: { [TITLE]: { value: "old", seq: 4 } },
+    });
     assert.deepEqual(((await late.json()) as { ackInputs: object }).ackInputs, { [TITLE]: 5 });
     assert.equal(sessionOf(a).inputSeqs.get(TITLE), 5);
   });
@@ -103,10 +115,22 @@ describe("POST /_svc/event", () => {
   test("the client's reported value is the authority map: a normalised value equal to what the client shows emits no patch", async () => {
     const tab = await openTab(freshApp());
     // The user typed "ABC"; update normalises to "ABC": the client already shows it.
-    const same = await tab.post({ seq: 1, msg: "SetTitle", args: ["ABC"], handlerId: TITLE, inputState: { [TITLE]: { value: "ABC", seq: 1 } } });
+    const same = await tab.post({
+      seq: 1,
+      msg: "SetTitle",
+      args: ["ABC"],
+      handlerId: TITLE,
+      inputState: { [TITLE]: { value: "ABC", seq: 1 } },
+    });
     assert.deepEqual(((await same.json()) as { patches: unknown[] }).patches, []);
     // The user typed " abd"; the render changes to "ABD", which differs from what the client shows.
-    const differs = await tab.post({ seq: 2, msg: "SetTitle", args: [" abd"], handlerId: TITLE, inputState: { [TITLE]: { value: " abd", seq: 2 } } });
+    const differs = await tab.post({
+      seq: 2,
+      msg: "SetTitle",
+      args: [" abd"],
+      handlerId: TITLE,
+      inputState: { [TITLE]: { value: " abd", seq: 2 } },
+    });
     assert.deepEqual(((await differs.json()) as { patches: unknown[] }).patches, [{ id: TITLE, attrs: { value: "ABD" } }]);
   });
 
@@ -121,7 +145,12 @@ describe("POST /_svc/event", () => {
 
   test("a reply whose only patch replaces the root is full HTML with X-Svc-Seq and X-Svc-Ack-Inputs", async () => {
     const tab = await openTab(freshApp());
-    const resp = await tab.post({ seq: 4, msg: "Finish", handlerId: buttonId(tab.html, "finish"), inputState: { [TITLE]: { value: "typed", seq: 4 } } });
+    const resp = await tab.post({
+      seq: 4,
+      msg: "Finish",
+      handlerId: buttonId(tab.html, "finish"),
+      inputState: { [TITLE]: { value: "typed", seq: 4 } },
+    });
     assert.equal(resp.headers.get("Content-Type"), "text/html; charset=utf-8");
     assert.equal(resp.headers.get("X-Svc-Seq"), "1");
     assert.equal(resp.headers.get("X-Svc-Ack-Inputs"), JSON.stringify({ [TITLE]: 4 }));
@@ -134,7 +163,13 @@ describe("POST /_svc/event", () => {
     const a = freshApp();
     const tab = await openTab(a);
     const inc = buttonId(tab.html, "\\+");
-    const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => tab.post({ seq: i + 1, msg: "Inc", handlerId: inc }).then((r) => r.json() as Promise<{ seq: number; respondingTo: number }>)));
+    const replies = await Promise.all(
+      Array.from(
+        { length: 100 },
+        (_, i) =>
+          tab.post({ seq: i + 1, msg: "Inc", handlerId: inc }).then((r) => r.json() as Promise<{ seq: number; respondingTo: number }>),
+      ),
+    );
     const bySeq = [...replies].sort((x, y) => x.seq - y.seq);
     assert.deepEqual(bySeq.map((r) => r.seq), Array.from({ length: 100 }, (_, i) => i + 1));
     assert.equal(new Set(replies.map((r) => r.respondingTo)).size, 100);
@@ -148,7 +183,12 @@ describe("POST /_svc/event", () => {
     const previous = setLogSink((level, line) => lines.push(`${level} ${line}`));
     let resp: Response;
     try {
-      resp = await tab.post({ seq: 1, msg: "Boom", handlerId: buttonId(tab.html, "boom"), inputState: { [TITLE]: { value: "v", seq: 1 } } });
+      resp = await tab.post({
+        seq: 1,
+        msg: "Boom",
+        handlerId: buttonId(tab.html, "boom"),
+        inputState: { [TITLE]: { value: "v", seq: 1 } },
+      });
     } finally {
       setLogSink(previous);
     }
@@ -165,7 +205,15 @@ describe("POST /_svc/event", () => {
     const a = freshApp();
     const tab = await openTab(a);
     const inc = buttonId(tab.html, "\\+");
-    const resp = await tab.post({ msg: "ignored", seq: 99, batch: [{ seq: 1, msg: "Inc", handlerId: inc }, { seq: 2, msg: "SetTitle", args: ["b"], handlerId: TITLE }, { seq: 3, msg: "Inc", handlerId: inc }] });
+    const resp = await tab.post({
+      msg: "ignored",
+      seq: 99,
+      batch: [{ seq: 1, msg: "Inc", handlerId: inc }, { seq: 2, msg: "SetTitle", args: ["b"], handlerId: TITLE }, {
+        seq: 3,
+        msg: "Inc",
+        handlerId: inc,
+      }],
+    });
     assert.equal(resp.status, 204);
     assert.equal(await resp.text(), "");
     assert.deepEqual({ count: modelOf(a).count, title: modelOf(a).title }, { count: 2, title: "B" });
@@ -179,7 +227,11 @@ describe("POST /_svc/event", () => {
     const page = "p".repeat(22);
     // The batch arrives first: the in-flight entry (seq 1) and the navigation's own entries run;
     // the late original is answered 204 and not processed.
-    const batch = await tab.post({ page, inputState: { [TITLE]: { value: "late", seq: 2 } }, batch: [{ seq: 1, msg: "Inc", handlerId: inc }, { seq: 2, msg: "SetTitle", args: ["late"], handlerId: TITLE }] });
+    const batch = await tab.post({
+      page,
+      inputState: { [TITLE]: { value: "late", seq: 2 } },
+      batch: [{ seq: 1, msg: "Inc", handlerId: inc }, { seq: 2, msg: "SetTitle", args: ["late"], handlerId: TITLE }],
+    });
     assert.equal(batch.status, 204);
     assert.equal(sessionOf(a).inputSeqs.get(TITLE), 2, "the reported inputs went with the first entry processed");
     const original = await tab.post({ page, seq: 1, msg: "Inc", handlerId: inc });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app.ts";
 import { MemorySessionStore } from "../../src/live/server/store.ts";
-import { setLogSink, type LogLevel } from "../../src/log.ts";
+import { type LogLevel, setLogSink } from "../../src/log.ts";
 import { cookieHeader, eventually, openTab, sleep, type Tab } from "./harness.ts";
 import { withEnv } from "../server/env-helpers.ts";
 import { postgresTarget } from "./gate-targets.ts";
@@ -220,7 +220,13 @@ describe("endSession", () => {
     assert.ok(resp.headers.getSetCookie().some((line) => /^svc_sid=;.*Max-Age=0/.test(line)), "the session cookie is cleared");
     assert.equal(session.ended, true);
     assert.equal(await store.isDead(session.id), true);
-    const replayed = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 3, msg: "Inc" }), headers: { Cookie: copy, "X-Svc-Csrf": tab.csrf } }));
+    const replayed = await a.fetch(
+      new Request("http://app.test/_svc/event", {
+        method: "POST",
+        body: JSON.stringify({ seq: 3, msg: "Inc" }),
+        headers: { Cookie: copy, "X-Svc-Csrf": tab.csrf },
+      }),
+    );
     assert.equal(replayed.status, 404);
     const page = await openTab(a, "http://app.test/", copy);
     assert.match(page.html, /signed out/);
@@ -233,7 +239,12 @@ describe("sliding apps and the gate", () => {
   const SECRET_ENV = "SVC_TEST_GATE_SECRET";
   const secretText = "gate-secret-gate-secret-gate-secret-0123";
   function slidingApp(db: Db) {
-    return gateApp(undefined).withAuthSliding({ cookie: "session", secretEnv: SECRET_ENV, sameSite: "Lax", revokedCheck: (sub, iat) => Auth.isRevoked(db, sub, iat) }).withRevocation(db);
+    return gateApp(undefined).withAuthSliding({
+      cookie: "session",
+      secretEnv: SECRET_ENV,
+      sameSite: "Lax",
+      revokedCheck: (sub, iat) => Auth.isRevoked(db, sub, iat),
+    }).withRevocation(db);
   }
   const token = (sub: string) => {
     const signed = Auth.signSlidingToken(Secret.fromString(secretText), { sub }, { windowSeconds: 900, maxLifetimeSeconds: 3600 });
@@ -287,7 +298,13 @@ describe("sliding apps and the gate", () => {
       const a = slidingApp(db);
       const tab = await openTab(a, "http://app.test/", `session=${token(first)}`);
       const sessionCookie = tab.cookies.replace(/session=[^;]+; ?/, "");
-      const resp = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 1, msg: "Inc" }), headers: { Cookie: `${sessionCookie}; session=${token(second)}`, "X-Svc-Csrf": tab.csrf } }));
+      const resp = await a.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          body: JSON.stringify({ seq: 1, msg: "Inc" }),
+          headers: { Cookie: `${sessionCookie}; session=${token(second)}`, "X-Svc-Csrf": tab.csrf },
+        }),
+      );
       assert.equal(resp.status, 200);
       assert.ok(resp.headers.get("X-Svc-Rotation"));
       assert.equal([...a.sessions.all()][0]!.user, second);
@@ -300,38 +317,47 @@ describe("two replicas on one database", () => {
     const url = target === "postgres" ? postgresTarget() : undefined;
     const skip = target === "postgres" && url === undefined ? "SVC_TEST_POSTGRES_URL is not set: Postgres replica case skipped" : false;
 
-    test(`${target}: a revoke through replica A evicts the session on replica B at its next interaction (TTL 0), and within TTL with a positive TTL`, { skip }, async () => {
-      await url?.ready;
-      const location = target === "postgres" ? url!.url : `file:${await tempFile()}`;
-      let now = Date.now();
-      const clock = () => now;
-      const replicaA = Db.open(location, { revocationCacheTtl: 0 });
-      const replicaB0 = Db.open(location, { revocationCacheTtl: 0 });
-      const replicaBTtl = Db.open(location, { revocationCacheTtl: 5, clock });
-      dbs.push(replicaA, replicaB0, replicaBTtl);
-      try {
-        const id = await newUser(replicaA, `replica-${Date.now()}@example.com`);
-        const other = await newUser(replicaA, `replica-ttl-${Date.now()}@example.com`);
-        const appB0 = gateApp(replicaB0);
-        const appBTtl = gateApp(replicaBTtl);
-        const tab0 = await openTab(appB0);
-        const tabTtl = await openTab(appBTtl);
-        await signIn(tab0, id);
-        await signIn(tabTtl, other);
-        assert.equal((await tabTtl.post({ seq: 2, msg: "Inc" })).status, 200, "the TTL replica caches Active");
-        await sleep(5);
-        assert.ok((await Auth.revokeUser(replicaA, id)).ok);
-        assert.equal((await tab0.post({ seq: 2, msg: "Inc" })).status, 404, "TTL 0: evicted at once, so its next interaction is refused");
-        // Replicas in one process share the cache invalidation of Auth writes; a replica in another
-        // process is heard of only through the table, so that revoke is written as plain SQL.
-        await sql(replicaA, "INSERT INTO svc_user_access (user_id, revoked_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET revoked_at = excluded.revoked_at", other, Date.now() + 1);
-        assert.equal((await tabTtl.post({ seq: 3, msg: "Inc" })).status, 200, "positive TTL: the cached verdict still serves");
-        now += 5_000;
-        assert.equal((await tabTtl.post({ seq: 4, msg: "Inc" })).status, 404, "within TTL seconds: evicted");
-      } finally {
-        await url?.cleanup();
-      }
-    });
+    test(
+      `${target}: a revoke through replica A evicts the session on replica B at its next interaction (TTL 0), and within TTL with a positive TTL`,
+      { skip },
+      async () => {
+        await url?.ready;
+        const location = target === "postgres" ? url!.url : `file:${await tempFile()}`;
+        let now = Date.now();
+        const clock = () => now;
+        const replicaA = Db.open(location, { revocationCacheTtl: 0 });
+        const replicaB0 = Db.open(location, { revocationCacheTtl: 0 });
+        const replicaBTtl = Db.open(location, { revocationCacheTtl: 5, clock });
+        dbs.push(replicaA, replicaB0, replicaBTtl);
+        try {
+          const id = await newUser(replicaA, `replica-${Date.now()}@example.com`);
+          const other = await newUser(replicaA, `replica-ttl-${Date.now()}@example.com`);
+          const appB0 = gateApp(replicaB0);
+          const appBTtl = gateApp(replicaBTtl);
+          const tab0 = await openTab(appB0);
+          const tabTtl = await openTab(appBTtl);
+          await signIn(tab0, id);
+          await signIn(tabTtl, other);
+          assert.equal((await tabTtl.post({ seq: 2, msg: "Inc" })).status, 200, "the TTL replica caches Active");
+          await sleep(5);
+          assert.ok((await Auth.revokeUser(replicaA, id)).ok);
+          assert.equal((await tab0.post({ seq: 2, msg: "Inc" })).status, 404, "TTL 0: evicted at once, so its next interaction is refused");
+          // Replicas in one process share the cache invalidation of Auth writes; a replica in another
+          // process is heard of only through the table, so that revoke is written as plain SQL.
+          await sql(
+            replicaA,
+            "INSERT INTO svc_user_access (user_id, revoked_at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET revoked_at = excluded.revoked_at",
+            other,
+            Date.now() + 1,
+          );
+          assert.equal((await tabTtl.post({ seq: 3, msg: "Inc" })).status, 200, "positive TTL: the cached verdict still serves");
+          now += 5_000;
+          assert.equal((await tabTtl.post({ seq: 4, msg: "Inc" })).status, 404, "within TTL seconds: evicted");
+        } finally {
+          await url?.cleanup();
+        }
+      },
+    );
   }
 });
 

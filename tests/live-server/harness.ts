@@ -22,7 +22,9 @@ export type FrameReader = {
 };
 
 export function cookieHeader(resp: Response, previous = ""): string {
-  const jar = new Map(previous.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+  const jar = new Map(
+    previous.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
   for (const line of resp.headers.getSetCookie()) {
     const pair = line.split(";")[0]!;
     const name = pair.slice(0, pair.indexOf("="));
@@ -43,7 +45,15 @@ export async function openTab<M>(app: LiveApp<M>, url = "http://app.test/", cook
     handle: meta("svc-session"),
     html,
     postRaw: (body, headers = {}) =>
-      Promise.resolve(app.fetch(new Request(new URL("/_svc/event", url), { method: "POST", body, headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json", ...headers } }))),
+      Promise.resolve(
+        app.fetch(
+          new Request(new URL("/_svc/event", url), {
+            method: "POST",
+            body,
+            headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json", ...headers },
+          }),
+        ),
+      ),
     post: (body, headers = {}) => tab.postRaw(JSON.stringify(body), headers),
     subscribe: async (path = "/_svc/subscribe", headers = {}) =>
       frameReader(await app.fetch(new Request(new URL(path, url), { headers: { Cookie: tab.cookies, ...headers } }))),

@@ -36,7 +36,12 @@ function tableApp() {
             "tbody",
             {},
             ...model.qty.map((q, i) =>
-              Ui.h("tr", {}, Ui.h("td", {}, Ui.h("input", { type: "number", name: `qty-${i}`, value: String(q), onInput: ["SetQty", i] })), Ui.h("td", {}, `total ${q * 3}`)),
+              Ui.h(
+                "tr",
+                {},
+                Ui.h("td", {}, Ui.h("input", { type: "number", name: `qty-${i}`, value: String(q), onInput: ["SetQty", i] })),
+                Ui.h("td", {}, `total ${q * 3}`),
+              )
             ),
           ),
         ),
@@ -51,7 +56,14 @@ async function visitsEditing(tab: Tab, ids: string[], from: number, to: number, 
     const value = String(row + 1);
     seq.n++;
     const before = lookupVisits.count;
-    const resp = await tab.post({ page: "p", seq: seq.n, msg: "SetQty", args: [row, value], handlerId: ids[row], inputState: { [ids[row]!]: { value, seq: seq.n } } });
+    const resp = await tab.post({
+      page: "p",
+      seq: seq.n,
+      msg: "SetQty",
+      args: [row, value],
+      handlerId: ids[row],
+      inputState: { [ids[row]!]: { value, seq: seq.n } },
+    });
     visits.push(lookupVisits.count - before);
     assert.equal(resp.status, 200);
     const frame = (await resp.json()) as { ackInputs?: Record<string, number>; patches: { id: string }[] };
@@ -84,13 +96,23 @@ test("an input that leaves the tree is evicted, and one that stays keeps its seq
     update: (model, msg) => (msg === "Drop" ? model + 1 : model),
     view: (model) => {
       rows = 3 - Math.min(model, 2);
-      return Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { "svc-key": `k${i}` }, Ui.h("input", { name: `v${i}`, onInput: "Drop" }))));
+      return Ui.h(
+        "ul",
+        {},
+        ...Array.from({ length: rows }, (_, i) => Ui.h("li", { "svc-key": `k${i}` }, Ui.h("input", { name: `v${i}`, onInput: "Drop" }))),
+      );
     },
   });
   const tab = await openTab(live);
   const ids = [...tab.html.matchAll(/<input svc-id="([^"]+)"/g)].map((m) => m[1]!);
   const session = [...live.sessions.all()][0]!;
-  let resp = await tab.post({ page: "p", seq: 1, msg: "Drop", handlerId: ids[2], inputState: { [ids[2]!]: { value: "a", seq: 1 }, [ids[0]!]: { value: "b", seq: 1 } } });
+  let resp = await tab.post({
+    page: "p",
+    seq: 1,
+    msg: "Drop",
+    handlerId: ids[2],
+    inputState: { [ids[2]!]: { value: "a", seq: 1 }, [ids[0]!]: { value: "b", seq: 1 } },
+  });
   assert.equal(resp.status, 200);
   assert.deepEqual([...session.inputSeqs.keys()], [ids[0]], "the removed row's input is gone, the first row's stays");
   resp = await tab.post({ page: "p", seq: 2, msg: "Drop", handlerId: ids[1], inputState: { "r.9#nothing": { value: "x", seq: 2 } } });

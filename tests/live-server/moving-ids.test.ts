@@ -29,10 +29,20 @@ test("an event naming a handler id from before a rename is applied to the rename
   assert.equal(frame1.seq, 1);
   // The log line at the top renames every sibling below it, as one chain in one kids patch.
   const kids = frame1.patches.find((p) => p.id === "r")?.kids;
-  assert.deepEqual(kids?.slice(0, 4), [{ html: `<p svc-id="r.0#p" class="log">entry 1</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.2#div", id: "r.3#div" }]);
+  assert.deepEqual(kids?.slice(0, 4), [{ html: `<p svc-id="r.0#p" class="log">entry 1</p>` }, { keep: "r.0#div", id: "r.1#div" }, {
+    keep: "r.1#div",
+    id: "r.2#div",
+  }, { keep: "r.2#div", id: "r.3#div" }]);
 
   // The tab typed before it applied frame 1: its ids are those of frame 0.
-  const typed = await tab.post({ seq: 2, msg: "SetText", args: ["abc"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abc", seq: 2 } } });
+  const typed = await tab.post({
+    seq: 2,
+    msg: "SetText",
+    args: ["abc"],
+    handlerId: TEXT_AT(3),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "abc", seq: 2 } },
+  });
   assert.equal(typed.status, 200);
   const frame2 = (await typed.json()) as Reply;
   assert.equal(a.model().text, "abc");
@@ -42,7 +52,14 @@ test("an event naming a handler id from before a rename is applied to the rename
   // Two more renames later, an id from frame 0 still reaches the same input.
   await tab.post({ seq: 3, msg: "Add", handlerId: "r.9#div.0#button", lastAppliedSeq: 2 });
   await tab.post({ seq: 4, msg: "Add", handlerId: "r.10#div.0#button", lastAppliedSeq: 3 });
-  const late = await tab.post({ seq: 5, msg: "SetText", args: ["abcd"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abcd", seq: 5 } } });
+  const late = await tab.post({
+    seq: 5,
+    msg: "SetText",
+    args: ["abcd"],
+    handlerId: TEXT_AT(3),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "abcd", seq: 5 } },
+  });
   assert.deepEqual(((await late.json()) as Reply).ackInputs, { [TEXT_AT(6)]: 5 });
   assert.equal(a.model().text, "abcd");
 
@@ -78,14 +95,31 @@ test("an event naming a removed handler gets 410 handler-gone and changes nothin
   // Frame 1 removes the last row (row 3, r.2#div); a click on its button sent before frame 1 arrived:
   await tab.post({ seq: 1, msg: "Remove", args: [3], handlerId: REMOVE_AT(2), lastAppliedSeq: 0 });
   assert.deepEqual(a.model().rows, [1, 2]);
-  const gone = await tab.post({ seq: 2, msg: "Remove", args: [3], handlerId: REMOVE_AT(2), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "kept", seq: 2 } } });
+  const gone = await tab.post({
+    seq: 2,
+    msg: "Remove",
+    args: [3],
+    handlerId: REMOVE_AT(2),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "kept", seq: 2 } },
+  });
   assert.equal(gone.status, 410);
   assert.equal(gone.headers.get("X-Svc-Status"), "handler-gone");
-  assert.deepEqual(await gone.json(), { error: "handler_gone", message: "the element that sent this event is no longer in the page; nothing changed" });
+  assert.deepEqual(await gone.json(), {
+    error: "handler_gone",
+    message: "the element that sent this event is no longer in the page; nothing changed",
+  });
   assert.deepEqual(a.received.map(([m]) => m), ["Remove"], "nothing dispatched");
   assert.equal(a.model().text, "");
   // The same click from a tab that had applied frame 1 names the next row's button: a different node.
-  const other = await tab.post({ seq: 3, msg: "Remove", args: [1], handlerId: REMOVE_AT(0), lastAppliedSeq: 1, inputState: { [TEXT_AT(3)]: { value: "stale", seq: 3 }, [TEXT_AT(2)]: { value: "now", seq: 3 } } });
+  const other = await tab.post({
+    seq: 3,
+    msg: "Remove",
+    args: [1],
+    handlerId: REMOVE_AT(0),
+    lastAppliedSeq: 1,
+    inputState: { [TEXT_AT(3)]: { value: "stale", seq: 3 }, [TEXT_AT(2)]: { value: "now", seq: 3 } },
+  });
   assert.equal(other.status, 200);
   const reply = (await other.json()) as Reply;
   assert.deepEqual(Object.keys(reply.ackInputs ?? {}), [TEXT_AT(2)], "only the input that is in the tree is acked");
@@ -93,7 +127,13 @@ test("an event naming a removed handler gets 410 handler-gone and changes nothin
 
 test("the rename log maps chains within one patch simultaneously, patches in order, styles with their owner, and knows its horizon", () => {
   const log = new RenameLog();
-  log.record(1, [{ id: "r", kids: [{ html: "<p>" }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, { keep: "r.1#div.~mq", id: "r.2#div.~mq" }, { keep: "r.#input:k" }] }]);
+  log.record(1, [{
+    id: "r",
+    kids: [{ html: "<p>" }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, {
+      keep: "r.1#div.~mq",
+      id: "r.2#div.~mq",
+    }, { keep: "r.#input:k" }],
+  }]);
   assert.equal(log.resolve("r.0#div.3#b", 0), "r.1#div.3#b");
   assert.equal(log.resolve("r.1#div", 0), "r.2#div");
   assert.equal(log.resolve("r.1#div.~mq", 0), "r.2#div.~mq");
@@ -102,7 +142,10 @@ test("the rename log maps chains within one patch simultaneously, patches in ord
   assert.equal(log.resolve("r", 0), "r");
   assert.equal(log.resolve("r.0#div", 1), "r.0#div", "frames already applied are not replayed");
   // A later patch of the same frame addresses the renamed parent.
-  log.record(2, [{ id: "r", kids: [{ keep: "r.1#div", id: "r.0#div" }, { keep: "r.2#div", id: "r.1#div" }] }, { id: "r.0#div", kids: [{ keep: "r.0#div.3#b", id: "r.0#div.2#b" }] }, { id: "r.1#div", remove: true }]);
+  log.record(2, [{ id: "r", kids: [{ keep: "r.1#div", id: "r.0#div" }, { keep: "r.2#div", id: "r.1#div" }] }, {
+    id: "r.0#div",
+    kids: [{ keep: "r.0#div.3#b", id: "r.0#div.2#b" }],
+  }, { id: "r.1#div", remove: true }]);
   assert.equal(log.resolve("r.0#div.3#b", 0), "r.0#div.2#b");
   assert.equal(log.resolve("r.1#div.4#i", 0), GONE);
   // Past its bound the log forgets its oldest frames and says so.
@@ -116,7 +159,8 @@ test("a render asked for with ?since= lists in X-Svc-Moves what the frames since
   const tab = await openTab(a.live);
   await tab.post({ seq: 1, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 0 });
   await tab.post({ seq: 2, msg: "Remove", args: [3], handlerId: REMOVE_AT(3), lastAppliedSeq: 1 });
-  const render = (since: string) => a.live.fetch(new Request(`http://app.test/_svc/render?since=${since}`, { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
+  const render = (since: string) =>
+    a.live.fetch(new Request(`http://app.test/_svc/render?since=${since}`, { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
   const resp = await render("0");
   assert.equal(resp.status, 200);
   assert.equal(resp.headers.get("X-Svc-Seq"), "2");
@@ -132,10 +176,19 @@ test("a render asked for with ?since= lists in X-Svc-Moves what the frames since
 test("a session's stored input seqs follow their inputs through renames, and a render hands them to a tab catching up as X-Svc-Ack-Inputs", async () => {
   const a = fresh();
   const tab = await openTab(a.live);
-  await tab.post({ seq: 1, msg: "SetText", args: ["abc"], handlerId: TEXT_AT(3), lastAppliedSeq: 0, inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } } });
+  await tab.post({
+    seq: 1,
+    msg: "SetText",
+    args: ["abc"],
+    handlerId: TEXT_AT(3),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } },
+  });
   await tab.post({ seq: 2, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 1 });
   const session = [...a.live.sessions.all()][0]!;
   assert.deepEqual([...session.inputSeqs], [[TEXT_AT(4), 1]], "renamed with its input, not evicted");
-  const resp = await a.live.fetch(new Request("http://app.test/_svc/render?since=1", { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
+  const resp = await a.live.fetch(
+    new Request("http://app.test/_svc/render?since=1", { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }),
+  );
   assert.deepEqual(JSON.parse(resp.headers.get("X-Svc-Ack-Inputs") ?? "null"), { [TEXT_AT(4)]: 1 });
 });

@@ -62,13 +62,19 @@ test("work started from inside the holder waits until the holder is done", async
 
 test("work that throws or rejects is reported to its caller and frees the mutex", async () => {
   const mutex = new Mutex();
-  await assert.rejects(mutex.run(() => {
-    throw new Error("sync failure");
-  }), /sync failure/);
-  await assert.rejects(mutex.run(async () => {
-    await tick();
-    throw new Error("async failure");
-  }), /async failure/);
+  await assert.rejects(
+    mutex.run(() => {
+      throw new Error("sync failure");
+    }),
+    /sync failure/,
+  );
+  await assert.rejects(
+    mutex.run(async () => {
+      await tick();
+      throw new Error("async failure");
+    }),
+    /async failure/,
+  );
   let ran = false;
   await mutex.run(() => (ran = true));
   assert.equal(ran, true);
@@ -85,16 +91,13 @@ test("a hundred works, mixed synchronous and asynchronous, never overlap and kee
     running--;
   };
   const works = Array.from({ length: 100 }, (_, i) =>
-    i % 2 === 0
-      ? mutex.run(() => step(i))
-      : mutex.run(async () => {
-          running++;
-          assert.equal(running, 1, "one work at a time");
-          await tick();
-          running--;
-          step(i);
-        }),
-  );
+    i % 2 === 0 ? mutex.run(() => step(i)) : mutex.run(async () => {
+      running++;
+      assert.equal(running, 1, "one work at a time");
+      await tick();
+      running--;
+      step(i);
+    }));
   await Promise.all(works);
   assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i));
 });

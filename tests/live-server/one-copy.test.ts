@@ -17,7 +17,10 @@ test("a page's own replies do not come again on its stream; another page's strea
   const own = await tab.subscribe("/_svc/subscribe?page=one");
   const other = await tab.subscribe("/_svc/subscribe?page=two");
   const unnamed = await tab.subscribe();
-  const mine = (await (await tab.post({ page: "one", seq: 1, msg: "Inc", handlerId: inc })).json()) as { seq: number; respondingTo: number };
+  const mine = (await (await tab.post({ page: "one", seq: 1, msg: "Inc", handlerId: inc })).json()) as {
+    seq: number;
+    respondingTo: number;
+  };
   assert.deepEqual([mine.seq, mine.respondingTo], [1, 1]);
   const theirs = (await (await tab.post({ page: "two", seq: 1, msg: "Inc", handlerId: inc })).json()) as { seq: number };
   assert.equal(theirs.seq, 2);

@@ -17,8 +17,16 @@ describe("session lost", () => {
     const other = await openTab(a);
     const inc = { seq: 1, msg: "Inc" };
     const replies = [
-      await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify(inc), headers: { "X-Svc-Csrf": mine.csrf } })),
-      await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify(inc), headers: { Cookie: `svc_sid=${"A".repeat(43)}; __svc_csrf=${mine.csrf}`, "X-Svc-Csrf": mine.csrf } })),
+      await a.fetch(
+        new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify(inc), headers: { "X-Svc-Csrf": mine.csrf } }),
+      ),
+      await a.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          body: JSON.stringify(inc),
+          headers: { Cookie: `svc_sid=${"A".repeat(43)}; __svc_csrf=${mine.csrf}`, "X-Svc-Csrf": mine.csrf },
+        }),
+      ),
       await mine.post({ ...inc, sessionId: other.handle }),
       await mine.post({ ...inc, sessionId: "not-a-session" }),
     ];
@@ -71,13 +79,26 @@ describe("rotation", () => {
     const newCookies = cookieHeader(resp, oldCookies);
     assert.notEqual(newCookies, oldCookies);
 
-    const withOld = () => a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 2, msg: "Inc" }), headers: { Cookie: oldCookies, "X-Svc-Csrf": tab.csrf } }));
+    const withOld = () =>
+      a.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          body: JSON.stringify({ seq: 2, msg: "Inc" }),
+          headers: { Cookie: oldCookies, "X-Svc-Csrf": tab.csrf },
+        }),
+      );
     const rotating = await withOld();
     assert.equal(rotating.status, 409);
     assert.equal(rotating.headers.get("X-Svc-Status"), "session-rotating");
 
     // The new cookie works; a body still naming the old handle is told the current one.
-    const renamed = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 2, msg: "Inc", sessionId: tab.handle }), headers: { Cookie: newCookies, "X-Svc-Csrf": tab.csrf } }));
+    const renamed = await a.fetch(
+      new Request("http://app.test/_svc/event", {
+        method: "POST",
+        body: JSON.stringify({ seq: 2, msg: "Inc", sessionId: tab.handle }),
+        headers: { Cookie: newCookies, "X-Svc-Csrf": tab.csrf },
+      }),
+    );
     assert.equal(renamed.status, 200);
     assert.equal(renamed.headers.get("X-Svc-Sid"), newHandle);
 
@@ -95,7 +116,12 @@ describe("rotation", () => {
     const resp = await tab.post({ seq: 1, msg: "SignIn", handlerId: buttonId(tab.html, "sign in") });
     const ticket = resp.headers.get("X-Svc-Rotation")!;
     const exchange = (t: string | undefined) =>
-      a.fetch(new Request("http://app.test/_svc/rotate", { method: "POST", headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, ...(t ? { "X-Svc-Rotation": t } : {}) } }));
+      a.fetch(
+        new Request("http://app.test/_svc/rotate", {
+          method: "POST",
+          headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, ...(t ? { "X-Svc-Rotation": t } : {}) },
+        }),
+      );
     for (const wrong of [undefined, "", `${ticket.slice(0, -1)}${ticket.endsWith("x") ? "y" : "x"}`]) {
       const refused = await exchange(wrong);
       assert.equal(refused.status, 404, String(wrong));
@@ -104,7 +130,13 @@ describe("rotation", () => {
     const granted = await exchange(ticket);
     assert.equal(granted.status, 204);
     const fresh = cookieHeader(granted, tab.cookies);
-    const after = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 2, msg: "Inc" }), headers: { Cookie: fresh, "X-Svc-Csrf": tab.csrf } }));
+    const after = await a.fetch(
+      new Request("http://app.test/_svc/event", {
+        method: "POST",
+        body: JSON.stringify({ seq: 2, msg: "Inc" }),
+        headers: { Cookie: fresh, "X-Svc-Csrf": tab.csrf },
+      }),
+    );
     assert.equal(after.status, 200);
   });
 });
@@ -118,9 +150,21 @@ describe("CSRF", () => {
       assert.equal(resp.status, 403);
       assert.equal(resp.headers.get("X-Svc-Status"), "csrf-failed");
     }
-    const noHeader = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 1, msg: "Inc" }), headers: { Cookie: tab.cookies } }));
+    const noHeader = await a.fetch(
+      new Request("http://app.test/_svc/event", {
+        method: "POST",
+        body: JSON.stringify({ seq: 1, msg: "Inc" }),
+        headers: { Cookie: tab.cookies },
+      }),
+    );
     assert.equal(noHeader.status, 403);
-    const noCookie = await a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify({ seq: 1, msg: "Inc" }), headers: { Cookie: tab.cookies.replace(/; __svc_csrf=[^;]+/, ""), "X-Svc-Csrf": tab.csrf } }));
+    const noCookie = await a.fetch(
+      new Request("http://app.test/_svc/event", {
+        method: "POST",
+        body: JSON.stringify({ seq: 1, msg: "Inc" }),
+        headers: { Cookie: tab.cookies.replace(/; __svc_csrf=[^;]+/, ""), "X-Svc-Csrf": tab.csrf },
+      }),
+    );
     assert.equal(noCookie.status, 403);
     assert.equal([...a.sessions.all()][0]!.model.count, 0);
   });
@@ -128,7 +172,14 @@ describe("CSRF", () => {
   test("the unload beacon carries the token in its body's csrf field, and only a batch may", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    const beacon = (body: object) => a.fetch(new Request("http://app.test/_svc/event", { method: "POST", body: JSON.stringify(body), headers: { Cookie: tab.cookies, "Content-Type": "text/plain;charset=UTF-8" } }));
+    const beacon = (body: object) =>
+      a.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          body: JSON.stringify(body),
+          headers: { Cookie: tab.cookies, "Content-Type": "text/plain;charset=UTF-8" },
+        }),
+      );
     assert.equal((await beacon({ csrf: tab.csrf, batch: [{ seq: 1, msg: "Inc" }] })).status, 204);
     assert.equal((await beacon({ csrf: "wrong", batch: [{ seq: 2, msg: "Inc" }] })).status, 403);
     assert.equal((await beacon({ csrf: tab.csrf, seq: 3, msg: "Inc" })).status, 403, "a single event must use the header");
@@ -171,7 +222,13 @@ describe("hostile bodies", () => {
   test("every body in the corpus gets a clear 4xx and leaves model, seqs and stored input seqs unchanged", async () => {
     const a = freshApp();
     const tab = await openTab(a);
-    const ok = await tab.post({ seq: 1, msg: "SetTitle", args: ["kept"], handlerId: "r.#input:title", inputState: { "r.#input:title": { value: "kept", seq: 1 } } });
+    const ok = await tab.post({
+      seq: 1,
+      msg: "SetTitle",
+      args: ["kept"],
+      handlerId: "r.#input:title",
+      inputState: { "r.#input:title": { value: "kept", seq: 1 } },
+    });
     assert.equal(ok.status, 200);
     const session = [...a.sessions.all()][0]!;
     const before = { model: structuredClone(session.model), outSeq: session.outSeq, inputs: [...session.inputSeqs] };
@@ -239,7 +296,9 @@ describe("idle sessions", () => {
     const a = freshApp({ maxTreeBytes: 2.5 * (await formTreeBytes()) });
     const tabs = [await openTab(a), await openTab(a), await openTab(a)];
     const sessions = [...a.sessions.all()];
-    for (const [k, tab] of tabs.entries()) assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: "r.2#button" })).status, 200, `tab ${k}`);
+    for (const [k, tab] of tabs.entries()) {
+      assert.equal((await tab.post({ seq: 1, msg: "Inc", handlerId: "r.2#button" })).status, 200, `tab ${k}`);
+    }
     assert.deepEqual(sessions.map((s) => s.hasTree), [false, true, true], "the least recently used gave its tree up");
     assert.equal(a.sessions.keptTrees.sessions, 2);
     const resp = await tabs[0]!.post({ seq: 2, msg: "Inc", handlerId: "r.2#button" });

@@ -24,12 +24,23 @@ after(async () => {
 });
 
 function setup(sliding = false) {
-  const sessions = new SessionRegistry<FormModel>({ store: new MemorySessionStore(), now: () => NOW, idleTimeoutMs: 60_000, treeIdleMs: 10_000, sweepEveryMs: 60_000, maxTreeBytes: 1 << 20 });
+  const sessions = new SessionRegistry<FormModel>({
+    store: new MemorySessionStore(),
+    now: () => NOW,
+    idleTimeoutMs: 60_000,
+    treeIdleMs: 10_000,
+    sweepEveryMs: 60_000,
+    maxTreeBytes: 1 << 20,
+  });
   registries.push(sessions);
   const access = new SessionAccess({ sessions, now: () => NOW, cookieName: "svc_sid", secure: () => false });
   if (sliding) access.sliding = { cookie: "svc_token", sameSite: "Lax" } as never;
   const open = (id = "sid-1") => {
-    const session = new LiveSession<FormModel>({ init: () => initialForm, update: formUpdate, view: formView }, sessions, { id, now: NOW, extraMessages: new Set() }, initialState(initialForm, NOW));
+    const session = new LiveSession<FormModel>({ init: () => initialForm, update: formUpdate, view: formView }, sessions, {
+      id,
+      now: NOW,
+      extraMessages: new Set(),
+    }, initialState(initialForm, NOW));
     sessions.add(session);
     return session;
   };
@@ -40,7 +51,9 @@ test("a sliding token names its sub (a string, or a safe integer as its text) is
   const { access } = setup();
   assert.deepEqual(access.tokenBinding({ sub: "u1", iat: 1_600_000_000 }), { userId: "u1", at: 1_600_000_000_000 });
   assert.deepEqual(access.tokenBinding({ sub: 42 }), { userId: "42", at: NOW }, "no iat: bound now");
-  for (const sub of ["", 1.5, 2 ** 60, null, undefined, ["u"]]) assert.equal(access.tokenBinding({ sub } as never), undefined, `sub ${String(sub)}`);
+  for (const sub of ["", 1.5, 2 ** 60, null, undefined, ["u"]]) {
+    assert.equal(access.tokenBinding({ sub } as never), undefined, `sub ${String(sub)}`);
+  }
   assert.equal(access.tokenBinding(undefined), undefined);
 });
 

@@ -43,14 +43,21 @@ function sessionOf(host: SessionHost, state = initialState<FormModel>(initialFor
 }
 
 function recordingSink(): FrameSink & { frames: Frame[]; closed: boolean } {
-  const sink = { frames: [] as Frame[], closed: false, send: (frame: Frame) => void sink.frames.push(frame), close: () => void (sink.closed = true) };
+  const sink = {
+    frames: [] as Frame[],
+    closed: false,
+    send: (frame: Frame) => void sink.frames.push(frame),
+    close: () => void (sink.closed = true),
+  };
   return sink;
 }
 
 function idOf(session: LiveSession<FormModel>, tag: string, msg?: string): string {
   let found: string | undefined;
   forEachElement(session.currentTree(), (el, id) => {
-    if (found === undefined && el.tag === tag && (msg === undefined || Object.values(el.handlers ?? {}).some((h) => h?.msg === msg))) found = id;
+    if (found === undefined && el.tag === tag && (msg === undefined || Object.values(el.handlers ?? {}).some((h) => h?.msg === msg))) {
+      found = id;
+    }
   });
   return found!;
 }
@@ -83,7 +90,24 @@ test("a stream resuming from before the kept frames, or after they were forgotte
   const frames = new SessionFrames();
   for (let seq = 1; seq <= 20; seq++) frames.send({ seq, patches: [] });
   const render = () => "<main></main>";
-  assert.deepEqual(eventIds(frames.catchUp("4", 20, render)), ["5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20"]);
+  assert.deepEqual(eventIds(frames.catchUp("4", 20, render)), [
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "12",
+    "13",
+    "14",
+    "15",
+    "16",
+    "17",
+    "18",
+    "19",
+    "20",
+  ]);
   assert.match(frames.catchUp("3", 20, render), /^id: 20\nevent: render\ndata: \{"seq":20,"html":"<main><\/main>"\}\n\n$/);
   frames.forgetRecent();
   assert.match(frames.catchUp("19", 20, render), /^id: 20\nevent: render\n/);
@@ -110,8 +134,19 @@ test("a session restored from its persisted snapshot carries on: the next outSeq
   const restored = sessionOf(b.host, stateFromSnapshot<FormModel>(snapshot));
   assert.equal(restored.model.title, "HELLO");
   assert.equal(restored.hasTree, false, "the tree is not stored: it is rendered on demand");
-  assert.deepEqual(sync(restored.step(setTitle, new Map(), true, "page-1")), { kind: "duplicate" }, "the entry the first process processed is not processed again");
-  const next = sync(restored.step({ seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title }, new Map([[title, { value: "hello", seq: 3 }]]), true, "page-1"));
+  assert.deepEqual(
+    sync(restored.step(setTitle, new Map(), true, "page-1")),
+    { kind: "duplicate" },
+    "the entry the first process processed is not processed again",
+  );
+  const next = sync(
+    restored.step(
+      { seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title },
+      new Map([[title, { value: "hello", seq: 3 }]]),
+      true,
+      "page-1",
+    ),
+  );
   assert.equal(next.kind === "frame" && next.frame.seq, 2, "the outSeq goes on from the snapshot's");
   assert.deepEqual(next.kind === "frame" && next.frame.ackInputs, { [title]: 9 }, "the stored seq of the input still rules");
   assert.equal(b.used(), 2, "rendering the tree and keeping the step's tree are both reported to the host");

@@ -73,7 +73,9 @@ const eventArb = fc.record({
   page: fc.option(fc.constantFrom("p1", "p2", "p3"), { nil: undefined }),
   seq: fc.nat({ max: 12 }),
   byHandler: fc.boolean(),
-  reports: fc.array(fc.record({ pick: fc.nat(), seq: fc.nat({ max: 20 }), value: fc.string({ maxLength: 4 }), stale: fc.boolean() }), { maxLength: 3 }),
+  reports: fc.array(fc.record({ pick: fc.nat(), seq: fc.nat({ max: 20 }), value: fc.string({ maxLength: 4 }), stale: fc.boolean() }), {
+    maxLength: 3,
+  }),
   background: fc.boolean(),
 });
 type Event = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
@@ -98,7 +100,9 @@ test("the step never changes the state or tree it is given, and takes no outSeq"
       for (const event of events) {
         const before = structuredClone(state), markup = render(tree);
         const { entry, inputs } = inputOf(event, tree);
-        const stepped = event.background ? stepMessage(state, tree, [event.msg, event.arg], ctx) : stepEvent(state, tree, { entry, inputs, page: event.page }, ctx);
+        const stepped = event.background
+          ? stepMessage(state, tree, [event.msg, event.arg], ctx)
+          : stepEvent(state, tree, { entry, inputs, page: event.page }, ctx);
         assert.deepEqual(state, before, "the state passed in is unchanged");
         assert.equal(render(tree), markup, "the tree passed in is unchanged");
         if (stepped.kind === "duplicate") continue;
@@ -122,7 +126,9 @@ test("input seqs only rise, stay within the rendered tree, and acks name only in
         const { entry, inputs } = inputOf(event, tree);
         const stepped = stepEvent(state, tree, { entry, inputs, page: undefined }, ctx);
         if (stepped.kind !== "applied") {
-          if (stepped.kind !== "duplicate") assert.deepEqual(stepped.state.inputSeqs, state.inputSeqs, "a refused or failed entry raises no seq");
+          if (stepped.kind !== "duplicate") {
+            assert.deepEqual(stepped.state.inputSeqs, state.inputSeqs, "a refused or failed entry raises no seq");
+          }
           continue;
         }
         const shown = new Set(idsIn(tree).inputs), kept = new Set(idsIn(stepped.tree).inputs);
@@ -139,7 +145,9 @@ test("input seqs only rise, stay within the rendered tree, and acks name only in
           assert.ok(inputs.has(id) && shown.has(id), `ack for ${id}: reported and shown`);
           assert.equal(seq, Math.max(state.inputSeqs.get(id) ?? -1, inputs.get(id)!.seq));
         }
-        for (const id of inputs.keys()) if (shown.has(id)) assert.ok(stepped.ackInputs && id in stepped.ackInputs, `a shown reported input ${id} is acked`);
+        for (const id of inputs.keys()) {
+          if (shown.has(id)) assert.ok(stepped.ackInputs && id in stepped.ackInputs, `a shown reported input ${id} is acked`);
+        }
         state = stepped.state;
         tree = stepped.tree;
       }
@@ -156,7 +164,11 @@ test("a page's entry is processed once: a seq at or below the page's highest is 
       const highest = new Map<string, number>();
       for (const { page, seq } of sends) {
         const pageId = `page${page}`;
-        const stepped = stepEvent(state, tree, { entry: { seq, msg: "Same", args: [], handlerId: undefined }, inputs: new Map(), page: pageId }, ctx);
+        const stepped = stepEvent(state, tree, {
+          entry: { seq, msg: "Same", args: [], handlerId: undefined },
+          inputs: new Map(),
+          page: pageId,
+        }, ctx);
         const known = highest.get(pageId);
         const expectDuplicate = seq > 0 && known !== undefined && seq <= known;
         assert.equal(stepped.kind === "duplicate", expectDuplicate, `page ${pageId} seq ${seq} after ${known}`);
@@ -183,7 +195,9 @@ test("the step's patches turn the DOM of the previous render into the DOM of the
       for (const event of events) {
         const entry = { seq: 0, msg: event.msg, args: [event.arg], handlerId: undefined };
         // No reported values: with them, the diff leaves what the client already shows.
-        const stepped = event.background ? stepMessage(state, tree, [event.msg, event.arg], ctx) : stepEvent(state, tree, { entry, inputs: new Map(), page: undefined }, ctx);
+        const stepped = event.background
+          ? stepMessage(state, tree, [event.msg, event.arg], ctx)
+          : stepEvent(state, tree, { entry, inputs: new Map(), page: undefined }, ctx);
         if (stepped.kind !== "applied") continue;
         applyPatches(dom, stepped.patches);
         assert.deepEqual(canon(dom), canon(parse(render(stepped.tree))));
@@ -205,10 +219,18 @@ test("a failing update or an unknown message leaves the model, tree and input se
   assert.equal(boom.kind === "app_error" && boom.state.model, start);
   assert.deepEqual(boom.kind === "app_error" && [...boom.state.inputSeqs], []);
   assert.deepEqual(boom.kind === "app_error" && [...boom.state.pageSeqs], [["p", 1]], "the entry's page seq is spent");
-  const unknown = stepEvent(state, tree, { entry: { seq: 2, msg: "Unheard", args: [], handlerId: undefined }, inputs, page: undefined }, ctx);
+  const unknown = stepEvent(
+    state,
+    tree,
+    { entry: { seq: 2, msg: "Unheard", args: [], handlerId: undefined }, inputs, page: undefined },
+    ctx,
+  );
   assert.equal(unknown.kind, "unknown_message");
   assert.equal(unknown.kind === "unknown_message" && unknown.state, state, "nothing at all changed");
-  const extra = stepEvent(state, tree, { entry: { seq: 2, msg: "Unheard", args: [], handlerId: undefined }, inputs, page: undefined }, { ...ctx, extraMessages: new Set(["Unheard"]) });
+  const extra = stepEvent(state, tree, { entry: { seq: 2, msg: "Unheard", args: [], handlerId: undefined }, inputs, page: undefined }, {
+    ...ctx,
+    extraMessages: new Set(["Unheard"]),
+  });
   assert.equal(extra.kind, "applied", "a declared extra message is accepted");
 });
 

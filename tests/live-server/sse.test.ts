@@ -13,7 +13,9 @@ test("SSE frames are `event: patch` with the reply's shape, share the counter wi
   assert.equal(stream.response.headers.get("Content-Type"), "text/event-stream");
   const inc = buttonId(tab.html, "\\+");
   const replies: number[] = [];
-  for (let i = 1; i <= 5; i++) replies.push(((await (await tab.post({ seq: i, msg: "Inc", handlerId: inc })).json()) as { seq: number }).seq);
+  for (let i = 1; i <= 5; i++) {
+    replies.push(((await (await tab.post({ seq: i, msg: "Inc", handlerId: inc })).json()) as { seq: number }).seq);
+  }
   const frames = [];
   for (let i = 0; i < 5; i++) frames.push(await stream.next());
   assert.deepEqual(replies, [1, 2, 3, 4, 5]);

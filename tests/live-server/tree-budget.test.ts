@@ -59,7 +59,8 @@ test("a budget must be a positive number of bytes", () => {
 });
 
 test("the estimate of a tree grows with its elements and its text", () => {
-  const list = (rows: number, text: string) => assignIds(Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: "row" }, `${text} ${i}`))));
+  const list = (rows: number, text: string) =>
+    assignIds(Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: "row" }, `${text} ${i}`))));
   const small = estimateTreeBytes(list(10, "x"));
   const large = estimateTreeBytes(list(1000, "x"));
   assert.ok(large > 90 * small, `1,000 rows (${large} B) against 10 (${small} B)`);

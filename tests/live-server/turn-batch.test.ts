@@ -89,8 +89,15 @@ describe("event batching by turn", () => {
     const { one, inc } = await busyServer();
     // Held together in this turn: seqs 2 to 6 of one tab, in the order they were sent.
     const replies = await Promise.all([2, 3, 4, 5, 6].map((seq) => one.post({ seq, msg: "Inc", handlerId: inc })));
-    const frames = (await Promise.all(replies.map((r) => r.json()))) as { seq: number; respondingTo: number; patches: { text: string }[] }[];
-    assert.deepEqual(frames.map((f) => [f.respondingTo, f.seq, f.patches[0]!.text]), [2, 3, 4, 5, 6].map((seq) => [seq, seq, `count ${seq}`]));
+    const frames = (await Promise.all(replies.map((r) => r.json()))) as {
+      seq: number;
+      respondingTo: number;
+      patches: { text: string }[];
+    }[];
+    assert.deepEqual(
+      frames.map((f) => [f.respondingTo, f.seq, f.patches[0]!.text]),
+      [2, 3, 4, 5, 6].map((seq) => [seq, seq, `count ${seq}`]),
+    );
     await settle();
   });
 

@@ -19,7 +19,11 @@ import { targets } from "../db/targets.ts";
 const postgres = targets().find((target) => target.name === "Postgres")!;
 
 /** Resolves with the first message `match` accepts, or rejects after `ms`. */
-function nextMessage(bus: { subscribe(l: (m: BusMessage) => void): () => void }, match: (m: BusMessage) => boolean, ms = 2000): Promise<BusMessage> {
+function nextMessage(
+  bus: { subscribe(l: (m: BusMessage) => void): () => void },
+  match: (m: BusMessage) => boolean,
+  ms = 2000,
+): Promise<BusMessage> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
@@ -70,7 +74,14 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
   });
 
   const session = async (): Promise<StoredSession> => ({
-    key: await sessionKey(`id-${Math.random()}`), handle: "h", model: "{}", outSeq: 0, inputSeqs: [], pageSeqs: [], user: undefined, boundAt: 0,
+    key: await sessionKey(`id-${Math.random()}`),
+    handle: "h",
+    model: "{}",
+    outSeq: 0,
+    inputSeqs: [],
+    pageSeqs: [],
+    user: undefined,
+    boundAt: 0,
   });
 
   test("a message published by one replica reaches the other", async () => {
@@ -108,7 +119,15 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     for (let seq = 1; seq <= 6; seq++) {
       const text = seq % 2 === 0 ? "y".repeat(20_000) : "small";
       const frame = { seq, patches: [{ id: "r", text }] };
-      assert.equal(await storeA.save({ ...s, outSeq: seq }, "replica-a", 1, encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame })), true);
+      assert.equal(
+        await storeA.save(
+          { ...s, outSeq: seq },
+          "replica-a",
+          1,
+          encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame }),
+        ),
+        true,
+      );
     }
     await all;
     assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
@@ -119,7 +138,8 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     await storeA.create(s, "replica-a");
     const heard: number[] = [];
     const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m.frame.seq));
-    const frame = (seq: number) => encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq, patches: [] } });
+    const frame = (seq: number) =>
+      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq, patches: [] } });
     assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
     await storeB.ownership(s.key, true);
     assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
@@ -137,7 +157,12 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     await storeB.take(s.key, "replica-b");
     const heard: BusMessage[] = [];
     const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));
-    const saved = await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq: 1, patches: [] } }));
+    const saved = await storeA.save(
+      { ...s, outSeq: 1 },
+      "replica-a",
+      1,
+      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq: 1, patches: [] } }),
+    );
     assert.equal(saved, false);
     // A marker sent after it arrives after it would have: nothing came before the marker.
     const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-" + s.key);

@@ -18,8 +18,15 @@ let counter = 0;
 async function freshSession(overrides: Partial<StoredSession> = {}): Promise<StoredSession> {
   const id = `session-id-${Date.now()}-${++counter}-${Math.random()}`;
   return {
-    key: await sessionKey(id), handle: `handle-${counter}`, model: JSON.stringify({ count: 0 }), outSeq: 0,
-    inputSeqs: [], pageSeqs: [], user: undefined, boundAt: 1_700_000_000_000, ...overrides,
+    key: await sessionKey(id),
+    handle: `handle-${counter}`,
+    model: JSON.stringify({ count: 0 }),
+    outSeq: 0,
+    inputSeqs: [],
+    pageSeqs: [],
+    user: undefined,
+    boundAt: 1_700_000_000_000,
+    ...overrides,
   };
 }
 
@@ -38,11 +45,32 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
     test("a created session is owned by its creator at epoch 1, and its owner's saves land", async () => {
       const session = await freshSession();
       assert.equal(await store.create(session, "replica-a"), 1);
-      assert.deepEqual(await store.ownership(session.key), { owner: "replica-a", epoch: 1, leaseLive: true, outSeq: 0, user: undefined, boundAt: 1_700_000_000_000 });
-      assert.equal(await store.save({ ...session, outSeq: 3, model: '{"count":3}', inputSeqs: [["r.0#input", 7]], pageSeqs: [["p1", 4]], user: "42" }, "replica-a", 1), true);
+      assert.deepEqual(await store.ownership(session.key), {
+        owner: "replica-a",
+        epoch: 1,
+        leaseLive: true,
+        outSeq: 0,
+        user: undefined,
+        boundAt: 1_700_000_000_000,
+      });
+      assert.equal(
+        await store.save(
+          { ...session, outSeq: 3, model: '{"count":3}', inputSeqs: [["r.0#input", 7]], pageSeqs: [["p1", 4]], user: "42" },
+          "replica-a",
+          1,
+        ),
+        true,
+      );
       const taken = await store.take(session.key, "replica-b");
       assert.ok(taken);
-      assert.deepEqual(taken.session, { ...session, outSeq: 3, model: '{"count":3}', inputSeqs: [["r.0#input", 7]], pageSeqs: [["p1", 4]], user: "42" });
+      assert.deepEqual(taken.session, {
+        ...session,
+        outSeq: 3,
+        model: '{"count":3}',
+        inputSeqs: [["r.0#input", 7]],
+        pageSeqs: [["p1", 4]],
+        user: "42",
+      });
     });
 
     test("a takeover bumps the epoch and names the previous owner; the old owner's save is fenced off", async () => {
@@ -50,7 +78,11 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       await store.create(session, "replica-a");
       const taken = await store.take(session.key, "replica-b");
       assert.deepEqual({ epoch: taken?.epoch, previousOwner: taken?.previousOwner }, { epoch: 2, previousOwner: "replica-a" });
-      assert.equal(await store.save({ ...session, outSeq: 99, model: '{"count":99}' }, "replica-a", 1), false, "the old epoch must not write");
+      assert.equal(
+        await store.save({ ...session, outSeq: 99, model: '{"count":99}' }, "replica-a", 1),
+        false,
+        "the old epoch must not write",
+      );
       assert.equal(await store.save({ ...session, outSeq: 5, model: '{"count":5}' }, "replica-b", 2), true);
       const again = await store.take(session.key, "replica-c");
       assert.equal(again?.session.outSeq, 5);
@@ -86,7 +118,14 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       await store.release(session.key, "replica-a", 7);
       assert.equal((await store.ownership(session.key))?.owner, "replica-a");
       await store.release(session.key, "replica-a", 1);
-      assert.deepEqual(await store.ownership(session.key), { owner: undefined, epoch: 1, leaseLive: false, outSeq: 0, user: undefined, boundAt: 1_700_000_000_000 });
+      assert.deepEqual(await store.ownership(session.key), {
+        owner: undefined,
+        epoch: 1,
+        leaseLive: false,
+        outSeq: 0,
+        user: undefined,
+        boundAt: 1_700_000_000_000,
+      });
       const taken = await store.take(session.key, "replica-b");
       assert.deepEqual({ epoch: taken?.epoch, previousOwner: taken?.previousOwner }, { epoch: 2, previousOwner: undefined });
     });

@@ -36,7 +36,8 @@ test("a checkbox's checked state is compared with the reported state", () => {
 });
 
 test("a select's options are not re-selected when the client already shows the new value", () => {
-  const pick = (value: string) => h("form", {}, h("select", { name: "s", value }, h("option", { value: "a" }, "A"), h("option", { value: "b" }, "B")));
+  const pick = (value: string) =>
+    h("form", {}, h("select", { name: "s", value }, h("option", { value: "a" }, "A"), h("option", { value: "b" }, "B")));
   assert.deepEqual(diff(pick("a"), pick("b"), { "r.#select:s": "b" }), []);
   assert.deepEqual(diff(pick("a"), pick("b"), { "r.#select:s": "a" }), [
     { id: "r.#select:s.0#option", attrs: { selected: "" } },

@@ -32,7 +32,12 @@ test("a changed attribute is sent with its new value and a removed one as the em
 });
 
 test("removing value, checked, selected or disabled is expressed as the empty string", () => {
-  const prev = h("form", {}, h("input", { type: "checkbox", name: "c", value: "v", checked: true, disabled: true }), h("select", {}, h("option", { selected: true }, "o")));
+  const prev = h(
+    "form",
+    {},
+    h("input", { type: "checkbox", name: "c", value: "v", checked: true, disabled: true }),
+    h("select", {}, h("option", { selected: true }, "o")),
+  );
   const next = h("form", {}, h("input", { type: "checkbox", name: "c" }), h("select", {}, h("option", {}, "o")));
   assert.deepEqual(patches(prev, next), [
     { id: "r.#input:c", attrs: { value: "", checked: "", disabled: "" } },
@@ -55,10 +60,15 @@ test("a form whose submit handler changes is replaced, so its fields are new and
   assert.deepEqual(patches(form("Save"), form("Send")), [
     {
       id: "r.#form:f",
-      replace: '<form svc-id="r.#form:f" data-svc-hid="r.#form:f" name="f" data-svc-on="submit" data-svc-submit="Send"><input svc-id="r.#form:f.#input:q" name="q"></form>',
+      replace:
+        '<form svc-id="r.#form:f" data-svc-hid="r.#form:f" name="f" data-svc-on="submit" data-svc-submit="Send"><input svc-id="r.#form:f.#input:q" name="q"></form>',
     },
   ]);
-  assert.equal(patches(form("Save"), h("div", {}, h("form", { name: "f", onSubmit: ["Save", 2] }, h("input", { name: "q" }))))[0]?.replace !== undefined, true);
+  assert.equal(
+    patches(form("Save"), h("div", {}, h("form", { name: "f", onSubmit: ["Save", 2] }, h("input", { name: "q" }))))[0]?.replace !==
+      undefined,
+    true,
+  );
 });
 
 test("a form whose action changes is replaced", () => {
@@ -108,7 +118,8 @@ test("a keyed reorder keeps every child as the same node, and their ids do not c
 
 test("keyed lists pair every moved child with its own old node, whatever the move, and diff only the changed ones", () => {
   const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
-  const list = (ks: string[], changed = "") => h("ul", {}, ...ks.map((k) => keyed(k, h("li", { class: "row" }, h("span", {}, k === changed ? `${k}!` : k)))));
+  const list = (ks: string[], changed = "") =>
+    h("ul", {}, ...ks.map((k) => keyed(k, h("li", { class: "row" }, h("span", {}, k === changed ? `${k}!` : k)))));
   const moves: Record<string, string[]> = {
     "last to top": [keys[39]!, ...keys.slice(0, 39)],
     "first to bottom": [...keys.slice(1), keys[0]!],
@@ -154,7 +165,14 @@ test("child matching takes index-free ids first, then shapes along an LCS, then 
   // index-free: the keyed li stays itself although it moved to the end
   // shape: the new <p> with a <b> child takes the old one with a <b> child, not the first <p>
   // leftover: the new <div> takes the old <div> although their child tags differ
-  const prev = h("section", {}, keyed("k", h("li", {}, "k")), h("p", {}, "plain"), h("p", {}, h("b", {}, "bold")), h("div", {}, h("i", {}, "i")));
+  const prev = h(
+    "section",
+    {},
+    keyed("k", h("li", {}, "k")),
+    h("p", {}, "plain"),
+    h("p", {}, h("b", {}, "bold")),
+    h("div", {}, h("i", {}, "i")),
+  );
   const next = h("section", {}, h("p", {}, h("b", {}, "bold")), h("div", {}, h("span", {}, "s")), keyed("k", h("li", {}, "k")));
   assert.deepEqual(patches(prev, next), [
     { id: "r", kids: [{ keep: "r.2#p", id: "r.0#p" }, { keep: "r.3#div", id: "r.1#div" }, { keep: "r.#li:k" }] },
@@ -169,7 +187,10 @@ test("a style prop injects a style element before its owner, patched by its own 
     { id: "r.0#button.~pc", html: '[svc-id="r.0#button"]:hover{color:blue !important;}' },
   ]);
   assert.deepEqual(patches(h("div", {}, h("button", {}, "b")), prev), [
-    { id: "r", kids: [{ html: '<style svc-id="r.0#button.~pc">[svc-id="r.0#button"]:hover{color:red !important;}</style>' }, { keep: "r.0#button" }] },
+    {
+      id: "r",
+      kids: [{ html: '<style svc-id="r.0#button.~pc">[svc-id="r.0#button"]:hover{color:red !important;}</style>' }, { keep: "r.0#button" }],
+    },
   ]);
 });
 
@@ -191,7 +212,13 @@ test("a changed handler message is one attribute patch, so the client posts the 
 
 test("emission is depth-first and an ancestor html patch carries its subtree with no patch below it", () => {
   const prev = h("div", {}, h("ul", {}, keyed("a", h("li", {}, "a"))), h("p", {}, "x"), h("div", {}, raw("<i>r</i>"), h("span", {}, "s")));
-  const next = h("div", {}, h("ul", {}, keyed("b", h("li", {}, "b")), keyed("a", h("li", {}, "A"))), h("p", {}, "y"), h("div", {}, raw("<i>R</i>"), h("span", {}, "t")));
+  const next = h(
+    "div",
+    {},
+    h("ul", {}, keyed("b", h("li", {}, "b")), keyed("a", h("li", {}, "A"))),
+    h("p", {}, "y"),
+    h("div", {}, raw("<i>R</i>"), h("span", {}, "t")),
+  );
   assert.deepEqual(patches(prev, next), [
     { id: "r.0#ul", kids: [{ html: '<li svc-id="r.0#ul.#li:b" svc-key="b">b</li>' }, { keep: "r.0#ul.#li:a" }] },
     { id: "r.0#ul.#li:a", text: "A" },
@@ -211,7 +238,10 @@ test("a row inserted above N identical-shape unkeyed rows keeps the old rows", (
     {
       id: b,
       kids: [
-        { html: `<tr svc-id="${b}.0#tr"><td svc-id="${b}.0#tr.0#td">new</td><td svc-id="${b}.0#tr.1#td"><input svc-id="${b}.0#tr.1#td.#input:qnew" data-svc-hid="${b}.0#tr.1#td.#input:qnew" name="qnew" value="new" data-svc-on="input" data-svc-input="[&quot;Q&quot;,&quot;new&quot;]"></td></tr>` },
+        {
+          html:
+            `<tr svc-id="${b}.0#tr"><td svc-id="${b}.0#tr.0#td">new</td><td svc-id="${b}.0#tr.1#td"><input svc-id="${b}.0#tr.1#td.#input:qnew" data-svc-hid="${b}.0#tr.1#td.#input:qnew" name="qnew" value="new" data-svc-on="input" data-svc-input="[&quot;Q&quot;,&quot;new&quot;]"></td></tr>`,
+        },
         { keep: `${b}.0#tr`, id: `${b}.1#tr` },
         { keep: `${b}.1#tr`, id: `${b}.2#tr` },
         { keep: `${b}.2#tr`, id: `${b}.3#tr` },
@@ -228,22 +258,48 @@ test("a row inserted above N identical-shape unkeyed rows keeps the old rows", (
   ]);
   // A row inserted in the middle: rows above keep their ids, rows below are renamed.
   assert.deepEqual(patches(list("a", "b", "c"), list("a", "x", "b", "c")), [
-    { id: "r", kids: [{ keep: "r.0#li" }, { html: '<li svc-id="r.1#li">x</li>' }, { keep: "r.1#li", id: "r.2#li" }, { keep: "r.2#li", id: "r.3#li" }] },
+    {
+      id: "r",
+      kids: [{ keep: "r.0#li" }, { html: '<li svc-id="r.1#li">x</li>' }, { keep: "r.1#li", id: "r.2#li" }, {
+        keep: "r.2#li",
+        id: "r.3#li",
+      }],
+    },
   ]);
   // Equal rows give no content hint: the old pairing (prefix first) stands, the last row goes.
   assert.deepEqual(patches(list("a", "a", "a"), list("a", "a")), [{ id: "r.2#li", remove: true }]);
   // Inserted row plus an edit in a later row: the edit is a text patch on its kept, renamed row.
   assert.deepEqual(patches(list("a", "b", "c"), list("x", "a", "B", "c")), [
-    { id: "r", kids: [{ html: '<li svc-id="r.0#li">x</li>' }, { keep: "r.0#li", id: "r.1#li" }, { keep: "r.1#li", id: "r.2#li" }, { keep: "r.2#li", id: "r.3#li" }] },
+    {
+      id: "r",
+      kids: [{ html: '<li svc-id="r.0#li">x</li>' }, { keep: "r.0#li", id: "r.1#li" }, { keep: "r.1#li", id: "r.2#li" }, {
+        keep: "r.2#li",
+        id: "r.3#li",
+      }],
+    },
     { id: "r.2#li", text: "B" },
   ]);
 });
 
 test("a wrapper whose only child changed shape is walked through: the patch lands on the child, not a kids list on the wrapper", () => {
   const table = (n: number) => h("table", {}, h("tbody", {}, Array.from({ length: n }, (_, i) => h("tr", {}, h("td", {}, `row ${i}`)))));
-  assert.deepEqual(patches(table(2), table(3)), [{ id: "r.0#tbody", kids: [{ keep: "r.0#tbody.0#tr" }, { keep: "r.0#tbody.1#tr" }, { html: '<tr svc-id="r.0#tbody.2#tr"><td svc-id="r.0#tbody.2#tr.0#td">row 2</td></tr>' }] }]);
+  assert.deepEqual(patches(table(2), table(3)), [{
+    id: "r.0#tbody",
+    kids: [{ keep: "r.0#tbody.0#tr" }, { keep: "r.0#tbody.1#tr" }, {
+      html: '<tr svc-id="r.0#tbody.2#tr"><td svc-id="r.0#tbody.2#tr.0#td">row 2</td></tr>',
+    }],
+  }]);
   // Two siblings of that tag: matching decides which old one each new one keeps (here the leftover
   // pairing of step 3, since the first list's shape changed), with the same patches in the end.
-  const lists = (a: number, b: number) => h("div", {}, h("ul", {}, Array.from({ length: a }, () => h("li", {}))), h("ul", {}, Array.from({ length: b }, () => h("li", {}, h("b", {})))));
-  assert.deepEqual(patches(lists(1, 1), lists(2, 1)), [{ id: "r.0#ul", kids: [{ keep: "r.0#ul.0#li" }, { html: '<li svc-id="r.0#ul.1#li"></li>' }] }]);
+  const lists = (a: number, b: number) =>
+    h(
+      "div",
+      {},
+      h("ul", {}, Array.from({ length: a }, () => h("li", {}))),
+      h("ul", {}, Array.from({ length: b }, () => h("li", {}, h("b", {})))),
+    );
+  assert.deepEqual(patches(lists(1, 1), lists(2, 1)), [{
+    id: "r.0#ul",
+    kids: [{ keep: "r.0#ul.0#li" }, { html: '<li svc-id="r.0#ul.1#li"></li>' }],
+  }]);
 });

@@ -7,7 +7,8 @@ import { diff } from "../../src/live/diff.ts";
 import { render } from "../../src/live/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 
-const select = (first: string) => Ui.h("select", { name: "size" }, Ui.h("option", { value: first }, "choose"), Ui.h("option", { value: "s" }, "small"));
+const select = (first: string) =>
+  Ui.h("select", { name: "size" }, Ui.h("option", { value: first }, "choose"), Ui.h("option", { value: "s" }, "small"));
 
 test("an option's value=\"\" is rendered, so the option's value is the empty string and not its text", () => {
   assert.match(render(select("")), /<option svc-id="r\.0#option" value="">choose<\/option>/);
@@ -15,7 +16,7 @@ test("an option's value=\"\" is rendered, so the option's value is the empty str
   assert.doesNotMatch(render(Ui.h("input", { value: "", title: "" })), /value=|title=/);
 });
 
-test("an option whose value becomes or stops being \"\" is replaced, never patched with attrs value \"\"", () => {
+test('an option whose value becomes or stops being "" is replaced, never patched with attrs value ""', () => {
   assert.deepEqual(diff(select("x"), select("")), [{ id: "r.0#option", replace: `<option svc-id="r.0#option" value="">choose</option>` }]);
   assert.deepEqual(diff(select(""), select("x")), [{ id: "r.0#option", replace: `<option svc-id="r.0#option" value="x">choose</option>` }]);
   assert.deepEqual(diff(select("x"), select("y")), [{ id: "r.0#option", attrs: { value: "y" } }]);

@@ -114,7 +114,12 @@ function untouchable(what: string): LiveElement {
 test("the diff takes a subtree whose record is unchanged as equal without reading its old objects", () => {
   const items = Array.from({ length: 50 }, (_, i) => `item ${i}`);
   const view = (count: number) =>
-    h("main", { class: "app" }, h("p", { id: "count" }, `count ${count}`), h("ul", { class: "list" }, ...items.map((item) => h("li", {}, item))));
+    h(
+      "main",
+      { class: "app" },
+      h("p", { id: "count" }, `count ${count}`),
+      h("ul", { class: "list" }, ...items.map((item) => h("li", {}, item))),
+    );
   const before = recorded(view(1));
   const after = recorded(view(2));
   // The old list: every object of it out of reach. The record still holds its content.
@@ -149,7 +154,8 @@ test("diffs of trees with records give exactly the patches of the same trees wit
 });
 
 test("a tree whose record would outgrow MAX_RECORD keeps none, and its diffs still work", () => {
-  const rows = (n: number, changed: number) => h("ul", {}, ...Array.from({ length: n }, (_, i) => h("li", { class: "row" }, i === changed ? "changed" : `row ${i}`)));
+  const rows = (n: number, changed: number) =>
+    h("ul", {}, ...Array.from({ length: n }, (_, i) => h("li", { class: "row" }, i === changed ? "changed" : `row ${i}`)));
   const size = MAX_RECORD; // each row takes more than one entry, so this is well past the limit
   const before = assignIds(rows(size, -1), 0), after = assignIds(rows(size, 7), 0);
   assert.equal(before.flat, undefined);

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { assignIds, parseId, sanitizeKey } from "../../src/live/ids.ts";
 import { childId, findElement, forEachElement, handlerFor, type LiveElement, type LiveNode, type LiveTree } from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
-import { build, mutate, specArb, type Spec } from "./support/trees.ts";
+import { build, mutate, type Spec, specArb } from "./support/trees.ts";
 
 /** Every id of a tree, in document order. */
 function ids(tree: LiveTree): string[] {
@@ -17,7 +17,8 @@ const idsOf = (el: ReturnType<typeof h>) => ids(assignIds(el));
 
 test("ids follow the grammar's five forms, and text counts in the index", () => {
   const tree = h(
-    "div", {},
+    "div",
+    {},
     "text",
     h("p", {}),
     keyed("a", h("li", {})),
@@ -26,14 +27,29 @@ test("ids follow the grammar's five forms, and text counts in the index", () => 
     h("span", { hover: { color: "red" } }),
   );
   assert.deepEqual(idsOf(tree), [
-    "r", "r.1#p", "r.#li:a", "r.3#input:color", "r.4#input:color", "r.5#span.~pc", "r.5#span",
+    "r",
+    "r.1#p",
+    "r.#li:a",
+    "r.3#input:color",
+    "r.4#input:color",
+    "r.5#span.~pc",
+    "r.5#span",
   ]);
 });
 
 test("key priority: svc-key first, then name on form controls only, then none", () => {
-  assert.deepEqual(idsOf(h("div", {}, keyed("k", h("input", { name: "n" })), h("input", { name: "n" }), h("div", { name: "n" }), h("button", { name: "" }))), [
-    "r", "r.#input:k", "r.#input:n", "r.2#div", "r.3#button",
-  ]);
+  assert.deepEqual(
+    idsOf(
+      h("div", {}, keyed("k", h("input", { name: "n" })), h("input", { name: "n" }), h("div", { name: "n" }), h("button", { name: "" })),
+    ),
+    [
+      "r",
+      "r.#input:k",
+      "r.#input:n",
+      "r.2#div",
+      "r.3#button",
+    ],
+  );
   for (const tag of ["input", "textarea", "select", "form", "button", "fieldset"]) {
     assert.equal(idsOf(h("div", {}, h(tag, { name: "x" })))[1], `r.#${tag}:x`);
   }
@@ -69,7 +85,23 @@ test("tags with digits and hyphens (h1, custom elements) are ids that parse back
 });
 
 test("ids outside the grammar do not parse", () => {
-  for (const bad of ["", "x", "r.", "r.#div", "r.0div", "r.0#Div", "r.0#-a", "r.0#a-", "r.0#div:", "r.0#div:a.b", "r.~xx", "r.~pc.0#div", "r.0#div.~pc.~mq"]) {
+  for (
+    const bad of [
+      "",
+      "x",
+      "r.",
+      "r.#div",
+      "r.0div",
+      "r.0#Div",
+      "r.0#-a",
+      "r.0#a-",
+      "r.0#div:",
+      "r.0#div:a.b",
+      "r.~xx",
+      "r.~pc.0#div",
+      "r.0#div.~pc.~mq",
+    ]
+  ) {
     assert.equal(parseId(bad), undefined, bad);
   }
   assert.throws(() => h("1a"), TypeError);
@@ -77,11 +109,14 @@ test("ids outside the grammar do not parse", () => {
 });
 
 test("in every render ids are unique and each parses back to its parent", () => {
-  fc.assert(fc.property(specArb, (spec) => {
-    const all = ids(assignIds(build(spec)));
-    assert.equal(new Set(all).size, all.length);
-    for (const id of all) assert.notEqual(parseId(id), undefined, id);
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(specArb, (spec) => {
+      const all = ids(assignIds(build(spec)));
+      assert.equal(new Set(all).size, all.length);
+      for (const id of all) assert.notEqual(parseId(id), undefined, id);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 /** Each element by its walk path (child positions), with the tags and keys along that path. */
@@ -103,21 +138,24 @@ function byPath(spec: Spec): Map<string, At> {
 }
 
 test("the same walk path, tag and key give the same id across renders; a different tag a different id", () => {
-  fc.assert(fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (spec, picks) => {
-    const a = byPath(spec);
-    const b = byPath(mutate(spec, picks));
-    for (const [path, x] of a) {
-      const y = b.get(path);
-      // the root is `r` whatever its tag (a root tag change is a replace, docs/protocol.md#patches)
-      if (y === undefined || path === "") continue;
-      if (x.tag !== y.tag) assert.notEqual(x.id, y.id);
-      else if (x.chain === y.chain) assert.equal(x.id, y.id);
-    }
-    const tagOf = new Map([...a.values()].map((x) => [x.id, x.tag]));
-    for (const y of b.values()) {
-      if (y.id !== "r" && tagOf.has(y.id)) assert.equal(tagOf.get(y.id), y.tag, `${y.id} names one tag in both renders`);
-    }
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), (spec, picks) => {
+      const a = byPath(spec);
+      const b = byPath(mutate(spec, picks));
+      for (const [path, x] of a) {
+        const y = b.get(path);
+        // the root is `r` whatever its tag (a root tag change is a replace, docs/protocol.md#patches)
+        if (y === undefined || path === "") continue;
+        if (x.tag !== y.tag) assert.notEqual(x.id, y.id);
+        else if (x.chain === y.chain) assert.equal(x.id, y.id);
+      }
+      const tagOf = new Map([...a.values()].map((x) => [x.id, x.tag]));
+      for (const y of b.values()) {
+        if (y.id !== "r" && tagOf.has(y.id)) assert.equal(tagOf.get(y.id), y.tag, `${y.id} names one tag in both renders`);
+      }
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test("a line inserted above an input's wrapper gives the wrapper a new index, never the old wrapper's id to the line", () => {
@@ -128,27 +166,38 @@ test("a line inserted above an input's wrapper gives the wrapper a new index, ne
 
 test("handlerFor finds the message of a handler id, and nothing for ids that are gone or have no handler", () => {
   const tree = assignIds(
-    h("div", {}, h("button", { onClick: ["Add", 1] }), h("input", { onKeydown: { key: "Enter", msg: "Send" } }), h("ul", {}, keyed("a", h("li", {}, h("button", { onClick: "Deep" }))))),
+    h(
+      "div",
+      {},
+      h("button", { onClick: ["Add", 1] }),
+      h("input", { onKeydown: { key: "Enter", msg: "Send" } }),
+      h("ul", {}, keyed("a", h("li", {}, h("button", { onClick: "Deep" })))),
+    ),
   );
   assert.deepEqual(handlerFor(tree, "r.0#button", "click"), { msg: "Add", args: [1] });
   assert.deepEqual(handlerFor(tree, "r.1#input", "keydown"), { msg: "Send", args: [], key: "Enter" });
   assert.deepEqual(handlerFor(tree, "r.2#ul.#li:a.0#button", "click"), { msg: "Deep", args: [] });
-  for (const id of ["r", "r.2#ul", "r.0#button.0#span", "r.9#button", "r.0#butto", "r.0#buttonx", "", "x"]) assert.equal(handlerFor(tree, id, "click"), undefined, id);
+  for (const id of ["r", "r.2#ul", "r.0#button.0#span", "r.9#button", "r.0#butto", "r.0#buttonx", "", "x"]) {
+    assert.equal(handlerFor(tree, id, "click"), undefined, id);
+  }
   assert.equal(handlerFor(tree, "r.0#button", "input"), undefined);
 });
 
 test("findElement walks an id's path to its element, styles included, and finds nothing for ids not in the tree", () => {
-  fc.assert(fc.property(specArb, (spec) => {
-    const tree = assignIds(build(spec));
-    const all = new Set<string>();
-    forEachElement(tree, (el, id) => {
-      all.add(id);
-      assert.equal(findElement(tree, id), el, id);
-    });
-    for (const id of all) {
-      for (const near of [`${id}.0#div`, `${id}x`, id.slice(0, -1), `${id}.~mq`, `x${id}`]) {
-        if (!all.has(near)) assert.equal(findElement(tree, near), undefined, near);
+  fc.assert(
+    fc.property(specArb, (spec) => {
+      const tree = assignIds(build(spec));
+      const all = new Set<string>();
+      forEachElement(tree, (el, id) => {
+        all.add(id);
+        assert.equal(findElement(tree, id), el, id);
+      });
+      for (const id of all) {
+        for (const near of [`${id}.0#div`, `${id}x`, id.slice(0, -1), `${id}.~mq`, `x${id}`]) {
+          if (!all.has(near)) assert.equal(findElement(tree, near), undefined, near);
+        }
       }
-    }
-  }), { numRuns: 300 });
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -20,25 +20,29 @@ import { build, mutate, specArb } from "./support/trees.ts";
 
 /** A chain of renders, each diffed against the kept one; `recorded`: with flat records, as a session renders. */
 function chainProperty(recorded: boolean) {
-  return fc.property(specArb, fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (first, steps) => {
-    let spec = first;
-    let kept = assignIds(build(spec), recorded ? 0 : undefined);
-    const dom = parse(render(kept));
-    for (const picks of steps) {
-      // Every other step is an equal rebuild: the whole new render is then equal to the kept one.
-      spec = picks[0]! % 2 === 0 ? structuredClone(spec) : mutate(spec, picks);
-      const next = assignIds(build(spec), recorded ? recordLengthAfter(kept) : undefined);
-      const keptMarkup = render(kept), nextMarkup = render(next);
-      const diffed = diffTrees(kept, next);
-      applyPatches(dom, diffed.patches);
-      const fresh = render(assignIds(build(spec)));
-      assert.equal(render(kept), keptMarkup, "the old tree is unchanged");
-      assert.equal(render(next), nextMarkup, "the new tree is unchanged");
-      assert.equal(render(diffed.tree), fresh, "the tree to keep means the new render");
-      assert.deepEqual(canon(dom), canon(parse(fresh)));
-      kept = diffed.tree;
-    }
-  });
+  return fc.property(
+    specArb,
+    fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+    (first, steps) => {
+      let spec = first;
+      let kept = assignIds(build(spec), recorded ? 0 : undefined);
+      const dom = parse(render(kept));
+      for (const picks of steps) {
+        // Every other step is an equal rebuild: the whole new render is then equal to the kept one.
+        spec = picks[0]! % 2 === 0 ? structuredClone(spec) : mutate(spec, picks);
+        const next = assignIds(build(spec), recorded ? recordLengthAfter(kept) : undefined);
+        const keptMarkup = render(kept), nextMarkup = render(next);
+        const diffed = diffTrees(kept, next);
+        applyPatches(dom, diffed.patches);
+        const fresh = render(assignIds(build(spec)));
+        assert.equal(render(kept), keptMarkup, "the old tree is unchanged");
+        assert.equal(render(next), nextMarkup, "the new tree is unchanged");
+        assert.equal(render(diffed.tree), fresh, "the tree to keep means the new render");
+        assert.deepEqual(canon(dom), canon(parse(fresh)));
+        kept = diffed.tree;
+      }
+    },
+  );
 }
 
 test("a chain of renders, each diffed against the kept one, patches the DOM right and keeps renders that mean the new view", () => {

@@ -13,16 +13,19 @@ const hostile = fc.oneof(
 const hostileString = fc.array(hostile, { maxLength: 6 }).map((parts) => parts.join(""));
 
 test("hostile text and attribute values come back from the HTML parser exactly", () => {
-  fc.assert(fc.property(hostileString, hostileString, (text, value) => {
-    const expected = (s: string) => s.replaceAll("\0", "\uFFFD");
-    const dom = parse(render(h("div", { title: value, "data-x": value }, h("p", { class: value }, text), h("textarea", {}, `x${text}`))));
-    const root = dom.firstElementChild!;
-    assert.equal(root.getAttribute("title"), value === "" ? null : expected(value));
-    assert.equal(root.getAttribute("data-x"), value === "" ? null : expected(value));
-    assert.equal(root.children[0]!.textContent, expected(text));
-    assert.equal(root.children[1]!.textContent, expected(`x${text}`));
-    assert.equal(root.children.length, 2);
-  }), { numRuns: 1000 });
+  fc.assert(
+    fc.property(hostileString, hostileString, (text, value) => {
+      const expected = (s: string) => s.replaceAll("\0", "\uFFFD");
+      const dom = parse(render(h("div", { title: value, "data-x": value }, h("p", { class: value }, text), h("textarea", {}, `x${text}`))));
+      const root = dom.firstElementChild!;
+      assert.equal(root.getAttribute("title"), value === "" ? null : expected(value));
+      assert.equal(root.getAttribute("data-x"), value === "" ? null : expected(value));
+      assert.equal(root.children[0]!.textContent, expected(text));
+      assert.equal(root.children[1]!.textContent, expected(`x${text}`));
+      assert.equal(root.children.length, 2);
+    }),
+    { numRuns: 1000 },
+  );
 });
 
 test("text and attributes are escaped in the markup itself", () => {
@@ -47,7 +50,14 @@ test("raw HTML is the only unescaped markup", () => {
 
 test("every element carries svc-id, and a handler element data-svc-hid, data-svc-on and its key filter", () => {
   assert.equal(
-    render(h("form", { onSubmit: "Save" }, h("input", { name: "q", onInput: "Set", onKeydown: { key: "Enter", msg: "Go" } }), h("button", { onClick: ["Add", 1] }, "Add"))),
+    render(
+      h(
+        "form",
+        { onSubmit: "Save" },
+        h("input", { name: "q", onInput: "Set", onKeydown: { key: "Enter", msg: "Go" } }),
+        h("button", { onClick: ["Add", 1] }, "Add"),
+      ),
+    ),
     '<form svc-id="r" data-svc-hid="r" data-svc-on="submit" data-svc-submit="Save">' +
       '<input svc-id="r.#input:q" data-svc-hid="r.#input:q" name="q" data-svc-on="input keydown" data-svc-input="Set" data-svc-keydown="Go" data-svc-keyfilter="Enter">' +
       '<button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="[&quot;Add&quot;,1]">Add</button></form>',
@@ -55,7 +65,10 @@ test("every element carries svc-id, and a handler element data-svc-hid, data-svc
 });
 
 test("boolean attributes render as their name when true and not at all when false or empty", () => {
-  assert.equal(render(h("input", { checked: true, disabled: false, value: "", title: null, size: 3 })), '<input svc-id="r" checked="checked" size="3">');
+  assert.equal(
+    render(h("input", { checked: true, disabled: false, value: "", title: null, size: 3 })),
+    '<input svc-id="r" checked="checked" size="3">',
+  );
 });
 
 test("a pre or textarea whose text starts with a newline gets the one newline the parser drops", () => {

@@ -23,27 +23,35 @@ test("a view element handed back again keeps its live element, and the diff does
 });
 
 test("a reused element under another parent or index renders with the ids of its new place", () => {
-  fc.assert(fc.property(specArb, fc.nat(3), (spec, pad) => {
-    const shared = build(spec);
-    const first = h("div", {}, shared);
-    const second = h("section", {}, ...Array.from({ length: pad }, (_, i) => h("span", {}, `pad ${i}`)), h("div", {}, shared));
-    const fresh = h("section", {}, ...Array.from({ length: pad }, (_, i) => h("span", {}, `pad ${i}`)), h("div", {}, build(spec)));
-    assert.equal(render(first), render(h("div", {}, build(spec))));
-    assert.equal(render(second), render(fresh));
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(specArb, fc.nat(3), (spec, pad) => {
+      const shared = build(spec);
+      const first = h("div", {}, shared);
+      const second = h("section", {}, ...Array.from({ length: pad }, (_, i) => h("span", {}, `pad ${i}`)), h("div", {}, shared));
+      const fresh = h("section", {}, ...Array.from({ length: pad }, (_, i) => h("span", {}, `pad ${i}`)), h("div", {}, build(spec)));
+      assert.equal(render(first), render(h("div", {}, build(spec))));
+      assert.equal(render(second), render(fresh));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test("diffs between views that share elements give exactly the new DOM", () => {
-  fc.assert(fc.property(specArb, specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.boolean(), (a, b, picks, moveShared) => {
-    const shared = build(b);
-    const before = h("div", {}, build(a), h("div", {}, shared));
-    const after = moveShared ? h("div", {}, h("div", {}, shared), build(mutate(a, picks))) : h("div", {}, build(mutate(a, picks)), h("div", {}, shared));
-    const prev = assignIds(before), next = assignIds(after);
-    const dom = parse(render(prev));
-    applyPatches(dom, diff(prev, next));
-    assert.deepEqual(canon(dom), canon(parse(render(next))));
-    assert.deepEqual(diff(next, assignIds(after)), []);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(specArb, specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.boolean(), (a, b, picks, moveShared) => {
+      const shared = build(b);
+      const before = h("div", {}, build(a), h("div", {}, shared));
+      const after = moveShared
+        ? h("div", {}, h("div", {}, shared), build(mutate(a, picks)))
+        : h("div", {}, build(mutate(a, picks)), h("div", {}, shared));
+      const prev = assignIds(before), next = assignIds(after);
+      const dom = parse(render(prev));
+      applyPatches(dom, diff(prev, next));
+      assert.deepEqual(canon(dom), canon(parse(render(next))));
+      assert.deepEqual(diff(next, assignIds(after)), []);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test("a frozen view constant is rendered and diffed like any other element", () => {
@@ -57,6 +65,9 @@ test("a frozen view constant is rendered and diffed like any other element", () 
   const footer = deepFreeze(h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?")));
   const view = (count: number) => h("main", {}, h("p", {}, `count ${count}`), footer);
   const a = assignIds(view(1)), b = assignIds(view(2));
-  assert.equal(render(a), render(assignIds(h("main", {}, h("p", {}, "count 1"), h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?"))))));
+  assert.equal(
+    render(a),
+    render(assignIds(h("main", {}, h("p", {}, "count 1"), h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?"))))),
+  );
   assert.deepEqual(diff(a, b), [{ id: "r.0#p", text: "count 2" }]);
 });

@@ -29,12 +29,18 @@ function importsOf(source: ts.SourceFile): Import[] {
     if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly && ts.isStringLiteral(statement.moduleSpecifier)) {
       found.push({ specifier: statement.moduleSpecifier.text, dynamic: false });
     }
-    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
+    if (
+      ts.isExportDeclaration(statement) && !statement.isTypeOnly && statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
       found.push({ specifier: statement.moduleSpecifier.text, dynamic: false });
     }
   }
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    if (
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       found.push({ specifier: node.arguments[0].text, dynamic: true });
     }
     ts.forEachChild(node, visit);
@@ -51,7 +57,13 @@ function graph(): Module[] {
     const path = queue.shift()!;
     if (seen.has(path)) continue;
     const text = readFileSync(new URL(path, root), "utf8");
-    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      path,
+      text,
+      ts.ScriptTarget.Latest,
+      true,
+      path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     seen.set(path, { path, source });
     for (const { specifier, dynamic } of importsOf(source)) {
       if (dynamic || !specifier.startsWith(".")) continue;
@@ -89,13 +101,18 @@ test("every package the exported modules import at run time is a dependency or a
     importsOf(source)
       .filter(({ specifier }) => !specifier.startsWith(".") && !specifier.startsWith("node:") && !specifier.startsWith("svc-live"))
       .filter(({ specifier }) => !allowed.has(packageName(specifier)))
-      .map(({ specifier }) => `${path} imports ${specifier}`),
+      .map(({ specifier }) => `${path} imports ${specifier}`)
   );
   assert.deepEqual(offenders, []);
 });
 
 test("the check sees a top-level await and a devDependency import when there is one", () => {
-  const source = ts.createSourceFile("x.ts", 'const a = await f();\nasync function g() { await f(); }\nfor await (const x of y) {}\nimport "tsx";', ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    "x.ts",
+    'const a = await f();\nasync function g() { await f(); }\nfor await (const x of y) {}\nimport "tsx";',
+    ts.ScriptTarget.Latest,
+    true,
+  );
   assert.deepEqual(topLevelAwaits(source), [1, 3]);
   assert.deepEqual(importsOf(source), [{ specifier: "tsx", dynamic: false }]);
 });

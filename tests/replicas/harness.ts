@@ -20,7 +20,10 @@ export type ReplicaMain = { readonly path: string; readonly listening: RegExp };
 /** The counter app (replica-main.ts). */
 export const COUNTER_MAIN: ReplicaMain = { path: MAIN, listening: /listening (\d+)/ };
 /** The demo (examples/demo/node.ts), as `npm start` runs it. */
-export const DEMO_MAIN: ReplicaMain = { path: new URL("../../examples/demo/node.ts", import.meta.url).pathname, listening: /listening on http:\/\/localhost:(\d+)/ };
+export const DEMO_MAIN: ReplicaMain = {
+  path: new URL("../../examples/demo/node.ts", import.meta.url).pathname,
+  listening: /listening on http:\/\/localhost:(\d+)/,
+};
 
 export class Cluster {
   readonly replicas: Replica[] = [];
@@ -35,7 +38,12 @@ export class Cluster {
     return `${url}${url.includes("?") ? "&" : "?"}search_path=${this.schema}&application_name=${this.schema}`;
   }
 
-  static async start(count: number, mode: Mode = "round-robin", env: Record<string, string> = {}, main: ReplicaMain = COUNTER_MAIN): Promise<Cluster> {
+  static async start(
+    count: number,
+    mode: Mode = "round-robin",
+    env: Record<string, string> = {},
+    main: ReplicaMain = COUNTER_MAIN,
+  ): Promise<Cluster> {
     const cluster = new Cluster();
     cluster.main = main;
     cluster.admin = postgres(POSTGRES_URL ?? "", { onnotice: () => {}, max: 2 });

@@ -13,10 +13,9 @@ import { openTab } from "../live-server/harness.ts";
 import { POSTGRES_SKIP } from "../db/targets.ts";
 
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
-const skip =
-  runtime !== "Node"
-    ? `the multi-replica tests start each replica as a Node child process (node --import tsx); this is ${runtime}, so they run under Node only`
-    : POSTGRES_SKIP;
+const skip = runtime !== "Node"
+  ? `the multi-replica tests start each replica as a Node child process (node --import tsx); this is ${runtime}, so they run under Node only`
+  : POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# ${skip}`);
 
 /** The text-input id of the counter app's field, as the client reports it in inputState. */
@@ -49,7 +48,9 @@ describe("three replicas on Postgres", { skip }, () => {
     assert.deepEqual(failed, []);
     for (const tab of tabs) {
       assert.equal(tab.replySeqs.length, 50);
-      for (let i = 1; i < tab.replySeqs.length; i++) assert.ok(tab.replySeqs[i]! > tab.replySeqs[i - 1]!, `seqs rise: ${tab.replySeqs.join(",")}`);
+      for (let i = 1; i < tab.replySeqs.length; i++) {
+        assert.ok(tab.replySeqs[i]! > tab.replySeqs[i - 1]!, `seqs rise: ${tab.replySeqs.join(",")}`);
+      }
     }
     // Every frame reaches the tab's stream, wherever it is connected.
     await eventually(() => {
@@ -64,9 +65,15 @@ describe("three replicas on Postgres", { skip }, () => {
         const solo = await openTab(one);
         for (let i = 0; i < 50; i++) {
           const [msg, args] = script(t, i);
-          assert.equal((await solo.post({ seq: i + 1, msg, args, page: "p", inputState: { [TEXT_INPUT]: { value: `typed ${i}`, seq: i + 1 } } })).status, 200);
+          assert.equal(
+            (await solo.post({ seq: i + 1, msg, args, page: "p", inputState: { [TEXT_INPUT]: { value: `typed ${i}`, seq: i + 1 } } }))
+              .status,
+            200,
+          );
         }
-        const expected = await (await one.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: solo.cookies, "X-Svc-Csrf": solo.csrf } }))).text();
+        const expected = await (await one.fetch(
+          new Request("http://app.test/_svc/render", { headers: { Cookie: solo.cookies, "X-Svc-Csrf": solo.csrf } }),
+        )).text();
         const shared = await tab.render();
         assert.equal(shared.status, 200);
         assert.equal(shared.html, expected);

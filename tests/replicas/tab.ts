@@ -34,7 +34,12 @@ export class Tab {
   }
 
   /** Posts one event, as the client does: the next seq, the page id, the CSRF header. */
-  async send(msg: string, args: unknown[] = [], inputState?: Record<string, { value: string; seq: number }>, via = this.base): Promise<Reply> {
+  async send(
+    msg: string,
+    args: unknown[] = [],
+    inputState?: Record<string, { value: string; seq: number }>,
+    via = this.base,
+  ): Promise<Reply> {
     const seq = ++this.seq;
     const resp = await fetch(new URL("/_svc/event", via), {
       method: "POST",
@@ -48,7 +53,9 @@ export class Tab {
     const lost = resp.headers.get("X-Svc-Status") === "session-lost";
     let frameSeq: number | undefined;
     if (resp.ok && resp.status === 200) {
-      frameSeq = (resp.headers.get("Content-Type") ?? "").includes("json") ? (JSON.parse(body) as { seq: number }).seq : Number(resp.headers.get("X-Svc-Seq"));
+      frameSeq = (resp.headers.get("Content-Type") ?? "").includes("json")
+        ? (JSON.parse(body) as { seq: number }).seq
+        : Number(resp.headers.get("X-Svc-Seq"));
       this.replySeqs.push(frameSeq);
       this.lastSeenSeq = Math.max(this.lastSeenSeq, frameSeq);
     }
@@ -56,8 +63,13 @@ export class Tab {
   }
 
   /** As the browser client does: a 503 (retry-later) is sent again after its Retry-After. */
-  async sendRetrying(msg: string, args: unknown[] = [], inputState?: Record<string, { value: string; seq: number }>, via = this.base): Promise<Reply> {
-    for (let attempt = 0; ; attempt++) {
+  async sendRetrying(
+    msg: string,
+    args: unknown[] = [],
+    inputState?: Record<string, { value: string; seq: number }>,
+    via = this.base,
+  ): Promise<Reply> {
+    for (let attempt = 0;; attempt++) {
       const reply = await this.send(msg, args, inputState, via);
       if (reply.status !== 503 || attempt >= 8) return reply;
       this.seq -= 1; // the same event, with its own seq, once more

@@ -14,7 +14,10 @@ function appWith(trustProxy?: TrustProxy): Hono {
 }
 async function seen(app: Hono, connection: string | undefined, forwardedFor?: string): Promise<string> {
   const headers: Record<string, string> = forwardedFor === undefined ? {} : { "X-Forwarded-For": forwardedFor };
-  const resp = await app.fetch(new Request("http://app.test/", { headers }), connection === undefined ? undefined : connectionEnv(connection));
+  const resp = await app.fetch(
+    new Request("http://app.test/", { headers }),
+    connection === undefined ? undefined : connectionEnv(connection),
+  );
   return resp.text();
 }
 
@@ -48,7 +51,11 @@ describe("Server.clientAddress", () => {
     assert.equal(await seen(app, "10.0.0.2", "6.6.6.6, 198.51.100.4, 192.0.2.1, 10.1.2.3"), "198.51.100.4");
     // A connection from outside the list is the client: its X-Forwarded-For is not believed.
     assert.equal(await seen(app, "203.0.113.9", "198.51.100.4"), "203.0.113.9");
-    assert.equal(await seen(app, "::ffff:10.0.0.2", "198.51.100.4"), "198.51.100.4", "an IPv4-mapped connection address matches its IPv4 range");
+    assert.equal(
+      await seen(app, "::ffff:10.0.0.2", "198.51.100.4"),
+      "198.51.100.4",
+      "an IPv4-mapped connection address matches its IPv4 range",
+    );
     assert.equal(await seen(app, "2001:db8::5", "[2001:db8::6]:443, 198.51.100.4:5100"), "198.51.100.4");
     // Every hop trusted: the farthest.
     assert.equal(await seen(app, "10.0.0.2", "10.0.0.3"), "10.0.0.3");
@@ -57,7 +64,20 @@ describe("Server.clientAddress", () => {
   });
 
   test("a bad trustProxy value is refused when the resolver is made", () => {
-    for (const bad of [-1, 1.5, Number.NaN, Infinity, ["10.0.0.0/33"], ["nonsense"], ["10.0.0.1/x"], [7 as unknown as string], "10.0.0.1" as unknown as TrustProxy, true as unknown as TrustProxy]) {
+    for (
+      const bad of [
+        -1,
+        1.5,
+        Number.NaN,
+        Infinity,
+        ["10.0.0.0/33"],
+        ["nonsense"],
+        ["10.0.0.1/x"],
+        [7 as unknown as string],
+        "10.0.0.1" as unknown as TrustProxy,
+        true as unknown as TrustProxy,
+      ]
+    ) {
       assert.throws(() => proxyChain(bad), TypeError, JSON.stringify(bad));
     }
   });

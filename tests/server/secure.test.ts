@@ -10,7 +10,12 @@ const transports: Array<{ name: string; url: string; headers: Record<string, str
   { name: "plain http", url: "http://app.test/", headers: {}, https: false },
   { name: "https URL (direct TLS)", url: "https://app.test/", headers: {}, https: true },
   { name: "X-Forwarded-Proto: https", url: "http://app.test/", headers: { "X-Forwarded-Proto": "https" }, https: true },
-  { name: "X-Forwarded-Proto: HTTPS, http (first hop wins)", url: "http://app.test/", headers: { "X-Forwarded-Proto": "HTTPS, http" }, https: true },
+  {
+    name: "X-Forwarded-Proto: HTTPS, http (first hop wins)",
+    url: "http://app.test/",
+    headers: { "X-Forwarded-Proto": "HTTPS, http" },
+    https: true,
+  },
   { name: "X-Forwarded-Proto: http", url: "http://app.test/", headers: { "X-Forwarded-Proto": "http" }, https: false },
   { name: "X-Forwarded-Ssl: on", url: "http://app.test/", headers: { "X-Forwarded-Ssl": "on" }, https: true },
   { name: "X-Forwarded-Ssl: off", url: "http://app.test/", headers: { "X-Forwarded-Ssl": "off" }, https: false },

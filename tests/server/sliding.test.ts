@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { Auth, Secret } from "../../src/auth/mod.ts";
 import { setLogSink } from "../../src/log.ts";
 import { err, ok } from "../../src/result.ts";
-import { Server, setSlidingCookie, type RevokedCheck, type SlidingEnv } from "../../src/server/mod.ts";
+import { type RevokedCheck, Server, setSlidingCookie, type SlidingEnv } from "../../src/server/mod.ts";
 import { withEnv } from "./env-helpers.ts";
 
 // Every row of docs/auth.md#live-sessions-and-the-gate: Sliding token, with an injected clock.
@@ -119,7 +119,11 @@ test("revokedCheck erroring (Err, throw or rejection): fails closed, not slid, a
     const lines: string[] = [];
     const previous = setLogSink((level, line) => lines.push(`${level} ${line}`));
     try {
-      for (const check of [async () => err("db_error", "down"), () => { throw new Error("boom"); }, () => Promise.reject(new Error("x"))] as RevokedCheck[]) {
+      for (
+        const check of [async () => err("db_error", "down"), () => {
+          throw new Error("boom");
+        }, () => Promise.reject(new Error("x"))] as RevokedCheck[]
+      ) {
         const resp = await appWith({ now: T0 + 300 }, check).fetch(request("/page", tokenAt(T0)));
         assert.equal(reissued(resp), undefined);
         assert.equal(resp.status, 200, "the request itself is still served with the current token");
@@ -158,7 +162,11 @@ test("a token at or past aexp, a forged token, or one signed with another secret
     assert.equal(reissued(await appWith({ now: T0 + 1 }).fetch(request("/page", "garbage"))), undefined);
     const fixed = Auth.signToken(Secret.fromString(SECRET_TEXT), { sub: "42" }, 900, { now: T0 });
     assert.ok(fixed.ok);
-    assert.equal(reissued(await appWith({ now: T0 + 1 }).fetch(request("/page", fixed.value))), undefined, "a fixed token is not a sliding one");
+    assert.equal(
+      reissued(await appWith({ now: T0 + 1 }).fetch(request("/page", fixed.value))),
+      undefined,
+      "a fixed token is not a sliding one",
+    );
   });
 });
 
@@ -183,7 +191,12 @@ test("setSlidingCookie uses the builder's attributes, and Secure follows the rul
     const plain = reissued(await app.fetch(request("/login", undefined, { method: "POST" })));
     assert.ok(plain);
     assert.equal(plain.line, `session=${plain.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=900`);
-    for (const req of [request("/login", undefined, { method: "POST" }, "https://app.test"), request("/login", undefined, { method: "POST", headers: { "X-Forwarded-Proto": "https" } })]) {
+    for (
+      const req of [
+        request("/login", undefined, { method: "POST" }, "https://app.test"),
+        request("/login", undefined, { method: "POST", headers: { "X-Forwarded-Proto": "https" } }),
+      ]
+    ) {
       const secure = reissued(await app.fetch(req));
       assert.equal(secure?.line, `session=${secure?.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=900; Secure`);
     }

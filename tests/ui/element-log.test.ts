@@ -14,7 +14,7 @@ import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { canon, parse } from "../live/support/dom.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
+import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
 import { build, mutate, specArb } from "../live/support/trees.ts";
 import { openTab } from "../live-server/harness.ts";
 
@@ -32,10 +32,13 @@ test("outside a session's render, Ui.h builds a new element on every call", () =
 test("in a session, an unchanged call gets the previous render's element; a change rebuilds its path only", () => {
   const memo = new LazyMemo();
   const view = (count: number, name: string) =>
-    Ui.h("main", {},
+    Ui.h(
+      "main",
+      {},
       Ui.h("header", {}, Ui.h("h1", {}, "Title"), Ui.h("p", { id: "count" }, `count ${count}`)),
       Ui.h("form", { onSubmit: "Save" }, Ui.h("input", { name: "name", value: name, onInput: ["Set", "name"] })),
-      Ui.h("footer", {}, Ui.h("p", {}, "static")));
+      Ui.h("footer", {}, Ui.h("p", {}, "static")),
+    );
   const first = renderWithMemo(memo, () => view(0, ""));
   const second = renderWithMemo(memo, () => view(1, ""));
   assert.notEqual(second, first, "the count changed: the root is built again");
@@ -72,7 +75,11 @@ test("attributes are compared as data, in order, and a bag mutated in place is s
   const style = { color: "red" };
   const view = () => Ui.h("button", { class: "b", hover: style, onClick: message }, "pick");
   const first = renderWithMemo(memo, view);
-  assert.equal(renderWithMemo(memo, () => Ui.h("button", { class: "b", hover: { color: "red" }, onClick: ["Pick", 1] }, "pick")), first, "equal data: reused");
+  assert.equal(
+    renderWithMemo(memo, () => Ui.h("button", { class: "b", hover: { color: "red" }, onClick: ["Pick", 1] }, "pick")),
+    first,
+    "equal data: reused",
+  );
   message[1] = 2;
   const second = renderWithMemo(memo, view);
   assert.notEqual(second, first, "the handler's argument changed in place");
@@ -88,20 +95,37 @@ test("attributes are compared as data, in order, and a bag mutated in place is s
 
 test("keyed rows inserted above or removed keep the other rows' elements", () => {
   const memo = new LazyMemo();
-  const view = (ids: number[]) => Ui.h("ul", {}, ...ids.map((id) => Ui.keyed(id, Ui.h("li", {}, Ui.h("span", {}, `row ${id}`), Ui.h("button", { onClick: ["Del", id] }, "x")))));
+  const view = (ids: number[]) =>
+    Ui.h(
+      "ul",
+      {},
+      ...ids.map((id) => Ui.keyed(id, Ui.h("li", {}, Ui.h("span", {}, `row ${id}`), Ui.h("button", { onClick: ["Del", id] }, "x")))),
+    );
   const ids = Array.from({ length: 12 }, (_, i) => i + 1);
   const first = renderWithMemo(memo, () => view(ids));
   const inserted = renderWithMemo(memo, () => view([0, ...ids]));
   for (let i = 0; i < ids.length; i++) assert.equal(inserted.children[i + 1], first.children[i], `row ${ids[i]} after an insert above`);
   const removed = renderWithMemo(memo, () => view(ids.slice(2)));
-  for (let i = 0; i < ids.length - 2; i++) assert.equal(removed.children[i], first.children[i + 2], `row ${ids[i + 2]} after two removed above`);
+  for (let i = 0; i < ids.length - 2; i++) {
+    assert.equal(removed.children[i], first.children[i + 2], `row ${ids[i + 2]} after two removed above`);
+  }
   assert.deepEqual(dom(removed), dom(view(ids.slice(2))));
 });
 
 test("a view that throws leaves the previous render's elements to be reused", () => {
   const memo = new LazyMemo();
   const first = renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "a")));
-  assert.throws(() => renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "b"), (() => { throw new Error("view failed"); })())));
+  assert.throws(() =>
+    renderWithMemo(memo, () =>
+      Ui.h(
+        "ul",
+        {},
+        Ui.h("li", {}, "b"),
+        (() => {
+          throw new Error("view failed");
+        })(),
+      ))
+  );
   assert.throws(() => renderWithMemo(memo, () => Ui.h("input", {}, "no children in a void element")), /void/);
   assert.equal(renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "a"))), first);
 });
@@ -118,14 +142,29 @@ test("property: a session's renders of random trees and their edits render and d
 });
 
 const todoView = (m: TodoModel) =>
-  Ui.h("main", {},
+  Ui.h(
+    "main",
+    {},
     Ui.h("header", {}, Ui.h("h1", {}, m.title), Ui.h("input", { name: "title", value: m.title, onInput: "SetTitle" })),
     Ui.h("p", {}, "count ", m.count),
-    Ui.h("ul", {}, m.rows.map((r) =>
-      Ui.keyed(r.id, Ui.h("li", { class: r.done ? "done" : undefined },
-        Ui.h("span", {}, r.text), r.tags.length > 0 ? Ui.h("small", {}, r.tags.join(", ")) : null,
-        Ui.h("button", { onClick: ["Toggle", r.id] }, r.done ? "undo" : "done"))))),
-    Ui.h("footer", {}, Ui.h("p", {}, "static")));
+    Ui.h(
+      "ul",
+      {},
+      m.rows.map((r) =>
+        Ui.keyed(
+          r.id,
+          Ui.h(
+            "li",
+            { class: r.done ? "done" : undefined },
+            Ui.h("span", {}, r.text),
+            r.tags.length > 0 ? Ui.h("small", {}, r.tags.join(", ")) : null,
+            Ui.h("button", { onClick: ["Toggle", r.id] }, r.done ? "undo" : "done"),
+          ),
+        )
+      ),
+    ),
+    Ui.h("footer", {}, Ui.h("p", {}, "static")),
+  );
 
 test("property: a session's renders of a todo list render and diff exactly as fresh builds", () => {
   fc.assert(
@@ -140,18 +179,27 @@ test("a live app written with Ui.h answers an event with only what changed, its 
     init: () => ({ count: 0, name: "" }),
     update: (m, msg, args) => (msg === "Inc" ? { ...m, count: m.count + 1 } : { ...m, name: String(args.at(-1)) }),
     view: (m) =>
-      Ui.h("main", {},
+      Ui.h(
+        "main",
+        {},
         Ui.h("p", { id: "count" }, `count ${m.count}`),
         Ui.h("input", { name: "name", value: m.name, onInput: "SetName" }),
         Ui.h("button", { onClick: "Inc" }, "+"),
-        Ui.h("ul", {}, ...Array.from({ length: 20 }, (_, i) => Ui.h("li", {}, `item ${i}`)))),
+        Ui.h("ul", {}, ...Array.from({ length: 20 }, (_, i) => Ui.h("li", {}, `item ${i}`))),
+      ),
   });
   const tab = await openTab(live);
   const inc = /<button svc-id="([^"]+)"[^>]*>\+<\/button>/.exec(tab.html)![1]!;
   const reply = await tab.post({ seq: 1, msg: "Inc", handlerId: inc });
   assert.equal(reply.status, 200);
   assert.deepEqual((await reply.json()).patches, [{ id: "r.0#p", text: "count 1" }]);
-  const typed = await tab.post({ seq: 2, msg: "SetName", args: ["Ada"], handlerId: "r.#input:name", inputState: { "r.#input:name": { value: "Ada", seq: 2 } } });
+  const typed = await tab.post({
+    seq: 2,
+    msg: "SetName",
+    args: ["Ada"],
+    handlerId: "r.#input:name",
+    inputState: { "r.#input:name": { value: "Ada", seq: 2 } },
+  });
   assert.deepEqual((await typed.json()).patches, [], "the typed value is the client's: nothing to patch");
   const again = await tab.post({ seq: 3, msg: "Inc", handlerId: inc });
   assert.deepEqual((await again.json()).patches, [{ id: "r.0#p", text: "count 2" }]);

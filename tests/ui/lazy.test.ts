@@ -12,7 +12,7 @@ import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { todoModelArb, type TodoModel } from "../live/support/todos.ts";
+import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
 import { openTab } from "../live-server/harness.ts";
 
 /** A row builder that counts its calls. */
@@ -91,7 +91,17 @@ test("a view that throws leaves the previous render's results in place", () => {
   const { row, calls } = countingRow();
   const memo = new LazyMemo();
   renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
-  assert.throws(() => renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "b", false), (() => { throw new Error("view failed"); })())));
+  assert.throws(() =>
+    renderWithMemo(memo, () =>
+      Ui.h(
+        "ul",
+        {},
+        Ui.lazy(row, "b", false),
+        (() => {
+          throw new Error("view failed");
+        })(),
+      ))
+  );
   renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
   assert.deepEqual(calls, ["a", "b"]);
 });
@@ -106,15 +116,36 @@ test("lazy refuses a non-function and a function that returns no element", () =>
 // diff must be the same.
 type Model = TodoModel;
 
-const heading = (title: string) => Ui.h("header", {}, Ui.h("h1", {}, title), Ui.h("input", { name: "title", value: title, onInput: "SetTitle" }));
+const heading = (title: string) =>
+  Ui.h("header", {}, Ui.h("h1", {}, title), Ui.h("input", { name: "title", value: title, onInput: "SetTitle" }));
 const line = (id: number, text: string, done: boolean) =>
-  Ui.keyed(id, Ui.h("li", { class: done ? "done" : undefined }, Ui.h("span", {}, text), Ui.h("button", { onClick: ["Toggle", id] }, done ? "undo" : "done")));
+  Ui.keyed(
+    id,
+    Ui.h(
+      "li",
+      { class: done ? "done" : undefined },
+      Ui.h("span", {}, text),
+      Ui.h("button", { onClick: ["Toggle", id] }, done ? "undo" : "done"),
+    ),
+  );
 
 function plainView(m: Model) {
-  return Ui.h("main", {}, heading(m.title), Ui.h("p", {}, `count ${m.count}`), Ui.h("ul", {}, ...m.rows.map((r) => line(r.id, r.text, r.done))));
+  return Ui.h(
+    "main",
+    {},
+    heading(m.title),
+    Ui.h("p", {}, `count ${m.count}`),
+    Ui.h("ul", {}, ...m.rows.map((r) => line(r.id, r.text, r.done))),
+  );
 }
 function lazyView(m: Model) {
-  return Ui.h("main", {}, Ui.lazy(heading, m.title), Ui.h("p", {}, `count ${m.count}`), Ui.h("ul", {}, ...m.rows.map((r) => Ui.lazy(line, r.id, r.text, r.done))));
+  return Ui.h(
+    "main",
+    {},
+    Ui.lazy(heading, m.title),
+    Ui.h("p", {}, `count ${m.count}`),
+    Ui.h("ul", {}, ...m.rows.map((r) => Ui.lazy(line, r.id, r.text, r.done))),
+  );
 }
 
 test("a session's renders with lazy parts render and diff exactly as the same view without them", () => {
@@ -130,7 +161,14 @@ test("a live app's lazy parts are built again only for the events that change th
   const live = app<M>({
     init: () => ({ count: 0, items: ["a", "b", "c"] }),
     update: (m, msg) => (msg === "Inc" ? { ...m, count: m.count + 1 } : msg === "Add" ? { ...m, items: [...m.items, "d"] } : m),
-    view: (m) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, `count ${m.count}`), Ui.h("button", { onClick: "Add" }, "add"), Ui.h("ul", {}, ...m.items.map((item) => Ui.lazy(row, item, false)))),
+    view: (m) =>
+      Ui.h(
+        "main",
+        {},
+        Ui.h("button", { onClick: "Inc" }, `count ${m.count}`),
+        Ui.h("button", { onClick: "Add" }, "add"),
+        Ui.h("ul", {}, ...m.items.map((item) => Ui.lazy(row, item, false))),
+      ),
   });
   try {
     const tab = await openTab(live);

@@ -32,7 +32,10 @@ test("an input's focus colour works although an input cannot hold a style elemen
 });
 
 test("the root's own styles are its first children", () => {
-  assert.equal(render(h("main", { hover: { color: "red" } }, "x")), '<main svc-id="r"><style svc-id="r.~pc">[svc-id="r"]:hover{color:red !important;}</style>x</main>');
+  assert.equal(
+    render(h("main", { hover: { color: "red" } }, "x")),
+    '<main svc-id="r"><style svc-id="r.~pc">[svc-id="r"]:hover{color:red !important;}</style>x</main>',
+  );
 });
 
 test("user data in style values cannot leave its declaration or its style element", () => {

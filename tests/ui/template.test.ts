@@ -15,8 +15,8 @@ import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { canon, parse } from "../live/support/dom.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { todoModelArb, type TodoModel, type TodoRow } from "../live/support/todos.ts";
-import { build, specArb, type Spec } from "../live/support/trees.ts";
+import { type TodoModel, todoModelArb, type TodoRow } from "../live/support/todos.ts";
+import { build, type Spec, specArb } from "../live/support/trees.ts";
 import { openTab } from "../live-server/harness.ts";
 
 /** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
@@ -53,7 +53,9 @@ test("a template builds what Ui.h builds from the same markup", () => {
 
 test("holes take children as Ui.h does: texts merge, arrays spread, null and booleans vanish", () => {
   const items = ["a", "b"];
-  const el = Ui.html`<ul class="list">${items.map((item) => Ui.html`<li>${item}</li>`)}${null}${false}<li>count ${3} of ${items.length}</li></ul>`;
+  const el = Ui.html`<ul class="list">${
+    items.map((item) => Ui.html`<li>${item}</li>`)
+  }${null}${false}<li>count ${3} of ${items.length}</li></ul>`;
   same(el, Ui.h("ul", { class: "list" }, Ui.h("li", {}, "a"), Ui.h("li", {}, "b"), Ui.h("li", {}, "count 3 of 2")));
   // "count " and 3 and " of " and 2 are one text node, as the HTML parser would read them.
   const li = el.children[2] as UiElement;
@@ -75,8 +77,20 @@ test("indentation with line breaks is dropped; spaces on one line stay (the JSX 
 });
 
 test("lowercase handler names, bare attributes, self-closing and void elements, comments", () => {
-  const el = Ui.html`<div><!-- a note --><button onclick="Go">go</button><input type="checkbox" checked><br><span/><span class=plain>x</span></div>`;
-  same(el, Ui.h("div", {}, Ui.h("button", { onClick: "Go" }, "go"), Ui.h("input", { type: "checkbox", checked: true }), Ui.h("br", {}), Ui.h("span", {}), Ui.h("span", { class: "plain" }, "x")));
+  const el = Ui
+    .html`<div><!-- a note --><button onclick="Go">go</button><input type="checkbox" checked><br><span/><span class=plain>x</span></div>`;
+  same(
+    el,
+    Ui.h(
+      "div",
+      {},
+      Ui.h("button", { onClick: "Go" }, "go"),
+      Ui.h("input", { type: "checkbox", checked: true }),
+      Ui.h("br", {}),
+      Ui.h("span", {}),
+      Ui.h("span", { class: "plain" }, "x"),
+    ),
+  );
 });
 
 test("style content is raw text; textarea content is text with its hole", () => {
@@ -115,23 +129,61 @@ test("mistakes in a template throw a TypeError that says what and where", () => 
     [["<p><!-- ", " --></p>"], /comment must end/],
     [["<p a=1 a=2>x</p>"], /has a twice/],
     [["<p class=a", ">x</p>"], /mixes text and a hole: quote it/],
-    [["<p class=\"a>x</p>"], /no closing quote/],
+    [['<p class="a>x</p>'], /no closing quote/],
     [["<p>&hearts;</p>"], /unknown character reference &hearts;/],
     [["<style>", "</style>"], /a hole cannot go inside <style>/],
     [["</p>"], /closes nothing/],
     [["<p>x</p "], /closing tag must be/],
     [["<1p>x</1p>"], /exactly one root element|closing tag/],
-    [["<p onfoo=\"x\">y</p>"], /use a message handler/],
+    [['<p onfoo="x">y</p>'], /use a message handler/],
   ];
   for (const [strings, expected] of cases) {
-    assert.throws(() => call(strings, strings.slice(1).map(() => "v")), (error: unknown) => error instanceof TypeError && expected.test(error.message), strings.join("${}"));
+    assert.throws(
+      () => call(strings, strings.slice(1).map(() => "v")),
+      (error: unknown) => error instanceof TypeError && expected.test(error.message),
+      strings.join("${}"),
+    );
   }
   assert.throws(() => (Ui.html as unknown as (s: string[]) => UiElement)(["<p>x</p>"]), /use it as a template tag/);
 });
 
 test("property: any template text either builds an element or throws a TypeError", () => {
-  const piece = fc.array(fc.constantFrom("<p>", "</p>", "<div class=", "</div>", "<input value=", "<br/>", "<", ">", "/", "=", '"', "'", " ", "\n", "p", "div", "input", "&", "amp;", "#", "x", ";", "!--", "-", "class", "onClick", "style", "textarea"), { maxLength: 12 }).map((parts) => parts.join(""));
-  const value = fc.constantFrom<unknown>("v", 1, null, true, false, undefined, ["Go", 1], { color: "red" }, Ui.h("b", {}, "x"), [Ui.text("t")]);
+  const piece = fc.array(
+    fc.constantFrom(
+      "<p>",
+      "</p>",
+      "<div class=",
+      "</div>",
+      "<input value=",
+      "<br/>",
+      "<",
+      ">",
+      "/",
+      "=",
+      '"',
+      "'",
+      " ",
+      "\n",
+      "p",
+      "div",
+      "input",
+      "&",
+      "amp;",
+      "#",
+      "x",
+      ";",
+      "!--",
+      "-",
+      "class",
+      "onClick",
+      "style",
+      "textarea",
+    ),
+    { maxLength: 12 },
+  ).map((parts) => parts.join(""));
+  const value = fc.constantFrom<unknown>("v", 1, null, true, false, undefined, ["Go", 1], { color: "red" }, Ui.h("b", {}, "x"), [
+    Ui.text("t"),
+  ]);
   fc.assert(
     fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.array(value, { minLength: 3, maxLength: 3 }), (strings, values) => {
       try {
@@ -209,14 +261,16 @@ type Row = TodoRow;
 type Model = TodoModel;
 
 // The row's <em> has no hole: one element, placed in every row of every render.
-const row = (r: Row) => Ui.html`
+const row = (r: Row) =>
+  Ui.html`
   <li svc-key=${r.id} class=${r.done ? "done" : undefined}>
     <span>${r.text}</span>
     <em class="row-mark">row</em>
     <small>${r.tags.join(", ")}</small>
     <button onClick=${["Toggle", r.id]}>${r.done ? "undo" : "done"}</button>
   </li>`;
-const templateView = (m: Model) => Ui.html`
+const templateView = (m: Model) =>
+  Ui.html`
   <main>
     <header><h1>${m.title}</h1><input name="title" value=${m.title} onInput="SetTitle"></header>
     <p>count ${m.count}</p>
@@ -265,7 +319,10 @@ test("in a session, plain data changed in place is still seen as changed", () =>
 
 test("property: a session's template renders, reused parts and all, render and diff exactly as fresh builds", () => {
   fc.assert(
-    fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, templateView, templateView)),
+    fc.property(
+      fc.array(todoModelArb, { minLength: 2, maxLength: 6 }),
+      (models) => assertRendersLikeFresh(models, templateView, templateView),
+    ),
     { numRuns: 300 },
   );
 });

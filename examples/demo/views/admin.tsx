@@ -10,7 +10,14 @@ export function AdminPage({ model }: { model: SignedIn }) {
       <p class="muted">Revoke signs a user out everywhere (they can sign in again). Disable also blocks sign-in until enabled.</p>
       <table>
         <thead>
-          <tr><th>Id</th><th>Email</th><th>Role</th><th>State</th><th>Last revoked</th><th></th></tr>
+          <tr>
+            <th>Id</th>
+            <th>Email</th>
+            <th>Role</th>
+            <th>State</th>
+            <th>Last revoked</th>
+            <th></th>
+          </tr>
         </thead>
         <tbody id="users">
           {model.users.map((user) => <UserRowView key={user.id} user={user} self={String(user.id) === model.userId} />)}
@@ -26,7 +33,9 @@ function UserRowView({ user, self }: { user: UserRow; self: boolean }) {
     <tr data-email={user.email}>
       <td>{String(user.id)}</td>
       <td>{user.email}{self ? " (you)" : ""}</td>
-      <td><span class="tag role">{user.role}</span></td>
+      <td>
+        <span class="tag role">{user.role}</span>
+      </td>
       <td class="state">{user.disabled ? "disabled" : "active"}</td>
       <td class="revoked muted">{user.revokedAt === null ? "never" : `${new Date(user.revokedAt).toISOString().slice(11, 19)} UTC`}</td>
       <td class="row">

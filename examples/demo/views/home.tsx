@@ -16,15 +16,37 @@ export function HomePage({ model }: { model: SignedIn }) {
  * saves on commit. The client keeps every keystroke and shows the normalised value once acked.
  */
 function ProfileCard({ model }: { model: SignedIn }) {
-  const status = model.saveFailed ? "Could not save." : model.saveAsked === 0 ? "Saved when you leave a field." : model.saveDone >= model.saveAsked ? "Saved." : "Saving…";
+  const status = model.saveFailed
+    ? "Could not save."
+    : model.saveAsked === 0
+    ? "Saved when you leave a field."
+    : model.saveDone >= model.saveAsked
+    ? "Saved."
+    : "Saving…";
   const preview = model.name.trim() === "" ? "No name yet" : `${model.name.trim()}${model.handle ? ` (@${model.handle})` : ""}`;
   return (
     <section class="card" id="profile">
       <h2>Profile</h2>
       <label for="name">Display name</label>
-      <input id="name" name="name" value={model.name} onInput="SetName" onChange="CommitProfile" autocomplete="off" placeholder="Ada Lovelace" />
+      <input
+        id="name"
+        name="name"
+        value={model.name}
+        onInput="SetName"
+        onChange="CommitProfile"
+        autocomplete="off"
+        placeholder="Ada Lovelace"
+      />
       <label for="handle">Handle</label>
-      <input id="handle" name="handle" value={model.handle} onInput="SetHandle" onChange="CommitProfile" autocomplete="off" placeholder="ada" />
+      <input
+        id="handle"
+        name="handle"
+        value={model.handle}
+        onInput="SetHandle"
+        onChange="CommitProfile"
+        autocomplete="off"
+        placeholder="ada"
+      />
       <p class="muted" id="profile-preview">{preview}</p>
       <p class="muted" id="save-status">{status}</p>
     </section>
@@ -58,9 +80,46 @@ function ListCard({ model }: { model: SignedIn }) {
 }
 
 export const LANGUAGES = [
-  "Ada", "Bash", "C", "C++", "Clojure", "COBOL", "Crystal", "Dart", "Elixir", "Elm", "Erlang", "F#", "Fortran", "Gleam",
-  "Go", "Haskell", "Java", "JavaScript", "Julia", "Kotlin", "Lisp", "Lua", "Nim", "OCaml", "Pascal", "Perl", "PHP",
-  "Prolog", "Python", "R", "Racket", "Ruby", "Rust", "Scala", "Scheme", "Smalltalk", "SQL", "Swift", "TypeScript", "Zig",
+  "Ada",
+  "Bash",
+  "C",
+  "C++",
+  "Clojure",
+  "COBOL",
+  "Crystal",
+  "Dart",
+  "Elixir",
+  "Elm",
+  "Erlang",
+  "F#",
+  "Fortran",
+  "Gleam",
+  "Go",
+  "Haskell",
+  "Java",
+  "JavaScript",
+  "Julia",
+  "Kotlin",
+  "Lisp",
+  "Lua",
+  "Nim",
+  "OCaml",
+  "Pascal",
+  "Perl",
+  "PHP",
+  "Prolog",
+  "Python",
+  "R",
+  "Racket",
+  "Ruby",
+  "Rust",
+  "Scala",
+  "Scheme",
+  "Smalltalk",
+  "SQL",
+  "Swift",
+  "TypeScript",
+  "Zig",
 ];
 
 export function searchResults(query: string): string[] {

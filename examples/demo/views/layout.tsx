@@ -22,7 +22,11 @@ export function view(model: Model): UiElement {
           </nav>
         )}
       </header>
-      {session.kind === "out" ? <SignedOutPage model={session} /> : session.page === "admin" ? <AdminPage model={session} /> : <HomePage model={session} />}
+      {session.kind === "out"
+        ? <SignedOutPage model={session} />
+        : session.page === "admin"
+        ? <AdminPage model={session} />
+        : <HomePage model={session} />}
     </main>
   );
 }

@@ -25,12 +25,23 @@ export function SignedOutPage({ model }: { model: SignedOut }) {
         <input id="email" name="email" type="email" value={model.email} autocomplete="username" required />
         <label for="password">Password {signup && <StrengthLabel strength={model.strength} />}</label>
         {/* The label follows the typing; the password is checked on the server and never rendered. */}
-        <input id="password" name="password" type="password" required autocomplete={signup ? "new-password" : "current-password"} onInput={signup ? "Strength" : undefined} />
-        <p><button class="primary" type="submit" id="submit">{signup ? "Create account" : "Sign in"}</button></p>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          required
+          autocomplete={signup ? "new-password" : "current-password"}
+          onInput={signup ? "Strength" : undefined}
+        />
+        <p>
+          <button class="primary" type="submit" id="submit">{signup ? "Create account" : "Sign in"}</button>
+        </p>
       </form>
       <p class="muted">
         {signup ? "Already have an account? " : "New here? "}
-        <button type="button" class="small" id="switch" onClick={["ShowForm", signup ? "login" : "signup"]}>{signup ? "Sign in" : "Create an account"}</button>
+        <button type="button" class="small" id="switch" onClick={["ShowForm", signup ? "login" : "signup"]}>
+          {signup ? "Sign in" : "Create an account"}
+        </button>
       </p>
     </section>
   );

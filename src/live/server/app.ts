@@ -44,10 +44,10 @@ import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
 import { SessionRegistry } from "./registry.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
-import { crossOrigin, csrfFailed, sessionLost, sessionRotating, sessionsFull, replicaDraining } from "./responses.ts";
+import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, sessionsFull } from "./responses.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
-import { type SessionCounts, sessionBoundsOptions } from "./session-bounds.ts";
+import { sessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
 import { initialState } from "./session-state.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionFrames } from "./session-frames.ts";
@@ -57,7 +57,27 @@ import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { openFrameStream } from "./sse.ts";
 import { MemorySessionStore, type SessionStore } from "./store.ts";
 import { eventHold } from "./turn-batch.ts";
-import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, HOST_PREFIX, LIMITS, LAST_EVENT_ID_HEADER, CLIENT_PATH, CSRF_HEADER, ACK_HEADER, EVENT_PATH, MOVES_HEADER, RENDER_PATH, ROTATE_PATH, ROTATION_HEADER, SEQ_HEADER, SID_HEADER, sessionCookieName, SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
+import {
+  ACK_HEADER,
+  CLIENT_PATH,
+  CLIENT_QUERY,
+  CLIENT_QUERY_NAME,
+  CLIENT_QUERY_VALUE,
+  CSRF_HEADER,
+  EVENT_PATH,
+  HOST_PREFIX,
+  LAST_EVENT_ID_HEADER,
+  LIMITS,
+  MOVES_HEADER,
+  RENDER_PATH,
+  ROTATE_PATH,
+  ROTATION_HEADER,
+  SEQ_HEADER,
+  sessionCookieName,
+  SID_HEADER,
+  SSE_ALIAS_PATH,
+  SUBSCRIBE_PATH,
+} from "../../protocol/mod.ts";
 
 /** Options of `Live.app`. */
 export type LiveAppOptions = {
@@ -156,10 +176,19 @@ export class LiveApp<Model> extends Hono<Env> {
       treeIdleMs: options.treeIdleMs ?? 10_000,
       sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
       maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
-      bounds: sessionBoundsOptions({ maxSessions: options.maxSessions, maxPending: options.maxPendingSessions, pendingMs: options.pendingSessionMs }),
+      bounds: sessionBoundsOptions({
+        maxSessions: options.maxSessions,
+        maxPending: options.maxPendingSessions,
+        pendingMs: options.pendingSessionMs,
+      }),
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
-    this.access = new SessionAccess({ sessions: this.sessions, now: this.now, cookieName: this.cookieName, secure: (req) => this.secure(req) });
+    this.access = new SessionAccess({
+      sessions: this.sessions,
+      now: this.now,
+      cookieName: this.cookieName,
+      secure: (req) => this.secure(req),
+    });
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -221,8 +250,18 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   /** What the app is configured with, for `svc doctor`. */
-  describe(): { readonly gate: boolean; readonly sliding: boolean; readonly name: string | undefined; readonly prefix: string | undefined } {
-    return { gate: this.access.gate !== undefined, sliding: this.access.sliding !== undefined, name: this.config.name, prefix: this.config.prefix };
+  describe(): {
+    readonly gate: boolean;
+    readonly sliding: boolean;
+    readonly name: string | undefined;
+    readonly prefix: string | undefined;
+  } {
+    return {
+      gate: this.access.gate !== undefined,
+      sliding: this.access.sliding !== undefined,
+      name: this.config.name,
+      prefix: this.config.prefix,
+    };
   }
 
   /** Live, pending (never connected), evicted and expired session counts, for monitoring. */
@@ -242,7 +281,10 @@ export class LiveApp<Model> extends Hono<Env> {
     if (db.dialect !== "postgres") return this;
     // Each replica checks the CSRF tokens the others issued: they need one key.
     if (this.config.secret === undefined && !readEnv(SECRET_ENV)) {
-      throw new SvcError("secret_missing", `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`);
+      throw new SvcError(
+        "secret_missing",
+        `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`,
+      );
     }
     const bare = new Request("http://localhost/");
     const [probe] = splitUpdate(this.definition.init({ url: new URL(bare.url), auth: undefined, request: bare }));
@@ -294,7 +336,9 @@ export class LiveApp<Model> extends Hono<Env> {
     this.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
     this.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw, c.get("svcAuth")));
     this.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
-    const page = (c: Context<Env>) => (isClientRequest(c.req.raw.url) ? clientBundle() : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    const page = (
+      c: Context<Env>,
+    ) => (isClientRequest(c.req.raw.url) ? clientBundle() : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }
@@ -395,7 +439,10 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   /** A new session for a page load: bound as the access policy says, its model from the app's init. */
-  private async openSession(req: Request, auth: JsonObject | undefined): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
+  private async openSession(
+    req: Request,
+    auth: JsonObject | undefined,
+  ): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
     // A draining replica takes no new session: the proxy sends the retry elsewhere.
     if (this.sessions.draining) return replicaDraining();
     const access = await this.access.forNewSession(auth);
@@ -403,7 +450,12 @@ export class LiveApp<Model> extends Hono<Env> {
     if (!this.sessions.makeRoom()) return sessionsFull();
     const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
     const now = this.now();
-    const session = new LiveSession(this.definition, this.sessions, { id: randomToken(), now, extraMessages: this.extraMessages }, initialState(model, now));
+    const session = new LiveSession(
+      this.definition,
+      this.sessions,
+      { id: randomToken(), now, extraMessages: this.extraMessages },
+      initialState(model, now),
+    );
     // A brand-new id needs no rotation.
     if (access.binding) this.access.bind(session as LiveSession<unknown>, access.binding, { rotate: false });
     this.sessions.add(session);
@@ -412,7 +464,11 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   /** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
-  private renderPage(session: LiveSession<Model>, csrfCookie: string, where: { base: string; path: string }): Promise<{ html: string; id: string }> {
+  private renderPage(
+    session: LiveSession<Model>,
+    csrfCookie: string,
+    where: { base: string; path: string },
+  ): Promise<{ html: string; id: string }> {
     return session.mutex.run(() => {
       session.lastActive = this.now();
       session.startPage();
@@ -446,7 +502,9 @@ export class LiveApp<Model> extends Hono<Env> {
     const remote = this.replication?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), this.config.heartbeatMs);
     const resolved = remote === undefined ? await this.sessions.resolve(id) : await remote;
     if (resolved instanceof Response) return resolved;
-    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    if (resolved.kind !== "live") {
+      return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    }
     const session = resolved.session as LiveSession<Model>;
     const refused = await this.access.admit(session, auth, req);
     if (refused !== undefined) return refused;
@@ -467,7 +525,9 @@ export class LiveApp<Model> extends Hono<Env> {
 
   private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const resolved = await this.sessions.resolve(readSessionId(req, this.cookieName));
-    if (resolved.kind !== "live") return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    if (resolved.kind !== "live") {
+      return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    }
     if (!this.originAllowed(req)) return crossOrigin();
     const session = resolved.session;
     const tokenState = this.checkToken(session, req, req.headers.get(CSRF_HEADER) ?? undefined);
@@ -476,9 +536,15 @@ export class LiveApp<Model> extends Hono<Env> {
     if (refused !== undefined) return refused;
     return session.mutex.run(() => {
       session.lastActive = this.now();
-      const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(session.outSeq) };
+      const headers: Record<string, string> = {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        [SEQ_HEADER]: String(session.outSeq),
+      };
       // A tab still holding the token of a rotated-away id learns the current one.
-      if (tokenState === "former") Object.assign(headers, { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) });
+      if (tokenState === "former") {
+        Object.assign(headers, { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) });
+      }
       const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
       if (moves !== undefined) headers[MOVES_HEADER] = moves;
       // The acks a tab catching up has missed: a value the render shows applies to an input only
@@ -495,7 +561,10 @@ export class LiveApp<Model> extends Hono<Env> {
     if (oldId === undefined || !this.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
     const session = this.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined);
     if (session === undefined) return sessionLost();
-    const resp = new Response(null, { status: 204, headers: { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) ?? "" } });
+    const resp = new Response(null, {
+      status: 204,
+      headers: { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) ?? "" },
+    });
     return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
   }
 

@@ -47,7 +47,11 @@ export function checkSizes(value: unknown, where: string): Result<void> {
     return limitError("maxArrayLength", `${where} holds an array or object of more than ${LIMITS.maxArrayLength} entries`);
   }
   if (!Array.isArray(value)) {
-    for (const key of Object.keys(value)) if (key.length > LIMITS.maxStringLength) return limitError("maxStringLength", `${where} holds a key longer than ${LIMITS.maxStringLength} characters`);
+    for (const key of Object.keys(value)) {
+      if (key.length > LIMITS.maxStringLength) {
+        return limitError("maxStringLength", `${where} holds a key longer than ${LIMITS.maxStringLength} characters`);
+      }
+    }
   }
   for (const entry of entries) {
     const checked = checkSizes(entry, where);

@@ -44,13 +44,17 @@ const isName = (value: unknown): value is string => typeof value === "string" &&
 function optionalName<Field extends string>(fields: Fields<Field>, field: Field): Result<string | undefined> {
   const value = fields[field];
   if (value === undefined || value === null) return ok(undefined);
-  return isName(value) ? ok(value) : err("invalid_argument", `${field} must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
+  return isName(value)
+    ? ok(value)
+    : err("invalid_argument", `${field} must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
 }
 
 function entryOf(fields: EntryFields, where: string): Result<EventEntry> {
   const seq = fields.seq ?? 0;
   if (!isSeq(seq)) return err("invalid_argument", `${where}seq must be a non-negative safe integer`);
-  if (!isName(fields.msg)) return err("invalid_argument", `${where}msg must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
+  if (!isName(fields.msg)) {
+    return err("invalid_argument", `${where}msg must be a non-empty string of at most ${LIMITS.maxNameLength} characters`);
+  }
   const args = fields.args ?? [];
   if (!Array.isArray(args)) return err("invalid_argument", `${where}args must be an array`);
   if (args.length > LIMITS.maxArgs) return err("invalid_argument", `${where}args has more than ${LIMITS.maxArgs} entries`);
@@ -103,7 +107,9 @@ function bodyOf(parsed: BodyFields): Result<EventBody> {
   const inputState = inputStateOf(parsed.inputState);
   if (!inputState.ok) return inputState;
   const lastAppliedSeq = parsed.lastAppliedSeq ?? undefined;
-  if (lastAppliedSeq !== undefined && !isSeq(lastAppliedSeq)) return err("invalid_argument", "lastAppliedSeq must be a non-negative safe integer");
+  if (lastAppliedSeq !== undefined && !isSeq(lastAppliedSeq)) {
+    return err("invalid_argument", "lastAppliedSeq must be a non-negative safe integer");
+  }
 
   const entries: EventEntry[] = [];
   const isBatch = parsed.batch !== undefined;

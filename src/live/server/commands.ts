@@ -36,7 +36,10 @@ export function batch(...cmds: Cmd[]): Cmd {
  * into the message to dispatch (or undefined for none). A rejection reaches toMsg as
  * `{ ok: false, error }`, so a failing task never goes unnoticed.
  */
-export function task<T>(work: () => Promise<T>, toMsg: (outcome: { ok: true; value: T } | { ok: false; error: unknown }) => Dispatch | undefined): Cmd {
+export function task<T>(
+  work: () => Promise<T>,
+  toMsg: (outcome: { ok: true; value: T } | { ok: false; error: unknown }) => Dispatch | undefined,
+): Cmd {
   return {
     [CMD]: true,
     kind: "task",

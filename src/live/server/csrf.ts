@@ -30,7 +30,9 @@ function keyBytes(secret: Secret | undefined): Uint8Array {
   if (secret !== undefined) {
     const bytes = secret instanceof Secret ? secretBytes(secret) : undefined;
     if (bytes === undefined) throw new TypeError("Live.app: the secret option must be a Secret (Secret.fromEnv or Secret.fromString)");
-    if (byteLength(secret) < MIN_SECRET_BYTES) throw new SvcError("secret_too_short", `Live.app: the secret (${secret.source}) must be at least ${MIN_SECRET_BYTES} bytes`);
+    if (byteLength(secret) < MIN_SECRET_BYTES) {
+      throw new SvcError("secret_too_short", `Live.app: the secret (${secret.source}) must be at least ${MIN_SECRET_BYTES} bytes`);
+    }
     return bytes;
   }
   // checkSecretAtStart has refused a set secret under MIN_SECRET_BYTES before this runs.

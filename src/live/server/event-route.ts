@@ -13,7 +13,19 @@ import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
 import type { TokenState } from "./csrf.ts";
 import { fullHtmlOf } from "./frames.ts";
 import type { SessionRegistry } from "./registry.ts";
-import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, replicaDraining, storeUnavailable, sessionEnded, sessionLost, sessionRotating } from "./responses.ts";
+import {
+  appError,
+  badRequest,
+  crossOrigin,
+  csrfFailed,
+  frameReply,
+  handlerGone,
+  replicaDraining,
+  sessionEnded,
+  sessionLost,
+  sessionRotating,
+  storeUnavailable,
+} from "./responses.ts";
 import type { LiveSession, StepOutcome } from "./session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
@@ -26,7 +38,11 @@ export type EventRouteContext<Model> = {
    * The revocation gate and other checks before any processing; a Response refuses the request.
    * `auth`: the verified sliding token's claims, when the app has one.
    */
-  readonly admit: (session: LiveSession<Model>, req: Request, auth: JsonObject | undefined) => Response | undefined | Promise<Response | undefined>;
+  readonly admit: (
+    session: LiveSession<Model>,
+    req: Request,
+    auth: JsonObject | undefined,
+  ) => Response | undefined | Promise<Response | undefined>;
   /** Whether the request comes from the app's own origin (src/live/server/origin.ts). */
   readonly originAllowed: (req: Request) => boolean;
   /**

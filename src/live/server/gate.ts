@@ -32,7 +32,9 @@ export class RevocationGate {
     if (session.user === undefined) {
       if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);
-        log.warn("live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.");
+        log.warn(
+          "live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.",
+        );
       }
       return "allow";
     }

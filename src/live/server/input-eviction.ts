@@ -14,7 +14,7 @@
  * tree; a parent with many such ids is indexed by seg once.
  */
 import type { Patch } from "../../protocol/mod.ts";
-import { findElement, type LiveElement, lookupVisits, type LiveTree } from "../tree.ts";
+import { findElement, type LiveElement, type LiveTree, lookupVisits } from "../tree.ts";
 
 /** Above this many looked-up ids under one parent, its kids are indexed by seg instead of scanned per id. */
 const INDEX_FROM = 8;
@@ -23,12 +23,18 @@ const INDEX_FROM = 8;
  * The stored ids (keys of `seqs`) that are not in `tree`, the render that `patches` turn `prev` into;
  * `reported`: the ids the event reported, looked up whatever the patches.
  */
-export function inputsLeft(seqs: ReadonlyMap<string, number>, prev: LiveTree, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): string[] {
+export function inputsLeft(
+  seqs: ReadonlyMap<string, number>,
+  prev: LiveTree,
+  tree: LiveTree,
+  patches: readonly Patch[],
+  reported: Iterable<string>,
+): string[] {
   if (seqs.size === 0) return [];
   const candidates = new Set<string>();
   for (const id of reported) if (seqs.has(id)) candidates.add(id);
   const changedBelow = childChanges(prev, patches, seqs, candidates);
-  if (changedBelow !== undefined) for (const id of seqs.keys()) if (under(id, changedBelow)) candidates.add(id);
+  if (changedBelow !== undefined) { for (const id of seqs.keys()) if (under(id, changedBelow)) candidates.add(id); }
   return candidates.size === 0 ? [] : missing(tree, candidates);
 }
 
@@ -38,7 +44,12 @@ export function inputsLeft(seqs: ReadonlyMap<string, number>, prev: LiveTree, tr
  * whose id is not in `prev` (inside a renamed subtree, ids are the new ones) counts as changing
  * children; its renamed ancestor's `kids` patch counts too.
  */
-function childChanges(prev: LiveTree, patches: readonly Patch[], seqs: ReadonlyMap<string, number>, candidates: Set<string>): Set<string> | undefined {
+function childChanges(
+  prev: LiveTree,
+  patches: readonly Patch[],
+  seqs: ReadonlyMap<string, number>,
+  candidates: Set<string>,
+): Set<string> | undefined {
   let ids: Set<string> | undefined;
   for (const p of patches) {
     const whole = p.replace !== undefined || p.remove !== undefined;

@@ -306,7 +306,9 @@ export class SessionRegistry<Model> implements SessionHost {
   persist(session: LiveSession<unknown>): void {
     // A shared store has the state already: each change is saved before its frame goes out.
     if (session.ended || this.shared !== undefined) return;
-    this.options.store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) => log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.options.store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
+      log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`)
+    );
   }
 
   bind(session: LiveSession<unknown>, userId: string): void {
@@ -363,7 +365,9 @@ export class SessionRegistry<Model> implements SessionHost {
         await session.mutex.run(() => undefined);
         session.stop("moved");
         this.forgetLocal(session);
-        await this.shared?.release(session).catch((error: unknown) => log.error(`live.drain release failed: ${error instanceof Error ? error.message : String(error)}`));
+        await this.shared?.release(session).catch((error: unknown) =>
+          log.error(`live.drain release failed: ${error instanceof Error ? error.message : String(error)}`)
+        );
       }),
     );
     this.shared?.closeStreams();

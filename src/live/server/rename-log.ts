@@ -24,7 +24,6 @@ import type { Move, Patch } from "../../protocol/mod.ts";
 /** What one patch did to ids: a kids list (old child id -> new child id) or a removal. */
 type Step = { readonly parent: string; readonly kept: ReadonlyMap<string, string> } | { readonly gone: string };
 
-
 /** The id left the tree. */
 export const GONE = Symbol("gone");
 /** Frames the id has been through are no longer in the log. */
@@ -143,7 +142,8 @@ export function followRenames<V>(map: ReadonlyMap<string, V>, patches: readonly 
   return moved ?? map;
 }
 
-const below = (id: string, ancestor: string) => id.length > ancestor.length && id.startsWith(ancestor) && id.charCodeAt(ancestor.length) === 46; /* . */
+const below = (id: string, ancestor: string) =>
+  id.length > ancestor.length && id.startsWith(ancestor) && id.charCodeAt(ancestor.length) === 46; /* . */
 
 function removeStep(gone: string, id: string): string | typeof GONE {
   return id === gone || below(id, gone) ? GONE : id;
@@ -166,7 +166,10 @@ function kidsStep(parent: string, kept: ReadonlyMap<string, string>, id: string)
  * as they are.
  */
 export function resolveEvent<E extends { readonly handlerId: string | undefined }, R>(
-  log: RenameLog, entry: E, inputs: ReadonlyMap<string, R>, since: number | undefined,
+  log: RenameLog,
+  entry: E,
+  inputs: ReadonlyMap<string, R>,
+  since: number | undefined,
 ): { entry: E; inputs: ReadonlyMap<string, R> } | undefined {
   if (since === undefined) return { entry, inputs };
   let handlerId = entry.handlerId;

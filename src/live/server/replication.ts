@@ -40,7 +40,7 @@ export function shareSessions<Model>(
   const store = new PostgresLiveStore(db, app);
   const shared = new SharedSessions<Model>(store, app, codec, now);
   const ready = PostgresBus.open(db, store).then((bus) =>
-    shared.start(bus, { moved: (key) => registry.movedKey(key), ended: (key) => registry.endedElsewhere(key) }),
+    shared.start(bus, { moved: (key) => registry.movedKey(key), ended: (key) => registry.endedElsewhere(key) })
   );
   // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
   shared.ready = ready.catch(() => undefined);
@@ -56,7 +56,9 @@ export function shareSessions<Model>(
         // A stream resuming from a frame this replica may not have is taken over too: the owner's
         // render is what it needs (docs/protocol.md#resume).
         const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
-        if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) return (await registry.resolve(id)) as Resolved<unknown>;
+        if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
+          return (await registry.resolve(id)) as Resolved<unknown>;
+        }
         if (registry.draining) return replicaDraining();
         const checking = gate();
         if (checking !== undefined && owner.user !== undefined) {
@@ -67,9 +69,15 @@ export function shareSessions<Model>(
             return sessionLost();
           }
         }
-        const { sink, body, write } = openFrameStream({ heartbeatMs, onHeartbeat: () => {}, onClose: (closed) => shared.closed(owner.key, closed, registry.holdsKey(owner.key)) });
+        const { sink, body, write } = openFrameStream({
+          heartbeatMs,
+          onHeartbeat: () => {},
+          onClose: (closed) => shared.closed(owner.key, closed, registry.holdsKey(owner.key)),
+        });
         write(shared.listen(owner.key, owner, sink, lastEventId));
-        return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+        return new Response(body, {
+          headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+        });
       })();
     },
   };

@@ -5,7 +5,19 @@
  */
 import type { Frame } from "./frames.ts";
 import {
-  ACK_HEADER, APP_ERROR, CSRF_FAILED, GATE_UNAVAILABLE, HANDLER_GONE, HTTP, REPLICA_DRAINING, RETRY_AFTER_HEADER, SEQ_HEADER, SESSION_ENDED, SESSION_LOST, SESSION_ROTATING, STATUS_HEADER,
+  ACK_HEADER,
+  APP_ERROR,
+  CSRF_FAILED,
+  GATE_UNAVAILABLE,
+  HANDLER_GONE,
+  HTTP,
+  REPLICA_DRAINING,
+  RETRY_AFTER_HEADER,
+  SEQ_HEADER,
+  SESSION_ENDED,
+  SESSION_LOST,
+  SESSION_ROTATING,
+  STATUS_HEADER,
 } from "../../protocol/mod.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
@@ -26,18 +38,23 @@ export function sessionRotating(): Response {
 
 /** The revocation gate could not read the access state: fail closed, retry later (docs/auth.md#live-sessions-and-the-gate). */
 export function gateUnavailable(): Response {
-  return new Response("temporarily unavailable", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
+  return new Response("temporarily unavailable", {
+    status: HTTP.gateUnavailable,
+    headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE },
+  });
 }
 
 /** A page load when every session the app may keep is connected (docs/security.md#session-bounds). */
 export function sessionsFull(): Response {
   return new Response("too many sessions; try again later", { status: 503, headers: { ...plain, "Retry-After": "5" } });
-
 }
 
 /** The shared session store could not save or load (docs/deployment.md#several-replicas): retry. */
 export function storeUnavailable(): Response {
-  return new Response("session store unavailable; retry", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE } });
+  return new Response("session store unavailable; retry", {
+    status: HTTP.gateUnavailable,
+    headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE },
+  });
 }
 
 /**
@@ -45,7 +62,10 @@ export function storeUnavailable(): Response {
  * 503 with Retry-After, which the client retries, and the proxy sends to another replica.
  */
 export function replicaDraining(): Response {
-  return new Response("shutting down; retry", { status: HTTP.gateUnavailable, headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: REPLICA_DRAINING } });
+  return new Response("shutting down; retry", {
+    status: HTTP.gateUnavailable,
+    headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: REPLICA_DRAINING },
+  });
 }
 
 /** Missing or mismatched CSRF token: 403 (the spec leaves the status open). */
@@ -62,7 +82,10 @@ export function crossOrigin(): Response {
 }
 
 export function badRequest(code: string, message: string, status: number = HTTP.badRequest): Response {
-  return new Response(JSON.stringify({ error: code, message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  return new Response(JSON.stringify({ error: code, message }), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+  });
 }
 
 /**
@@ -71,10 +94,13 @@ export function badRequest(code: string, message: string, status: number = HTTP.
  * resyncs, keeping its dirty inputs, and reports them again with its next event.
  */
 export function handlerGone(): Response {
-  return new Response(JSON.stringify({ error: "handler_gone", message: "the element that sent this event is no longer in the page; nothing changed" }), {
-    status: HTTP.handlerGone,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: HANDLER_GONE },
-  });
+  return new Response(
+    JSON.stringify({ error: "handler_gone", message: "the element that sent this event is no longer in the page; nothing changed" }),
+    {
+      status: HTTP.handlerGone,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: HANDLER_GONE },
+    },
+  );
 }
 
 /** The app's update or view threw: the session survives unchanged and the reply says so. */
@@ -90,7 +116,11 @@ export function frameReply(frame: Frame, fullHtml: string | undefined): Response
   if (fullHtml === undefined) {
     return new Response(JSON.stringify(frame), { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
   }
-  const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", [SEQ_HEADER]: String(frame.seq) };
+  const headers: Record<string, string> = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    [SEQ_HEADER]: String(frame.seq),
+  };
   if (frame.ackInputs && Object.keys(frame.ackInputs).length > 0) headers[ACK_HEADER] = JSON.stringify(frame.ackInputs);
   return new Response(fullHtml, { headers });
 }

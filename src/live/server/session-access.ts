@@ -87,7 +87,9 @@ export class SessionAccess<Model> {
     // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
     const verdict = gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
     // A verdict known now (a cached access row) is answered without an await: events are the hot path.
-    return verdict instanceof Promise ? verdict.then((known) => this.refusalFor(known, session, req)) : this.refusalFor(verdict, session, req);
+    return verdict instanceof Promise
+      ? verdict.then((known) => this.refusalFor(known, session, req))
+      : this.refusalFor(verdict, session, req);
   }
 
   /**

@@ -19,7 +19,9 @@ export type FrameParts = {
 export function frameOf(seq: number, { patches, ackInputs, respondingTo }: FrameParts): Frame {
   return ackInputs
     ? respondingTo !== undefined ? { seq, ackInputs, respondingTo, patches } : { seq, ackInputs, patches }
-    : respondingTo !== undefined ? { seq, respondingTo, patches } : { seq, patches };
+    : respondingTo !== undefined
+    ? { seq, respondingTo, patches }
+    : { seq, patches };
 }
 
 export class SessionFrames {

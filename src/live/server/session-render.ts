@@ -37,7 +37,7 @@ export class SessionRender<Model> {
    */
   render(model: Model, previous: LiveTree | undefined): LiveTree {
     // With a flat record, so that the next diff skips what did not change.
-    return assignIds(renderWithMemo((this.memo ??= new LazyMemo()), () => this.view(model)), recordLengthAfter(previous));
+    return assignIds(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model)), recordLengthAfter(previous));
   }
 
   keep(tree: LiveTree): void {

@@ -75,7 +75,9 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
   const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
-  if (moved === undefined || (moved.entry.handlerId !== undefined && !hasElement(tree, moved.entry.handlerId))) return { kind: "handler_gone", state: seen };
+  if (moved === undefined || (moved.entry.handlerId !== undefined && !hasElement(tree, moved.entry.handlerId))) {
+    return { kind: "handler_gone", state: seen };
+  }
   const { entry, inputs } = moved;
   if (!accepts(tree, entry, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
 
@@ -97,7 +99,12 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
 }
 
 /** A message from a background completion or a subscription tick (no page, no reported values). */
-export function stepMessage<Model>(state: SessionState<Model>, tree: LiveTree, dispatch: Dispatch, ctx: StepContext<Model>): Applied<Model> | AppError<Model> {
+export function stepMessage<Model>(
+  state: SessionState<Model>,
+  tree: LiveTree,
+  dispatch: Dispatch,
+  ctx: StepContext<Model>,
+): Applied<Model> | AppError<Model> {
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
@@ -117,7 +124,10 @@ type Message<Model> = {
 export type AppError<Model> = Extract<Stepped<Model>, { kind: "app_error" }>;
 
 /** Update, render and diff: the model, tree and patches after the message, or the app's error. */
-function applyMessage<Model>({ state, prev, msg, args, clientValues }: Message<Model>, ctx: StepContext<Model>): Applied<Model> | AppError<Model> {
+function applyMessage<Model>(
+  { state, prev, msg, args, clientValues }: Message<Model>,
+  ctx: StepContext<Model>,
+): Applied<Model> | AppError<Model> {
   try {
     const [model, cmd] = splitUpdate(ctx.update(state.model, msg, args));
     if (model === state.model) return { kind: "applied", state, tree: prev, patches: [], ackInputs: undefined, cmd };
@@ -137,7 +147,11 @@ function applyMessage<Model>({ state, prev, msg, args, clientValues }: Message<M
  * order. Whichever copy arrives second is a seq this page has already had, and is not processed
  * again. Without a page id (an older client) or a seq, every entry is new (the seqs unchanged).
  */
-export function firstSight(pageSeqs: ReadonlyMap<string, number>, page: string | undefined, seq: number): ReadonlyMap<string, number> | undefined {
+export function firstSight(
+  pageSeqs: ReadonlyMap<string, number>,
+  page: string | undefined,
+  seq: number,
+): ReadonlyMap<string, number> | undefined {
   if (page === undefined || seq <= 0) return pageSeqs;
   const highest = pageSeqs.get(page);
   if (highest !== undefined && seq <= highest) return undefined;
@@ -174,7 +188,13 @@ function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<s
  * when none left): only the ids the patches could have removed, and the ids the event reported,
  * are looked up (src/live/server/input-eviction.ts).
  */
-function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, prev: LiveTree, tree: LiveTree, patches: readonly Patch[], reported: Iterable<string>): ReadonlyMap<string, number> {
+function withoutInputsNotIn(
+  seqs: ReadonlyMap<string, number>,
+  prev: LiveTree,
+  tree: LiveTree,
+  patches: readonly Patch[],
+  reported: Iterable<string>,
+): ReadonlyMap<string, number> {
   const gone = inputsLeft(seqs, prev, tree, patches, reported);
   if (gone.length === 0) return seqs;
   const kept = new Map(seqs);
@@ -183,7 +203,11 @@ function withoutInputsNotIn(seqs: ReadonlyMap<string, number>, prev: LiveTree, t
 }
 
 /** The acks of the reported inputs that were in the tree the client showed; undefined for none. */
-function acksFor(inputs: ReadonlyMap<string, InputReport>, seqs: ReadonlyMap<string, number>, prev: LiveTree): Record<string, number> | undefined {
+function acksFor(
+  inputs: ReadonlyMap<string, InputReport>,
+  seqs: ReadonlyMap<string, number>,
+  prev: LiveTree,
+): Record<string, number> | undefined {
   let acks: Record<string, number> | undefined;
   for (const id of inputs.keys()) {
     const seq = seqs.get(id);

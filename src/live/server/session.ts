@@ -98,7 +98,11 @@ export class LiveSession<Model> {
     this.lastActive = init.now;
     this.createdAt = init.now;
     this.rendered = new SessionRender(app.view);
-    this.stepContext = { update: app.update, render: (model, previous) => this.rendered.render(model, previous), extraMessages: init.extraMessages };
+    this.stepContext = {
+      update: app.update,
+      render: (model, previous) => this.rendered.render(model, previous),
+      extraMessages: init.extraMessages,
+    };
     this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
   }
 
@@ -137,7 +141,7 @@ export class LiveSession<Model> {
   currentTree(): LiveTree {
     let tree = this.rendered.kept;
     if (tree === undefined) {
-      this.rendered.keep((tree = this.rendered.render(this.state.model, undefined)));
+      this.rendered.keep(tree = this.rendered.render(this.state.model, undefined));
       this.host.usedTree(this as LiveSession<unknown>);
     }
     return tree;
@@ -179,9 +183,20 @@ export class LiveSession<Model> {
    * the request's reply, and names the entry's seq. The ids are those of the tree after frame
    * `lastAppliedSeq`, when the client said which.
    */
-  step(entry: EventEntry, inputs: ReadonlyMap<string, InputReport>, respond: boolean, page?: string, lastAppliedSeq?: number): StepOutcome | Promise<StepOutcome> {
+  step(
+    entry: EventEntry,
+    inputs: ReadonlyMap<string, InputReport>,
+    respond: boolean,
+    page?: string,
+    lastAppliedSeq?: number,
+  ): StepOutcome | Promise<StepOutcome> {
     if (this.ended) return { kind: "ended" };
-    const stepped = stepEvent(this.state, this.currentTree(), { entry, inputs, page, lastAppliedSeq, renames: this.renames }, this.stepContext);
+    const stepped = stepEvent(
+      this.state,
+      this.currentTree(),
+      { entry, inputs, page, lastAppliedSeq, renames: this.renames },
+      this.stepContext,
+    );
     switch (stepped.kind) {
       case "duplicate":
         return stepped;
@@ -194,7 +209,11 @@ export class LiveSession<Model> {
         logAppError(entry.msg, stepped.error);
         return { kind: "app_error" };
       case "applied": {
-        const kept = this.keepDurably(stepped, { patches: stepped.patches, ackInputs: stepped.ackInputs, respondingTo: respond ? entry.seq : undefined }, respond ? page : undefined);
+        const kept = this.keepDurably(stepped, {
+          patches: stepped.patches,
+          ackInputs: stepped.ackInputs,
+          respondingTo: respond ? entry.seq : undefined,
+        }, respond ? page : undefined);
         if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
         return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
       }

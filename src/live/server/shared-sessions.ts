@@ -101,7 +101,7 @@ export class SharedSessions<Model> {
   /** The streams of a session on this replica (made on first use). */
   framesFor(key: string): SessionFrames {
     let frames = this.streams.get(key);
-    if (frames === undefined) this.streams.set(key, (frames = new SessionFrames()));
+    if (frames === undefined) this.streams.set(key, frames = new SessionFrames());
     return frames;
   }
 
@@ -171,13 +171,16 @@ export class SharedSessions<Model> {
   /** Ends a session in the store: its key dies, and every replica hears that it ended. */
   kill(session: LiveSession<Model>): Promise<void> {
     const previous = this.writes.get(session) ?? Promise.resolve();
-    return this.track(session, previous.then(async () => {
-      const hold = this.holds.get(session);
-      if (hold === undefined) return;
-      this.dropHold(session);
-      this.streams.delete(hold.key);
-      await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
-    }));
+    return this.track(
+      session,
+      previous.then(async () => {
+        const hold = this.holds.get(session);
+        if (hold === undefined) return;
+        this.dropHold(session);
+        this.streams.delete(hold.key);
+        await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
+      }),
+    );
   }
 
   /** Gives up the lease (drain): the next replica to need the session takes it at once. */

@@ -27,6 +27,6 @@ export function messagesOf(tree: LiveTree): ReadonlySet<string> {
 
 function collectMessages(el: LiveElement, into: Set<string>): void {
   const handlers = el.handlers;
-  if (handlers !== undefined) for (const record of Object.values(handlers)) if (record) into.add(record.msg);
+  if (handlers !== undefined) { for (const record of Object.values(handlers)) if (record) into.add(record.msg); }
   for (const kid of el.kids) if (kid.kind === "el") collectMessages(kid, into);
 }

@@ -66,7 +66,10 @@ export function assertStorable<Model>(model: Model, codec: ModelCodec<Model> | u
   if (codec === undefined) {
     const found = checkPlainJson(model);
     if (found !== undefined) {
-      throw new SvcError("model_not_serialisable", `a shared session store needs a model it can write: ${found}; keep the model to plain JSON data or pass a codec ({ encode, decode }) in the live app's options`);
+      throw new SvcError(
+        "model_not_serialisable",
+        `a shared session store needs a model it can write: ${found}; keep the model to plain JSON data or pass a codec ({ encode, decode }) in the live app's options`,
+      );
     }
     return;
   }
@@ -76,6 +79,9 @@ export function assertStorable<Model>(model: Model, codec: ModelCodec<Model> | u
     if (typeof text !== "string") throw new TypeError(`encode returned a ${typeof text}, not a string`);
     if (codec.encode(codec.decode(text)) !== text) throw new TypeError("decode(encode(model)) encodes differently");
   } catch (error) {
-    throw new SvcError("model_not_serialisable", `the live app's codec does not round-trip its model: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SvcError(
+      "model_not_serialisable",
+      `the live app's codec does not round-trip its model: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -14,7 +14,7 @@ import { accessChanged } from "../../auth/access-events.ts";
 import type { Db } from "../../db/db.ts";
 import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
 import { log } from "../../log.ts";
-import { type BusListener, type BusMessage, decodeMessage, encodeMessage, type LiveBus, Listeners } from "./bus.ts";
+import { type BusListener, type BusMessage, decodeMessage, encodeMessage, Listeners, type LiveBus } from "./bus.ts";
 import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts";
 
 export class PostgresBus implements LiveBus {

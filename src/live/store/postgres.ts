@@ -120,8 +120,17 @@ export class PostgresLiveStore implements LiveStore {
     return stmt(
       `INSERT INTO svc_live_sessions (app, ${COLUMNS}, updated_at, owner, epoch, lease_until)
        VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9::bigint, ${NOW}, $10, 1, ${NOW} + $11::bigint)`,
-      this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
-      JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, owner, this.leaseMs,
+      this.app,
+      session.key,
+      session.handle,
+      session.model,
+      session.outSeq,
+      JSON.stringify(session.inputSeqs),
+      JSON.stringify(session.pageSeqs),
+      session.user ?? null,
+      session.boundAt,
+      owner,
+      this.leaseMs,
     );
   }
 
@@ -131,7 +140,9 @@ export class PostgresLiveStore implements LiveStore {
       stmt(
         `INSERT INTO svc_live_dead (app, key, until) VALUES ($1, $2, ${NOW} + $3::bigint)
          ON CONFLICT (app, key) DO UPDATE SET until = EXCLUDED.until`,
-        this.app, key, DEAD_KEY_TTL_MS,
+        this.app,
+        key,
+        DEAD_KEY_TTL_MS,
       ),
     ];
   }
@@ -146,18 +157,34 @@ export class PostgresLiveStore implements LiveStore {
          RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner,
            CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
              json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`,
-        this.app, key, owner, this.leaseMs,
+        this.app,
+        key,
+        owner,
+        this.leaseMs,
       ),
     );
     if (row === undefined) return undefined;
     const previous = row.previous_owner;
-    return { session: sessionOf(row), epoch: Number(row.epoch), previousOwner: previous === null || previous === undefined ? undefined : String(previous) };
+    return {
+      session: sessionOf(row),
+      epoch: Number(row.epoch),
+      previousOwner: previous === null || previous === undefined ? undefined : String(previous),
+    };
   }
 
   async save(session: StoredSession, _owner: string, epoch: number, notice?: string): Promise<boolean> {
     const args = [
-      this.app, session.key, session.handle, session.model, session.outSeq, JSON.stringify(session.inputSeqs),
-      JSON.stringify(session.pageSeqs), session.user ?? null, session.boundAt, epoch, this.leaseMs,
+      this.app,
+      session.key,
+      session.handle,
+      session.model,
+      session.outSeq,
+      JSON.stringify(session.inputSeqs),
+      JSON.stringify(session.pageSeqs),
+      session.user ?? null,
+      session.boundAt,
+      epoch,
+      this.leaseMs,
     ];
     const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
       user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint
@@ -180,13 +207,24 @@ export class PostgresLiveStore implements LiveStore {
 
   async release(key: string, owner: string, epoch: number): Promise<void> {
     await this.rows(
-      stmt("UPDATE svc_live_sessions SET owner = NULL, lease_until = 0 WHERE app = $1 AND key = $2 AND owner = $3 AND epoch = $4::bigint", this.app, key, owner, epoch),
+      stmt(
+        "UPDATE svc_live_sessions SET owner = NULL, lease_until = 0 WHERE app = $1 AND key = $2 AND owner = $3 AND epoch = $4::bigint",
+        this.app,
+        key,
+        owner,
+        epoch,
+      ),
     );
   }
 
   async renew(owner: string): Promise<ReadonlySet<string>> {
     const rows = await this.rows(
-      stmt(`UPDATE svc_live_sessions SET lease_until = ${NOW} + $3::bigint WHERE app = $1 AND owner = $2 RETURNING key`, this.app, owner, this.leaseMs),
+      stmt(
+        `UPDATE svc_live_sessions SET lease_until = ${NOW} + $3::bigint WHERE app = $1 AND owner = $2 RETURNING key`,
+        this.app,
+        owner,
+        this.leaseMs,
+      ),
     );
     return new Set(rows.map((row) => String(row.key)));
   }
@@ -201,7 +239,14 @@ export class PostgresLiveStore implements LiveStore {
     if (row === undefined) return undefined;
     const owner = row.owner === null || row.owner === undefined ? undefined : String(row.owner);
     const user = row.user_id === null || row.user_id === undefined ? undefined : String(row.user_id);
-    return { owner, epoch: Number(row.epoch), leaseLive: owner !== undefined && row.live === true, outSeq: Number(row.out_seq), user, boundAt: Number(row.bound_at) };
+    return {
+      owner,
+      epoch: Number(row.epoch),
+      leaseLive: owner !== undefined && row.live === true,
+      outSeq: Number(row.out_seq),
+      user,
+      boundAt: Number(row.bound_at),
+    };
   }
 
   async move(fromKey: string, session: StoredSession, owner: string): Promise<void> {

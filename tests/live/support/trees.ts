@@ -8,7 +8,7 @@
  * forms), since the property compares the DOM of render(new) with the patched DOM of render(old).
  */
 import fc from "fast-check";
-import { h, keyed, raw, type Child, type UiElement } from "../../../src/ui/node.ts";
+import { type Child, h, keyed, raw, type UiElement } from "../../../src/ui/node.ts";
 
 export type Ctx = "flow" | "formflow" | "phrasing" | "ul" | "select";
 export type Spec = { tag: string; ctx: Ctx; attrs: Record<string, unknown>; key?: string; kids: Kid[] };
@@ -28,10 +28,22 @@ function kidsFor(ctx: Ctx, depth: number): fc.Arbitrary<Kid[]> {
   const max = depth === 0 ? 2 : 4;
   if (ctx === "ul") return fc.array(elementFor("li", "flow", depth - 1), { maxLength: max });
   if (ctx === "select") {
-    return fc.array(fc.record({ tag: fc.constant("option"), ctx: fc.constant<Ctx>("select"), attrs: fc.record({ value: fc.constantFrom("1", "2", "3") }, { requiredKeys: [] }), kids: fc.array(textArb.map((t) => ({ text: t })), { minLength: 1, maxLength: 1 }) }), { maxLength: 3 });
+    return fc.array(
+      fc.record({
+        tag: fc.constant("option"),
+        ctx: fc.constant<Ctx>("select"),
+        attrs: fc.record({ value: fc.constantFrom("1", "2", "3") }, { requiredKeys: [] }),
+        kids: fc.array(textArb.map((t) => ({ text: t })), { minLength: 1, maxLength: 1 }),
+      }),
+      { maxLength: 3 },
+    );
   }
   if (depth === 0) return fc.array(textArb.map((text): Kid => ({ text })), { maxLength: 1 });
-  const options: fc.Arbitrary<Kid>[] = [textArb.map((text) => ({ text })), elementFor(fc.constantFrom(...PHRASING), "phrasing", depth - 1), input()];
+  const options: fc.Arbitrary<Kid>[] = [
+    textArb.map((text) => ({ text })),
+    elementFor(fc.constantFrom(...PHRASING), "phrasing", depth - 1),
+    input(),
+  ];
   if (ctx !== "phrasing") {
     options.push(
       elementFor(fc.constantFrom(...FLOW), ctx, depth - 1),
@@ -100,7 +112,9 @@ function form(depth: number): fc.Arbitrary<Spec> {
   return fc.record({
     tag: fc.constant("form"),
     ctx: fc.constant<Ctx>("formflow"),
-    attrs: fc.record({ onSubmit: fc.constantFrom("Save", "Send"), action: fc.constantFrom("/a", "/b"), name: fc.constantFrom("f", "g") }, { requiredKeys: [] }),
+    attrs: fc.record({ onSubmit: fc.constantFrom("Save", "Send"), action: fc.constantFrom("/a", "/b"), name: fc.constantFrom("f", "g") }, {
+      requiredKeys: [],
+    }),
     kids: kidsFor("formflow", depth),
   });
 }
@@ -140,20 +154,30 @@ function edit(s: Spec, op: number, salt: number): void {
     return;
   }
   switch (op % 11) {
-    case 0: kids.splice(at, 1); break;
+    case 0:
+      kids.splice(at, 1);
+      break;
     case 1: { // duplicate a child (shared keys, same shapes)
       const k = kids[at];
       if (k) kids.splice(at, 0, structuredClone(k));
       break;
     }
-    case 2: kids.reverse(); break;
-    case 3: if (kids.length > 1) kids.push(kids.shift()!); break;
+    case 2:
+      kids.reverse();
+      break;
+    case 3:
+      if (kids.length > 1) kids.push(kids.shift()!);
+      break;
     case 4: { // a tag change within the same content model
       if (FLOW.includes(s.tag)) s.tag = FLOW[(FLOW.indexOf(s.tag) + 1) % FLOW.length]!;
       else if (PHRASING.includes(s.tag)) s.tag = PHRASING[(PHRASING.indexOf(s.tag) + 1) % PHRASING.length]!;
       break;
     }
-    case 5: if (s.tag !== "input" && s.tag !== "textarea" && s.tag !== "select") s.key = s.key === undefined ? "a" : s.key === "a" ? "b" : undefined; break;
+    case 5:
+      if (s.tag !== "input" && s.tag !== "textarea" && s.tag !== "select") {
+        s.key = s.key === undefined ? "a" : s.key === "a" ? "b" : undefined;
+      }
+      break;
     case 6: { // attributes
       const a = s.attrs;
       if (s.tag === "input") {
@@ -185,8 +209,9 @@ function edit(s: Spec, op: number, salt: number): void {
       if (s.ctx === "ul") kids.splice(at, 0, { tag: "li", ctx: "flow", attrs: {}, kids: [{ text: "new" }] });
       else if (s.ctx === "select") kids.splice(at, 0, { tag: "option", ctx: "select", attrs: { value: "9" }, kids: [{ text: "nine" }] });
       else if (s.tag === "input" || s.tag === "textarea") break;
-      else if (s.ctx === "phrasing" || s.tag === "p" || s.tag === "h1") kids.splice(at, 0, { tag: "span", ctx: "phrasing", attrs: {}, kids: [{ text: "line" }] });
-      else kids.splice(at, 0, { tag: "div", ctx: s.ctx, attrs: {}, kids: [{ text: "line" }] });
+      else if (s.ctx === "phrasing" || s.tag === "p" || s.tag === "h1") {
+        kids.splice(at, 0, { tag: "span", ctx: "phrasing", attrs: {}, kids: [{ text: "line" }] });
+      } else kids.splice(at, 0, { tag: "div", ctx: s.ctx, attrs: {}, kids: [{ text: "line" }] });
     }
   }
 }
