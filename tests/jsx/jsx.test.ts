@@ -99,3 +99,24 @@ test("a key after a spread goes through createElement and keys the element as ke
   assert.deepEqual(plain(spreadThenKey(attrs, 4)), plain(spreadThenKeyTwin(attrs, 4)));
   assert.equal(spreadThenKey(attrs, 4).key, "4");
 });
+
+test("a live app whose view returns a fragment gets an error that says a view returns one element", async () => {
+  const { Live } = await import("../../src/live/mod.ts");
+  const app = Live.app<{ n: number }>({
+    init: () => ({ n: 0 }),
+    update: (model) => model,
+    view: () => Fragment({ children: [h("p", {}, "one"), h("p", {}, "two")] }) as ReturnType<typeof h>,
+  });
+  let caught: unknown;
+  app.onError((error, c) => {
+    caught = error;
+    return c.text("view failed", 500);
+  });
+  try {
+    assert.equal((await app.fetch(new Request("http://app.test/"))).status, 500);
+  } finally {
+    app.close();
+  }
+  assert.ok(caught instanceof TypeError);
+  assert.match(caught.message, /must return one element.*fragment/);
+});

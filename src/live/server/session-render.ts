@@ -37,7 +37,7 @@ export class SessionRender<Model> {
    */
   render(model: Model, previous: LiveTree | undefined): LiveTree {
     // With a flat record, so that the next diff skips what did not change.
-    return assignIds(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model)), recordLengthAfter(previous));
+    return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))), recordLengthAfter(previous));
   }
 
   keep(tree: LiveTree): void {
@@ -60,4 +60,22 @@ export class SessionRender<Model> {
     this.memo = undefined;
     this.bytes = 0;
   }
+}
+
+/**
+ * A view returns one element, the page's root (docs/protocol.md#node-ids). A fragment, a list or
+ * a text is refused here with a message that says so, rather than failing deep in the id walk.
+ */
+function oneElement(root: UiElement): UiElement {
+  if ((root as { kind?: unknown } | null)?.kind === "el") return root;
+  const what = Array.isArray(root)
+    ? "a list of nodes (a fragment?)"
+    : root === null || root === undefined
+    ? String(root)
+    : typeof root === "object"
+    ? `a ${String((root as { kind?: unknown }).kind)} node`
+    : `a ${typeof root}`;
+  throw new TypeError(
+    `a live app's view must return one element, the page's root; it returned ${what}: wrap it in an element such as <main>`,
+  );
 }
