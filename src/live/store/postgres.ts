@@ -121,14 +121,7 @@ export class PostgresLiveStore implements LiveStore {
       `INSERT INTO svc_live_sessions (app, ${COLUMNS}, updated_at, owner, epoch, lease_until)
        VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, $8, $9::bigint, ${NOW}, $10, 1, ${NOW} + $11::bigint)`,
       this.app,
-      session.key,
-      session.handle,
-      session.model,
-      session.outSeq,
-      JSON.stringify(session.inputSeqs),
-      JSON.stringify(session.pageSeqs),
-      session.user ?? null,
-      session.boundAt,
+      ...sessionColumns(session),
       owner,
       this.leaseMs,
     );
@@ -173,19 +166,7 @@ export class PostgresLiveStore implements LiveStore {
   }
 
   async save(session: StoredSession, _owner: string, epoch: number, notice?: string): Promise<boolean> {
-    const args = [
-      this.app,
-      session.key,
-      session.handle,
-      session.model,
-      session.outSeq,
-      JSON.stringify(session.inputSeqs),
-      JSON.stringify(session.pageSeqs),
-      session.user ?? null,
-      session.boundAt,
-      epoch,
-      this.leaseMs,
-    ];
+    const args = [this.app, ...sessionColumns(session), epoch, this.leaseMs];
     const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
       user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint
       WHERE app = $1 AND key = $2 AND epoch = $10::bigint`;
@@ -287,4 +268,18 @@ export class PostgresLiveStore implements LiveStore {
     const [row] = await this.rows(stmt("SELECT payload FROM svc_live_frames WHERE id = $1::bigint", id));
     return row === undefined ? undefined : String(row.payload);
   }
+}
+
+/** A session's values in the order of COLUMNS, as the INSERT and the fenced UPDATE both bind them ($2-$9). */
+function sessionColumns(session: StoredSession) {
+  return [
+    session.key,
+    session.handle,
+    session.model,
+    session.outSeq,
+    JSON.stringify(session.inputSeqs),
+    JSON.stringify(session.pageSeqs),
+    session.user ?? null,
+    session.boundAt,
+  ] as const;
 }
