@@ -3,14 +3,13 @@
 // the SSE stream (docs/protocol.md G1, G2; docs/protocol.md#client-rules 1-9).
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { demoApp } from "../client/demo-app.ts";
-import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
+import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
@@ -18,26 +17,9 @@ if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
 const started = Date.now();
 
-let context: Promise<BrowserContext> | undefined;
-let profile: string | undefined;
-function browser(): Promise<BrowserContext> {
-  context ??= import("playwright-core").then(({ chromium }) => {
-    profile = mkdtempSync(join(tmpdir(), "svc-e2e-"));
-    return chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
-  });
-  return context;
-}
-if (skip === undefined) {
-  after(async () => {
-    if (context !== undefined) await (await context).close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
-    console.log(`e2e total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
-}
+const browser = sharedBrowser("svc-e2e-", skip, () => {
+  console.log(`e2e total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+});
 
 type Post = { body: Record<string, unknown>; csrfHeader: string | null };
 

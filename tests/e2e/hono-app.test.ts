@@ -4,39 +4,18 @@
 // the client finding a prefix the server never sees (docs/protocol.md#mounting).
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { Secret } from "../../src/mod.ts";
 import { createApp } from "../../examples/hono-app/app.tsx";
 import { counterApp } from "./counter.tsx";
-import { CHROMIUM, e2eSkipReason, eventually } from "./support.ts";
+import { e2eSkipReason, eventually, sharedBrowser } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
 
-let context: Promise<BrowserContext> | undefined;
-let profile: string | undefined;
-function browser(): Promise<BrowserContext> {
-  context ??= import("playwright-core").then(({ chromium }) => {
-    profile = mkdtempSync(join(tmpdir(), "svc-e2e-hono-"));
-    return chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
-  });
-  return context;
-}
-if (skip === undefined) {
-  after(async () => {
-    if (context !== undefined) await (await context).close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
-  });
-}
+const browser = sharedBrowser("svc-e2e-hono-", skip);
 
 /** The example app, plus a counter written in TSX mounted with app.mount, on 127.0.0.1. */
 async function serveExample() {

@@ -7,14 +7,11 @@
 // hold with every seed; the seed is printed (SVC_E2E_SEED=<n> replays one, SVC_E2E_SEEDS=<k> runs k).
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { shiftingApp } from "../client/shifting-app.ts";
-import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
+import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/shifting skipped: ${skip}`);
@@ -36,26 +33,9 @@ function random(seed: number): () => number {
   };
 }
 
-let context: Promise<BrowserContext> | undefined;
-let profile: string | undefined;
-function browser(): Promise<BrowserContext> {
-  context ??= import("playwright-core").then(({ chromium }) => {
-    profile = mkdtempSync(join(tmpdir(), "svc-e2e-shift-"));
-    return chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
-  });
-  return context;
-}
-if (skip === undefined) {
-  after(async () => {
-    if (context !== undefined) await (await context).close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
-    console.log(`e2e shifting total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
-}
+const browser = sharedBrowser("svc-e2e-shift-", skip, () => {
+  console.log(`e2e shifting total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+});
 
 /**
  * Re-emits an SSE body's `patch` events each after a random 0-300 ms (so they overtake each
