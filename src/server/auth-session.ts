@@ -82,8 +82,10 @@ export type SlidingSessionOptions = CommonOptions & SlidingParams & {
 
 /** A session middleware, with the two writes of its cookie. */
 export type SessionMiddleware = MiddlewareHandler<AuthEnv> & {
-  /** A sliding session's settings, for a live app behind it (`live.withAuthSliding(session)`). */
+  /** A sliding session's settings, for a live app behind it (`live.withAuth(session)`). */
   readonly sliding?: Omit<SlidingOptions, "prefix">;
+  /** The cookie holding the token and its SameSite, so a live app behind it can clear it at an eviction. */
+  readonly tokenCookie: { readonly cookie: string; readonly sameSite: SameSite };
   /**
    * Signs a token whose `sub` is `userId` (with extra claims) and sets the cookie on the response
    * the handler builds through `c`. A claim that cannot be signed throws SvcError.
@@ -115,6 +117,7 @@ export function tokenSession(options: TokenSessionOptions): SessionMiddleware {
     await next();
   };
   return Object.assign(middleware, {
+    tokenCookie: { cookie: options.cookie, sameSite: common.sameSite },
     signIn(c: Context, userId: string | number, claims: JsonObject = {}) {
       const token = signToken(secretOf(options), { ...claims, sub: userId }, options.lifetimeSeconds, { now: common.now() });
       if (!token.ok) throw new SvcError(token.error.code, token.error.message);
@@ -151,6 +154,7 @@ export function slidingSession(options: SlidingSessionOptions): SessionMiddlewar
   };
   return Object.assign(middleware, {
     sliding: settings,
+    tokenCookie: { cookie: options.cookie, sameSite: common.sameSite },
     signIn(c: Context, userId: string | number, claims: JsonObject = {}) {
       const params = { windowSeconds: options.windowSeconds, maxLifetimeSeconds: options.maxLifetimeSeconds };
       const token = signSlidingToken(secretOf(options), { ...claims, sub: userId }, params, { now: common.now() });

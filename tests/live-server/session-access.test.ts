@@ -34,7 +34,7 @@ function setup(sliding = false) {
   });
   registries.push(sessions);
   const access = new SessionAccess({ sessions, now: () => NOW, cookieName: "svc_sid", secure: () => false });
-  if (sliding) access.sliding = { cookie: "svc_token", sameSite: "Lax" } as never;
+  if (sliding) access.tokenCookie = { cookie: "svc_token", sameSite: "Lax" };
   const open = (id = "sid-1") => {
     const session = new LiveSession<FormModel>({ init: () => initialForm, update: formUpdate, view: formView }, sessions, {
       id,

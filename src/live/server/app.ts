@@ -30,7 +30,7 @@ import { readEnv } from "../../runtime/env.ts";
 import { log } from "../../log.ts";
 import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
-import type { SessionMiddleware } from "../../server/auth-session.ts";
+import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
 import { render } from "../render.ts";
 import { CLIENT_BUNDLE } from "./client-bundle.ts";
 import type { Secret } from "../../auth/secret.ts";
@@ -222,7 +222,32 @@ export class LiveApp<Model> extends Hono<Env> {
     if (settings === undefined) throw new TypeError("withAuthSliding takes sliding options or a Server.slidingSession middleware");
     const own = authSliding({ ...settings, prefix: this.config.prefix });
     this.middleware.push((c, next) => (slidingRanFor(c.req.raw, settings.cookie) ? next() : own(c, next)));
-    this.access.sliding = settings;
+    this.access.tokenCookie = { cookie: settings.cookie, sameSite: settings.sameSite };
+    return this;
+  }
+
+  /**
+   * Binds live sessions to the user of a session middleware (docs/auth.md#hono-middleware), sliding
+   * or fixed-lifetime: a page load whose token names another user starts a new live session, and
+   * an eviction clears the token cookie. A sliding session is `withAuthSliding(session)`. Behind the
+   * middleware (`app.route`) its verdict is read from the request; mounted alone the app runs it.
+   */
+  withAuth(session: SessionMiddleware): this {
+    if (session.sliding !== undefined) return this.withAuthSliding(session);
+    this.configure();
+    const claimsFromAuth = (c: Context<AuthEnv & SlidingEnv>) => c.set("svcAuth", c.get("auth")?.claims);
+    this.middleware.push(async (c, next) => {
+      const both = c as unknown as Context<AuthEnv & SlidingEnv>;
+      if (sessionMiddlewareRan(c)) {
+        claimsFromAuth(both);
+        return next();
+      }
+      await session(c as unknown as Context<AuthEnv>, async () => {
+        claimsFromAuth(both);
+        await next();
+      });
+    });
+    this.access.tokenCookie = session.tokenCookie;
     return this;
   }
 
@@ -258,7 +283,7 @@ export class LiveApp<Model> extends Hono<Env> {
   } {
     return {
       gate: this.access.gate !== undefined,
-      sliding: this.access.sliding !== undefined,
+      sliding: this.access.tokenCookie !== undefined,
       name: this.config.name,
       prefix: this.config.prefix,
     };
@@ -493,7 +518,7 @@ export class LiveApp<Model> extends Hono<Env> {
     const secure = this.secure(req);
     let out = setSessionCookie(resp, this.cookieName, page.id, secure);
     if (this.csrf.needsCookie(req, secure)) out = this.csrf.setCookie(out, page.csrfCookie, secure);
-    return page.signOut ? this.access.clearSlidingCookie(out) : out;
+    return page.signOut ? this.access.clearTokenCookie(out) : out;
   }
 
   private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {

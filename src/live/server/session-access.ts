@@ -1,6 +1,6 @@
 /**
  * Who may use a live session, and as whom (docs/auth.md#live-sessions-and-the-gate):
- * the user a session is bound to, taken from a sliding app's verified token or bound by the app,
+ * the user a session is bound to, taken from a signed-in app's verified token or bound by the app,
  * and the revocation gate that every interaction of a bound session passes.
  *
  * Binding: the first bind and every change of user move an existing session to a new id (the
@@ -11,7 +11,7 @@
 import { issuedAtOf } from "../../auth/claims.ts";
 import type { JsonObject } from "../../json.ts";
 import { withCookie } from "../../server/cookies.ts";
-import type { SlidingOptions } from "../../server/sliding.ts";
+import type { SameSite } from "../../server/sliding.ts";
 import { clearSessionCookie } from "./cookies.ts";
 import type { GateVerdict, RevocationGate } from "./gate.ts";
 import type { SessionRegistry } from "./registry.ts";
@@ -21,7 +21,7 @@ import type { LiveSession } from "./session.ts";
 /** A user to bind, and when their token (or the bind) was issued, in ms: the gate's issuedAt. */
 export type Binding = { readonly userId: string; readonly at: number };
 
-/** The verified token claims a request carries, when the app uses withAuthSliding. */
+/** The verified token claims a request carries, when the app binds users from a token (withAuthSliding or withAuth). */
 type Claims = JsonObject | undefined;
 
 /** How a new session starts: bound to the token's user, or signed out (its token is cleared). */
@@ -38,17 +38,20 @@ export type SessionAccessOptions<Model> = {
 export class SessionAccess<Model> {
   /** The revocation gate; inert until the app enables it. */
   gate: RevocationGate | undefined;
-  /** The sliding-token settings, when the app uses withAuthSliding. */
-  sliding: Omit<SlidingOptions, "prefix"> | undefined;
+  /**
+   * The token cookie of the session middleware the app binds users from (withAuthSliding or
+   * withAuth): its users are bound from the token, and an eviction clears it.
+   */
+  tokenCookie: { readonly cookie: string; readonly sameSite: SameSite } | undefined;
 
   constructor(private readonly options: SessionAccessOptions<Model>) {}
 
-  /** Whether any request can be refused or bind a user: not without a gate or a sliding token. */
+  /** Whether any request can be refused or bind a user: not without a gate or a token middleware. */
   get checksAnything(): boolean {
-    return this.gate !== undefined || this.sliding !== undefined;
+    return this.gate !== undefined || this.tokenCookie !== undefined;
   }
 
-  /** The user a verified sliding token names, and when the token was issued (ms). */
+  /** The user a verified token names, and when the token was issued (ms). */
   tokenBinding(auth: Claims): Binding | undefined {
     const sub = auth?.sub;
     const userId = typeof sub === "string" ? sub : typeof sub === "number" && Number.isSafeInteger(sub) ? String(sub) : undefined;
@@ -68,15 +71,15 @@ export class SessionAccess<Model> {
   }
 
   /**
-   * Whether a sliding app's page load names another user than the session's (a sign-in, a
+   * Whether a signed-in app's page load names another user than the session's (a sign-in, a
    * sign-out, a lapse): such a load starts a new session, so init sees the new state.
    */
   userChanged(session: LiveSession<Model>, auth: Claims): boolean {
-    return this.sliding !== undefined && session.user !== this.tokenBinding(auth)?.userId;
+    return this.tokenCookie !== undefined && session.user !== this.tokenBinding(auth)?.userId;
   }
 
   /**
-   * Every interaction with a session passes here: a sliding app's token binds the session, then
+   * Every interaction with a session passes here: the app's token binds the session, then
    * the revocation gate decides. Undefined lets the request through; a Response refuses it.
    */
   admit(session: LiveSession<Model>, auth: Claims, req: Request): Response | undefined | Promise<Response | undefined> {
@@ -84,8 +87,8 @@ export class SessionAccess<Model> {
     if (binding) this.bind(session as LiveSession<unknown>, binding, { rotate: true });
     const gate = this.gate;
     if (gate === undefined) return undefined;
-    // In a sliding app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
-    const verdict = gate.check(session as LiveSession<unknown>, { warnUnbound: this.sliding === undefined });
+    // In a signed-in app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
+    const verdict = gate.check(session as LiveSession<unknown>, { warnUnbound: this.tokenCookie === undefined });
     // A verdict known now (a cached access row) is answered without an await: events are the hot path.
     return verdict instanceof Promise
       ? verdict.then((known) => this.refusalFor(known, session, req))
@@ -93,7 +96,7 @@ export class SessionAccess<Model> {
   }
 
   /**
-   * How a session made for this request starts: a sliding app binds it to the token's user, unless
+   * How a session made for this request starts: a signed-in app binds it to the token's user, unless
    * the gate says that user is revoked or disabled: then it starts signed out. A gate that cannot
    * answer refuses the request.
    */
@@ -105,15 +108,16 @@ export class SessionAccess<Model> {
     return verdict === "evict" ? { binding: undefined, auth: undefined, signOut: true } : { binding, auth, signOut: false };
   }
 
-  /** An ended session's reply: its cookie cleared, and a sliding app's token cookie too. */
+  /** An ended session's reply: its cookie cleared, and the app's token cookie too. */
   signedOut(resp: Response, req: Request): Response {
-    return this.clearSlidingCookie(clearSessionCookie(resp, this.options.cookieName, this.options.secure(req)));
+    return this.clearTokenCookie(clearSessionCookie(resp, this.options.cookieName, this.options.secure(req)));
   }
 
-  /** A reply that clears a sliding app's token cookie (the token's user may not sign in). */
-  clearSlidingCookie(resp: Response): Response {
-    if (this.sliding === undefined) return resp;
-    return withCookie(this.sliding.cookie, "", `Path=/; HttpOnly; SameSite=${this.sliding.sameSite}; Max-Age=0`, resp);
+  /** A reply that clears the app's token cookie (the token's user may not sign in). */
+  clearTokenCookie(resp: Response): Response {
+    if (this.tokenCookie === undefined) return resp;
+    const { cookie, sameSite } = this.tokenCookie;
+    return withCookie(cookie, "", `Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=0`, resp);
   }
 
   /** The answer to a gate verdict: nothing for allow, else the refusal (an evicted session ends). */
