@@ -1,0 +1,127 @@
+/**
+ * The client's recovery: a resync from GET /_svc/render when frames desync or a gap does not fill
+ * (docs/protocol.md#client-rules), a full render adopted by reconciling, and the reload when the
+ * session is lost or ended (docs/protocol.md#errors-and-statuses).
+ */
+import { ACK_HEADER, answerOf, CSRF_HEADER, type Move, MOVES_HEADER, RENDER_PATH, SEQ_HEADER } from "../src/protocol/mod.ts";
+import type { Applier } from "./apply.ts";
+import type { Host } from "./host.ts";
+import type { InputTable } from "./inputs.ts";
+import type { FrameOrder } from "./order.ts";
+import { MAX_RETRIES, sleep, type Transport } from "./transport.ts";
+
+/** What recovery asks of the rest of the client. */
+export type RecoveryHooks = {
+  /** An event is on its way (its reply not yet in). */
+  readonly flying: () => boolean;
+  /** The last client event seq used. */
+  readonly lastSeq: () => number;
+  /** Stops the stream and the debounce timers. */
+  readonly close: () => void;
+  readonly log: (message: string) => void;
+};
+
+/** The parts of the client recovery reads and drives. */
+export type RecoveryParts = {
+  readonly host: Host;
+  readonly inputs: InputTable;
+  readonly order: FrameOrder;
+  readonly applier: Applier;
+  readonly transport: Transport;
+  /** First retry delay of a failed resync, ms (doubles each time). */
+  readonly retryMs: number;
+  readonly hooks: RecoveryHooks;
+};
+
+/** Resync, full renders and the reload of a lost session. */
+export class Recovery {
+  /** The client has stopped for good (the page is reloading). */
+  halted = false;
+  /** The stream reported the session lost while an event was in flight: reload once its reply is in. */
+  lostAfterReply = false;
+  private resyncing: Promise<void> | undefined;
+
+  constructor(private readonly parts: RecoveryParts) {}
+
+  /**
+   * The stream says the session ended. An event still on its way may be the one that ended it (a
+   * sign-out), and its reply carries the cookies that end the sign-in too: reloading before it
+   * arrives would load the page with them still set. So the reload waits for that reply.
+   */
+  lostByStream(): void {
+    if (!this.parts.hooks.flying()) this.lost("session lost");
+    else this.lostAfterReply = true;
+  }
+
+  /** session-lost (or a server restart): the page reloads (docs/protocol.md#errors-and-statuses). */
+  lost(why: string): void {
+    if (this.halted) return;
+    this.parts.hooks.log(`svc: ${why}; reloading`);
+    this.halted = true;
+    this.parts.hooks.close();
+    this.parts.host.reload();
+  }
+
+  /**
+   * A desync (or a gap that does not fill): the current render replaces the DOM by reconciling, so
+   * dirty inputs keep their nodes and values (rule 4), and lastAppliedSeq moves to its seq.
+   */
+  resync(): Promise<void> {
+    this.resyncing ??= this.fetchRender().finally(() => (this.resyncing = undefined));
+    return this.resyncing;
+  }
+
+  private async fetchRender(): Promise<void> {
+    const { order, transport } = this.parts;
+    order.pause();
+    for (let attempt = 0; !this.halted; attempt++) {
+      // `since`: the server says what its frames since then did to ids (docs/protocol.md#ids-that-move).
+      const resp = await this.parts.host
+        .fetch(`${transport.url(RENDER_PATH)}?since=${order.lastAppliedSeq}`, {
+          headers: { [CSRF_HEADER]: transport.csrf },
+          credentials: "same-origin",
+        })
+        .catch(() => undefined);
+      if (resp !== undefined && answerOf(resp.status) === "session-lost") return this.lost("session lost");
+      if (resp?.ok) {
+        transport.readSession(resp);
+        const seq = Number(resp.headers.get(SEQ_HEADER));
+        const moves = resp.headers.get(MOVES_HEADER);
+        const acks = resp.headers.get(ACK_HEADER);
+        this.adoptRender(await resp.text(), seq, moves ?? undefined, acks ?? undefined);
+        return;
+      }
+      if (attempt >= MAX_RETRIES) return this.lost("resync failed");
+      await sleep(this.parts.retryMs * 2 ** attempt);
+    }
+  }
+
+  /**
+   * A full render at session seq `seq` (a resync, or a stream resumed from too far back) replaces
+   * the page by reconciling, and frames continue after it. One older than what is already applied
+   * (a resync overtaken by a stream's render) changes nothing.
+   */
+  adoptRender(html: string, seq: number, moves?: string, acks?: string): void {
+    const { order, inputs, applier } = this.parts;
+    if (!Number.isSafeInteger(seq)) return;
+    if (seq >= order.lastAppliedSeq) {
+      // The render is reconciled by id: the page's ids first move to the render's, or a node whose
+      // id another node has taken since would be matched with that node.
+      if (moves !== undefined) applier.move(parseJson<Move[]>(moves, []));
+      // Then the acks of the frames the render stands for, before the authority rule reads them.
+      if (acks !== undefined) inputs.ack(parseJson<Record<string, number>>(acks, {}), seq, this.parts.hooks.lastSeq());
+      applier.root(html, seq);
+    }
+    order.resume(seq, (skipped) => inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
+  }
+}
+
+/** A header's JSON (X-Svc-Moves, X-Svc-Ack-Inputs); an unreadable one counts as `none`. */
+function parseJson<T extends object>(text: string, none: T): T {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === "object" && parsed !== null && Array.isArray(parsed) === Array.isArray(none) ? (parsed as T) : none;
+  } catch {
+    return none;
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The client's transport: the session's public id, its CSRF token and rotation ticket, and the
+ * POSTs that carry events, with retry, backoff and the meaning of each answer
+ * (docs/protocol.md#errors-and-statuses, docs/protocol.md#session-rotation).
+ *
+ * Every body names this page load (`page`), and the server processes a page's seq once, whichever
+ * copy arrives first (src/live/server/session.ts, firstSight). What an answer asks of the rest of
+ * the client (apply a frame, resync, reload) goes through TransportHooks.
+ */
+import {
+  ACK_HEADER,
+  answerOf,
+  CSRF_HEADER,
+  EVENT_PATH,
+  type EventEntry,
+  type EventRequest,
+  type Frame as WireFrame,
+  type InputAcks,
+  type InputState,
+  retryAfterMs,
+  ROTATE_PATH,
+  ROTATION_HEADER,
+  SEQ_HEADER,
+  SID_HEADER,
+  STATUS_HEADER,
+} from "../src/protocol/mod.ts";
+import type { Boot, Host } from "./host.ts";
+import type { Frame } from "./order.ts";
+
+/** How often a session-rotating or retry-later answer, or a failed resync, is retried before giving up. */
+export const MAX_RETRIES = 8;
+
+/** One posted event: an entry and the inputs it reports (the session and page are added when it is posted). */
+/**
+ * `lastAppliedSeq` names the frames this tab had applied when it built the body: its handler and
+ * input ids are ids of that tree, and the server maps them onto its own (docs/protocol.md#ids-that-move).
+ */
+export type EventBody = EventEntry & { readonly inputState?: InputState; readonly lastAppliedSeq: number };
+
+/** Several events in one body: a navigation's keepalive POST, or the unload beacon. */
+export type BatchBody = { inputState?: InputState; batch: EventEntry[]; lastAppliedSeq: number };
+
+/** What the transport asks of the rest of the client. */
+export type TransportHooks = {
+  /** The client has stopped for good (the page is reloading). */
+  readonly halted: () => boolean;
+  /** The session is gone: reload the page. */
+  readonly lost: (why: string) => void;
+  /** Catch up from a full render. */
+  readonly resync: () => Promise<void>;
+  /** The SSE stream is open, so the frames of a batch will come over it. */
+  readonly streamOpen: () => boolean;
+  /** A reply's frame; `clamp` is the largest client seq it can acknowledge. */
+  readonly receive: (frame: Omit<Frame, "clamp">, clamp: number) => void;
+  readonly log: (message: string) => void;
+};
+
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The session's identity on the wire and the requests that carry events. */
+export class Transport {
+  /** The session's current public id (X-Svc-Sid). */
+  sessionId: string;
+  /** The CSRF token: bound to the session id, so a rotation brings a new one (X-Svc-Csrf). */
+  csrf: string;
+  /** This page load's id: the server processes each of its seqs once. */
+  readonly page = pageId();
+  private ticket: string | undefined;
+
+  constructor(
+    private readonly host: Host,
+    private readonly boot: Boot,
+    private readonly retryMs: number,
+    private readonly hooks: TransportHooks,
+  ) {
+    this.sessionId = boot.sessionId;
+    this.csrf = boot.csrf;
+  }
+
+  /**
+   * docs/protocol.md#client-rules 8: the navigation batch as one keepalive POST that survives the
+   * navigation.
+   */
+  postKeepalive(batch: BatchBody): void {
+    const request: EventRequest = { sessionId: this.sessionId, page: this.page, ...batch };
+    const body = JSON.stringify(request);
+    this.host
+      .fetch(this.url(EVENT_PATH), { method: "POST", headers: this.headers(), body, credentials: "same-origin", keepalive: true })
+      .then(
+        (resp) => {
+          this.readSession(resp);
+          // The batch's frames come over SSE; without a stream, catch up from a full render.
+          if (resp.ok && !this.hooks.streamOpen()) void this.hooks.resync();
+        },
+        (error: unknown) => this.hooks.log(`svc: navigation flush failed: ${String(error)}`),
+      );
+  }
+
+  /** The host can send a beacon (unload). */
+  get canBeacon(): boolean {
+    return this.host.beacon !== undefined;
+  }
+
+  /** docs/protocol.md#client-rules 8 and 9: the unload batch as one beacon, CSRF in the body. */
+  beacon(batch: BatchBody): void {
+    const request: EventRequest = { csrf: this.csrf, sessionId: this.sessionId, page: this.page, ...batch };
+    const body = JSON.stringify(request);
+    this.host.beacon?.(this.url(EVENT_PATH), body);
+  }
+
+  /** Posts one event; `idempotent` sends (a full input value) are retried on a network failure. */
+  async post(body: EventBody, idempotent: boolean, attempt = 0): Promise<void> {
+    let resp: Response;
+    const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
+    try {
+      resp = await this.host.fetch(this.url(EVENT_PATH), {
+        method: "POST",
+        headers: this.headers(),
+        credentials: "same-origin",
+        body: JSON.stringify(request),
+      });
+    } catch (error) {
+      if (idempotent && attempt < 3 && !this.hooks.halted()) {
+        await sleep(this.retryMs * 2 ** attempt);
+        return this.post(body, idempotent, attempt + 1);
+      }
+      this.hooks.log(`svc: event ${body.msg} not sent: ${String(error)}`);
+      return;
+    }
+    this.readSession(resp);
+    const backoff = this.retryMs * 2 ** attempt;
+    switch (answerOf(resp.status)) {
+      case "session-lost":
+        return this.hooks.lost("session lost"); // or a restarted server (docs/protocol.md#errors-and-statuses)
+      case "session-ended":
+        return this.hooks.lost("session ended");
+      case "session-rotating":
+        // docs/protocol.md#session-rotation: exchange the ticket if this tab holds it, then retry.
+        if (attempt >= MAX_RETRIES) return this.hooks.lost("session still rotating");
+        if (this.ticket !== undefined) await this.rotate();
+        await sleep(backoff);
+        return this.post(body, idempotent, attempt + 1);
+      case "retry-later":
+        // The server could not check the session's access yet; it says when to retry.
+        if (attempt >= MAX_RETRIES) return this.refused(body, resp);
+        await sleep(retryAfterMs(resp.headers) ?? backoff);
+        return this.post(body, idempotent, attempt + 1);
+      case "done":
+        return;
+      case "handler-gone":
+        // The element that sent the event left the page in a frame this tab had not applied yet.
+        // Nothing was processed, and the inputs it reported stay unacked and go again with the
+        // next event (docs/protocol.md#ids-that-move). The frames that removed the element are on
+        // their way over the stream, and a gap that does not fill resyncs; a full render now would
+        // be reconciled by ids of a tree the page has not caught up with. Without a stream, the
+        // page catches up from a full render, which keeps dirty inputs (rule 4).
+        this.hooks.log(`svc: event ${body.msg} refused: its element left the page`);
+        if (!this.hooks.streamOpen()) return this.hooks.resync();
+        return;
+      case "refused":
+        return this.refused(body, resp);
+      case "frame":
+        return this.readFrame(resp, body.seq);
+    }
+  }
+
+  /**
+   * A bad body, an unknown message, CSRF, size or an app error: the message is dropped; the inputs
+   * it reported stay dirty (unacked) and go with the next event.
+   */
+  private async refused(body: EventBody, resp: Response): Promise<void> {
+    const detail = await resp.text().catch(() => "");
+    this.hooks.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
+  }
+
+  private async readFrame(resp: Response, clamp: number): Promise<void> {
+    if ((resp.headers.get("Content-Type") ?? "").includes("text/html")) {
+      const html = await resp.text();
+      const acks = resp.headers.get(ACK_HEADER);
+      const seq = Number(resp.headers.get(SEQ_HEADER));
+      this.hooks.receive(acks ? { seq, html, ackInputs: JSON.parse(acks) as InputAcks } : { seq, html }, clamp);
+    } else this.hooks.receive((await resp.json()) as WireFrame, clamp);
+  }
+
+  private async rotate(): Promise<void> {
+    const ticket = this.ticket;
+    this.ticket = undefined;
+    if (ticket === undefined) return;
+    const resp = await this.host
+      .fetch(this.url(ROTATE_PATH), {
+        method: "POST",
+        headers: { [ROTATION_HEADER]: ticket, [CSRF_HEADER]: this.csrf },
+        credentials: "same-origin",
+      })
+      .catch(() => undefined);
+    if (resp !== undefined) this.readSession(resp);
+  }
+
+  /**
+   * X-Svc-Sid: adopt the session's current public id, and X-Svc-Csrf its token; X-Svc-Rotation:
+   * keep the ticket.
+   */
+  readSession(resp: Response): void {
+    const sid = resp.headers.get(SID_HEADER);
+    if (sid) this.sessionId = sid;
+    const csrf = resp.headers.get(CSRF_HEADER);
+    if (csrf) this.csrf = csrf;
+    const ticket = resp.headers.get(ROTATION_HEADER);
+    if (ticket) this.ticket = ticket;
+  }
+
+  /** An endpoint's URL under the app's base (docs/protocol.md#mounting). */
+  url(path: string): string {
+    return this.boot.base + path;
+  }
+
+  private headers(): Record<string, string> {
+    return { "Content-Type": "application/json", [CSRF_HEADER]: this.csrf };
+  }
+}
+
+/** A random id for one page load: 16 bytes as base64url (Web Crypto, in every browser). */
+function pageId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
