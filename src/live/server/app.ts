@@ -42,9 +42,10 @@ import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { RevocationGate } from "./gate.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
-import { SessionRegistry } from "./registry.ts";
+import { type Resolved, SessionRegistry } from "./registry.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
-import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, sessionsFull } from "./responses.ts";
+import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, sessionsFull, storeUnavailable } from "./responses.ts";
+import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
 import { sessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
@@ -428,7 +429,8 @@ export class LiveApp<Model> extends Hono<Env> {
    * then its first render as full HTML, with the session and CSRF cookies.
    */
   private async page(req: Request, auth: JsonObject | undefined, base: string): Promise<Response> {
-    const kept = await this.keptSessionFor(req, auth);
+    const kept = await orStoreFailed(() => this.keptSessionFor(req, auth));
+    if (kept === STORE_FAILED) return storeUnavailable();
     if (kept instanceof Response) return kept;
     const opened = kept !== undefined ? { session: kept, signOut: false } : await this.openSession(req, auth);
     if (opened instanceof Response) return opened;
@@ -436,8 +438,12 @@ export class LiveApp<Model> extends Hono<Env> {
     const csrfCookie = this.csrf.cookieFor(req);
     const page = await this.renderPage(opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
     // With a shared store, the session (and a rotation made on this load) is stored before its
-    // cookie goes out, so the next request finds it at any replica.
-    await this.sessions.saveNow(opened.session);
+    // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
+    // session ends here (no one holds its id), a kept one stays as it was (src/live/server/store-failure.ts).
+    if ((await orStoreFailed(() => this.sessions.saveNow(opened.session))) === STORE_FAILED) {
+      if (kept === undefined) this.sessions.end(opened.session as LiveSession<unknown>);
+      return storeUnavailable();
+    }
     const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
     return this.pageCookies(resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
   }
@@ -525,7 +531,8 @@ export class LiveApp<Model> extends Hono<Env> {
     const id = readSessionId(req, this.cookieName);
     // A stream of a session another replica holds listens here; its frames come over the bus.
     const remote = this.replication?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), this.config.heartbeatMs);
-    const resolved = remote === undefined ? await this.sessions.resolve(id) : await remote;
+    const resolved = await orStoreFailed(() => remote ?? (this.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
+    if (resolved === STORE_FAILED) return storeUnavailable();
     if (resolved instanceof Response) return resolved;
     if (resolved.kind !== "live") {
       return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
@@ -549,7 +556,8 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const resolved = await this.sessions.resolve(readSessionId(req, this.cookieName));
+    const resolved = await orStoreFailed(() => this.sessions.resolve(readSessionId(req, this.cookieName)));
+    if (resolved === STORE_FAILED) return storeUnavailable();
     if (resolved.kind !== "live") {
       return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
     }

@@ -27,6 +27,8 @@ import {
   storeUnavailable,
 } from "./responses.ts";
 import type { LiveSession, StepOutcome } from "./session.ts";
+// The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
+import { STORE_FAILED, storeFailed } from "./store-failure.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
 
 export type EventRouteContext<Model> = {
@@ -108,16 +110,6 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const writes = ctx.registry.settled(session);
   if (writes !== undefined) await writes.catch(() => undefined);
   return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
-}
-
-/**
- * The shared store failed (docs/deployment.md#several-replicas): the change was not saved, so
- * nothing of it was kept or sent; the client retries after a 503 with Retry-After.
- */
-const STORE_FAILED = Symbol("store failed");
-function storeFailed(error: unknown): typeof STORE_FAILED {
-  log.error(`live.store failed, event refused: ${error instanceof Error ? error.message : String(error)}`);
-  return STORE_FAILED;
 }
 
 /** The answer of `process` when the session moved to another replica before its change was kept. */

@@ -124,15 +124,13 @@ export class SessionRegistry<Model> implements SessionHost {
   }
 
   /**
-   * Saves a session's state now (a page load's), after any store write it waits for; with one
-   * process, nothing to do. A save refused because the session moved is left to the next request.
+   * Saves a session's state now (a page load's), after any store write it waits for (a create or a
+   * move, whose failure fails this too); with one process, nothing to do. Rejects when the store
+   * fails. A save refused because the session moved is left to the next request.
    */
   async saveNow(session: LiveSession<Model>): Promise<void> {
     if (this.shared === undefined) return;
-    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined).catch((error: unknown) => {
-      log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`);
-      return true;
-    });
+    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, true);
     if (!saved) this.moved(session as LiveSession<unknown>);
   }
 

@@ -56,6 +56,8 @@ export class SharedSessions<Model> {
   private readonly remoteUsers = new Map<string, { user: string | undefined; boundAt: number }>();
   /** Store writes a session's next save must come after (a create or a move). */
   private readonly writes = new WeakMap<LiveSession<Model>, Promise<void>>();
+  /** The same writes with their failures, for a save that must not go on after one (a page load's). */
+  private readonly failures = new WeakMap<LiveSession<Model>, Promise<void>>();
   private stopRenewal: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private bus: LiveBus | undefined;
@@ -145,8 +147,15 @@ export class SharedSessions<Model> {
    * Saves a change before its frame goes out, fenced on this replica's epoch; the frame is
    * published in the same statement for streams held by other replicas. False: the session moved.
    */
-  async save(session: LiveSession<Model>, handle: string, state: SessionState<Model>, frame: Frame | undefined): Promise<boolean> {
-    await this.writes.get(session);
+  async save(
+    session: LiveSession<Model>,
+    handle: string,
+    state: SessionState<Model>,
+    frame: Frame | undefined,
+    /** Rejects when the write it waits for (a create, a move) failed, rather than saving over a missing row. */
+    strict = false,
+  ): Promise<boolean> {
+    await (strict ? this.failures.get(session) : this.writes.get(session));
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
     const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
@@ -320,6 +329,8 @@ export class SharedSessions<Model> {
       throw error;
     });
     this.writes.set(session, settled.catch(() => undefined));
+    this.failures.set(session, settled);
+    settled.catch(() => undefined); // observed through `failures` by a strict save, or not at all
     return settled;
   }
 }
