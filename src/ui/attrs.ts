@@ -86,7 +86,6 @@ for (const prop of STYLE_PROP_NAMES) PROP_INFO.set(prop, { handler: undefined, s
  * bag, children included, rather than copy every other prop out of it per element.
  */
 export const CHILDREN_PROP = "children";
-PROP_INFO.set(CHILDREN_PROP, { handler: undefined, style: false, attr: "" });
 
 function propInfo(prop: string): PropInfo {
   const known = PROP_INFO.get(prop);
@@ -124,8 +123,14 @@ function isEmpty(attrs: object): boolean {
   return true;
 }
 
+/** Whether a bag has no attribute: none at all, or only a JSX bag's `children`. */
+function hasNoAttributes(attrs: object): boolean {
+  for (const key in attrs) if (key !== CHILDREN_PROP) return false;
+  return true;
+}
+
 export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
-  if (isEmpty(input)) return NO_NORMAL_ATTRS;
+  if (hasNoAttributes(input)) return NO_NORMAL_ATTRS;
   const attrs: Record<string, string> = {};
   // Handlers by their index in EVENT_KINDS, so they are written in that order without looking
   // each kind up by name in an object of varying shape.
@@ -134,6 +139,8 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
   let textValue: string | undefined, key: string | undefined, name: string | undefined, type: string | undefined;
   const valueIsText = tag === "textarea" || tag === "select";
   for (const prop of Object.keys(input)) {
+    // A JSX bag's children are the element's children, not an attribute (checked before the lookup: every JSX element has them).
+    if (prop === CHILDREN_PROP) continue;
     const value = input[prop];
     const info = propInfo(prop);
     if (info.handler !== undefined) {
@@ -146,7 +153,6 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
       continue;
     }
     const attr = info.attr;
-    if (attr === "") continue; // children
     const text = value === "" && attr === "value" && tag === "option" ? "" : attrString(attr, value);
     if (valueIsText && attr === "value") {
       textValue = text ?? "";
