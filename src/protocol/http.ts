@@ -21,6 +21,8 @@ export const CLIENT_PATH = "/_svc/client.js";
 export const CLIENT_QUERY_NAME = "_svc";
 export const CLIENT_QUERY_VALUE = "client.js";
 export const CLIENT_QUERY = `${CLIENT_QUERY_NAME}=${CLIENT_QUERY_VALUE}`;
+/** The client script's query parameter naming the bundle's digest, which makes its URL cacheable for good. */
+export const CLIENT_VERSION_PARAM = "v";
 
 /**
  * The app's base, from the page's location and its path within the app (META_PATH): the

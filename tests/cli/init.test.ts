@@ -153,7 +153,7 @@ test("the generated app imports, loads its .env, and renders its page through it
     assert.match(html, /<h1[^>]*id="greeting"[^>]*>Hello!<\/h1>/);
     assert.match(html, /<output[^>]*id="count"[^>]*>0<\/output>/);
     assert.match(html, /data-svc-click="Increment"/);
-    assert.match(html, /<script type="module" src="\?_svc=client\.js"><\/script>/);
+    assert.match(html, /<script type="module" src="\?_svc=client\.js&amp;v=[0-9a-f]{16}"><\/script>/);
   } finally {
     if (before === undefined) delete process.env["SVC_AUTH_TOKEN_SECRET"];
     else process.env["SVC_AUTH_TOKEN_SECRET"] = before;

@@ -32,7 +32,7 @@ describe("the page GET", () => {
     const tab = await openTab(freshApp());
     assert.match(tab.html, /^<!doctype html>/);
     assert.match(tab.html, /<main svc-id="r">/);
-    assert.match(tab.html, /<script type="module" src="\?_svc=client.js"><\/script>/);
+    assert.match(tab.html, /<script type="module" src="\?_svc=client.js&amp;v=[0-9a-f]{16}"><\/script>/);
     assert.match(tab.html, /<meta name="svc-seq" content="0">/);
     assert.ok(tab.csrf.length >= 40);
     assert.match(tab.cookies, /^svc_sid=[\w-]{43}; __svc_csrf=[\w-]{43}$/);

@@ -28,7 +28,7 @@ async function openTab(host: Host, url: string, cookies = "") {
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
   const location = new URL(url, "http://app.test");
   const base = baseOfPage(location.pathname, meta("svc-path"), meta("svc-base"));
-  const script = /<script type="module" src="([^"]+)">/.exec(html)![1]!;
+  const script = /<script type="module" src="([^"]+)">/.exec(html)![1]!.replaceAll("&amp;", "&");
   const tab = {
     html,
     base,

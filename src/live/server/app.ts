@@ -32,7 +32,7 @@ import { secureContextOf, secureCookies, secureResponseCookies } from "../../ser
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
 import { render } from "../render.ts";
-import { CLIENT_BUNDLE } from "./client-bundle.ts";
+import { clientScript } from "./client-script.ts";
 import type { Secret } from "../../auth/secret.ts";
 import { readSessionId, setSessionCookie } from "./cookies.ts";
 import { CsrfTokens, type TokenState } from "./csrf.ts";
@@ -356,7 +356,7 @@ export class LiveApp<Model> extends Hono<Env> {
     const base = this.config.basePath;
     this.use(secureCookies({ prefix: this.config.prefix }));
     this.use((c, next) => this.runMiddleware(c, next));
-    this.get(base + CLIENT_PATH, () => clientBundle());
+    this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.post(this.eventPath, (c) => this.event(c.req.raw, c.get("svcAuth")));
     this.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
     this.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
@@ -364,7 +364,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
     const page = (
       c: Context<Env>,
-    ) => (isClientRequest(c.req.raw.url) ? clientBundle() : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }
@@ -622,11 +622,6 @@ export class LiveApp<Model> extends Hono<Env> {
 /** `Live.app(definition, options)`. */
 export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
   return new LiveApp(definition, options);
-}
-
-/** The browser client: served at <base>/_svc/client.js, and at any page URL with `?_svc=client.js`. */
-function clientBundle(): Response {
-  return new Response(CLIENT_BUNDLE, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" } });
 }
 
 function isClientRequest(url: string): boolean {

@@ -3,7 +3,8 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../escape.ts";
-import { CLIENT_QUERY, META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
+import { CLIENT_SCRIPT_QUERY } from "./client-script.ts";
+import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
 
 export type PageParts = {
   readonly title: string;
@@ -30,7 +31,7 @@ export function pageHtml(parts: PageParts): string {
     meta(META_PATH, parts.appPath) +
     meta(META_SESSION, parts.handle) +
     // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
-    `<script type="module" src="?${CLIENT_QUERY}"></script>` +
+    `<script type="module" src="?${escapeAttr(CLIENT_SCRIPT_QUERY)}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );
