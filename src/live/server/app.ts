@@ -4,23 +4,29 @@
  * `app.route("/live", live)` or `app.mount("/live", live.fetch)`:
  *
  *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
+ *                                 (src/live/server/page-route.ts)
  *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below)
  *   POST <base>/_svc/event        events (src/live/server/event-route.ts)
- *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias)
+ *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias; src/live/server/stream-route.ts)
  *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
+ *                                 (src/live/server/render-route.ts)
  *   POST <base>/_svc/rotate       exchanges a rotated-away cookie, for the tab holding the ticket
+ *                                 (src/live/server/rotation.ts)
  *   GET  <base>/_svc/client.js    the browser client
  *
  * The base is where the app is mounted, and nothing needs to say it (docs/protocol.md#mounting):
  * a page loads the client through its own URL with a query, and tells the client its path within
  * the app, from which the client works out the base from its location. `app.mount` hands the app
- * a request with the mount's prefix taken off, so only the browser knows that prefix.
+ * a request with the mount's prefix taken off, so only the browser knows that prefix
+ * (src/live/server/mounting.ts).
+ *
+ * This module builds the app and wires the routes; who may use a session, and as whom, is
+ * src/live/server/session-access.ts.
  *
  * Builder methods (.withAuthSliding, .withRevocation) configure the app before its first request;
  * the middleware they add runs at one place ahead of every route, so order never depends on calls.
  */
 import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
-import { basePath as routeBase } from "hono/route";
 import type { Db } from "../../db/db.ts";
 import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
@@ -31,108 +37,44 @@ import { log } from "../../log.ts";
 import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
-import { render } from "../render.ts";
-import { clientScript } from "./client-script.ts";
-import type { Secret } from "../../auth/secret.ts";
-import { readSessionId, setSessionCookie } from "./cookies.ts";
-import { CsrfTokens, type TokenState } from "./csrf.ts";
+import type { LiveAppOptions } from "./app-options.ts";
+import type { LiveAppParts } from "./app-parts.ts";
+import { readSessionId } from "./cookies.ts";
+import { CsrfTokens } from "./csrf.ts";
 import { originCheck } from "./origin.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { RevocationGate } from "./gate.ts";
-import { pageHtml } from "./page.ts";
-import { randomToken } from "./random.ts";
-import { type Resolved, SessionRegistry } from "./registry.ts";
+import { clientScript } from "./client-script.ts";
+import { isClientRequest, mountOf, pathOf } from "./mounting.ts";
+import { servePage } from "./page-route.ts";
+import { SessionRegistry } from "./registry.ts";
+import { serveRender } from "./render-route.ts";
+import { checkToken, exchangeRotation, finishReply } from "./rotation.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
-import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, sessionsFull, storeUnavailable } from "./responses.ts";
-import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
 import { sessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
-import { initialState } from "./session-state.ts";
 import type { SessionState } from "./session-state.ts";
 import type { SessionFrames } from "./session-frames.ts";
 import { listenForEvictions } from "./eviction.ts";
 import { type Replication, shareSessions } from "./replication.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
-import { openFrameStream } from "./sse.ts";
-import { MemorySessionStore, type SessionStore } from "./store.ts";
+import { MemorySessionStore } from "./store.ts";
+import { serveStream } from "./stream-route.ts";
 import { eventHold } from "./turn-batch.ts";
 import {
-  ACK_HEADER,
   CLIENT_PATH,
-  CLIENT_QUERY,
-  CLIENT_QUERY_NAME,
-  CLIENT_QUERY_VALUE,
-  CSRF_HEADER,
   EVENT_PATH,
   HOST_PREFIX,
-  LAST_EVENT_ID_HEADER,
-  LIMITS,
-  MOVES_HEADER,
   RENDER_PATH,
   ROTATE_PATH,
-  ROTATION_HEADER,
-  SEQ_HEADER,
   sessionCookieName,
-  SID_HEADER,
   SSE_ALIAS_PATH,
   SUBSCRIBE_PATH,
 } from "../../protocol/mod.ts";
 
-/** Options of `Live.app`. */
-export type LiveAppOptions = {
-  /** A sub-app's name: its session cookie is svc_<name>_sid (docs/protocol.md#sessions-and-cookies). */
-  readonly name?: string;
-  /**
-   * Deprecated: a live app finds where it is mounted (`app.route`, `app.mount`). A prefix of its
-   * own routes, for the old way of serving it under a path (`app.all("/live/*", (c) => live.fetch(c.req.raw))`).
-   */
-  readonly basePath?: string;
-  readonly title?: string;
-  /** Extra markup for the page's <head> (the app vouches for it). */
-  readonly head?: string;
-  /** The app's <PREFIX>_ENV prefix for the production gate. */
-  readonly prefix?: string;
-  /** A session with no event and no open stream for this long ends (default 30 min). */
-  readonly idleTimeoutMs?: number;
-  /** A quiet session frees its rendered tree after this long (default 10 s). */
-  readonly treeIdleMs?: number;
-  /**
-   * How many bytes of rendered trees the most recently used sessions keep between events (default
-   * 256 MiB, a quarter of a 1 GB heap; docs/deployment.md#memory). A session whose tree was
-   * released past the budget renders it again from its model on its next event, which about
-   * doubles that event's cost and changes nothing else. A kept tree costs in proportion to its
-   * page (bench/table.bench.ts, memory); trees of sessions quiet for treeIdleMs are dropped either way.
-   */
-  readonly maxTreeBytes?: number;
-  readonly heartbeatMs?: number;
-  readonly store?: SessionStore;
-  /** Messages accepted even when no handler of the current render names them. */
-  readonly messages?: readonly string[];
-  /**
-   * The key of the CSRF tokens (docs/security.md#csrf); default SVC_AUTH_TOKEN_SECRET, else a
-   * random key per app (development: tokens then do not survive a restart).
-   */
-  readonly secret?: Secret;
-  /**
-   * Public origins the app is served at besides the one its requests' URLs show, for a proxy that
-   * rewrites the host (docs/security.md#origin), e.g. ["https://app.example.com"].
-   */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * Most sessions kept at once (default 10,000; docs/security.md#session-bounds). At the cap the
-   * oldest never-connected session ends to make room; connected ones never do, and a page load
-   * finding only connected sessions is answered 503.
-   */
-  readonly maxSessions?: number;
-  /** Most sessions that have never connected (no event, no stream) kept at once (default 1,000). */
-  readonly maxPendingSessions?: number;
-  /** A session that has not connected within this long ends (default 60 s). */
-  readonly pendingSessionMs?: number;
-  /** Clock in ms, for tests. */
-  readonly now?: () => number;
-};
+export type { LiveAppOptions };
 
 type Env = SlidingEnv;
 
@@ -148,6 +90,8 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
+  /** What the routes share (src/live/server/app-parts.ts). */
+  private readonly parts: LiveAppParts<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
   private started = false;
   private replication: Replication | undefined;
@@ -190,6 +134,21 @@ export class LiveApp<Model> extends Hono<Env> {
       cookieName: this.cookieName,
       secure: (req) => this.secure(req),
     });
+    this.parts = {
+      definition,
+      sessions: this.sessions,
+      access: this.access,
+      csrf: this.csrf,
+      cookieName: this.cookieName,
+      now: this.now,
+      extraMessages: this.extraMessages,
+      originAllowed: this.originAllowed,
+      secure: (req) => this.secure(req),
+      title: this.config.title,
+      head: this.config.head,
+      heartbeatMs: this.config.heartbeatMs,
+      replication: () => this.replication,
+    };
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -358,13 +317,13 @@ export class LiveApp<Model> extends Hono<Env> {
     this.use((c, next) => this.runMiddleware(c, next));
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.post(this.eventPath, (c) => this.event(c.req.raw, c.get("svcAuth")));
-    this.get(base + SUBSCRIBE_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
-    this.get(base + SSE_ALIAS_PATH, (c) => this.subscribe(c.req.raw, c.get("svcAuth")));
-    this.get(base + RENDER_PATH, (c) => this.renderCurrent(c.req.raw, c.get("svcAuth")));
-    this.post(base + ROTATE_PATH, (c) => this.exchangeRotation(c.req.raw));
+    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
     const page = (
       c: Context<Env>,
-    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : this.page(c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }
@@ -398,9 +357,9 @@ export class LiveApp<Model> extends Hono<Env> {
       sessionIdOf: (r) => readSessionId(r, this.cookieName),
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
       admit: (session, r, auth) => (this.access.checksAnything ? this.access.admit(session, auth, r) : undefined),
-      finish: (session, r, resp) => this.finishReply(session, r, resp),
+      finish: (session, r, resp) => finishReply(this.parts, session, r, resp),
       originAllowed: this.originAllowed,
-      checkToken: (session, r, token) => this.checkToken(session, r, token),
+      checkToken: (session, r, token) => checkToken(this.parts, session, r, token),
       tokenOf: (session, r) => this.csrf.tokenOf(r, session.id),
     };
   }
@@ -423,252 +382,9 @@ export class LiveApp<Model> extends Hono<Env> {
   private secure(req: Request): boolean {
     return secureContextOf(req, this.config.prefix);
   }
-
-  /**
-   * A page load (docs/protocol.md#page): the cookie's session if it may go on, else a new one;
-   * then its first render as full HTML, with the session and CSRF cookies.
-   */
-  private async page(req: Request, auth: JsonObject | undefined, base: string): Promise<Response> {
-    const kept = await orStoreFailed(() => this.keptSessionFor(req, auth));
-    if (kept === STORE_FAILED) return storeUnavailable();
-    if (kept instanceof Response) return kept;
-    const opened = kept !== undefined ? { session: kept, signOut: false } : await this.openSession(req, auth);
-    if (opened instanceof Response) return opened;
-    // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
-    const csrfCookie = this.csrf.cookieFor(req);
-    const page = await this.renderPage(opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
-    // With a shared store, the session (and a rotation made on this load) is stored before its
-    // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
-    // session ends here (no one holds its id), a kept one stays as it was (src/live/server/store-failure.ts).
-    if ((await orStoreFailed(() => this.sessions.saveNow(opened.session))) === STORE_FAILED) {
-      if (kept === undefined) this.sessions.end(opened.session as LiveSession<unknown>);
-      return storeUnavailable();
-    }
-    const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-    return this.pageCookies(resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
-  }
-
-  /**
-   * The cookie's session, when a page load may go on with it; undefined when the load starts a
-   * new session instead (none, another user's in a sliding app, or one the gate just evicted).
-   */
-  private async keptSessionFor(req: Request, auth: JsonObject | undefined): Promise<LiveSession<Model> | Response | undefined> {
-    const resolved = await this.sessions.resolve(readSessionId(req, this.cookieName));
-    if (resolved.kind === "elsewhere") return replicaDraining();
-    if (resolved.kind !== "live") return undefined;
-    const session = resolved.session;
-    if (this.access.userChanged(session, auth)) {
-      // A new session, so that init sees the new user; the old id dies.
-      this.sessions.end(session as LiveSession<unknown>);
-      return undefined;
-    }
-    const refused = await this.access.admit(session, auth, req);
-    // An evicted session's page load starts a fresh, signed-out session.
-    if (refused !== undefined) return session.ended ? undefined : refused;
-    this.sessions.takeRotation(session); // a bind on page load: the new cookie goes out with the page
-    return session;
-  }
-
-  /** A new session for a page load: bound as the access policy says, its model from the app's init. */
-  private async openSession(
-    req: Request,
-    auth: JsonObject | undefined,
-  ): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
-    // A draining replica takes no new session: the proxy sends the retry elsewhere.
-    if (this.sessions.draining) return replicaDraining();
-    const access = await this.access.forNewSession(auth);
-    if (access instanceof Response) return access;
-    if (!this.sessions.makeRoom()) return sessionsFull();
-    const [model, cmd] = splitUpdate(this.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
-    const now = this.now();
-    const session = new LiveSession(
-      this.definition,
-      this.sessions,
-      { id: randomToken(), now, extraMessages: this.extraMessages },
-      initialState(model, now),
-    );
-    // A brand-new id needs no rotation.
-    if (access.binding) this.access.bind(session as LiveSession<unknown>, access.binding, { rotate: false });
-    this.sessions.add(session);
-    session.start(cmd);
-    return { session, signOut: access.signOut };
-  }
-
-  /** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
-  private renderPage(
-    session: LiveSession<Model>,
-    csrfCookie: string,
-    where: { base: string; path: string },
-  ): Promise<{ html: string; id: string }> {
-    return session.mutex.run(() => {
-      session.lastActive = this.now();
-      session.startPage();
-      // The id the page's token is bound to is the one its session cookie gets.
-      const id = session.id;
-      const html = pageHtml({
-        title: this.config.title,
-        head: this.config.head,
-        basePath: where.base,
-        appPath: where.path,
-        csrf: this.csrf.tokenFor(id, csrfCookie),
-        seq: session.outSeq,
-        handle: this.sessions.handleOf(session),
-        body: render(session.currentTree()),
-      });
-      return { html, id };
-    });
-  }
-
-  /** The page's cookies: the session's, a new browser's CSRF cookie, and a signed-out visitor's token cleared. */
-  private pageCookies(resp: Response, req: Request, page: { id: string; csrfCookie: string; signOut: boolean }): Response {
-    const secure = this.secure(req);
-    let out = setSessionCookie(resp, this.cookieName, page.id, secure);
-    if (this.csrf.needsCookie(req, secure)) out = this.csrf.setCookie(out, page.csrfCookie, secure);
-    return page.signOut ? this.access.clearTokenCookie(out) : out;
-  }
-
-  private async subscribe(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const id = readSessionId(req, this.cookieName);
-    // A stream of a session another replica holds listens here; its frames come over the bus.
-    const remote = this.replication?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), this.config.heartbeatMs);
-    const resolved = await orStoreFailed(() => remote ?? (this.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
-    if (resolved === STORE_FAILED) return storeUnavailable();
-    if (resolved instanceof Response) return resolved;
-    if (resolved.kind !== "live") {
-      return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-    }
-    const session = resolved.session as LiveSession<Model>;
-    const refused = await this.access.admit(session, auth, req);
-    if (refused !== undefined) return refused;
-    this.sessions.connected(session);
-    const { sink, body, write } = openFrameStream({
-      heartbeatMs: this.config.heartbeatMs,
-      onHeartbeat: () => (session.lastActive = this.now()),
-      onClose: (closed) => session.frames.closed(closed),
-    });
-    // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
-    await session.mutex.run(() => {
-      const renderRoot = () => render(session.currentTree());
-      write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot));
-      session.frames.open(sink, pageOf(req.url));
-    });
-    return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
-  }
-
-  private async renderCurrent(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const resolved = await orStoreFailed(() => this.sessions.resolve(readSessionId(req, this.cookieName)));
-    if (resolved === STORE_FAILED) return storeUnavailable();
-    if (resolved.kind !== "live") {
-      return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-    }
-    if (!this.originAllowed(req)) return crossOrigin();
-    const session = resolved.session;
-    const tokenState = this.checkToken(session, req, req.headers.get(CSRF_HEADER) ?? undefined);
-    if (tokenState === "wrong") return csrfFailed();
-    const refused = await this.access.admit(session, auth, req);
-    if (refused !== undefined) return refused;
-    return session.mutex.run(() => {
-      session.lastActive = this.now();
-      const headers: Record<string, string> = {
-        "Content-Type": "text/html; charset=utf-8",
-        "Cache-Control": "no-store",
-        [SEQ_HEADER]: String(session.outSeq),
-      };
-      // A tab still holding the token of a rotated-away id learns the current one.
-      if (tokenState === "former") {
-        Object.assign(headers, { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) });
-      }
-      const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
-      if (moves !== undefined) headers[MOVES_HEADER] = moves;
-      // The acks a tab catching up has missed: a value the render shows applies to an input only
-      // once its keystrokes are acked, and the frames that carried those acks are skipped.
-      if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
-      return new Response(render(session.currentTree()), { headers });
-    });
-  }
-
-  private exchangeRotation(req: Request): Response {
-    if (!this.originAllowed(req)) return crossOrigin();
-    // The tab exchanging its ticket still holds the old id's cookie and token.
-    const oldId = readSessionId(req, this.cookieName);
-    if (oldId === undefined || !this.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
-    const session = this.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined);
-    if (session === undefined) return sessionLost();
-    const resp = new Response(null, {
-      status: 204,
-      headers: { [SID_HEADER]: this.sessions.handleOf(session), [CSRF_HEADER]: this.csrf.tokenOf(req, session.id) ?? "" },
-    });
-    return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
-  }
-
-  /** A token checked against the session's current id, then the ids it rotated away from within the grace period. */
-  private checkToken(session: LiveSession<Model>, req: Request, token: string | undefined): TokenState {
-    return this.csrf.check(req, token, session.id, () => this.sessions.rotatedIds(session));
-  }
-
-  /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
-  private finishReply(session: LiveSession<Model>, req: Request, resp: Response): Response {
-    const rotation = this.sessions.takeRotation(session);
-    if (session.ended) return this.access.signedOut(resp, req);
-    if (rotation === undefined) return resp;
-    resp.headers.set(ROTATION_HEADER, rotation.ticket);
-    resp.headers.set(SID_HEADER, this.sessions.handleOf(session));
-    const token = this.csrf.tokenOf(req, session.id);
-    if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
-    return setSessionCookie(resp, this.cookieName, session.id, this.secure(req));
-  }
 }
 
 /** `Live.app(definition, options)`. */
 export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
   return new LiveApp(definition, options);
-}
-
-function isClientRequest(url: string): boolean {
-  return url.includes(CLIENT_QUERY) && new URL(url).searchParams.get(CLIENT_QUERY_NAME) === CLIENT_QUERY_VALUE;
-}
-
-/**
- * Where another Hono app's `route(path, live)` put this app's routes ("" when it did not): the
- * matched route's base, its parameters filled in.
- */
-function mountOf(c: Context): string {
-  const base = routeBase(c);
-  return base === "/" ? "" : base;
-}
-
-/** The page's path within the app: its URL's path without the base, "/" at the app's root. */
-function pathWithin(url: string, base: string): string {
-  const path = pathOf(url);
-  return path.startsWith(base) ? path.slice(base.length) || "/" : path;
-}
-
-/** The `page` a stream's URL names (`?page=<id>`, the client's id of its page load), if any and well formed. */
-function pageOf(url: string): string | undefined {
-  const page = new URL(url).searchParams.get("page");
-  return page !== null && page.length > 0 && page.length <= LIMITS.maxNameLength ? page : undefined;
-}
-
-/** The path of a request URL (what the router matches), without building a URL object. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  let end = url.indexOf("?", start);
-  if (end < 0) end = url.indexOf("#", start);
-  return end < 0 ? url.slice(start) : url.slice(start, end);
-}
-
-/** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */
-const MAX_MOVES_BYTES = 16 * 1024;
-
-/**
- * The X-Svc-Moves header of a render asked for with `?since=<seq>` (docs/protocol.md#ids-that-move):
- * what the frames since then did to ids, or undefined when unknown or too long for a header.
- */
-function movesHeader(session: { movesSince(since: number): readonly unknown[] | undefined }, since: string | null): string | undefined {
-  if (since === null || !/^\d{1,15}$/.test(since)) return undefined;
-  const moves = session.movesSince(Number(since));
-  if (moves === undefined) return undefined;
-  const json = JSON.stringify(moves);
-  return json.length <= MAX_MOVES_BYTES ? json : undefined;
 }
