@@ -53,6 +53,24 @@ export class AccessCache {
     this.#writes += 1;
     this.#entries.delete(userId);
   }
+
+  /** Drops every entry; a read in flight is not stored either. */
+  clear(): void {
+    this.#writes += 1;
+    this.#entries.clear();
+  }
+}
+
+/**
+ * Drops every entry from every cache in this process, for when access changes may have been
+ * missed (a replica's notification connection was down: src/live/store/postgres-bus.ts).
+ */
+export function dropAllEverywhere(): void {
+  for (const ref of everyCache) {
+    const cache = ref.deref();
+    if (cache === undefined) everyCache.delete(ref);
+    else cache.clear();
+  }
 }
 
 /** Drops a user's entry from every cache in this process (any handle, any database). */

@@ -141,6 +141,17 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       assert.equal(await store.ownership(session.key), undefined);
     });
 
+    test("alive names, of the keys asked about, those that still have a session", async () => {
+      const kept = await freshSession();
+      const killed = await freshSession();
+      await store.create(kept, "replica-a");
+      await store.create(killed, "replica-a");
+      await store.kill(killed.key);
+      const unknown = await sessionKey(`never-${Math.random()}`);
+      assert.deepEqual([...await store.alive([kept.key, killed.key, unknown])], [kept.key]);
+      assert.equal((await store.alive([])).size, 0);
+    });
+
     test("an unknown key is neither live nor dead", async () => {
       const unknown = await sessionKey("never-made");
       assert.equal(await store.take(unknown, "replica-a"), undefined);

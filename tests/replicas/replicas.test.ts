@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { Auth } from "../../src/auth/mod.ts";
+import { Db } from "../../src/db/mod.ts";
 import { counterApp } from "./counter-app.ts";
 import { Cluster } from "./harness.ts";
 import { eventually, sleep, Tab } from "./tab.ts";
@@ -124,6 +126,54 @@ describe("three replicas on Postgres", { skip }, () => {
       await bystanderStream.close();
     });
   }
+
+  test("a revoke sent while the replicas' bus connections are down still ends the user's sessions once they listen again", async () => {
+    const [, b, c] = cluster.replicas;
+    const user = `user-missed-${Date.now()}`;
+    const tab = await signedIn(user, b!.url);
+    const bystander = await signedIn(`other-missed-${Date.now()}`, b!.url);
+    const streams = [await tab.subscribe(b!.url), await tab.subscribe(c!.url)];
+    const bystanderStream = await bystander.subscribe(c!.url);
+    await sleep(10); // a revoke covers sessions bound strictly before it
+    // The revoke's own transaction ends every replica's listening connection just before it
+    // commits (without waiting, so none has listened again by then), so its notice goes out while
+    // no replica listens: the replicas must catch up.
+    const admin = Db.open(cluster.databaseUrl);
+    const transaction = admin.transaction.bind(admin);
+    let terminated = 0;
+    admin.transaction = async (statements) => {
+      // Only the revoke's own transaction (the one that notifies), not the schema check before it.
+      if (!statements.some((statement) => statement.sql.includes("pg_notify"))) return transaction(statements);
+      const done = await transaction([
+        ...statements,
+        {
+          sql: `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+                WHERE application_name = $1 AND pid <> pg_backend_pid() AND query ILIKE 'listen %'`,
+          args: [cluster.schema],
+        },
+      ]);
+      if (done.ok) terminated = Number(done.value.at(-1)?.[0]?.n);
+      return done;
+    };
+    try {
+      const revoked = await Auth.revokeUser(admin, user);
+      assert.ok(revoked.ok);
+      assert.ok(terminated >= 3, `every replica's listening connection was ended (${terminated})`);
+      await eventually(() => {
+        for (const stream of streams) assert.ok(stream.ended && stream.lost, "the stream got the session-lost signal and closed");
+      }, 5000);
+      for (const via of [b!.url, c!.url]) {
+        const next = await tab.send("Inc", [], undefined, via);
+        assert.equal(next.status, 404);
+        assert.equal(next.lost, true);
+      }
+      assert.equal(bystanderStream.ended, false, "another user's stream stays open");
+      assert.equal((await bystander.send("Inc", [], undefined, b!.url)).status, 200);
+    } finally {
+      await bystanderStream.close();
+      await admin.close();
+    }
+  });
 
   test("SIGKILL of a session's owner: the next event, through another replica, continues from the last saved state with a higher seq", async () => {
     const owner = cluster.replicas[0]!;

@@ -21,6 +21,21 @@ export function listenForEvictions<Model>(gate: RevocationGate, registry: Sessio
   });
 }
 
+/**
+ * Checks every user of a session or stream held here against the gate, from the database: after
+ * the bus's connection dropped, an access change may have gone unheard
+ * (docs/deployment.md#catching-up-after-a-bus-reconnect). The revocation caches were emptied first.
+ */
+export async function recheckEveryone<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): Promise<void> {
+  const users = new Set<string>(registry.shared?.remoteStreamUsers());
+  for (const session of registry.all()) if (session.user !== undefined && !session.ended) users.add(session.user);
+  for (const user of users) {
+    await evictUser(gate, registry, user).catch((error: unknown) => {
+      log.error(`live.evict failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+}
+
 async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<Model>, user: string): Promise<void> {
   for (const session of [...registry.all()]) {
     if (session.user !== user || session.ended) continue;

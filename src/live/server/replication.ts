@@ -8,6 +8,7 @@ import type { Db } from "../../db/db.ts";
 import type { ModelCodec } from "../store/codec.ts";
 import { PostgresBus } from "../store/postgres-bus.ts";
 import { PostgresLiveStore } from "../store/postgres.ts";
+import { recheckEveryone } from "./eviction.ts";
 import type { RevocationGate } from "./gate.ts";
 import type { Resolved, SessionRegistry } from "./registry.ts";
 import { gateUnavailable, replicaDraining, sessionLost } from "./responses.ts";
@@ -40,7 +41,14 @@ export function shareSessions<Model>(
   const store = new PostgresLiveStore(db, app);
   const shared = new SharedSessions<Model>(store, app, codec, now);
   const ready = PostgresBus.open(db, store).then((bus) =>
-    shared.start(bus, { moved: (key) => registry.movedKey(key), ended: (key) => registry.endedElsewhere(key) })
+    shared.start(bus, {
+      moved: (key) => registry.movedKey(key),
+      ended: (key) => registry.endedElsewhere(key),
+      resumed: () => {
+        const checking = gate();
+        if (checking !== undefined) void recheckEveryone(checking, registry);
+      },
+    })
   );
   // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
   shared.ready = ready.catch(() => undefined);

@@ -42,6 +42,12 @@ export type SharedEvents = {
   readonly moved: (key: string) => void;
   /** The session ended elsewhere (endSession, eviction): the local copy ends, streams get the lost signal. */
   readonly ended: (key: string) => void;
+  /**
+   * The bus listens again after its connection dropped, and the store said which sessions moved or
+   * ended meanwhile: what remains is to re-check the users of the sessions and streams held here
+   * against the revocation gate (an access notice may have been missed).
+   */
+  readonly resumed: () => void;
 };
 
 export class SharedSessions<Model> {
@@ -56,6 +62,8 @@ export class SharedSessions<Model> {
   private readonly remoteUsers = new Map<string, { user: string | undefined; boundAt: number }>();
   /** Store writes a session's next save must come after (a create or a move). */
   private readonly writes = new WeakMap<LiveSession<Model>, Promise<void>>();
+  /** How many store writes of each session are on their way (a create, a move, a kill). */
+  private readonly inFlight = new Map<LiveSession<Model>, number>();
   /** The same writes with their failures, for a save that must not go on after one (a page load's). */
   private readonly failures = new WeakMap<LiveSession<Model>, Promise<void>>();
   private stopRenewal: (() => void) | undefined;
@@ -74,7 +82,12 @@ export class SharedSessions<Model> {
   /** Listens on the bus and starts renewing leases. */
   start(bus: LiveBus, events: SharedEvents): void {
     this.bus = bus;
-    this.unsubscribe = bus.subscribe((message) => this.hear(message, events));
+    const unsubscribe = bus.subscribe((message) => this.hear(message, events));
+    const stopResume = bus.onResume(() => void this.catchUp(events));
+    this.unsubscribe = () => {
+      unsubscribe();
+      stopResume();
+    };
     this.stopRenewal = repeatUnref(() => void this.renew(events), Math.floor(LEASE_MS / 3));
   }
 
@@ -279,12 +292,57 @@ export class SharedSessions<Model> {
       events.moved(message.key);
       this.streams.get(message.key)?.send(message.frame);
     } else if (message.t === "taken") events.moved(message.key);
-    else if (message.t === "ended") {
-      events.ended(message.key);
-      this.streams.get(message.key)?.closeAll(true);
-      this.streams.delete(message.key);
-      this.remoteUsers.delete(message.key);
+    else if (message.t === "ended") this.endedElsewhere(message.key, events);
+  }
+
+  /** A session ended at another replica: the copy here ends, and its streams here get the lost signal. */
+  private endedElsewhere(key: string, events: SharedEvents): void {
+    events.ended(key);
+    this.streams.get(key)?.closeAll(true);
+    this.streams.delete(key);
+    this.remoteUsers.delete(key);
+  }
+
+  /**
+   * After the bus's connection dropped and came back (docs/deployment.md#catching-up-after-a-bus-reconnect):
+   * what its lost notices would have said is read from the store. A session held here that another
+   * replica took is dropped (as on "taken"); one whose row is gone ended (as on "ended"), and so
+   * did one streamed here whose row is gone; then the users' access is checked again (`resumed`).
+   */
+  private async catchUp(events: SharedEvents): Promise<void> {
+    try {
+      const asked = this.now();
+      const held = await this.store.renew(this.owner);
+      const lost = this.settledKeys(asked).filter((key) => !held.has(key));
+      const remote = [...this.remoteUsers.keys()].filter((key) => !this.byKey.has(key));
+      const alive = await this.store.alive([...lost, ...remote]);
+      for (const key of lost) if (alive.has(key)) events.moved(key);
+      for (const key of [...lost, ...remote]) if (!alive.has(key)) this.endedElsewhere(key, events);
+    } catch (error) {
+      log.error(`live.store catch-up after a bus reconnect failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    events.resumed();
+  }
+
+  /**
+   * Keys of sessions held here since before `asked` with no store write in flight: only they can be
+   * judged from a renewal that started at `asked` (a create or a move not yet committed would look
+   * taken or ended).
+   */
+  private settledKeys(asked: number): string[] {
+    const keys: string[] = [];
+    for (const [key, since] of this.heldKeys()) {
+      const session = this.byKey.get(key);
+      if (since < asked && (session === undefined || !this.inFlight.has(session))) keys.push(key);
+    }
+    return keys;
+  }
+
+  /** The users of the streams held here for sessions owned elsewhere (for the re-check after a resume). */
+  remoteStreamUsers(): Set<string> {
+    const users = new Set<string>();
+    for (const { user } of this.remoteUsers.values()) if (user !== undefined) users.add(user);
+    return users;
   }
 
   /** Extends this replica's leases; sessions no longer among them were taken: dropped here. */
@@ -292,7 +350,7 @@ export class SharedSessions<Model> {
     const asked = this.now();
     try {
       const held = await this.store.renew(this.owner);
-      for (const [key, since] of this.heldKeys()) if (since < asked && !held.has(key)) events.moved(key);
+      for (const key of this.settledKeys(asked)) if (!held.has(key)) events.moved(key);
     } catch (error) {
       log.error(`live.store lease renewal failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -330,6 +388,13 @@ export class SharedSessions<Model> {
     });
     this.writes.set(session, settled.catch(() => undefined));
     this.failures.set(session, settled);
+    this.inFlight.set(session, (this.inFlight.get(session) ?? 0) + 1);
+    const done = () => {
+      const left = (this.inFlight.get(session) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(session, left);
+      else this.inFlight.delete(session);
+    };
+    settled.then(done, done);
     settled.catch(() => undefined); // observed through `failures` by a strict save, or not at all
     return settled;
   }

@@ -29,6 +29,12 @@ export interface LiveBus {
   publish(message: BusMessage): Promise<void>;
   /** Hears every message, this process's own included; returns the unsubscribe. */
   subscribe(listener: BusListener): () => void;
+  /**
+   * Calls `listener` each time the bus listens again after its connection dropped: the notices
+   * sent while it was down are lost, so the listener catches up from the store
+   * (docs/deployment.md#catching-up-after-a-bus-reconnect). Returns the unsubscribe.
+   */
+  onResume(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,11 @@ export class MemoryBus implements LiveBus {
 
   subscribe(listener: BusListener): () => void {
     return this.listeners.add(listener);
+  }
+
+  /** One process never misses its own messages. */
+  onResume(_listener: () => void): () => void {
+    return () => {};
   }
 
   async close(): Promise<void> {}

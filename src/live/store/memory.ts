@@ -75,6 +75,10 @@ export class MemoryLiveStore implements LiveStore {
     this.dead.set(key, this.now() + DEAD_KEY_TTL_MS);
   }
 
+  async alive(keys: readonly string[]): Promise<ReadonlySet<string>> {
+    return new Set(keys.filter((key) => this.rows.has(key)));
+  }
+
   async isDead(key: string): Promise<boolean> {
     return (this.dead.get(key) ?? 0) > this.now();
   }

@@ -8,8 +8,13 @@
  * An access notice from another process is also told to this process's access listeners and its
  * revocation caches (src/auth/access-events.ts), so a revoke through any replica ends the user's
  * sessions on every replica at once, and no cache here keeps the old row.
+ *
+ * The listening connection re-listens by itself after it drops, but NOTIFY does not replay what
+ * was sent meanwhile. So each time it listens again, every revocation cache of the process is
+ * emptied (an access notice may have been missed) and the resume listeners catch up from the
+ * store (docs/deployment.md#catching-up-after-a-bus-reconnect), after the notices already queued.
  */
-import { dropEverywhere } from "../../auth/access-cache.ts";
+import { dropAllEverywhere, dropEverywhere } from "../../auth/access-cache.ts";
 import { accessChanged } from "../../auth/access-events.ts";
 import type { Db } from "../../db/db.ts";
 import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
@@ -20,6 +25,9 @@ import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts"
 export class PostgresBus implements LiveBus {
   readonly shared = true;
   private readonly listeners = new Listeners();
+  private readonly resumeListeners = new Set<() => void>();
+  /** How many times LISTEN took effect: the first is the start, each later one a reconnect. */
+  private listens = 0;
   private queue: Promise<void> = Promise.resolve();
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
@@ -35,7 +43,7 @@ export class PostgresBus implements LiveBus {
     await store.ensureSchema();
     const channel = await db.query({ sql: `SELECT ${CHANNEL_SQL} AS channel`, args: [] });
     if (!channel.ok) throw channel.error;
-    const listening = await db.listen(String(channel.value[0]?.channel), (payload) => bus.receive(payload));
+    const listening = await db.listen(String(channel.value[0]?.channel), (payload) => bus.receive(payload), () => bus.listened());
     if (!listening.ok) throw listening.error;
     bus.stop = listening.value;
     return bus;
@@ -53,6 +61,27 @@ export class PostgresBus implements LiveBus {
 
   subscribe(listener: BusListener): () => void {
     return this.listeners.add(listener);
+  }
+
+  onResume(listener: () => void): () => void {
+    this.resumeListeners.add(listener);
+    return () => void this.resumeListeners.delete(listener);
+  }
+
+  /** LISTEN took effect: at the start, or again after the connection dropped (a resume). */
+  private listened(): void {
+    if (++this.listens === 1 || this.closed) return;
+    log.warn("live.bus listening again after its connection dropped; catching up on what it missed");
+    dropAllEverywhere();
+    this.queue = this.queue.then(() => {
+      for (const listener of this.resumeListeners) {
+        try {
+          listener();
+        } catch (error) {
+          log.error(`live.bus catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    });
   }
 
   async close(): Promise<void> {

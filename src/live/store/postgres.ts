@@ -252,6 +252,14 @@ export class PostgresLiveStore implements LiveStore {
     return rows.length > 0;
   }
 
+  async alive(keys: readonly string[]): Promise<ReadonlySet<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.rows(
+      stmt("SELECT key FROM svc_live_sessions WHERE app = $1 AND key = ANY($2::text[])", this.app, `{${keys.join(",")}}`),
+    );
+    return new Set(rows.map((row) => String(row.key)));
+  }
+
   async sweep(idleMs: number): Promise<void> {
     await this.ensureSchema();
     const done = await this.db.transaction([

@@ -80,6 +80,8 @@ export interface LiveStore {
   /** Ends a session: its state is deleted and its key stays dead (a copy of the cookie gets nothing). */
   kill(key: string, notice?: string): Promise<void>;
   isDead(key: string): Promise<boolean>;
+  /** Which of these keys still have a session (the others ended or expired), in one read. */
+  alive(keys: readonly string[]): Promise<ReadonlySet<string>>;
   /** Deletes sessions idle for `idleMs` whose lease has run out, and expired dead keys. */
   sweep(idleMs: number): Promise<void>;
 }
