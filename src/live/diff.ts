@@ -36,6 +36,10 @@
  * 5. Attributes: added or changed values, "" for removed ones, data-svc-hid by presence, filtered
  *    by the authority map (src/live/attrs-diff.ts).
  *
+ * The parts: the path of pairs and the ids it joins are src/live/diff-path.ts, the rules that
+ * replace a form or an option (step 4) src/live/diff-rules.ts, the `kids` list and removals
+ * src/live/diff-kids.ts, the attributes src/live/attrs-diff.ts; this module walks.
+ *
  * Inside a renamed subtree the old ids are stale, so the client's current id of an old child is
  * `<new parent id>.<old seg>` (outside one, the new parent id is the old one, so the same formula
  * holds); the authority map is read with the old ids, which are the ids the client posted.
@@ -52,13 +56,15 @@
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
-import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, type IdPaths, type Reported, reporter } from "./attrs-diff.ts";
+import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, reporter } from "./attrs-diff.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./diff-kids.ts";
+import { type Pair, PairPath, UNKNOWN } from "./diff-path.ts";
+import { emptyValueChanged, formChanged, onlyOfTag } from "./diff-rules.ts";
 import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { renderElement, renderKids } from "./render.ts";
-import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree, textOf, withKids } from "./tree.ts";
+import { hasRawKid, type LiveElement, type LiveNode, type LiveTree, textOf, withKids } from "./tree.ts";
 
 export type { ClientValues };
 
@@ -96,23 +102,8 @@ const MISMATCH = 0, CHANGED = 1, EQUAL = 2;
 const NOT_IN_PLACE = -1;
 type Found = typeof MISMATCH | typeof CHANGED | typeof EQUAL;
 
-/** Where a pair's elements start in the flat records, when the walk knows it (UNKNOWN when not, or when a tree has no record). */
-const UNKNOWN = -1;
+/** The flat record of a tree that has none: the walk then never reads it (every place is UNKNOWN). */
 const NO_RECORD: Flat = [];
-
-/**
- * A pair of elements on the walk's path: the old and the new element at one depth, and what the
- * walk knows of them. One object per depth, reused from sibling to sibling: a walk visits every
- * element, and allocates nothing per visit.
- */
-type Pair = {
-  readonly depth: number;
-  before: LiveElement;
-  after: LiveElement;
-  /** Where the pair starts in the old and the new flat record, or UNKNOWN. */
-  oldAt: number;
-  newAt: number;
-};
 
 /**
  * How `kept` and `element` take a pair: VERIFY when its parent took it in place before its child
@@ -127,72 +118,19 @@ const VERIFY = true, TRUSTED = false;
  * flat records (src/live/flat.ts), and a kid whose stretch of the record is the same in both is
  * equal without a visit to its objects.
  */
-class DiffWalk implements IdPaths {
+class DiffWalk extends PairPath {
   readonly out: Patch[] = [];
-  private readonly path: Pair[] = [];
   /**
    * The copy of the last compared pair's new element, with its equal parts replaced by the old
    * ones, when it made one: what its parent keeps in its place. Taken at once by the caller.
    */
   private rebuilt: LiveElement | undefined;
 
-  constructor(
-    readonly reported: Reported | undefined,
-    private readonly oldFlat: Flat,
-    private readonly newFlat: Flat,
-  ) {}
-
-  /** The pair of the roots; `recorded`: both trees have a flat record, which starts with the root. */
-  root(before: LiveElement, after: LiveElement, recorded: boolean): Pair {
-    const pair = this.slot(0, before, after);
-    pair.oldAt = pair.newAt = recorded ? 0 : UNKNOWN;
-    return pair;
-  }
-
-  /** The id the client posted for the old element at `depth` on the path. */
-  oldId(depth: number): string {
-    let id = ROOT_ID;
-    for (let i = 1; i <= depth; i++) id = childId(id, (this.path[i] as Pair).before.seg);
-    return id;
-  }
-
-  /** The id of the new element at `depth` on the path: what patches name it by. */
-  newId(depth: number): string {
-    let id = ROOT_ID;
-    for (let i = 1; i <= depth; i++) id = childId(id, (this.path[i] as Pair).after.seg);
-    return id;
-  }
-
-  /**
-   * The old id of the select the element at `depth` is in, if any (an option's reported value is
-   * its select's): its parent, or the select an optgroup parent is in.
-   */
-  selectIdOf(depth: number): string | undefined {
-    const parent = depth > 0 ? this.path[depth - 1] : undefined;
-    if (parent === undefined) return undefined;
-    if (parent.after.tag === "select") return this.oldId(depth - 1);
-    return parent.after.tag === "optgroup" ? this.selectIdOf(depth - 1) : undefined;
-  }
-
   /** The copy the last compared pair made of its new element, if any (see `rebuilt`). */
   takeRebuilt(): LiveElement | undefined {
     const rebuilt = this.rebuilt;
     this.rebuilt = undefined;
     return rebuilt;
-  }
-
-  /** The pair of two kids of `parent`, in the slot one deeper; not placed in the records unless the caller says. */
-  private kid(parent: Pair, before: LiveElement, after: LiveElement): Pair {
-    const pair = this.slot(parent.depth + 1, before, after);
-    pair.oldAt = pair.newAt = UNKNOWN;
-    return pair;
-  }
-
-  private slot(depth: number, before: LiveElement, after: LiveElement): Pair {
-    const pair = (this.path[depth] ??= { depth, before, after, oldAt: UNKNOWN, newAt: UNKNOWN });
-    pair.before = before;
-    pair.after = after;
-    return pair;
   }
 
   /** A kept pair: a changed form is replaced (step 4), anything else diffed in place. `verify`: see VERIFY. */
@@ -389,37 +327,3 @@ type KidsOp = {
 };
 
 const NO_KIDS_OP: KidsOp = { op: {} };
-
-/**
- * Whether `el` is the only element of its tag among `kids` (short lists only). Such a pair in the
- * same slot is one matching pairs whatever its shape: no other element could take either side by
- * shape (step 2), and leftovers of one tag pair in order (step 3). A table whose tbody gained a
- * row is then diffed in place instead of matched.
- */
-function onlyOfTag(kids: readonly LiveNode[], el: LiveElement): boolean {
-  if (kids.length > 8) return false;
-  for (const kid of kids) if (kid !== el && kid.kind === "el" && kid.tag === el.tag) return false;
-  return true;
-}
-
-/**
- * An option whose value becomes, or stops being, the empty string (src/ui/attrs.ts): a patch's
- * attrs cannot set "" (it removes the attribute, and the option's value becomes its text), so the
- * option is replaced.
- */
-function emptyValueChanged(p: LiveElement, n: LiveElement): boolean {
-  if (n.tag !== "option" || p.tag !== "option") return false;
-  const a = p.attrs["value"], b = n.attrs["value"];
-  return a !== b && (a === "" || b === "");
-}
-
-/** A form whose submit handler or action differs from the form in the same slot (docs/protocol.md#patches, `replace`). */
-function formChanged(p: LiveElement, n: LiveElement): boolean {
-  if (n.tag !== "form" || p.tag !== "form") return false;
-  if (p.attrs["action"] !== n.attrs["action"]) return true;
-  const a = p.handlers?.submit, b = n.handlers?.submit;
-  if (a === b) return false;
-  if (a === undefined || b === undefined) return true;
-  if (a.msg !== b.msg) return true;
-  return (a.args.length !== 0 || b.args.length !== 0) && JSON.stringify(a.args) !== JSON.stringify(b.args);
-}
