@@ -7,36 +7,27 @@
  * answers "rotating" for 60 s and "lost" after. Only the tab whose event caused the rotation gets
  * the one-time rotation ticket that exchanges the old cookie for the new one (see ROTATE_PATH).
  * A sweeper ends idle sessions and frees the rendered tree of quiet ones.
+ *
+ * The parts: the rotated-away ids and their tickets are src/live/server/rotation-table.ts, a
+ * takeover from the shared store src/live/server/session-takeover.ts, the caps on sessions
+ * src/live/server/session-bounds.ts and the kept trees' byte budget src/live/server/tree-budget.ts;
+ * this module holds the table of sessions and their lifecycle.
  */
 import { log } from "../../log.ts";
 import { repeatUnref } from "../../runtime/timers.ts";
-import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { randomToken } from "./random.ts";
 import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionBoundsOptions, type SessionCounts } from "./session-bounds.ts";
 import type { Dispatch } from "./commands.ts";
 import type { Frame } from "./frames.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
-import type { SessionFrames } from "./session-frames.ts";
 import { type SessionState, snapshotOf } from "./session-state.ts";
 import type { SharedSessions } from "./shared-sessions.ts";
 import type { SessionStore } from "./store.ts";
+import { type Rotation, RotationTable } from "./rotation-table.ts";
+import { type BuildSession, ELSEWHERE, LOST, type Resolved, Takeovers } from "./session-takeover.ts";
 import { TreeBudget } from "./tree-budget.ts";
-import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
 
-export type Rotation = {
-  readonly from: string;
-  readonly fromHandle: string;
-  readonly to: LiveSession<unknown>;
-  readonly at: number;
-  readonly ticket: string;
-};
-
-export type Resolved<Model> =
-  | { readonly kind: "live"; readonly session: LiveSession<Model> }
-  | { readonly kind: "rotating"; readonly rotation: Rotation }
-  | { readonly kind: "lost" }
-  /** Held by no one here, and this replica is draining: another replica must take it (503, retry). */
-  | { readonly kind: "elsewhere" };
+export type { Resolved, Rotation };
 
 export type RegistryOptions<Model = unknown> = {
   readonly store: SessionStore;
@@ -55,15 +46,14 @@ export type RegistryOptions<Model = unknown> = {
   /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
   readonly shared?: SharedSessions<Model>;
   /** Builds a session taken over from the shared store (its effects not yet started). */
-  readonly build?: (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>;
+  readonly build?: BuildSession<Model>;
 };
 
 export class SessionRegistry<Model> implements SessionHost {
   private readonly sessions = new Map<string, LiveSession<Model>>();
   private readonly handles = new Map<LiveSession<Model>, string>();
-  private readonly rotations = new Map<string, Rotation>();
-  /** Rotations made while processing a request, picked up by that request's reply. */
-  private readonly pendingTickets = new Map<LiveSession<unknown>, Rotation>();
+  /** The ids sessions rotated away from, and the tickets waiting for their replies. */
+  private readonly rotations: RotationTable;
   /**
    * Sessions holding a rendered tree, least recently used first, within a byte budget
    * (src/live/server/tree-budget.ts).
@@ -80,13 +70,20 @@ export class SessionRegistry<Model> implements SessionHost {
   private stopSweeper: (() => void) | undefined;
   private readonly bounds: SessionBounds<LiveSession<Model>>;
   /** Takeovers in progress, by cookie id, so concurrent requests for one session share one. */
-  private readonly taking = new Map<string, Promise<Resolved<Model>>>();
+  private readonly takeovers: Takeovers<Model>;
   /** Set by drain: no new session, and no takeover, on this replica. */
   draining = false;
   shared: SharedSessions<Model> | undefined;
   private build: RegistryOptions<Model>["build"];
 
   constructor(private readonly options: RegistryOptions<Model>) {
+    this.rotations = new RotationTable(options.now);
+    this.takeovers = new Takeovers({
+      shared: () => this.shared!,
+      build: () => this.build!,
+      draining: () => this.draining,
+      adopt: (id, session, handle) => this.adopt(id, session, handle),
+    });
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
     this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
     if (options.shared !== undefined) this.attachShared(options.shared, options.build!);
@@ -184,40 +181,22 @@ export class SessionRegistry<Model> implements SessionHost {
     if (id === undefined) return LOST;
     const session = this.sessions.get(id);
     if (session !== undefined && !session.ended) return { kind: "live", session };
-    const rotation = this.rotations.get(id);
-    if (rotation !== undefined && !rotation.to.ended && this.options.now() - rotation.at < ROTATION_GRACE_MS) {
-      return { kind: "rotating", rotation };
-    }
+    const rotation = this.rotations.rotating(id);
+    if (rotation !== undefined) return { kind: "rotating", rotation };
     if (this.shared === undefined) return LOST;
     if (this.draining) return ELSEWHERE;
-    let taking = this.taking.get(id);
-    if (taking === undefined) {
-      taking = this.takeOver(id).finally(() => this.taking.delete(id));
-      this.taking.set(id, taking);
-    }
-    return taking;
+    return this.takeovers.take(id);
   }
 
-  /** Loads a session from the shared store and holds it here from now on. */
-  private async takeOver(id: string): Promise<Resolved<Model>> {
-    await this.shared!.ready;
-    const loaded = await this.shared!.take(id);
-    if (loaded === undefined) return LOST;
-    if (this.draining) {
-      // Drain began while this takeover was on its way: give the session straight back.
-      await this.shared!.store.release(loaded.key, this.shared!.owner, loaded.epoch);
-      return ELSEWHERE;
-    }
-    const session = this.build!(id, loaded.state, loaded.frames);
-    this.shared!.hold(session, loaded.key, loaded.epoch);
+  /** Holds a session taken over from the shared store (src/live/server/session-takeover.ts) from now on. */
+  private adopt(id: string, session: LiveSession<Model>, handle: string): void {
     this.sessions.set(id, session);
-    this.handles.set(session, loaded.handle);
+    this.handles.set(session, handle);
     // A session taken over is one a client is using: never a pending one to evict for room.
     this.bounds.added(session);
     this.bounds.connected(session);
     session.start(undefined);
     this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
-    return { kind: "live", session };
   }
 
   durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean> {
@@ -251,28 +230,17 @@ export class SessionRegistry<Model> implements SessionHost {
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
   rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
-    const now = this.options.now();
-    for (const rotation of this.rotations.values()) {
-      if (rotation.to === session && rotation.fromHandle === handle && now - rotation.at < ROTATION_GRACE_MS) return true;
-    }
-    return false;
+    return this.rotations.rotatedHandle(session as LiveSession<unknown>, handle);
   }
 
   /** The ids this session rotated away from that still answer "rotating" (their grace period). */
-  *rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
-    const now = this.options.now();
-    for (const [from, rotation] of this.rotations) {
-      if (rotation.to === session && now - rotation.at < ROTATION_GRACE_MS) yield from;
-    }
+  rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
+    return this.rotations.rotatedIds(session as LiveSession<unknown>);
   }
 
   /** Exchanges a rotated-away id for the current session, for the holder of the ticket only. */
   exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<Model> | undefined {
-    if (oldId === undefined || ticket === undefined) return undefined;
-    const rotation = this.rotations.get(oldId);
-    if (rotation === undefined || rotation.to.ended || this.options.now() - rotation.at >= ROTATION_GRACE_MS) return undefined;
-    if (!constantTimeEqual(rotation.ticket, ticket)) return undefined;
-    return rotation.to as LiveSession<Model>;
+    return this.rotations.exchange(oldId, ticket) as LiveSession<Model> | undefined;
   }
 
   rotate(session: LiveSession<unknown>): void {
@@ -285,8 +253,7 @@ export class SessionRegistry<Model> implements SessionHost {
     live.id = randomToken();
     this.sessions.set(live.id, live);
     this.handles.set(live, randomToken().slice(0, 22));
-    this.rotations.set(from, rotation);
-    this.pendingTickets.set(session, rotation);
+    this.rotations.add(rotation);
     if (this.shared !== undefined) void this.shared.move(live, this.handleOf(live)).catch(() => undefined);
     else void this.options.store.kill(from);
   }
@@ -336,7 +303,7 @@ export class SessionRegistry<Model> implements SessionHost {
     const live = session as LiveSession<Model>;
     live.stop("lost");
     this.forgetLocal(live);
-    for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
+    this.rotations.forget(session);
   }
 
   /** A session ended at another replica: the copy here stops (its streams get the lost signal there). */
@@ -356,7 +323,7 @@ export class SessionRegistry<Model> implements SessionHost {
   async drain(): Promise<void> {
     this.draining = true;
     // Takeovers already on their way finish first (and hand their session back, see takeOver).
-    await Promise.allSettled([...this.taking.values()]);
+    await this.takeovers.settled();
     const held = [...this.sessions.values()];
     await Promise.all(
       held.map(async (session) => {
@@ -376,9 +343,7 @@ export class SessionRegistry<Model> implements SessionHost {
 
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
   takeRotation(session: LiveSession<Model>): Rotation | undefined {
-    const rotation = this.pendingTickets.get(session as LiveSession<unknown>);
-    this.pendingTickets.delete(session as LiveSession<unknown>);
-    return rotation;
+    return this.rotations.take(session as LiveSession<unknown>);
   }
 
   get size(): number {
@@ -406,9 +371,7 @@ export class SessionRegistry<Model> implements SessionHost {
         this.treeHolders.forget(session);
       }
     }
-    for (const [from, rotation] of this.rotations) {
-      if (now - rotation.at >= ROTATION_GRACE_MS) this.rotations.delete(from);
-    }
+    this.rotations.sweep(now);
   }
 
   /** Ends every session and stops the sweeper (one process: its sessions end with it). */
@@ -423,6 +386,3 @@ export class SessionRegistry<Model> implements SessionHost {
     this.stopSweeper = undefined;
   }
 }
-
-const LOST = { kind: "lost" } as const;
-const ELSEWHERE = { kind: "elsewhere" } as const;
