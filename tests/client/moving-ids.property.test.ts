@@ -38,6 +38,7 @@ type Op =
   | { t: "flush" }
   | { t: "click"; what: "add" | "shuffle" | "remove"; pick: number }
   | { t: "tick" }
+  | { t: "behind"; count: number }
   | { t: "serve" }
   | { t: "reply" }
   | { t: "sse"; pick: number }
@@ -62,6 +63,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.constant({ t: "tick" as const }), weight: 3 },
+  // A tab far behind (a loaded machine): many frames still on their way when a gap resyncs, so the
+  // resync must move the page's ids through all of them.
+  { arbitrary: fc.record({ t: fc.constant("behind" as const), count: fc.integer({ min: 20, max: 60 }) }), weight: 2 },
   { arbitrary: fc.constant({ t: "serve" as const }), weight: 4 },
   { arbitrary: fc.constant({ t: "reply" as const }), weight: 4 },
   { arbitrary: fc.record({ t: fc.constant("sse" as const), pick: fc.nat(5) }), weight: 5 },
@@ -218,7 +222,8 @@ async function run(ops: readonly Op[]): Promise<void> {
     const check = (where: string) => {
       for (const name of TEXTS) {
         const el = control<HTMLInputElement>(tab, name);
-        assert.equal(el, nodes[name], `${where}: #${name} is the same node`);
+        // Compared as a boolean: a failing deepEqual of two DOM nodes prints for minutes.
+        assert.ok(el === nodes[name], `${where}: #${name} is the same node`);
         const entry = tab.client.inputs.of(el);
         const dirty = entry !== undefined && tab.client.inputs.dirty(entry);
         if (name !== "upper" || dirty) assert.equal(el.value, typed[name], `${where}: #${name} shows what was typed`);
@@ -230,8 +235,8 @@ async function run(ops: readonly Op[]): Promise<void> {
       for (const entry of tab.client.inputs.entries.values()) {
         assert.ok(entry.el.isConnected, `${where}: an entry's node is in the page`);
         const id = entry.el.getAttribute("svc-id")!;
-        assert.equal(tab.doc.querySelector(`[svc-id="${id}"]`), entry.el, `${where}: the entry's id is its node's`);
-        assert.equal(tab.client.inputs.get(id), entry);
+        assert.ok(tab.doc.querySelector(`[svc-id="${id}"]`) === entry.el, `${where}: the entry's id is its node's`);
+        assert.ok(tab.client.inputs.get(id) === entry, `${where}: the entry is found by its id`);
       }
       const doneEntry = tab.client.inputs.of(nodes["done"]!);
       if (doneEntry !== undefined && tab.client.inputs.dirty(doneEntry)) {
@@ -283,6 +288,10 @@ async function run(ops: readonly Op[]): Promise<void> {
         }
         case "tick":
           await tab.tick();
+          break;
+        case "behind":
+          for (let k = 0; k < op.count; k++) await tab.tick();
+          await tab.client.resync();
           break;
         case "serve":
           await tab.serve();

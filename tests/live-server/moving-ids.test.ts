@@ -154,7 +154,7 @@ test("the rename log maps chains within one patch simultaneously, patches in ord
   assert.equal(log.resolve("r.0#div", 299), "r.0#div");
 });
 
-test("a render asked for with ?since= lists in X-Svc-Moves what the frames since then did to ids", async () => {
+test("a render asked for with ?since= lists in X-Svc-Moves what the frames since then did to ids, composed: one list per parent", async () => {
   const a = fresh();
   const tab = await openTab(a.live);
   await tab.post({ seq: 1, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 0 });
@@ -165,13 +165,124 @@ test("a render asked for with ?since= lists in X-Svc-Moves what the frames since
   assert.equal(resp.status, 200);
   assert.equal(resp.headers.get("X-Svc-Seq"), "2");
   const moves = JSON.parse(resp.headers.get("X-Svc-Moves") ?? "null") as { parent?: string; kept?: [string, string][]; gone?: string }[];
-  assert.equal(moves.length, 2, "one kids list per frame");
-  assert.deepEqual(moves[0]!.kept!.slice(0, 3), [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]]);
-  assert.equal(moves[1]!.parent, "r");
-  assert.ok(!moves[1]!.kept!.some(([old]) => old === "r.3#div"), "the removed row is not kept");
+  assert.equal(moves.length, 1, "both frames' lists of the root in one move");
+  assert.equal(moves[0]!.parent, "r");
+  const kept = new Map(moves[0]!.kept);
+  assert.equal(kept.get("r.0#div"), "r.1#div", "a row moved down by the log line");
+  assert.equal(kept.has("r.2#div"), false, "the removed row (r.2#div on the tab) is not kept");
+  assert.equal(kept.get("r.3#div"), "r.3#div", "the text input's wrapper moved down, then up again");
   assert.deepEqual(JSON.parse((await render("2")).headers.get("X-Svc-Moves") ?? "null"), [], "nothing moved since the latest frame");
   assert.equal((await render("x")).headers.get("X-Svc-Moves"), null, "no moves without a seq");
 });
+
+test("composed moves stay as long as the lists however many frames passed, and replayed give every node the id the frames give it", () => {
+  const first = Number(process.env["MOVES_SEED"] ?? Date.now() % 2 ** 31);
+  const runs = process.env["MOVES_SEED"] ? 1 : Number(process.env["MOVES_RUNS"] ?? 50);
+  for (let seed = first; seed < first + runs; seed++) {
+    try {
+      composedReplay(seed);
+    } catch (error) {
+      console.log(`composed moves: seed ${seed} failed (MOVES_SEED=${seed} to replay)`);
+      throw error;
+    }
+  }
+});
+
+function composedReplay(seed: number): void {
+  let state = seed >>> 0;
+  const rand = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+  // A root with unkeyed divs, each with two children; each frame inserts, removes or reverses
+  // the root's divs (renaming the rest as a chain) and now and then a div's own children.
+  type Node = { id: string; kids: Node[] };
+  const div = (id: string): Node => ({ id, kids: [0, 1].map((k) => ({ id: `${id}.${k}#b`, kids: [] })) });
+  let divs: Node[] = Array.from({ length: 8 }, (_, i) => div(`r.${i}#div`));
+  const log = new RenameLog();
+  const renameTo = (node: Node, to: string) => {
+    const from = node.id;
+    const walk = (n: Node) => {
+      n.id = to + n.id.slice(from.length);
+      n.kids.forEach(walk);
+    };
+    walk(node);
+  };
+  const all = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...all(n.kids)]);
+  const before = new Map(all(divs).map((n) => [n, n.id]));
+  // The tab's tree: a copy of the nodes as they are before the frames.
+  type Held = { id: string; node: Node; kids: Held[] };
+  const copy = (n: Node): Held => ({ id: n.id, node: n, kids: n.kids.map(copy) });
+  const root: Held = { id: "r", node: { id: "r", kids: [] }, kids: divs.map(copy) };
+  const frames = 250; // within the log's bound
+  for (let seq = 1; seq <= frames; seq++) {
+    const next = [...divs];
+    const op = rand(3);
+    if (op === 0 || next.length < 3) next.splice(rand(next.length + 1), 0, div("new"));
+    else if (op === 1) next.splice(rand(next.length), 1);
+    else next.reverse();
+    const kids = next.map((n, i) => (n.id === "new" ? { html: "<div>" } : { keep: n.id, id: `r.${i}#div` }));
+    const patches: { id: string; kids?: ({ html: string } | { keep: string; id: string })[]; remove?: true }[] = [{ id: "r", kids }];
+    next.forEach((n, i) => renameTo(n, `r.${i}#div`));
+    const inner = next[rand(next.length)]!;
+    if (rand(8) === 0 && inner.kids.length > 0) {
+      patches.push({ id: inner.kids[0]!.id, remove: true });
+      inner.kids.shift();
+    } else if (rand(4) === 0) {
+      inner.kids.reverse();
+      patches.push({ id: inner.id, kids: inner.kids.map((k, i) => ({ keep: k.id, id: `${inner.id}.${i}#b` })) });
+      inner.kids.forEach((k, i) => renameTo(k, `${inner.id}.${i}#b`));
+    }
+    divs = next;
+    log.record(seq, patches);
+  }
+  const moves = log.movesSince(0)!;
+  const lists = moves.filter((move) => "parent" in move).length;
+  assert.ok(lists <= 1 + 8, `one move per list the tab had: the root and its first divs (${lists})`);
+  assert.ok(JSON.stringify(moves).length < 4_000, "bounded by the lists, not by the frames");
+  // Replay on a copy of the tab's tree, as the client's move does: by id only the element a move
+  // names (the first in document order), its children by structure; gone removes, a list renames
+  // its kept children's subtrees and removes the others.
+  const find = (at: Held, id: string): [Held, Held | undefined] | undefined => {
+    if (at.id === id) return [at, undefined];
+    for (const kid of at.kids) {
+      if (kid.id === id) return [kid, at];
+      const deeper = find(kid, id);
+      if (deeper !== undefined) return deeper;
+    }
+    return undefined;
+  };
+  const rename = (at: Held, from: string, to: string) => {
+    if (at.id === from || at.id.startsWith(`${from}.`)) at.id = to + at.id.slice(from.length);
+    at.kids.forEach((kid) => rename(kid, from, to));
+  };
+  for (const move of moves) {
+    if ("gone" in move) {
+      const [node, parent] = find(root, move.gone) ?? [];
+      if (node !== undefined && parent !== undefined) parent.kids = parent.kids.filter((kid) => kid !== node);
+      continue;
+    }
+    const [parent] = find(root, move.parent) ?? [];
+    if (parent === undefined) continue;
+    const kept = new Map(move.kept);
+    parent.kids = parent.kids.filter((kid) => {
+      const to = kept.get(kid.id);
+      if (to !== undefined && to !== kid.id) rename(kid, kid.id, to);
+      return to !== undefined;
+    });
+  }
+  const replayed = new Map<Node, string>();
+  const collect = (at: Held) => {
+    replayed.set(at.node, at.id);
+    at.kids.forEach(collect);
+  };
+  collect(root);
+  const now = new Map(all(divs).map((n) => [n, n.id]));
+  for (const [node, id] of before) {
+    assert.equal(replayed.get(node), now.get(node), `the node first called ${id}`);
+    if (now.has(node)) assert.equal(log.resolve(id, 0), now.get(node));
+  }
+}
 
 test("a session's stored input seqs follow their inputs through renames, and a render hands them to a tab catching up as X-Svc-Ack-Inputs", async () => {
   const a = fresh();

@@ -22,7 +22,8 @@
 import type { Move, Patch } from "../../protocol/mod.ts";
 
 /** What one patch did to ids: a kids list (old child id -> new child id) or a removal. */
-type Step = { readonly parent: string; readonly kept: ReadonlyMap<string, string> } | { readonly gone: string };
+type KidsStep = { readonly parent: string; readonly kept: ReadonlyMap<string, string> };
+type Step = KidsStep | { readonly gone: string };
 
 /** The id left the tree. */
 export const GONE = Symbol("gone");
@@ -67,17 +68,16 @@ export class RenameLog {
   }
 
   /**
-   * What the frames after `since` did to ids, in order, for a tab that catches up from a full
-   * render (docs/protocol.md#ids-that-move): undefined when the log no longer reaches back so far.
+   * What the frames after `since` did to ids, for a tab that catches up from a full render
+   * (docs/protocol.md#ids-that-move), composed into one step per list (see composeMoves): as long
+   * as the tree's changed lists, however many frames passed. Undefined when the log no longer
+   * reaches back so far.
    */
   movesSince(since: number): Move[] | undefined {
     if (since < this.horizon) return undefined;
-    const moves: Move[] = [];
-    for (const frame of this.frames) {
-      if (frame.seq <= since) continue;
-      for (const step of frame.steps) moves.push("gone" in step ? { gone: step.gone } : { parent: step.parent, kept: [...step.kept] });
-    }
-    return moves;
+    const steps: Step[] = [];
+    for (const frame of this.frames) if (frame.seq > since) steps.push(...frame.steps);
+    return composeMoves(steps);
   }
 
   /** The current id of the node a tab that had applied frames up to `since` calls `id`. */
@@ -107,6 +107,7 @@ function stepsOf(patches: readonly Patch[]): Step[] {
   return steps;
 }
 
+/** Where `id` goes through `steps`, in order: its id after them, or GONE. */
 function through(steps: readonly Step[], id: string): string | typeof GONE {
   let current = id;
   for (const step of steps) {
@@ -142,6 +143,7 @@ export function followRenames<V>(map: ReadonlyMap<string, V>, patches: readonly 
   return moved ?? map;
 }
 
+/** Whether `id` lies strictly below `ancestor` (a `.` follows it). */
 const below = (id: string, ancestor: string) =>
   id.length > ancestor.length && id.startsWith(ancestor) && id.charCodeAt(ancestor.length) === 46; /* . */
 
@@ -158,6 +160,82 @@ function kidsStep(parent: string, kept: ReadonlyMap<string, string>, id: string)
     if (to !== undefined) return to + id.slice(end);
   }
   return GONE;
+}
+
+/** The id a node had before `step`, for its id after it; NEW when the step made it. */
+const NEW = Symbol("new");
+
+function backStep(step: Step, id: string, inverse: (step: KidsStep) => ReadonlyMap<string, string>): string | typeof NEW {
+  if ("gone" in step) return id === step.gone || below(id, step.gone) ? NEW : id;
+  if (!below(id, step.parent)) return id;
+  const from = inverse(step);
+  for (let end = id.length; end > step.parent.length; end = id.lastIndexOf(".", end - 1)) {
+    const old = from.get(end === id.length ? id : id.slice(0, end));
+    if (old !== undefined) return old + id.slice(end);
+  }
+  return NEW;
+}
+
+/**
+ * The moves of `steps` (the log's steps after a tab's lastAppliedSeq, in order) composed for a tab
+ * whose ids are those from before them (docs/protocol.md#ids-that-move):
+ *
+ * - a `{gone}` for each element that existed before the steps and was removed or replaced, first;
+ * - one `{parent, kept}` per list that existed before the steps and was reconciled by some of
+ *   them: its children before the steps that are still in the tree, each with its id now. The
+ *   children a list had are those its first kids step kept (or had removed before), so the first
+ *   step names them; each is followed to the end. Lists come deepest first, so the parent a move
+ *   names, and the children it renames, still carry the tab's ids when it is replayed (a move only
+ *   renames below its own parent).
+ *
+ * Replayed in order by the client's `move`, this gives every kept node the id it has now and
+ * removes the rest, as the frames themselves would; its length is bounded by the lists, not by the
+ * number of frames.
+ */
+function composeMoves(steps: readonly Step[]): Move[] {
+  const inverses = new Map<KidsStep, Map<string, string>>();
+  const inverse = (step: KidsStep) => {
+    let map = inverses.get(step);
+    if (map === undefined) {
+      map = new Map();
+      for (const [old, now] of step.kept) map.set(now, old);
+      inverses.set(step, map);
+    }
+    return map;
+  };
+  // The id `id` (at step `at`) had before every step, or NEW.
+  const back = (at: number, id: string): string | typeof NEW => {
+    let current = id;
+    for (let i = at - 1; i >= 0; i--) {
+      const before = backStep(steps[i]!, current, inverse);
+      if (before === NEW) return NEW;
+      current = before;
+    }
+    return current;
+  };
+  const gone = new Set<string>();
+  const lists = new Map<string, [string, string][]>();
+  for (const [i, step] of steps.entries()) {
+    if ("gone" in step) {
+      const was = back(i, step.gone);
+      if (was !== NEW) gone.add(was);
+      continue;
+    }
+    const parent = back(i, step.parent);
+    if (parent === NEW || lists.has(parent)) continue;
+    const after = steps.slice(i);
+    const kept: [string, string][] = [];
+    for (const child of step.kept.keys()) {
+      const was = back(i, child);
+      const now = through(after, child);
+      if (was !== NEW && now !== GONE) kept.push([was, now]);
+    }
+    lists.set(parent, kept);
+  }
+  const depth = (id: string) => id.split(".").length;
+  const moves: Move[] = [...gone].map((id) => ({ gone: id }));
+  for (const parent of [...lists.keys()].sort((a, b) => depth(b) - depth(a))) moves.push({ parent, kept: lists.get(parent)! });
+  return moves;
 }
 
 /**
