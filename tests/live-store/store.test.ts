@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { Db } from "../../src/db/mod.ts";
 import { MemoryLiveStore } from "../../src/live/store/memory.ts";
 import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
+import { Sealer } from "../../src/live/store/seal.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { LiveStore, StoredSession } from "../../src/live/store/store.ts";
 import { sql, targets } from "../db/targets.ts";
@@ -141,6 +142,36 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       assert.equal(await store.ownership(session.key), undefined);
     });
 
+    test("a move with a rotation: the old key finds the new one within the grace period, the taker learns it, a kill ends it", async () => {
+      const first = await freshSession();
+      const second = await freshSession();
+      const third = await freshSession();
+      await store.create(first, "replica-a");
+      const rotation = (from: string) => ({
+        fromHandle: `handle-of-${from}`,
+        fromSealed: `sealed-${from}`,
+        toSealed: "sealed-new",
+        ticketHash: "ticket-hash",
+        graceMs: 60_000,
+      });
+      await store.move(first.key, second, "replica-a", rotation("first"));
+      assert.deepEqual(await store.rotation(first.key), { toKey: second.key, toSealed: "sealed-new", ticketHash: "ticket-hash" });
+      // A second rotation: the first old key now leads to the newest key.
+      await store.move(second.key, third, "replica-a", { ...rotation("second"), toSealed: "sealed-newest" });
+      assert.equal((await store.rotation(first.key))?.toKey, third.key);
+      assert.equal((await store.rotation(first.key))?.toSealed, "sealed-newest");
+      const taken = await store.take(third.key, "replica-b");
+      const learned = [...taken!.rotatedFrom].sort((x, y) => x.fromHandle.localeCompare(y.fromHandle));
+      assert.deepEqual(learned.map((r) => [r.fromHandle, r.fromSealed]), [["handle-of-first", "sealed-first"], [
+        "handle-of-second",
+        "sealed-second",
+      ]]);
+      assert.ok(learned.every((r) => r.remainingMs > 55_000 && r.remainingMs <= 60_000));
+      await store.kill(third.key);
+      assert.equal(await store.rotation(first.key), undefined, "rotations die with their session");
+      assert.equal(await store.rotation(second.key), undefined);
+    });
+
     test("alive names, of the keys asked about, those that still have a session", async () => {
       const kept = await freshSession();
       const killed = await freshSession();
@@ -194,3 +225,15 @@ contract(
     await postgres.teardown();
   },
 );
+
+test("sealed text opens only with the key that sealed it, and a changed seal opens to nothing", async () => {
+  const sealer = new Sealer(new Uint8Array(32).fill(7));
+  const other = new Sealer(new Uint8Array(32).fill(8));
+  const sealed = await sealer.seal("a-session-id");
+  assert.ok(!sealed.includes("a-session-id"));
+  assert.notEqual(await sealer.seal("a-session-id"), sealed, "a fresh IV each time");
+  assert.equal(await sealer.unseal(sealed), "a-session-id");
+  assert.equal(await other.unseal(sealed), undefined);
+  assert.equal(await sealer.unseal(sealed.slice(0, -2) + (sealed.endsWith("A") ? "BB" : "AA")), undefined);
+  assert.equal(await sealer.unseal("short"), undefined);
+});

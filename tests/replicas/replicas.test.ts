@@ -11,7 +11,7 @@ import { Db } from "../../src/db/mod.ts";
 import { counterApp } from "./counter-app.ts";
 import { Cluster } from "./harness.ts";
 import { eventually, sleep, Tab } from "./tab.ts";
-import { openTab } from "../live-server/harness.ts";
+import { cookieHeader, openTab } from "../live-server/harness.ts";
 import { POSTGRES_SKIP } from "../db/targets.ts";
 
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
@@ -173,6 +173,57 @@ describe("three replicas on Postgres", { skip }, () => {
       await bystanderStream.close();
       await admin.close();
     }
+  });
+
+  test("a rotated-away id keeps its grace period on every replica: session-rotating, the ticket's exchange, the old token and handle", async () => {
+    const [a, b, c] = cluster.replicas;
+    const tab = await new Tab(b!.url).open();
+    const old = { cookies: tab.cookies, csrf: tab.csrf, handle: tab.handle };
+    const post = (via: string, cookies: string, csrf: string, body: Record<string, unknown>, path = "/_svc/event", headers = {}) =>
+      fetch(new URL(path, via), {
+        method: "POST",
+        headers: { Cookie: cookies, "X-Svc-Csrf": csrf, "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    // Signing in at B binds a user, which rotates the session's id; the reply carries the ticket.
+    const signIn = await post(b!.url, old.cookies, old.csrf, {
+      seq: 1,
+      msg: "SignIn",
+      args: [`rot-${Date.now()}`],
+      sessionId: old.handle,
+      page: "p",
+    });
+    assert.equal(signIn.status, 200, await signIn.text());
+    const ticket = signIn.headers.get("X-Svc-Rotation");
+    assert.ok(ticket, "the rotating tab gets a ticket");
+    const current = {
+      cookies: cookieHeader(signIn, old.cookies),
+      csrf: signIn.headers.get("X-Svc-Csrf")!,
+      handle: signIn.headers.get("X-Svc-Sid")!,
+    };
+    assert.notEqual(current.cookies, old.cookies);
+
+    // The old cookie, at replicas that did not rotate it: session-rotating, not session-lost.
+    for (const via of [a!.url, c!.url]) {
+      const event = await post(via, old.cookies, old.csrf, { seq: 2, msg: "Inc", args: [], sessionId: old.handle, page: "p" });
+      assert.equal(event.status, 409, `event at another replica: ${event.status} ${await event.text()}`);
+      const render = await fetch(new URL("/_svc/render", via), { headers: { Cookie: old.cookies, "X-Svc-Csrf": old.csrf } });
+      assert.equal(render.status, 409, "render at another replica");
+      await render.body?.cancel();
+    }
+    // A wrong ticket exchanges nothing; the right one, at C, gives the new cookie, handle and token.
+    const wrong = await post(c!.url, old.cookies, old.csrf, {}, "/_svc/rotate", { "X-Svc-Rotation": "not-the-ticket" });
+    assert.equal(wrong.status, 404);
+    const exchanged = await post(c!.url, old.cookies, old.csrf, {}, "/_svc/rotate", { "X-Svc-Rotation": ticket });
+    assert.equal(exchanged.status, 204, await exchanged.text());
+    assert.equal(cookieHeader(exchanged, old.cookies), current.cookies, "the exchange sets the new session cookie");
+    assert.equal(exchanged.headers.get("X-Svc-Sid"), current.handle);
+    // Another tab of the browser: the new cookie (shared jar), the old token and handle, at A.
+    const otherTab = await post(a!.url, current.cookies, old.csrf, { seq: 3, msg: "Inc", args: [], sessionId: old.handle, page: "q" });
+    assert.equal(otherTab.status, 200, `old token and handle at another replica: ${otherTab.status} ${await otherTab.clone().text()}`);
+    assert.equal(otherTab.headers.get("X-Svc-Sid"), current.handle, "told the current handle");
+    assert.equal(otherTab.headers.get("X-Svc-Csrf"), current.csrf, "told the current token");
+    await otherTab.body?.cancel();
   });
 
   test("SIGKILL of a session's owner: the next event, through another replica, continues from the last saved state with a higher seq", async () => {

@@ -59,6 +59,7 @@ import type { SessionState } from "./session-state.ts";
 import type { SessionFrames } from "./session-frames.ts";
 import { listenForEvictions } from "./eviction.ts";
 import { type Replication, shareSessions } from "./replication.ts";
+import { Sealer } from "../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { MemorySessionStore } from "./store.ts";
 import { serveStream } from "./stream-route.ts";
@@ -277,7 +278,9 @@ export class LiveApp<Model> extends Hono<Env> {
     const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
     const build = (id: string, state: SessionState<Model>, frames: SessionFrames) =>
       new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages }, state, frames);
-    this.replication = shareSessions(this.sessions, db, this.cookieName, codec, this.now, build, () => this.access.gate);
+    // Rotated-away ids are stored sealed under a key from the app's secret (src/live/store/seal.ts).
+    const sealer = new Sealer(this.csrf.derivedKey("live-rotation-seal"));
+    this.replication = shareSessions(this.sessions, db, this.cookieName, codec, this.now, build, () => this.access.gate, sealer);
     return this;
   }
 

@@ -19,6 +19,7 @@ import { byteLength, MIN_SECRET_BYTES, Secret, secretBytes } from "../../auth/se
 import { SvcError } from "../../errors.ts";
 import { CSRF_COOKIE, HOST_PREFIX } from "../../protocol/mod.ts";
 import { readEnv } from "../../runtime/env.ts";
+import { decodeBytes } from "../../runtime/base64url.ts";
 import { hmacSha256Key } from "../../runtime/hmac.ts";
 import { getCookie, withCookie } from "../../server/cookies.ts";
 import { SECRET_ENV } from "../../server/production.ts";
@@ -47,6 +48,14 @@ export class CsrfTokens {
 
   constructor(secret: Secret | undefined) {
     this.sign = hmacSha256Key(keyBytes(secret)).sign;
+  }
+
+  /**
+   * Key material for another use of the app's key, kept apart from the tokens by its label (the
+   * seal of rotated session ids in the shared store: src/live/store/seal.ts).
+   */
+  derivedKey(label: string): Uint8Array {
+    return decodeBytes(this.sign(`svc-derive\n${label}`));
   }
 
   /** The browser's CSRF cookie value, the __Host- spelling first. */

@@ -21,7 +21,7 @@ import type { Dispatch } from "./commands.ts";
 import type { Frame } from "./frames.ts";
 import type { LiveSession, SessionHost } from "./session.ts";
 import { type SessionState, snapshotOf } from "./session-state.ts";
-import type { SharedSessions } from "./shared-sessions.ts";
+import type { Loaded, SharedSessions } from "./shared-sessions.ts";
 import type { SessionStore } from "./store.ts";
 import { type Rotation, RotationTable } from "./rotation-table.ts";
 import { type BuildSession, ELSEWHERE, LOST, type Resolved, Takeovers } from "./session-takeover.ts";
@@ -82,7 +82,7 @@ export class SessionRegistry<Model> implements SessionHost {
       shared: () => this.shared!,
       build: () => this.build!,
       draining: () => this.draining,
-      adopt: (id, session, handle) => this.adopt(id, session, handle),
+      adopt: (id, session, handle, rotatedFrom) => this.adopt(id, session, handle, rotatedFrom),
     });
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
     this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
@@ -189,9 +189,11 @@ export class SessionRegistry<Model> implements SessionHost {
   }
 
   /** Holds a session taken over from the shared store (src/live/server/session-takeover.ts) from now on. */
-  private adopt(id: string, session: LiveSession<Model>, handle: string): void {
+  private adopt(id: string, session: LiveSession<Model>, handle: string, rotatedFrom: Loaded<Model>["rotatedFrom"]): void {
     this.sessions.set(id, session);
     this.handles.set(session, handle);
+    // Its rotated-away ids keep their grace period here: a tab with the old token or handle is told the new ones.
+    this.rotations.adopt(session as LiveSession<unknown>, rotatedFrom);
     // A session taken over is one a client is using: never a pending one to evict for room.
     this.bounds.added(session);
     this.bounds.connected(session);
@@ -238,9 +240,21 @@ export class SessionRegistry<Model> implements SessionHost {
     return this.rotations.rotatedIds(session as LiveSession<unknown>);
   }
 
-  /** Exchanges a rotated-away id for the current session, for the holder of the ticket only. */
-  exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<Model> | undefined {
-    return this.rotations.exchange(oldId, ticket) as LiveSession<Model> | undefined;
+  /**
+   * Exchanges a rotated-away id for the current session, for the holder of the ticket only; with a
+   * shared store, also for a rotation another replica made (the session is then taken over here).
+   */
+  exchange(
+    oldId: string | undefined,
+    ticket: string | undefined,
+  ): LiveSession<Model> | undefined | Promise<LiveSession<Model> | undefined> {
+    const here = this.rotations.exchange(oldId, ticket) as LiveSession<Model> | undefined;
+    if (here !== undefined || this.shared === undefined || oldId === undefined || ticket === undefined || ticket === "") return here;
+    return this.shared.rotation(oldId, ticket).then(async (found) => {
+      if (found?.to === undefined) return undefined;
+      const resolved = await this.resolve(found.to);
+      return resolved.kind === "live" ? resolved.session : undefined;
+    });
   }
 
   rotate(session: LiveSession<unknown>): void {
@@ -254,8 +268,9 @@ export class SessionRegistry<Model> implements SessionHost {
     this.sessions.set(live.id, live);
     this.handles.set(live, randomToken().slice(0, 22));
     this.rotations.add(rotation);
-    if (this.shared !== undefined) void this.shared.move(live, this.handleOf(live)).catch(() => undefined);
-    else void this.options.store.kill(from);
+    if (this.shared !== undefined) {
+      void this.shared.move(live, this.handleOf(live), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
+    } else void this.options.store.kill(from);
   }
 
   usedTree(session: LiveSession<unknown>): void {

@@ -8,6 +8,7 @@ import type { Db } from "../../db/db.ts";
 import type { ModelCodec } from "../store/codec.ts";
 import { PostgresBus } from "../store/postgres-bus.ts";
 import { PostgresLiveStore } from "../store/postgres.ts";
+import type { Sealer } from "../store/seal.ts";
 import { recheckEveryone } from "./eviction.ts";
 import type { RevocationGate } from "./gate.ts";
 import type { Resolved, SessionRegistry } from "./registry.ts";
@@ -37,9 +38,10 @@ export function shareSessions<Model>(
   now: () => number,
   build: (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>,
   gate: () => RevocationGate | undefined,
+  sealer: Sealer,
 ): Replication {
   const store = new PostgresLiveStore(db, app);
-  const shared = new SharedSessions<Model>(store, app, codec, now);
+  const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
   const ready = PostgresBus.open(db, store).then((bus) =>
     shared.start(bus, {
       moved: (key) => registry.movedKey(key),

@@ -13,7 +13,8 @@ export type Rotation = {
   readonly fromHandle: string;
   readonly to: LiveSession<unknown>;
   readonly at: number;
-  readonly ticket: string;
+  /** The one-time ticket; undefined for a rotation another replica made (its ticket is checked in the shared store). */
+  readonly ticket: string | undefined;
 };
 
 /** Rotations by the id they left, and the tickets not yet handed to a reply. */
@@ -28,6 +29,21 @@ export class RotationTable {
   add(rotation: Rotation): void {
     this.rotations.set(rotation.from, rotation);
     this.pendingTickets.set(rotation.to, rotation);
+  }
+
+  /**
+   * Rotations another replica made, learnt when this one took their session over
+   * (docs/deployment.md#rotation-on-any-replica): the old ids answer for the rest of their grace period.
+   */
+  adopt(
+    session: LiveSession<unknown>,
+    rotatedFrom: readonly { readonly id: string; readonly handle: string; readonly remainingMs: number }[],
+  ): void {
+    const now = this.now();
+    for (const from of rotatedFrom) {
+      const at = now - (ROTATION_GRACE_MS - from.remainingMs);
+      this.rotations.set(from.id, { from: from.id, fromHandle: from.handle, to: session, at, ticket: undefined });
+    }
   }
 
   /** The rotation away from `id`, while it still answers "rotating" (its session alive, within the grace period). */
@@ -55,9 +71,9 @@ export class RotationTable {
 
   /** The session a rotated-away id moved to, for the holder of its ticket only. */
   exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<unknown> | undefined {
-    if (oldId === undefined || ticket === undefined) return undefined;
+    if (oldId === undefined || ticket === undefined || ticket === "") return undefined;
     const rotation = this.rotating(oldId);
-    if (rotation === undefined) return undefined;
+    if (rotation?.ticket === undefined) return undefined;
     if (!constantTimeEqual(rotation.ticket, ticket)) return undefined;
     return rotation.to;
   }

@@ -8,16 +8,19 @@ import { CSRF_HEADER, ROTATION_HEADER, SID_HEADER } from "../../protocol/mod.ts"
 import type { LiveAppParts } from "./app-parts.ts";
 import { readSessionId, setSessionCookie } from "./cookies.ts";
 import type { TokenState } from "./csrf.ts";
-import { crossOrigin, csrfFailed, sessionLost } from "./responses.ts";
+import { crossOrigin, csrfFailed, sessionLost, storeUnavailable } from "./responses.ts";
+import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 import type { LiveSession } from "./session.ts";
 
 /** POST <base>/_svc/rotate: the old id's cookie and token, and the ticket, for the session's new id. */
-export function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: Request): Response {
+export async function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: Request): Promise<Response> {
   if (!parts.originAllowed(req)) return crossOrigin();
   // The tab exchanging its ticket still holds the old id's cookie and token.
   const oldId = readSessionId(req, parts.cookieName);
   if (oldId === undefined || !parts.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
-  const session = parts.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined);
+  // A rotation another replica made is read from the shared store (docs/deployment.md#rotation-on-any-replica).
+  const session = await orStoreFailed(() => parts.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined));
+  if (session === STORE_FAILED) return storeUnavailable();
   if (session === undefined) return sessionLost();
   const resp = new Response(null, {
     status: 204,
@@ -41,7 +44,7 @@ export function finishReply<Model>(parts: LiveAppParts<Model>, session: LiveSess
   const rotation = parts.sessions.takeRotation(session);
   if (session.ended) return parts.access.signedOut(resp, req);
   if (rotation === undefined) return resp;
-  resp.headers.set(ROTATION_HEADER, rotation.ticket);
+  if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);
   resp.headers.set(SID_HEADER, parts.sessions.handleOf(session));
   const token = parts.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);

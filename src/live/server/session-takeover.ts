@@ -6,13 +6,14 @@
 import type { LiveSession } from "./session.ts";
 import type { SessionFrames } from "./session-frames.ts";
 import type { SessionState } from "./session-state.ts";
-import type { SharedSessions } from "./shared-sessions.ts";
+import type { Loaded, SharedSessions } from "./shared-sessions.ts";
 import type { Rotation } from "./rotation-table.ts";
 
 /** What the session registry answers for a cookie's id. */
 export type Resolved<Model> =
   | { readonly kind: "live"; readonly session: LiveSession<Model> }
-  | { readonly kind: "rotating"; readonly rotation: Rotation }
+  /** A rotated-away id in its grace period (`rotation` when made here; one made elsewhere is in the shared store). */
+  | { readonly kind: "rotating"; readonly rotation?: Rotation }
   | { readonly kind: "lost" }
   /** Held by no one here, and this replica is draining: another replica must take it (503, retry). */
   | { readonly kind: "elsewhere" };
@@ -21,6 +22,8 @@ export type Resolved<Model> =
 export const LOST = { kind: "lost" } as const;
 /** A session this draining replica will not take. */
 export const ELSEWHERE = { kind: "elsewhere" } as const;
+/** An id another replica rotated away from, within its grace period (docs/deployment.md#rotation-on-any-replica). */
+export const ROTATING = { kind: "rotating" } as const;
 
 /** Builds a session taken over from the shared store (its effects not yet started). */
 export type BuildSession<Model> = (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>;
@@ -31,8 +34,8 @@ export type TakeoverParts<Model> = {
   readonly build: () => BuildSession<Model>;
   /** Set by drain: no takeover on this replica. */
   readonly draining: () => boolean;
-  /** Holds a session taken over here from now on, under `id`, with its stored handle. */
-  readonly adopt: (id: string, session: LiveSession<Model>, handle: string) => void;
+  /** Holds a session taken over here from now on, under `id`, with its stored handle and the ids it rotated away from. */
+  readonly adopt: (id: string, session: LiveSession<Model>, handle: string, rotatedFrom: Loaded<Model>["rotatedFrom"]) => void;
 };
 
 /** The takeovers in progress, by cookie id. */
@@ -61,7 +64,8 @@ export class Takeovers<Model> {
     const shared = this.parts.shared();
     await shared.ready;
     const loaded = await shared.take(id);
-    if (loaded === undefined) return LOST;
+    // A rotated-away id: another replica may have rotated it, within the grace period.
+    if (loaded === undefined) return (await shared.rotation(id)) === undefined ? LOST : ROTATING;
     if (this.parts.draining()) {
       // Drain began while this takeover was on its way: give the session straight back.
       await shared.store.release(loaded.key, shared.owner, loaded.epoch);
@@ -69,7 +73,7 @@ export class Takeovers<Model> {
     }
     const session = this.parts.build()(id, loaded.state, loaded.frames);
     shared.hold(session, loaded.key, loaded.epoch);
-    this.parts.adopt(id, session, loaded.handle);
+    this.parts.adopt(id, session, loaded.handle, loaded.rotatedFrom);
     return { kind: "live", session };
   }
 }

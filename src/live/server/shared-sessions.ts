@@ -17,8 +17,11 @@ import { repeatUnref } from "../../runtime/timers.ts";
 import type { BusMessage, LiveBus } from "../store/bus.ts";
 import { encodeMessage } from "../store/bus.ts";
 import type { ModelCodec } from "../store/codec.ts";
+import type { Sealer } from "../store/seal.ts";
 import { sessionKey } from "../store/session-key.ts";
-import { LEASE_MS, type LiveStore, type Ownership, type StoredSession } from "../store/store.ts";
+import { LEASE_MS, type LiveStore, type Ownership, type StoredRotation, type StoredSession } from "../store/store.ts";
+import { constantTimeEqual } from "../../auth/constant-time.ts";
+import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
 import type { Frame, FrameSink } from "./frames.ts";
 import type { LiveSession } from "./session.ts";
 import { SessionFrames } from "./session-frames.ts";
@@ -34,7 +37,12 @@ export type Loaded<Model> = {
   readonly handle: string;
   readonly state: SessionState<Model>;
   readonly frames: SessionFrames;
+  /** The ids it rotated away from that are still in their grace period (docs/protocol.md#session-rotation). */
+  readonly rotatedFrom: readonly { readonly id: string; readonly handle: string; readonly remainingMs: number }[];
 };
+
+/** A rotation made here, for the store: the old id and handle, and the ticket handed to the tab. */
+export type RotationRecord = { readonly from: string; readonly fromHandle: string; readonly ticket: string };
 
 /** What the registry does when the bus or a lease renewal says a local copy is no longer ours. */
 export type SharedEvents = {
@@ -77,6 +85,8 @@ export class SharedSessions<Model> {
     private readonly app: string,
     private readonly codec: ModelCodec<Model>,
     private readonly now: () => number,
+    /** Seals the ids a rotation stores (src/live/store/seal.ts). */
+    private readonly sealer: Sealer,
   ) {}
 
   /** Listens on the bus and starts renewing leases. */
@@ -148,7 +158,12 @@ export class SharedSessions<Model> {
       boundAt: stored.boundAt,
     };
     this.remoteUsers.delete(key);
-    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key) };
+    const rotatedFrom = [];
+    for (const rotation of taken.rotatedFrom) {
+      const from = await this.sealer.unseal(rotation.fromSealed);
+      if (from !== undefined) rotatedFrom.push({ id: from, handle: rotation.fromHandle, remainingMs: rotation.remainingMs });
+    }
+    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key), rotatedFrom };
   }
 
   /** Marks a session built from `take` as held here. */
@@ -175,14 +190,25 @@ export class SharedSessions<Model> {
     return this.store.save(this.stored(hold.key, handle, state), this.owner, hold.epoch, notice);
   }
 
-  /** The session's id rotated: it moves to the new id's key (the old key dies), in the background of its next save. */
-  move(session: LiveSession<Model>, handle: string): Promise<void> {
+  /**
+   * The session's id rotated: it moves to the new id's key (the old key dies), in the background of
+   * its next save; the rotation is stored with it, so any replica honours its grace period.
+   */
+  move(session: LiveSession<Model>, handle: string, rotation: RotationRecord): Promise<void> {
     const previous = this.writes.get(session) ?? Promise.resolve();
+    const to = session.id;
     const moved = previous.then(async () => {
       const hold = this.holds.get(session);
       if (hold === undefined) return;
-      const key = await sessionKey(session.id);
-      await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner);
+      const key = await sessionKey(to);
+      const stored: StoredRotation = {
+        fromHandle: rotation.fromHandle,
+        fromSealed: await this.sealer.seal(rotation.from),
+        toSealed: await this.sealer.seal(to),
+        ticketHash: await sessionKey(rotation.ticket),
+        graceMs: ROTATION_GRACE_MS,
+      };
+      await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner, stored);
       this.streams.delete(hold.key);
       this.streams.set(key, session.frames);
       this.setHold(session, { key, epoch: 1, since: this.now() });
@@ -222,6 +248,17 @@ export class SharedSessions<Model> {
     const frames = this.streams.get(hold.key);
     if (frames !== undefined && frames.streams.size > 0) this.remoteUsers.set(hold.key, { user: session.user, boundAt: session.boundAt });
     else this.streams.delete(hold.key);
+  }
+
+  /**
+   * A rotation away from `oldId` still in its grace period, stored by whichever replica made it:
+   * with the right `ticket`, the id it leads to (the tab holding the ticket exchanges its cookie).
+   */
+  async rotation(oldId: string, ticket?: string): Promise<{ readonly to: string | undefined } | undefined> {
+    const found = await this.store.rotation(await sessionKey(oldId));
+    if (found === undefined) return undefined;
+    if (ticket === undefined || ticket === "" || !constantTimeEqual(await sessionKey(ticket), found.ticketHash)) return { to: undefined };
+    return { to: await this.sealer.unseal(found.toSealed) };
   }
 
   /** Who holds the session with this id (for a stream deciding whether to take it or listen). */

@@ -3,13 +3,24 @@
  * the shared store, kept in maps, so one replica behaves as it always has and the rules can be
  * tested without a server. Notices have nowhere to go: there is no other replica.
  */
-import { DEAD_KEY_TTL_MS, LEASE_MS, type LiveStore, type Ownership, type StoredSession, type Taken } from "./store.ts";
+import {
+  DEAD_KEY_TTL_MS,
+  LEASE_MS,
+  type LiveStore,
+  type Ownership,
+  type RotationFound,
+  type StoredRotation,
+  type StoredSession,
+  type Taken,
+} from "./store.ts";
 
 type Row = { session: StoredSession; owner: string | undefined; epoch: number; leaseUntil: number; updatedAt: number };
 
 export class MemoryLiveStore implements LiveStore {
   readonly shared = false;
   private readonly rows = new Map<string, Row>();
+  /** Rotated-away keys within their grace period (docs/protocol.md#session-rotation). */
+  private readonly rotations = new Map<string, StoredRotation & { toKey: string; until: number }>();
   /** Killed keys and when they stop needing a record (insertion order is expiry order). */
   private readonly dead = new Map<string, number>();
 
@@ -27,8 +38,12 @@ export class MemoryLiveStore implements LiveStore {
     const previousOwner = row.owner;
     row.owner = owner;
     row.epoch += 1;
-    row.leaseUntil = this.now() + LEASE_MS;
-    return { session: row.session, epoch: row.epoch, previousOwner };
+    const now = this.now();
+    row.leaseUntil = now + LEASE_MS;
+    const rotatedFrom = [...this.rotations.values()]
+      .filter((r) => r.toKey === key && r.until > now)
+      .map((r) => ({ fromHandle: r.fromHandle, fromSealed: r.fromSealed, remainingMs: r.until - now }));
+    return { session: row.session, epoch: row.epoch, previousOwner, rotatedFrom };
   }
 
   async save(session: StoredSession, _owner: string, epoch: number): Promise<boolean> {
@@ -65,12 +80,26 @@ export class MemoryLiveStore implements LiveStore {
     return { owner: row.owner, epoch: row.epoch, leaseLive: row.owner !== undefined && row.leaseUntil > this.now(), outSeq, user, boundAt };
   }
 
-  async move(fromKey: string, session: StoredSession, owner: string): Promise<void> {
-    await this.kill(fromKey);
+  async move(fromKey: string, session: StoredSession, owner: string, rotation?: StoredRotation): Promise<void> {
+    // Earlier rotations to the old key lead to the new one (a kill would end them with it).
+    for (const earlier of this.rotations.values()) {
+      if (earlier.toKey === fromKey) Object.assign(earlier, { toKey: session.key, toSealed: rotation?.toSealed ?? earlier.toSealed });
+    }
+    this.rows.delete(fromKey);
+    this.dead.set(fromKey, this.now() + DEAD_KEY_TTL_MS);
     await this.create(session, owner);
+    if (rotation === undefined) return;
+    this.rotations.set(fromKey, { ...rotation, toKey: session.key, until: this.now() + rotation.graceMs });
+  }
+
+  async rotation(fromKey: string): Promise<RotationFound | undefined> {
+    const found = this.rotations.get(fromKey);
+    if (found === undefined || found.until <= this.now() || !this.rows.has(found.toKey)) return undefined;
+    return { toKey: found.toKey, toSealed: found.toSealed, ticketHash: found.ticketHash };
   }
 
   async kill(key: string): Promise<void> {
+    for (const [from, rotation] of this.rotations) if (rotation.toKey === key) this.rotations.delete(from);
     this.rows.delete(key);
     this.dead.set(key, this.now() + DEAD_KEY_TTL_MS);
   }
@@ -86,6 +115,7 @@ export class MemoryLiveStore implements LiveStore {
   async sweep(idleMs: number): Promise<void> {
     const now = this.now();
     for (const [key, row] of this.rows) if (now - row.updatedAt >= idleMs && row.leaseUntil <= now) this.rows.delete(key);
+    for (const [from, rotation] of this.rotations) if (rotation.until <= now) this.rotations.delete(from);
     for (const [key, until] of this.dead) {
       if (until > now) break;
       this.dead.delete(key);

@@ -9,6 +9,8 @@
  *   svc_live_dead      (app, key) PRIMARY KEY, until: killed keys
  *   svc_live_frames    id, payload, at: notices too large for NOTIFY's 8,000-byte payload,
  *                      published by reference (see bus.ts) and swept after a minute
+ *   svc_live_rotations (app, from_key) PRIMARY KEY: to_key, from_handle, the old and new ids
+ *                      sealed (seal.ts), ticket_hash, until: rotated-away ids in their grace period
  *
  * Every operation is one statement (one round trip), except `kill` and `move`, one transaction
  * each. A takeover tells the previous owner in its own statement (a "taken" notice). Times
@@ -18,7 +20,16 @@
 import type { Db } from "../../db/db.ts";
 import type { Statement } from "../../db/driver.ts";
 import { CHANNEL_SQL } from "../../db/notify.ts";
-import { DEAD_KEY_TTL_MS, LEASE_MS, type LiveStore, type Ownership, type StoredSession, type Taken } from "./store.ts";
+import {
+  DEAD_KEY_TTL_MS,
+  LEASE_MS,
+  type LiveStore,
+  type Ownership,
+  type RotationFound,
+  type StoredRotation,
+  type StoredSession,
+  type Taken,
+} from "./store.ts";
 
 /** The database's clock in milliseconds. */
 const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
@@ -61,6 +72,18 @@ const SCHEMA: readonly Statement[] = [
   stmt("CREATE INDEX IF NOT EXISTS svc_live_sessions_owner ON svc_live_sessions (owner)"),
   stmt("CREATE TABLE IF NOT EXISTS svc_live_dead (app TEXT NOT NULL, key TEXT NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app, key))"),
   stmt("CREATE TABLE IF NOT EXISTS svc_live_frames (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)"),
+  stmt(`CREATE TABLE IF NOT EXISTS svc_live_rotations (
+    app TEXT NOT NULL,
+    from_key TEXT NOT NULL,
+    to_key TEXT NOT NULL,
+    from_handle TEXT NOT NULL,
+    from_sealed TEXT NOT NULL,
+    to_sealed TEXT NOT NULL,
+    ticket_hash TEXT NOT NULL,
+    until BIGINT NOT NULL,
+    PRIMARY KEY (app, from_key)
+  )`),
+  stmt("CREATE INDEX IF NOT EXISTS svc_live_rotations_to ON svc_live_rotations (app, to_key)"),
 ];
 
 const COLUMNS = "key, handle, model, out_seq, input_seqs, page_seqs, user_id, bound_at";
@@ -148,6 +171,8 @@ export class PostgresLiveStore implements LiveStore {
          UPDATE svc_live_sessions s SET owner = $3, epoch = s.epoch + 1, lease_until = ${NOW} + $4::bigint
          FROM old WHERE s.app = $1 AND s.key = $2
          RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner,
+           (SELECT json_agg(json_build_object('h', r.from_handle, 's', r.from_sealed, 'ms', r.until - ${NOW}))::text
+              FROM svc_live_rotations r WHERE r.app = $1 AND r.to_key = $2 AND r.until > ${NOW}) AS rotated_from,
            CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
              json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`,
         this.app,
@@ -158,10 +183,14 @@ export class PostgresLiveStore implements LiveStore {
     );
     if (row === undefined) return undefined;
     const previous = row.previous_owner;
+    const rotated = row.rotated_from === null || row.rotated_from === undefined
+      ? []
+      : (JSON.parse(String(row.rotated_from)) as { h: string; s: string; ms: number }[]);
     return {
       session: sessionOf(row),
       epoch: Number(row.epoch),
       previousOwner: previous === null || previous === undefined ? undefined : String(previous),
+      rotatedFrom: rotated.map((r) => ({ fromHandle: r.h, fromSealed: r.s, remainingMs: Number(r.ms) })),
     };
   }
 
@@ -230,18 +259,58 @@ export class PostgresLiveStore implements LiveStore {
     };
   }
 
-  async move(fromKey: string, session: StoredSession, owner: string): Promise<void> {
+  async move(fromKey: string, session: StoredSession, owner: string, rotation?: StoredRotation): Promise<void> {
     await this.ensureSchema();
-    const done = await this.db.transaction([
-      ...this.killStatements(fromKey),
-      this.createStatement(session, owner),
-    ]);
+    const statements = [...this.killStatements(fromKey), this.createStatement(session, owner)];
+    if (rotation !== undefined) {
+      // Ids rotated away from earlier now lead to the session's new id.
+      statements.push(
+        stmt(
+          "UPDATE svc_live_rotations SET to_key = $3, to_sealed = $4 WHERE app = $1 AND to_key = $2",
+          this.app,
+          fromKey,
+          session.key,
+          rotation.toSealed,
+        ),
+        stmt(
+          `INSERT INTO svc_live_rotations (app, from_key, to_key, from_handle, from_sealed, to_sealed, ticket_hash, until)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, ${NOW} + $8::bigint)
+           ON CONFLICT (app, from_key) DO UPDATE SET to_key = EXCLUDED.to_key, from_handle = EXCLUDED.from_handle,
+             from_sealed = EXCLUDED.from_sealed, to_sealed = EXCLUDED.to_sealed, ticket_hash = EXCLUDED.ticket_hash, until = EXCLUDED.until`,
+          this.app,
+          fromKey,
+          session.key,
+          rotation.fromHandle,
+          rotation.fromSealed,
+          rotation.toSealed,
+          rotation.ticketHash,
+          rotation.graceMs,
+        ),
+      );
+    }
+    const done = await this.db.transaction(statements);
     if (!done.ok) throw done.error;
+  }
+
+  async rotation(fromKey: string): Promise<RotationFound | undefined> {
+    const [row] = await this.rows(
+      stmt(
+        `SELECT r.to_key, r.to_sealed, r.ticket_hash FROM svc_live_rotations r
+         JOIN svc_live_sessions s ON s.app = r.app AND s.key = r.to_key
+         WHERE r.app = $1 AND r.from_key = $2 AND r.until > ${NOW}`,
+        this.app,
+        fromKey,
+      ),
+    );
+    return row === undefined
+      ? undefined
+      : { toKey: String(row.to_key), toSealed: String(row.to_sealed), ticketHash: String(row.ticket_hash) };
   }
 
   async kill(key: string, notice?: string): Promise<void> {
     await this.ensureSchema();
-    const statements = this.killStatements(key);
+    // Ids rotated away from it die with the session (docs/protocol.md#session-rotation).
+    const statements = [...this.killStatements(key), stmt("DELETE FROM svc_live_rotations WHERE app = $1 AND to_key = $2", this.app, key)];
     if (notice !== undefined) statements.push(stmt(`SELECT pg_notify(${CHANNEL}, $1)::text AS sent`, notice));
     const done = await this.db.transaction(statements);
     if (!done.ok) throw done.error;
@@ -266,6 +335,7 @@ export class PostgresLiveStore implements LiveStore {
       stmt(`DELETE FROM svc_live_sessions WHERE app = $1 AND updated_at < ${NOW} - $2::bigint AND lease_until < ${NOW}`, this.app, idleMs),
       stmt(`DELETE FROM svc_live_dead WHERE app = $1 AND until < ${NOW}`, this.app),
       stmt(`DELETE FROM svc_live_frames WHERE at < ${NOW} - $1::bigint`, FRAME_TTL_MS),
+      stmt(`DELETE FROM svc_live_rotations WHERE app = $1 AND until < ${NOW}`, this.app),
     ]);
     if (!done.ok) throw done.error;
   }

@@ -30,12 +30,33 @@ export type StoredSession = {
   readonly boundAt: number;
 };
 
+/**
+ * A rotation of a session's id (docs/protocol.md#session-rotation), kept so that any replica
+ * honours its grace period: the old id's key, the old handle, both ids sealed (seal.ts), and the
+ * SHA-256 of the one-time ticket. `graceMs` from the write; the store keeps it on its own clock.
+ */
+export type StoredRotation = {
+  readonly fromHandle: string;
+  readonly fromSealed: string;
+  readonly toSealed: string;
+  readonly ticketHash: string;
+  readonly graceMs: number;
+};
+
+/** A rotation the new session's holder learns of at takeover: for the old id's token and handle. */
+export type RotatedFrom = { readonly fromHandle: string; readonly fromSealed: string; readonly remainingMs: number };
+
+/** A rotation found by its old key, within its grace period. */
+export type RotationFound = { readonly toKey: string; readonly toSealed: string; readonly ticketHash: string };
+
 /** A session taken over: its state, the new epoch, and who held it before. */
 export type Taken = {
   readonly session: StoredSession;
   readonly epoch: number;
   /** The replica that owned it before (undefined when none did, or it was released). */
   readonly previousOwner: string | undefined;
+  /** The rotations to this session still within their grace period. */
+  readonly rotatedFrom: readonly RotatedFrom[];
 };
 
 /**
@@ -74,10 +95,13 @@ export interface LiveStore {
   ownership(key: string, streaming?: boolean): Promise<Ownership | undefined>;
   /**
    * Moves a session to a new key (its id rotated): the new key's row is the session's state, owned
-   * by `owner` at epoch 1, and the old key is dead, in one transaction.
+   * by `owner` at epoch 1, and the old key is dead, in one transaction; with `rotation`, the old
+   * key answers `rotation` for its grace period, and earlier rotations to the old key now lead to the new one.
    */
-  move(fromKey: string, session: StoredSession, owner: string): Promise<void>;
-  /** Ends a session: its state is deleted and its key stays dead (a copy of the cookie gets nothing). */
+  move(fromKey: string, session: StoredSession, owner: string, rotation?: StoredRotation): Promise<void>;
+  /** The rotation away from `fromKey`, while within its grace period and its session lives. */
+  rotation(fromKey: string): Promise<RotationFound | undefined>;
+  /** Ends a session: its state is deleted and its key stays dead (a copy of the cookie gets nothing), rotations to it too. */
   kill(key: string, notice?: string): Promise<void>;
   isDead(key: string): Promise<boolean>;
   /** Which of these keys still have a session (the others ended or expired), in one read. */
