@@ -111,10 +111,8 @@ export class LiveClient {
     // The stream names this page load, so that the frames answering its own events come once, in their replies.
     this.stream = subscribe(Source, `${this.transport.url(SUBSCRIBE_PATH)}?page=${encodeURIComponent(this.transport.page)}`, {
       frame: parsed((data) => this.receive(JSON.parse(data) as WireFrame, this.seq)),
-      render: parsed((data) => {
-        const render = JSON.parse(data) as RenderEvent;
-        this.recovery.adoptRender(render.html, render.seq);
-      }),
+      // A stream resumed from too far back (docs/protocol.md#resume).
+      render: parsed((data) => this.recovery.streamRender(JSON.parse(data) as RenderEvent)),
       // A new stream: frames up to this seq went out before it opened, and must come some other way.
       sync: parsed((data) => this.order.expect((JSON.parse(data) as SyncEvent).seq)),
       // The session ended or was evicted while this page was open (docs/protocol.md#errors-and-statuses).

@@ -3,7 +3,17 @@
  * (docs/protocol.md#client-rules), a full render adopted by reconciling, and the reload when the
  * session is lost or ended (docs/protocol.md#errors-and-statuses).
  */
-import { ACK_HEADER, answerOf, CSRF_HEADER, type Move, MOVES_HEADER, RENDER_PATH, SEQ_HEADER } from "../src/protocol/mod.ts";
+import {
+  ACK_HEADER,
+  answerOf,
+  CSRF_HEADER,
+  type InputAcks,
+  type Move,
+  MOVES_HEADER,
+  RENDER_PATH,
+  type RenderEvent,
+  SEQ_HEADER,
+} from "../src/protocol/mod.ts";
 import type { Applier } from "./apply.ts";
 import type { Host } from "./host.ts";
 import type { InputTable } from "./inputs.ts";
@@ -71,13 +81,30 @@ export class Recovery {
     return this.resyncing;
   }
 
+  /**
+   * A stream that resumed from too far back got a render instead of the frames it missed
+   * (docs/protocol.md#resume). Its moves are those since the stream's last frame, which is this
+   * page's last applied frame only when nothing was held back or overtaken: then it is adopted as
+   * it is. Otherwise a render reconciled by id alone could match a dirty input's node with another
+   * (ids moved), so the page resyncs with its own `since`. During a resync it is left to that.
+   */
+  streamRender(render: RenderEvent): void {
+    const { order } = this.parts;
+    if (this.resyncing !== undefined || !Number.isSafeInteger(render.seq) || render.seq <= order.lastAppliedSeq) return;
+    if (render.moves !== undefined && render.since === order.lastAppliedSeq) {
+      this.adoptRender(render.html, render.seq, render.moves, render.ackInputs);
+    } else void this.resync();
+  }
+
   private async fetchRender(): Promise<void> {
     const { order, transport } = this.parts;
     order.pause();
     for (let attempt = 0; !this.halted; attempt++) {
       // `since`: the server says what its frames since then did to ids (docs/protocol.md#ids-that-move).
+      // Frames are held meanwhile, so the page's ids stay those of `since`.
+      const since = order.lastAppliedSeq;
       const resp = await this.parts.host
-        .fetch(`${transport.url(RENDER_PATH)}?since=${order.lastAppliedSeq}`, {
+        .fetch(`${transport.url(RENDER_PATH)}?since=${since}`, {
           headers: { [CSRF_HEADER]: transport.csrf },
           credentials: "same-origin",
         })
@@ -88,7 +115,13 @@ export class Recovery {
         const seq = Number(resp.headers.get(SEQ_HEADER));
         const moves = resp.headers.get(MOVES_HEADER);
         const acks = resp.headers.get(ACK_HEADER);
-        this.adoptRender(await resp.text(), seq, moves ?? undefined, acks ?? undefined);
+        const html = await resp.text();
+        this.adoptRender(
+          html,
+          seq,
+          moves === null ? undefined : parseJson<Move[]>(moves, []),
+          acks === null ? undefined : parseJson<InputAcks>(acks, {}),
+        );
         return;
       }
       if (attempt >= MAX_RETRIES) return this.lost("resync failed");
@@ -101,15 +134,15 @@ export class Recovery {
    * the page by reconciling, and frames continue after it. One older than what is already applied
    * (a resync overtaken by a stream's render) changes nothing.
    */
-  adoptRender(html: string, seq: number, moves?: string, acks?: string): void {
+  adoptRender(html: string, seq: number, moves?: readonly Move[], acks?: InputAcks): void {
     const { order, inputs, applier } = this.parts;
     if (!Number.isSafeInteger(seq)) return;
     if (seq >= order.lastAppliedSeq) {
       // The render is reconciled by id: the page's ids first move to the render's, or a node whose
       // id another node has taken since would be matched with that node.
-      if (moves !== undefined) applier.move(parseJson<Move[]>(moves, []));
+      if (moves !== undefined) applier.move(moves);
       // Then the acks of the frames the render stands for, before the authority rule reads them.
-      if (acks !== undefined) inputs.ack(parseJson<Record<string, number>>(acks, {}), seq, this.parts.hooks.lastSeq());
+      if (acks !== undefined) inputs.ack(acks, seq, this.parts.hooks.lastSeq());
       applier.root(html, seq);
     }
     order.resume(seq, (skipped) => inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));

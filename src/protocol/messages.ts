@@ -77,8 +77,20 @@ export type Frame = {
  */
 export const SSE_EVENTS = { frame: "patch", render: "render", sync: "sync", lost: "lost" } as const;
 
-/** The data of a `render` event: the root element's markup at session seq `seq`. */
-export type RenderEvent = { readonly seq: number; readonly html: string };
+/**
+ * The data of a `render` event: the root element's markup at session seq `seq`. When the stream
+ * resumed from a frame the session's log of ids still reaches (`since`, its Last-Event-ID), it
+ * carries what the frames since then did to ids (`moves`, as X-Svc-Moves) and the session's stored
+ * input seqs (`ackInputs`, as X-Svc-Ack-Inputs), as a render asked for with `?since=` does
+ * (docs/protocol.md#resume).
+ */
+export type RenderEvent = {
+  readonly seq: number;
+  readonly html: string;
+  readonly since?: number;
+  readonly moves?: readonly Move[];
+  readonly ackInputs?: InputAcks;
+};
 
 /** The data of a `sync` event: the session's seq when the stream opened. */
 export type SyncEvent = { readonly seq: number };

@@ -50,14 +50,50 @@ test("a sync event whose missed frames do arrive needs no render", async () => {
   await p.close();
 });
 
-test("a render event on a resumed stream reconciles the page and frames continue after its seq", async () => {
+test("a render event with the moves since the page's last frame reconciles the page at once, and frames continue after its seq", async () => {
   const p = page(ROOT, { seq: 1 });
-  p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30") });
+  p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), since: 1, moves: [] });
   assert.equal(p.el("r.0#p").textContent, "count 30");
   assert.equal(p.client.order.lastAppliedSeq, 30);
+  assert.equal(p.requests.length, 0, "no resync");
   p.sse.frame(text(30, "stale"));
   p.sse.frame(text(31, "thirty-one"));
   assert.equal(p.el("r.0#p").textContent, "thirty-one");
+  await p.close();
+});
+
+test("a render event without moves, or with moves since another frame than the page's last, resyncs with the page's own since", async () => {
+  for (const extra of [{}, { since: 2, moves: [] }]) {
+    const p = page(ROOT, {
+      seq: 1,
+      auto: (req) =>
+        req.url.startsWith("/_svc/render")
+          ? new Response(ROOT.replace("count 0", "count 31"), {
+            headers: { "Content-Type": "text/html", "X-Svc-Seq": "31", "X-Svc-Moves": "[]" },
+          })
+          : undefined,
+    });
+    p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), ...extra });
+    await settle();
+    assert.deepEqual(p.requests.map((r) => r.url), ["/_svc/render?since=1"], JSON.stringify(extra));
+    assert.equal(p.el("r.0#p").textContent, "count 31", "the resync's render, not the stream's");
+    assert.equal(p.client.order.lastAppliedSeq, 31);
+    await p.close();
+  }
+});
+
+test("a render event during a resync is left to the resync: the page keeps the ids the resync's moves start from", async () => {
+  const p = page(ROOT, { seq: 1 });
+  const resync = p.client.resync();
+  const req = await p.waitFor(1);
+  p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), since: 1, moves: [] });
+  assert.equal(p.el("r.0#p").textContent, "count 0", "not adopted while the resync is on its way");
+  req.respond(
+    new Response(ROOT.replace("count 0", "count 32"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "32", "X-Svc-Moves": "[]" } }),
+  );
+  await resync;
+  assert.equal(p.el("r.0#p").textContent, "count 32");
+  assert.equal(p.client.order.lastAppliedSeq, 32);
   await p.close();
 });
 

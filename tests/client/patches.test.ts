@@ -166,6 +166,32 @@ test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Mo
   await p.close();
 });
 
+test("a stream's render event carries the moves since the stream's last frame: a dirty input keeps its node and its pending send", async () => {
+  const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
+  const field = (i: number) =>
+    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="T"></div>`;
+  // The page shows frame 3; the render is at frame 40, after two rows arrived at the top.
+  const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
+  const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, { seq: 3, options: { debounceMs: 10_000 } });
+  const input = p.el<HTMLInputElement>("r.1#div.0#input");
+  p.type(input, "typed");
+  p.sse.event("render", {
+    seq: 40,
+    html: render,
+    since: 3,
+    moves: [{ parent: "r", kept: [["r.0#div", "r.2#div"], ["r.1#div", "r.3#div"]] }],
+  });
+  assert.equal(p.requests.length, 0, "adopted without a resync");
+  assert.equal(input.isConnected, true, "the same node");
+  assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
+  assert.equal(input.value, "typed");
+  assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
+  p.client.flushDebounced(true);
+  const req = await p.waitFor(1);
+  assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], ["T", ["typed"], "r.3#div.0#input", 40]);
+  await p.close();
+});
+
 test("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async () => {
   const p = page(
     `<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`,

@@ -303,3 +303,40 @@ test("a session's stored input seqs follow their inputs through renames, and a r
   );
   assert.deepEqual(JSON.parse(resp.headers.get("X-Svc-Ack-Inputs") ?? "null"), { [TEXT_AT(4)]: 1 });
 });
+
+test("a stream resumed from too far back gets a render with the moves and acks since its last frame, as a render asked for with ?since= does", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  await tab.post({
+    seq: 1,
+    msg: "SetText",
+    args: ["abc"],
+    handlerId: TEXT_AT(3),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } },
+  });
+  for (let seq = 2; seq <= 21; seq++) await tab.post({ seq, msg: "Add", handlerId: `r.${seq + 6}#div.0#button`, lastAppliedSeq: seq - 1 });
+  const firstEvent = async (lastEventId: string) => {
+    const resp = await a.live.fetch(
+      new Request("http://app.test/_svc/subscribe", { headers: { Cookie: tab.cookies, "Last-Event-ID": lastEventId } }),
+    );
+    const reader = resp.body!.getReader();
+    let text = "";
+    while (!/event: \w+\ndata: .*\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const [, event, data] = /event: (\w+)\ndata: (.*)\n\n/.exec(text)!;
+    return { event, data: JSON.parse(data!) as { seq: number; html: string; since?: number; moves?: unknown[]; ackInputs?: unknown } };
+  };
+  const { event, data } = await firstEvent("1");
+  assert.equal(event, "render", "frame 1 is no longer among the frames kept for resume");
+  assert.equal(data.seq, 21);
+  assert.equal(data.since, 1);
+  assert.equal(data.moves?.length, 1, "one list, the root's, for 20 frames");
+  const kept = new Map((data.moves as { kept: [string, string][] }[])[0]!.kept);
+  assert.equal(kept.get("r.3#div"), "r.23#div", "the text input's wrapper, 20 log lines further down");
+  assert.deepEqual(data.ackInputs, { [TEXT_AT(23)]: 1 });
+  const unknown = await firstEvent("abc");
+  assert.equal(unknown.event, "render");
+  assert.equal(unknown.data.since, undefined, "no moves for an id the server never issued");
+  assert.equal(unknown.data.moves, undefined);
+});

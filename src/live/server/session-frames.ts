@@ -5,7 +5,7 @@
  */
 import { type Frame, type Patch, RESUME_FRAMES } from "../../protocol/mod.ts";
 import type { FrameSink } from "./frames.ts";
-import { resumeText } from "./resume.ts";
+import { type RenderIds, resumeText } from "./resume.ts";
 
 /** What a frame carries beside its seq. */
 export type FrameParts = {
@@ -49,10 +49,11 @@ export class SessionFrames {
 
   /**
    * What a new stream gets first, for the Last-Event-ID it came with (src/live/server/resume.ts):
-   * the frames it missed, when all are still kept, or else a full render at `outSeq`.
+   * the frames it missed, when all are still kept, or else a full render at `outSeq` (with `ids`,
+   * the moves and acks that let the page keep its nodes).
    */
-  catchUp(lastEventId: string | null, outSeq: number, renderRoot: () => string): string {
-    return resumeText(lastEventId, { outSeq, recent: this.recent, renderRoot });
+  catchUp(lastEventId: string | null, outSeq: number, renderRoot: () => string, ids?: RenderIds): string {
+    return resumeText(lastEventId, { outSeq, recent: this.recent, renderRoot, ids });
   }
 
   /** Adds a stream, of `page` when the client named it: it gets every frame from now on (but that page's replies). */

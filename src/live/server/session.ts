@@ -24,6 +24,7 @@ import { forNewPage, type SessionState, withNextFrame, withUser } from "./sessio
 import { type Applied, type StepContext, stepEvent, stepMessage } from "./session-step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
 import { RenameLog } from "./rename-log.ts";
+import type { RenderIds } from "./resume.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost {
@@ -151,6 +152,12 @@ export class LiveSession<Model> {
   movesSince(since: number): Move[] | undefined {
     return this.renames.movesSince(since);
   }
+
+  /** The moves and acks a stream's render carries (docs/protocol.md#resume), read when it is written. */
+  readonly renderIds: RenderIds = {
+    movesSince: (since) => this.movesSince(since),
+    ackInputs: () => (this.state.inputSeqs.size === 0 ? undefined : Object.fromEntries(this.state.inputSeqs)),
+  };
 
   /** Forgets what past frames did to ids (a quiet session's): older ids are then taken as they are. */
   forgetRenames(): void {

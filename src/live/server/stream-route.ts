@@ -36,7 +36,7 @@ export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Reques
   // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
   await session.mutex.run(() => {
     const renderRoot = () => render(session.currentTree());
-    write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot));
+    write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot, session.renderIds));
     session.frames.open(sink, pageOf(req.url));
   });
   return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
