@@ -16,9 +16,8 @@ import {
 } from "../src/protocol/mod.ts";
 import type { Applier } from "./apply.ts";
 import type { Host } from "./host.ts";
-import type { InputTable } from "./inputs.ts";
-import type { FrameOrder } from "./order.ts";
-import { MAX_RETRIES, sleep, type Transport } from "./transport.ts";
+import type { ClientParts } from "./parts.ts";
+import { MAX_RETRIES, sleep } from "./transport.ts";
 
 /** What recovery asks of the rest of the client. */
 export type RecoveryHooks = {
@@ -32,12 +31,9 @@ export type RecoveryHooks = {
 };
 
 /** The parts of the client recovery reads and drives. */
-export type RecoveryParts = {
+export type RecoveryParts = ClientParts & {
   readonly host: Host;
-  readonly inputs: InputTable;
-  readonly order: FrameOrder;
   readonly applier: Applier;
-  readonly transport: Transport;
   /** First retry delay of a failed resync, ms (doubles each time). */
   readonly retryMs: number;
   readonly hooks: RecoveryHooks;

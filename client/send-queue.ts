@@ -16,9 +16,9 @@
  */
 import type { EventEntry } from "../src/protocol/mod.ts";
 import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
-import { handlerIdOf, type InputEntry, type InputTable, reportValue, type Send } from "./inputs.ts";
-import type { FrameOrder } from "./order.ts";
-import type { BatchBody, EventBody, Transport } from "./transport.ts";
+import { handlerIdOf, type InputEntry, reportValue, type Send } from "./inputs.ts";
+import type { ClientParts } from "./parts.ts";
+import type { BatchBody, EventBody } from "./transport.ts";
 
 /** The request in flight: its entry, and its send (whose handler id a navigation batch re-reads). */
 type InFlight = { readonly entry: EventEntry; readonly send: Send };
@@ -34,13 +34,7 @@ export type QueueHooks = {
 };
 
 /** The parts of the client the queue reads and drives. */
-export type QueueParts = {
-  readonly doc: Document;
-  readonly inputs: InputTable;
-  readonly order: FrameOrder;
-  readonly transport: Transport;
-  readonly hooks: QueueHooks;
-};
+export type QueueParts = ClientParts & { readonly doc: Document; readonly hooks: QueueHooks };
 
 /** Sends in the user's order, one request in flight (docs/protocol.md#client-rules). */
 export class SendQueue {
