@@ -280,7 +280,16 @@ export class LiveApp<Model> extends Hono<Env> {
       new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages }, state, frames);
     // Rotated-away ids are stored sealed under a key from the app's secret (src/live/store/seal.ts).
     const sealer = new Sealer(this.csrf.derivedKey("live-rotation-seal"));
-    this.replication = shareSessions(this.sessions, db, this.cookieName, codec, this.now, build, () => this.access.gate, sealer);
+    this.replication = shareSessions({
+      registry: this.sessions,
+      db,
+      app: this.cookieName,
+      codec,
+      now: this.now,
+      build,
+      gate: () => this.access.gate,
+      sealer,
+    });
     return this;
   }
 

@@ -13,9 +13,7 @@ import { recheckEveryone } from "./eviction.ts";
 import type { RevocationGate } from "./gate.ts";
 import type { Resolved, SessionRegistry } from "./registry.ts";
 import { gateUnavailable, replicaDraining, sessionLost } from "./responses.ts";
-import type { LiveSession } from "./session.ts";
-import type { SessionFrames } from "./session-frames.ts";
-import type { SessionState } from "./session-state.ts";
+import type { BuildSession } from "./session-takeover.ts";
 import { SharedSessions } from "./shared-sessions.ts";
 import { openFrameStream } from "./sse.ts";
 
@@ -30,16 +28,24 @@ export type Replication = {
   streamHere(id: string | undefined, lastEventId: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
 };
 
-export function shareSessions<Model>(
-  registry: SessionRegistry<Model>,
-  db: Db,
-  app: string,
-  codec: ModelCodec<Model>,
-  now: () => number,
-  build: (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>,
-  gate: () => RevocationGate | undefined,
-  sealer: Sealer,
-): Replication {
+/** What sharing a live app's sessions needs. */
+export type ShareOptions<Model> = {
+  readonly registry: SessionRegistry<Model>;
+  readonly db: Db;
+  /** The app's name in the store: its session cookie's name. */
+  readonly app: string;
+  readonly codec: ModelCodec<Model>;
+  readonly now: () => number;
+  /** Builds a session taken over from the store. */
+  readonly build: BuildSession<Model>;
+  /** The app's revocation gate, once it has one: a bus that reconnects re-checks every held user. */
+  readonly gate: () => RevocationGate | undefined;
+  /** Seals the rotated-away ids the store keeps (src/live/store/seal.ts). */
+  readonly sealer: Sealer;
+};
+
+/** Shares a registry's sessions through Postgres: the store, the bus that tells replicas of moves and ends, and streams held here. */
+export function shareSessions<Model>({ registry, db, app, codec, now, build, gate, sealer }: ShareOptions<Model>): Replication {
   const store = new PostgresLiveStore(db, app);
   const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
   const ready = PostgresBus.open(db, store).then((bus) =>
