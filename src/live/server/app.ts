@@ -6,7 +6,7 @@
  *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
  *                                 (src/live/server/page-route.ts)
  *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below)
- *   POST <base>/_svc/event        events (src/live/server/event-route.ts)
+ *   POST <base>/_svc/event        events (src/live/server/app-events.ts, src/live/server/event-route.ts)
  *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias; src/live/server/stream-route.ts)
  *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
  *                                 (src/live/server/render-route.ts)
@@ -28,29 +28,26 @@
  */
 import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
 import type { Db } from "../../db/db.ts";
-import type { JsonObject } from "../../json.ts";
 import { SvcError } from "../../errors.ts";
-import { cookieWritten, withCookie } from "../../server/cookies.ts";
+import { withCookie } from "../../server/cookies.ts";
 import { checkSecretAtStart, SECRET_ENV } from "../../server/production.ts";
 import { readEnv } from "../../runtime/env.ts";
-import { log } from "../../log.ts";
-import { secureContextOf, secureCookies, secureResponseCookies } from "../../server/secure.ts";
+import { secureContextOf, secureCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
+import { AppEvents } from "./app-events.ts";
 import type { LiveAppOptions } from "./app-options.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { readSessionId } from "./cookies.ts";
 import { CsrfTokens } from "./csrf.ts";
 import { originCheck } from "./origin.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
-import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { RevocationGate } from "./gate.ts";
 import { clientScript } from "./client-script.ts";
 import { isClientRequest, mountOf, pathOf } from "./mounting.ts";
 import { servePage } from "./page-route.ts";
 import { SessionRegistry } from "./registry.ts";
 import { serveRender } from "./render-route.ts";
-import { checkToken, exchangeRotation, finishReply } from "./rotation.ts";
+import { exchangeRotation } from "./rotation.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "./tree-budget.ts";
 import { LiveSession } from "./session.ts";
 import { SessionAccess } from "./session-access.ts";
@@ -63,7 +60,6 @@ import { Sealer } from "../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { MemorySessionStore } from "./store.ts";
 import { serveStream } from "./stream-route.ts";
-import { eventHold } from "./turn-batch.ts";
 import {
   CLIENT_PATH,
   EVENT_PATH,
@@ -93,6 +89,8 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly access: SessionAccess<Model>;
   /** What the routes share (src/live/server/app-parts.ts). */
   private readonly parts: LiveAppParts<Model>;
+  /** The event route (src/live/server/app-events.ts). */
+  private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
   private started = false;
   private replication: Replication | undefined;
@@ -150,6 +148,7 @@ export class LiveApp<Model> extends Hono<Env> {
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
     };
+    this.events = new AppEvents(this.parts, this.config.prefix);
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -163,7 +162,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
       if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) {
         this.started = true;
-        return this.directEvent(req);
+        return this.events.direct(req);
       }
       return dispatch(req, env as never, ctx as never);
     };
@@ -328,7 +327,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.use(secureCookies({ prefix: this.config.prefix }));
     this.use((c, next) => this.runMiddleware(c, next));
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
-    this.post(this.eventPath, (c) => this.event(c.req.raw, c.get("svcAuth")));
+    this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
     this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
     this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
     this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
@@ -350,45 +349,6 @@ export class LiveApp<Model> extends Hono<Env> {
       if (res instanceof Response && !c.finalized) c.res = res;
     };
     return chain.length === 0 ? next() : step(0);
-  }
-
-  /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
-  private event(req: Request, auth: JsonObject | undefined): Promise<Response> {
-    const context = (this.eventContext ??= this.makeEventContext());
-    const hold = eventHold();
-    return hold === undefined ? handleEvent(req, context, auth) : hold.then(() => handleEvent(req, context, auth));
-  }
-
-  /** What the event route needs of the app: made once, not per event. */
-  private eventContext: EventRouteContext<Model> | undefined;
-
-  private makeEventContext(): EventRouteContext<Model> {
-    return {
-      registry: this.sessions,
-      now: this.now,
-      sessionIdOf: (r) => readSessionId(r, this.cookieName),
-      // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
-      admit: (session, r, auth) => (this.access.checksAnything ? this.access.admit(session, auth, r) : undefined),
-      finish: (session, r, resp) => finishReply(this.parts, session, r, resp),
-      originAllowed: this.originAllowed,
-      checkToken: (session, r, token) => checkToken(this.parts, session, r, token),
-      tokenOf: (session, r) => this.csrf.tokenOf(r, session.id),
-    };
-  }
-
-  /**
-   * The event route outside the router: what the middleware and Hono's error handler would do
-   * around it. Every cookie an event reply can carry (a rotated or ended session's) is written by
-   * `withCookie`, so only such replies have their cookies checked against the Secure rule.
-   */
-  private async directEvent(req: Request): Promise<Response> {
-    try {
-      const resp = await this.event(req, undefined);
-      return cookieWritten(resp) ? secureResponseCookies(req, resp, this.config.prefix) : resp;
-    } catch (error) {
-      log.error(`live.event failed: ${error instanceof Error ? error.message : String(error)}`);
-      return new Response("Internal Server Error", { status: 500 });
-    }
   }
 
   private secure(req: Request): boolean {

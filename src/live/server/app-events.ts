@@ -1,0 +1,64 @@
+/**
+ * POST <base>/_svc/event as the live app serves it (src/live/server/event-route.ts does the
+ * checks and the processing): the route's context, made once from the app's parts; an event held
+ * to the end of the turn when the server is busy (src/live/server/turn-batch.ts); and the route
+ * outside the router, for an app with no middleware.
+ */
+import type { JsonObject } from "../../json.ts";
+import { log } from "../../log.ts";
+import { cookieWritten } from "../../server/cookies.ts";
+import { secureResponseCookies } from "../../server/secure.ts";
+import type { LiveAppParts } from "./app-parts.ts";
+import { readSessionId } from "./cookies.ts";
+import { type EventRouteContext, handleEvent } from "./event-route.ts";
+import { checkToken, finishReply } from "./rotation.ts";
+import { eventHold } from "./turn-batch.ts";
+
+/** The live app's event route. */
+export class AppEvents<Model> {
+  /** What the event route needs of the app: made once, not per event. */
+  private context: EventRouteContext<Model> | undefined;
+
+  constructor(
+    private readonly parts: LiveAppParts<Model>,
+    /** The app's <PREFIX>_ENV prefix, for the Secure-cookie rule. */
+    private readonly prefix: string | undefined,
+  ) {}
+
+  /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
+  handle(req: Request, auth: JsonObject | undefined): Promise<Response> {
+    const context = (this.context ??= this.makeContext());
+    const hold = eventHold();
+    return hold === undefined ? handleEvent(req, context, auth) : hold.then(() => handleEvent(req, context, auth));
+  }
+
+  /**
+   * The event route outside the router: what the middleware and Hono's error handler would do
+   * around it. Every cookie an event reply can carry (a rotated or ended session's) is written by
+   * `withCookie`, so only such replies have their cookies checked against the Secure rule.
+   */
+  async direct(req: Request): Promise<Response> {
+    try {
+      const resp = await this.handle(req, undefined);
+      return cookieWritten(resp) ? secureResponseCookies(req, resp, this.prefix) : resp;
+    } catch (error) {
+      log.error(`live.event failed: ${error instanceof Error ? error.message : String(error)}`);
+      return new Response("Internal Server Error", { status: 500 });
+    }
+  }
+
+  private makeContext(): EventRouteContext<Model> {
+    const parts = this.parts;
+    return {
+      registry: parts.sessions,
+      now: parts.now,
+      sessionIdOf: (r) => readSessionId(r, parts.cookieName),
+      // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
+      admit: (session, r, auth) => (parts.access.checksAnything ? parts.access.admit(session, auth, r) : undefined),
+      finish: (session, r, resp) => finishReply(parts, session, r, resp),
+      originAllowed: parts.originAllowed,
+      checkToken: (session, r, token) => checkToken(parts, session, r, token),
+      tokenOf: (session, r) => parts.csrf.tokenOf(r, session.id),
+    };
+  }
+}
