@@ -14,21 +14,26 @@ const url = process.env.DATABASE_URL;
 const db = url ? Db.open(url) : undefined;
 /** Database round trips this replica made (statements and transactions), for the bench. */
 let roundTrips = 0;
+/** The same, by kind: each statement's first words (a transaction's, its first statement's), for the bench. */
+const byKind = new Map<string, number>();
+const kindOf = (sql: string) => sql.replace(/\s+/g, " ").trim().slice(0, 48);
+const count = (kind: string) => byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
 if (db !== undefined) {
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
-  db.query = (statement) => (roundTrips++, query(statement));
-  db.transaction = (statements) => (roundTrips++, transaction(statements));
+  db.query = (statement) => (roundTrips++, count(kindOf(statement.sql)), query(statement));
+  db.transaction = (statements) => (roundTrips++, count(`tx: ${kindOf(statements[0]?.sql ?? "")}`), transaction(statements));
 }
 const live = counterApp({ db, gate: db, heartbeatMs: 1_000 });
 await live.ready();
 
 /**
  * POST /test/revoke/<user> and /test/disable/<user>: the admin action, through this replica.
- * GET /test/round-trips: the database round trips this replica has made.
+ * GET /test/round-trips: the database round trips this replica has made; /test/round-trips-by-kind: the same by statement.
  */
 async function fetch(req: Request): Promise<Response> {
   if (new URL(req.url).pathname === "/test/round-trips") return new Response(String(roundTrips));
+  if (new URL(req.url).pathname === "/test/round-trips-by-kind") return Response.json(Object.fromEntries(byKind));
   const admin = /^\/test\/(revoke|disable)\/([^/]+)$/.exec(new URL(req.url).pathname);
   if (admin === null || req.method !== "POST" || db === undefined) return live.fetch(req);
   const done = admin[1] === "revoke" ? await Auth.revokeUser(db, admin[2]!) : await Auth.disableUser(db, admin[2]!);

@@ -60,7 +60,8 @@ export type EventRouteContext<Model> = {
 
 export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
   const id = ctx.sessionIdOf(req);
-  const found = ctx.registry.resolve(id);
+  // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
+  const found = ctx.registry.resolve(id, true);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved.kind === "lost") return sessionLost();
@@ -97,7 +98,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.registry.resolve(id)).catch(storeFailed);
+    const again = await Promise.resolve(ctx.registry.resolve(id, true)).catch(storeFailed);
     if (again === STORE_FAILED) return storeUnavailable();
     if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
     session = again.session;

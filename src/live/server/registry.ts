@@ -176,8 +176,9 @@ export class SessionRegistry<Model> implements SessionHost {
   /**
    * The session a cookie names. With a shared store, one this replica does not hold is taken
    * over from its saved state (then the answer is a promise); with none, the answer is at hand.
+   * `lazy` (an event): only read, and claimed by the save of the event's change.
    */
-  resolve(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
+  resolve(id: string | undefined, lazy = false): Resolved<Model> | Promise<Resolved<Model>> {
     if (id === undefined) return LOST;
     const session = this.sessions.get(id);
     if (session !== undefined && !session.ended) return { kind: "live", session };
@@ -185,7 +186,7 @@ export class SessionRegistry<Model> implements SessionHost {
     if (rotation !== undefined) return { kind: "rotating", rotation };
     if (this.shared === undefined) return LOST;
     if (this.draining) return ELSEWHERE;
-    return this.takeovers.take(id);
+    return this.takeovers.take(id, lazy);
   }
 
   /** Holds a session taken over from the shared store (src/live/server/session-takeover.ts) from now on. */

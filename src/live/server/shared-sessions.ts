@@ -19,7 +19,7 @@ import { encodeMessage } from "../store/bus.ts";
 import type { ModelCodec } from "../store/codec.ts";
 import type { Sealer } from "../store/seal.ts";
 import { sessionKey } from "../store/session-key.ts";
-import { LEASE_MS, type LiveStore, type Ownership, type StoredRotation, type StoredSession } from "../store/store.ts";
+import { type Claim, LEASE_MS, type LiveStore, type Ownership, type StoredRotation, type StoredSession } from "../store/store.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
 import type { Frame, FrameSink } from "./frames.ts";
@@ -28,7 +28,11 @@ import { SessionFrames } from "./session-frames.ts";
 import type { SessionState } from "./session-state.ts";
 
 /** This replica's hold on a session: the key it is stored under and the epoch of the lease. */
-type Hold = { key: string; epoch: number; since: number };
+/**
+ * This replica's hold on a session: the key it is stored under and the epoch of the lease. `claim`:
+ * the session was only loaded (docs/deployment.md#several-replicas), and its next save makes it ours.
+ */
+type Hold = { key: string; epoch: number; since: number; claim?: Claim };
 
 /** A session taken over: its state as stored, and the streams already open for it here. */
 export type Loaded<Model> = {
@@ -39,6 +43,8 @@ export type Loaded<Model> = {
   readonly frames: SessionFrames;
   /** The ids it rotated away from that are still in their grace period (docs/protocol.md#session-rotation). */
   readonly rotatedFrom: readonly { readonly id: string; readonly handle: string; readonly remainingMs: number }[];
+  /** Set when the session was only loaded: its next save claims it from its owner. */
+  readonly claim: Claim | undefined;
 };
 
 /** A rotation made here, for the store: the old id and handle, and the ticket handed to the tab. */
@@ -142,12 +148,17 @@ export class SharedSessions<Model> {
     return this.track(session, created);
   }
 
-  /** Takes the session with this id over, from its saved state; undefined when unknown or dead. */
-  async take(id: string): Promise<Loaded<Model> | undefined> {
+  /**
+   * Takes the session with this id over, from its saved state; undefined when unknown or dead.
+   * `lazy` (an event's takeover): the session is only read, and the save of the event's change
+   * claims it, fenced on the epoch read, so a move costs a read and the save the event makes anyway.
+   */
+  async take(id: string, lazy = false): Promise<Loaded<Model> | undefined> {
     await this.ready;
     const key = await sessionKey(id);
-    const taken = await this.store.take(key, this.owner);
+    const taken = lazy ? await this.store.load(key) : await this.store.take(key, this.owner);
     if (taken === undefined) return undefined;
+    const claim = "owner" in taken ? (taken.owner === this.owner ? undefined : { previousOwner: taken.owner }) : undefined;
     const stored = taken.session;
     const state: SessionState<Model> = {
       model: this.codec.decode(stored.model),
@@ -163,12 +174,12 @@ export class SharedSessions<Model> {
       const from = await this.sealer.unseal(rotation.fromSealed);
       if (from !== undefined) rotatedFrom.push({ id: from, handle: rotation.fromHandle, remainingMs: rotation.remainingMs });
     }
-    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key), rotatedFrom };
+    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key), rotatedFrom, claim };
   }
 
-  /** Marks a session built from `take` as held here. */
-  hold(session: LiveSession<Model>, key: string, epoch: number): void {
-    this.setHold(session, { key, epoch, since: this.now() });
+  /** Marks a session built from `take` as held here (with `claim`, once its next save claims it). */
+  hold(session: LiveSession<Model>, key: string, epoch: number, claim?: Claim): void {
+    this.setHold(session, claim === undefined ? { key, epoch, since: this.now() } : { key, epoch, since: this.now(), claim });
   }
 
   /**
@@ -187,7 +198,14 @@ export class SharedSessions<Model> {
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
     const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
-    return this.store.save(this.stored(hold.key, handle, state), this.owner, hold.epoch, notice);
+    const claim = hold.claim;
+    const saved = await this.store.save(this.stored(hold.key, handle, state), this.owner, hold.epoch, notice, claim);
+    if (saved && claim !== undefined && this.holds.get(session) === hold) {
+      // Claimed: ours from now on, one epoch on (src/live/store/store.ts).
+      hold.epoch += 1;
+      hold.claim = undefined;
+    }
+    return saved;
   }
 
   /**
@@ -370,7 +388,9 @@ export class SharedSessions<Model> {
     const keys: string[] = [];
     for (const [key, since] of this.heldKeys()) {
       const session = this.byKey.get(key);
-      if (since < asked && (session === undefined || !this.inFlight.has(session))) keys.push(key);
+      // A session only loaded is not ours until its save claims it: renewal says nothing about it.
+      const claiming = session !== undefined && this.holds.get(session)?.claim !== undefined;
+      if (since < asked && !claiming && (session === undefined || !this.inFlight.has(session))) keys.push(key);
     }
     return keys;
   }

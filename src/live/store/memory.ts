@@ -4,10 +4,13 @@
  * tested without a server. Notices have nowhere to go: there is no other replica.
  */
 import {
+  type Claim,
   DEAD_KEY_TTL_MS,
   LEASE_MS,
   type LiveStore,
+  type Loaded,
   type Ownership,
+  type RotatedFrom,
   type RotationFound,
   type StoredRotation,
   type StoredSession,
@@ -40,15 +43,29 @@ export class MemoryLiveStore implements LiveStore {
     row.epoch += 1;
     const now = this.now();
     row.leaseUntil = now + LEASE_MS;
-    const rotatedFrom = [...this.rotations.values()]
-      .filter((r) => r.toKey === key && r.until > now)
-      .map((r) => ({ fromHandle: r.fromHandle, fromSealed: r.fromSealed, remainingMs: r.until - now }));
-    return { session: row.session, epoch: row.epoch, previousOwner, rotatedFrom };
+    return { session: row.session, epoch: row.epoch, previousOwner, rotatedFrom: this.rotatedTo(key) };
   }
 
-  async save(session: StoredSession, _owner: string, epoch: number): Promise<boolean> {
+  private rotatedTo(key: string): RotatedFrom[] {
+    const now = this.now();
+    return [...this.rotations.values()]
+      .filter((r) => r.toKey === key && r.until > now)
+      .map((r) => ({ fromHandle: r.fromHandle, fromSealed: r.fromSealed, remainingMs: r.until - now }));
+  }
+
+  async load(key: string): Promise<Loaded | undefined> {
+    const row = this.rows.get(key);
+    if (row === undefined) return undefined;
+    return { session: row.session, epoch: row.epoch, owner: row.owner, rotatedFrom: this.rotatedTo(key) };
+  }
+
+  async save(session: StoredSession, owner: string, epoch: number, _notice?: string, claim?: Claim): Promise<boolean> {
     const row = this.rows.get(session.key);
     if (row === undefined || row.epoch !== epoch) return false;
+    if (claim !== undefined) {
+      row.owner = owner;
+      row.epoch += 1;
+    }
     row.session = session;
     row.updatedAt = this.now();
     row.leaseUntil = row.updatedAt + LEASE_MS;

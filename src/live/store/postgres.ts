@@ -21,10 +21,13 @@ import type { Db } from "../../db/db.ts";
 import type { Statement } from "../../db/driver.ts";
 import { CHANNEL_SQL } from "../../db/notify.ts";
 import {
+  type Claim,
   DEAD_KEY_TTL_MS,
   LEASE_MS,
   type LiveStore,
+  type Loaded,
   type Ownership,
+  type RotatedFrom,
   type RotationFound,
   type StoredRotation,
   type StoredSession,
@@ -87,8 +90,17 @@ const SCHEMA: readonly Statement[] = [
 ];
 
 const COLUMNS = "key, handle, model, out_seq, input_seqs, page_seqs, user_id, bound_at";
+/** The rotations to session `s` still within their grace period, as JSON (for a takeover or a load). */
+const ROTATED_FROM = `(SELECT json_agg(json_build_object('h', r.from_handle, 's', r.from_sealed, 'ms', r.until - ${NOW}))::text
+  FROM svc_live_rotations r WHERE r.app = s.app AND r.to_key = s.key AND r.until > ${NOW}) AS rotated_from`;
 
 type Row = Readonly<Record<string, unknown>>;
+
+function rotatedFromOf(row: Row): RotatedFrom[] {
+  if (row.rotated_from === null || row.rotated_from === undefined) return [];
+  const rotated = JSON.parse(String(row.rotated_from)) as { h: string; s: string; ms: number }[];
+  return rotated.map((r) => ({ fromHandle: r.h, fromSealed: r.s, remainingMs: Number(r.ms) }));
+}
 
 function sessionOf(row: Row): StoredSession {
   return {
@@ -170,9 +182,7 @@ export class PostgresLiveStore implements LiveStore {
         `WITH old AS (SELECT owner, lease_until FROM svc_live_sessions WHERE app = $1 AND key = $2 FOR UPDATE)
          UPDATE svc_live_sessions s SET owner = $3, epoch = s.epoch + 1, lease_until = ${NOW} + $4::bigint
          FROM old WHERE s.app = $1 AND s.key = $2
-         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner,
-           (SELECT json_agg(json_build_object('h', r.from_handle, 's', r.from_sealed, 'ms', r.until - ${NOW}))::text
-              FROM svc_live_rotations r WHERE r.app = $1 AND r.to_key = $2 AND r.until > ${NOW}) AS rotated_from,
+         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner, ${ROTATED_FROM},
            CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
              json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`,
         this.app,
@@ -183,35 +193,54 @@ export class PostgresLiveStore implements LiveStore {
     );
     if (row === undefined) return undefined;
     const previous = row.previous_owner;
-    const rotated = row.rotated_from === null || row.rotated_from === undefined
-      ? []
-      : (JSON.parse(String(row.rotated_from)) as { h: string; s: string; ms: number }[]);
     return {
       session: sessionOf(row),
       epoch: Number(row.epoch),
       previousOwner: previous === null || previous === undefined ? undefined : String(previous),
-      rotatedFrom: rotated.map((r) => ({ fromHandle: r.h, fromSealed: r.s, remainingMs: Number(r.ms) })),
+      rotatedFrom: rotatedFromOf(row),
     };
   }
 
-  async save(session: StoredSession, _owner: string, epoch: number, notice?: string): Promise<boolean> {
-    const args = [this.app, ...sessionColumns(session), epoch, this.leaseMs];
+  async load(key: string): Promise<Loaded | undefined> {
+    // A plain read: no row lock, no write. The save that claims the session is fenced on this epoch.
+    const [row] = await this.rows(
+      stmt(`SELECT ${COLUMNS}, epoch, owner, ${ROTATED_FROM} FROM svc_live_sessions s WHERE app = $1 AND key = $2`, this.app, key),
+    );
+    if (row === undefined) return undefined;
+    return {
+      session: sessionOf(row),
+      epoch: Number(row.epoch),
+      owner: row.owner === null || row.owner === undefined ? undefined : String(row.owner),
+      rotatedFrom: rotatedFromOf(row),
+    };
+  }
+
+  async save(session: StoredSession, owner: string, epoch: number, notice?: string, claim?: Claim): Promise<boolean> {
+    // $12: the frame notice (or NULL); $13, $14: with a claim, the new owner and the one told of the move.
+    const args = [this.app, ...sessionColumns(session), epoch, this.leaseMs, notice ?? null, claim === undefined ? null : owner];
+    if (claim !== undefined) args.push(claim.previousOwner ?? null);
+    const claiming = claim === undefined ? "" : ", owner = $13, epoch = epoch + 1";
     const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
-      user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint
-      WHERE app = $1 AND key = $2 AND epoch = $10::bigint`;
+      user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint${claiming}
+      WHERE app = $1 AND key = $2 AND epoch = $10::bigint RETURNING remote_streams, epoch`;
+    // The previous owner drops its copy at once (its saves are fenced off either way).
+    const told = claim === undefined ? "NULL" : `CASE WHEN $14::text IS NOT NULL AND $14::text <> $13::text THEN pg_notify(${CHANNEL},
+      json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $13::text, 'epoch', saved.epoch)::text) END`;
     // The frame is published only when another replica streams the session, as the row says
     // under the UPDATE's lock, so a stream that registered just before this save gets it.
     let sql: string;
-    if (notice === undefined) sql = `${update} RETURNING 1 AS saved`;
-    else if (fitsInline(notice)) {
-      sql = `WITH saved AS (${update} RETURNING remote_streams)
-        SELECT (CASE WHEN remote_streams THEN pg_notify(${CHANNEL}, $12) END)::text AS saved FROM saved`;
+    if (notice === undefined) {
+      sql = `WITH saved AS (${update}) SELECT (${told})::text AS told, $12::text AS frame, $13::text AS claim FROM saved`;
+    } else if (fitsInline(notice)) {
+      sql = `WITH saved AS (${update})
+        SELECT (CASE WHEN remote_streams THEN pg_notify(${CHANNEL}, $12) END)::text AS saved, (${told})::text AS told, $13::text AS claim FROM saved`;
     } else {
-      sql = `WITH saved AS (${update} RETURNING remote_streams),
+      sql = `WITH saved AS (${update}),
         frame AS (INSERT INTO svc_live_frames (payload, at) SELECT $12, ${NOW} FROM saved WHERE saved.remote_streams RETURNING id)
-        SELECT (SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id) FROM frame)::text AS saved FROM saved`;
+        SELECT (SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id) FROM frame)::text AS saved, (${told})::text AS told,
+          $13::text AS claim FROM saved`;
     }
-    const rows = await this.rows({ sql, args: notice === undefined ? args : [...args, notice] });
+    const rows = await this.rows({ sql, args });
     return rows.length === 1;
   }
 

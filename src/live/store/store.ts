@@ -49,6 +49,18 @@ export type RotatedFrom = { readonly fromHandle: string; readonly fromSealed: st
 /** A rotation found by its old key, within its grace period. */
 export type RotationFound = { readonly toKey: string; readonly toSealed: string; readonly ticketHash: string };
 
+/** A session read without taking it (`load`): its state, its epoch, and who owns it. */
+export type Loaded = {
+  readonly session: StoredSession;
+  readonly epoch: number;
+  readonly owner: string | undefined;
+  /** The rotations to this session still within their grace period. */
+  readonly rotatedFrom: readonly RotatedFrom[];
+};
+
+/** A save that claims a loaded session: who owned it at the load (told of the move). */
+export type Claim = { readonly previousOwner: string | undefined };
+
 /** A session taken over: its state, the new epoch, and who held it before. */
 export type Taken = {
   readonly session: StoredSession;
@@ -82,8 +94,17 @@ export interface LiveStore {
    * A shared store tells the previous owner (a "taken" notice, see bus.ts) in the same statement.
    */
   take(key: string, owner: string): Promise<Taken | undefined>;
-  /** Writes the state while `epoch` is still the session's; false when another replica took it. */
-  save(session: StoredSession, owner: string, epoch: number, notice?: string): Promise<boolean>;
+  /**
+   * Reads a session without taking it (docs/deployment.md#several-replicas): the state, its epoch and owner. A
+   * replica that loads a session this way owns it only once its first save claims it (`claim`).
+   */
+  load(key: string): Promise<Loaded | undefined>;
+  /**
+   * Writes the state while `epoch` is still the session's; false when another replica took it or
+   * saved since. With `claim`, the save also makes `owner` the owner at epoch + 1 and tells the
+   * previous owner (a "taken" notice), in the same statement: a load and one save move a session.
+   */
+  save(session: StoredSession, owner: string, epoch: number, notice?: string, claim?: Claim): Promise<boolean>;
   /** Gives a lease up, so the next replica to need the session takes it without waiting. */
   release(key: string, owner: string, epoch: number): Promise<void>;
   /** Extends the leases `owner` still holds; resolves to their keys (the others were taken). */
