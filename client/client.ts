@@ -72,6 +72,7 @@ export class LiveClient {
         flying: () => this.sends.flying,
         lastSeq: () => this.seq,
         close: () => this.close(),
+        retarget: (from, to) => this.sends.retarget(from, to),
         log: (message) => this.log(message),
       },
     });

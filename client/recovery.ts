@@ -7,14 +7,18 @@ import {
   ACK_HEADER,
   answerOf,
   CSRF_HEADER,
+  ID_ATTR,
   type InputAcks,
   type Move,
   MOVES_HEADER,
   RENDER_PATH,
   type RenderEvent,
+  ROOT_ID,
   SEQ_HEADER,
 } from "../src/protocol/mod.ts";
 import type { Applier } from "./apply.ts";
+import { carryDirty, landCarried } from "./carry.ts";
+import type { Control } from "./dom.ts";
 import type { Host } from "./host.ts";
 import type { ClientParts } from "./parts.ts";
 import { MAX_RETRIES, sleep } from "./transport.ts";
@@ -27,6 +31,8 @@ export type RecoveryHooks = {
   readonly lastSeq: () => number;
   /** Stops the stream and the debounce timers. */
   readonly close: () => void;
+  /** A dirty control's entry moved to another node with its identity: its sends follow (client/carry.ts). */
+  readonly retarget: (from: Control, to: Control) => void;
   readonly log: (message: string) => void;
 };
 
@@ -139,7 +145,15 @@ export class Recovery {
       if (moves !== undefined) applier.move(moves);
       // Then the acks of the frames the render stands for, before the authority rule reads them.
       if (acks !== undefined) inputs.ack(acks, seq, this.parts.hooks.lastSeq());
+      // Without moves (the session's log does not reach back so far) ids cannot be trusted: dirty
+      // entries are carried over to the controls with their identity (client/carry.ts).
+      const carried = moves === undefined ? carryDirty(inputs, this.parts.host.doc) : [];
       applier.root(html, seq);
+      const root = this.parts.host.doc.querySelector(`[${ID_ATTR}="${ROOT_ID}"]`);
+      const lost = root === null ? carried : landCarried(inputs, root, carried, this.parts.hooks.retarget);
+      for (const held of lost) {
+        this.parts.hooks.log(`svc: a typed value could not be matched with a control of the render (${held.value.length} characters)`);
+      }
     }
     order.resume(seq, (skipped) => inputs.ack(skipped.ackInputs, skipped.seq, skipped.clamp));
   }

@@ -15,7 +15,7 @@
  * value before it, nor may that value be lost if the navigation aborts its request.
  */
 import type { EventEntry } from "../src/protocol/mod.ts";
-import { BUSY_ATTR, eventValue, type Json } from "./dom.ts";
+import { BUSY_ATTR, type Control, eventValue, type Json } from "./dom.ts";
 import { handlerIdOf, type InputEntry, reportValue, type Send } from "./inputs.ts";
 import type { ClientParts } from "./parts.ts";
 import type { BatchBody, EventBody } from "./transport.ts";
@@ -160,6 +160,19 @@ export class SendQueue {
     const entry = send.entry;
     const value = entry?.composing ? reportValue(entry) : eventValue(send.control);
     return [...send.args, value];
+  }
+
+  /**
+   * A control was replaced by another with its identity (a render without moves, client/carry.ts):
+   * the sends that post its value, queued, pending or in flight, post the new one's.
+   */
+  retarget(from: Control, to: Control): void {
+    const sends = [...this.queue, ...(this.inFlight === undefined ? [] : [this.inFlight.send])];
+    for (const entry of this.parts.inputs.entries.values()) if (entry.pending !== undefined) sends.push(entry.pending);
+    for (const send of sends) {
+      if (send.control === from) send.control = to;
+      if (send.handler === from) send.handler = to;
+    }
   }
 
   private pump(): void {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Patch } from "../../src/protocol/mod.ts";
-import { page, ROOT, settle, TITLE } from "./support.ts";
+import { page, ROOT, settle, status, TITLE } from "./support.ts";
 
 const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({
   seq,
@@ -189,6 +189,80 @@ test("a stream's render event carries the moves since the stream's last frame: a
   p.client.flushDebounced(true);
   const req = await p.waitFor(1);
   assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], ["T", ["typed"], "r.3#div.0#input", 40]);
+  await p.close();
+});
+
+test("a resync whose render comes without moves (the log does not reach back) carries a dirty input's value, caret and pending send to the control with its identity", async () => {
+  const field = (i: number, msg: string, id: string) =>
+    `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="${msg}"></div>`;
+  const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
+  // The page: the typed-in field at r.1; the render, far ahead: two rows above, and r.1 is now
+  // another field, which an id-only reconcile would take the dirty node for.
+  const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
+  const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+    options: { debounceMs: 10_000 },
+    auto: (req) =>
+      req.url.startsWith("/_svc/render")
+        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
+        : undefined,
+  });
+  const mine = p.el<HTMLInputElement>("r.1#div.0#input");
+  mine.focus();
+  p.type(mine, "typed");
+  mine.setSelectionRange(2, 2);
+  await p.client.resync();
+  assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
+  const now = p.doc.getElementById("mine") as unknown as HTMLInputElement;
+  assert.equal(now.getAttribute("svc-id"), "r.3#div.0#input");
+  assert.equal(now.value, "typed", "the typed value is on the control with its identity");
+  assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "", "and not on the other field");
+  assert.equal(p.doc.activeElement, now, "focus follows");
+  assert.deepEqual([now.selectionStart, now.selectionEnd], [2, 2], "so does the caret");
+  assert.equal(p.client.inputs.of(now)?.liveValue, "typed");
+  p.client.flushDebounced(true);
+  const req = await p.waitFor(2);
+  assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], [
+    "T",
+    ["typed"],
+    "r.3#div.0#input",
+    400,
+  ]);
+  assert.deepEqual(req.body?.inputState, { "r.3#div.0#input": { value: "typed", seq: 1 } });
+  assert.deepEqual(p.logs, []);
+  await p.close();
+});
+
+test("an event refused 410 handler-gone leaves its input dirty; the gap that follows resyncs, and a render without moves still keeps the typed value", async () => {
+  const field = (i: number, msg: string, id: string) =>
+    `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-hid="r.${i}#div.0#input" data-svc-on="input" data-svc-input="${msg}"></div>`;
+  const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
+  const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
+  const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+    auto: (req) =>
+      req.url.startsWith("/_svc/render")
+        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "9" } })
+        : req.url.endsWith("/_svc/event") && req.body?.seq === 1
+        ? status(410, "handler-gone")
+        : undefined,
+  });
+  p.type(p.el<HTMLInputElement>("r.1#div.0#input"), "typed");
+  const refused = await p.waitFor(1);
+  assert.equal(refused.body?.msg, "T");
+  await settle();
+  assert.equal(p.requests.length, 1, "with the stream open, no render yet: its frames are on their way");
+  p.sse.frame({ seq: 9, patches: [] }); // frames 1-8 do not come: a gap, then a resync
+  const resync = await p.waitFor(2);
+  assert.equal(resync.url, "/_svc/render?since=0");
+  await settle();
+  const mine = p.doc.getElementById("mine") as unknown as HTMLInputElement;
+  assert.equal(mine.getAttribute("svc-id"), "r.3#div.0#input");
+  assert.equal(mine.value, "typed");
+  assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "");
+  // The next event carries the still unacked value under the input's id now.
+  p.type(mine, "!");
+  p.client.flushDebounced(true);
+  const next = await p.waitFor(3);
+  assert.deepEqual([next.body?.handlerId, next.body?.args, next.body?.lastAppliedSeq], ["r.3#div.0#input", ["typed!"], 9]);
   await p.close();
 });
 

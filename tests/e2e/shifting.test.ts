@@ -41,7 +41,7 @@ const browser = sharedBrowser("svc-e2e-shift-", skip, () => {
  * Re-emits an SSE body's `patch` events each after a random 0-300 ms (so they overtake each
  * other), a fifth of them twice; other events and comments pass at once.
  */
-function jumbled(body: ReadableStream<Uint8Array>, rand: () => number): ReadableStream<Uint8Array> {
+function jumbled(body: ReadableStream<Uint8Array>, rand: () => number, drop: () => boolean): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   let pending = 0;
@@ -75,6 +75,7 @@ function jumbled(body: ReadableStream<Uint8Array>, rand: () => number): Readable
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             if (!block.split("\n").includes("event: patch")) emit(block);
+            else if (drop()) continue;
             else {
               later(block);
               if (rand() < 0.2) later(block);
@@ -93,12 +94,27 @@ function jumbled(body: ReadableStream<Uint8Array>, rand: () => number): Readable
 
 type Post = { msg: string; status: number };
 
+/** A gate the test opens: requests wait at it until then. */
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open, waiting: 0 };
+}
+
 /** The shifting app on 127.0.0.1 behind a wrapper that delays replies and SSE frames per `seed`. */
 async function serve(seed: number) {
   const { serve: listen } = await import("@hono/node-server");
   const rand = random(seed);
   const shifting = shiftingApp({ tickMs: 90 });
   const posts: Post[] = [];
+  // The test can drop the stream's next frame (a gap: the page resyncs after gapMs) and hold the
+  // render that resync asks for until it opens the gate.
+  let streams = 0;
+  const control = {
+    dropFrames: 0,
+    renders: undefined as ReturnType<typeof gate> | undefined,
+    renderedTop: undefined as string | undefined,
+  };
   const server = listen({
     hostname: "127.0.0.1",
     port: 0,
@@ -106,7 +122,13 @@ async function serve(seed: number) {
       const path = new URL(req.url).pathname;
       const isEvent = req.method === "POST" && path === "/_svc/event";
       const text = isEvent ? await req.clone().text() : "";
+      const held = path === "/_svc/render" ? control.renders : undefined;
+      if (held !== undefined) {
+        held.waiting++;
+        await held.opened;
+      }
       const resp = await shifting.live.fetch(req);
+      if (held !== undefined) control.renderedTop = shifting.model().log[0];
       if (isEvent) {
         let msg = "?";
         try {
@@ -116,11 +138,18 @@ async function serve(seed: number) {
           // not JSON
         }
         posts.push({ msg, status: resp.status });
+        if (process.env["SVC_E2E_DEBUG"]) console.log(`post ${resp.status} ${text.slice(0, 400)}`);
         await sleep(rand() * 300);
         return resp;
       }
+      if (process.env["SVC_E2E_DEBUG"] && path.endsWith("/_svc/render")) {
+        console.log(`render ${req.url} seq ${resp.headers.get("X-Svc-Seq")} moves ${resp.headers.get("X-Svc-Moves")?.length ?? "none"}`);
+      }
       if ((resp.headers.get("Content-Type") ?? "").startsWith("text/event-stream") && resp.body !== null) {
-        return new Response(jumbled(resp.body, rand), { status: resp.status, headers: resp.headers });
+        // Only the page's latest stream loses a frame (an old page's may still be closing).
+        const stream = ++streams;
+        const drop = () => stream === streams && control.dropFrames > 0 && control.dropFrames-- > 0;
+        return new Response(jumbled(resp.body, rand, drop), { status: resp.status, headers: resp.headers });
       }
       return resp;
     },
@@ -130,6 +159,7 @@ async function serve(seed: number) {
   return {
     ...shifting,
     posts,
+    control,
     url: `http://127.0.0.1:${port}`,
     close() {
       server.close();
@@ -156,6 +186,8 @@ async function withPage(name: string, seed: number, fn: (page: Page, app: Served
     if (process.env["SVC_E2E_DEBUG"]) console.log(`console: ${m.text()}`);
   });
   try {
+    const rate = Number(process.env["SVC_E2E_CPU"] ?? 0);
+    if (rate > 1) await (await ctx.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate });
     await page.goto(`${app.url}/`);
     await page.waitForFunction(() => document.querySelector('script[type="module"]') !== null);
     await page.evaluate(busyPage);
@@ -313,6 +345,53 @@ test(
           assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
           const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
           assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
+          assert.equal(app.model().text, typed);
+        });
+        await page.goto(`${app.url}/`);
+      }
+    });
+  },
+);
+
+test(
+  `G2 through a resync on a shifting page (seed ${
+    SEEDS[0]
+  }): a debounced value typed while the page is far behind and catching up from a render reaches the server before the navigation message, in every one of 4 rounds`,
+  { skip, timeout: 180_000 },
+  async () => {
+    await withPage("G2 resync", SEEDS[0]!, async (page, app) => {
+      // Long lists above the input: every frame renames some 40 nodes, and the render's moves
+      // must carry the page through a second or more of them.
+      for (let i = 0; i < 30; i++) await page.click("#add");
+      await eventually(() => assert.ok(app.model().log.length >= 30, "the log above the inputs is long"));
+      for (let round = 0; round < 4; round++) {
+        await page.waitForFunction(() => document.getElementById("text") !== null);
+        await page.evaluate(busyPage);
+        const before = app.received.length;
+        const typed = `${await value(page, "#text")} s${round}`;
+        // The typed value stays pending (a long debounce) until the link click sends it.
+        await page.$eval("#text", (el) => el.setAttribute("data-svc-debounce", "60000"));
+        // A frame lost on the stream: the page waits for it, then resyncs; its render is held.
+        const renders = (app.control.renders = gate());
+        app.control.dropFrames = 1;
+        await eventually(() => assert.ok(renders.waiting > 0, `round ${round}: the page resyncs`), 15_000);
+        await focusEnd(page, "#text");
+        await page.keyboard.type(` s${round}`);
+        await sleep(1_000); // ticks go on: the render is further ahead still
+        app.control.renders = undefined;
+        renders.open();
+        await eventually(() => assert.ok(app.control.renderedTop !== undefined));
+        const top = app.control.renderedTop!;
+        app.control.renderedTop = undefined;
+        await page.waitForFunction((line) => Array.from(document.querySelectorAll("p.log")).some((p) => p.textContent === line), top);
+        assert.equal(await value(page, "#text"), typed, `round ${round}: the page still shows what was typed`);
+        await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+        await eventually(() => {
+          const seen = app.received.slice(before);
+          const nav = seen.findIndex(([m]) => m === "Navigate");
+          assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+          const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+          assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
           assert.equal(app.model().text, typed);
         });
         await page.goto(`${app.url}/`);

@@ -340,3 +340,35 @@ test("a stream resumed from too far back gets a render with the moves and acks s
   assert.equal(unknown.data.since, undefined, "no moves for an id the server never issued");
   assert.equal(unknown.data.moves, undefined);
 });
+
+test("an event body older than the session's log has its ids read as they are (docs/protocol.md#ids-that-move): a handler id that names nothing now gets 410 handler-gone and changes nothing, and a render since then comes without X-Svc-Moves", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  for (let seq = 1; seq <= 3; seq++) await tab.post({ seq, msg: "Add", handlerId: `r.${seq + 7}#div.0#button`, lastAppliedSeq: seq - 1 });
+  // The log forgets those frames (as past its bound, or for a quiet session, src/live/server/registry.ts sweep).
+  const session = [...a.live.sessions.all()][0]!;
+  session.forgetRenames();
+  const textNow = TEXT_AT(6);
+  const before = a.model();
+  const old = await tab.post({
+    seq: 4,
+    msg: "SetText",
+    args: ["typed long ago"],
+    handlerId: TEXT_AT(3),
+    lastAppliedSeq: 0,
+    inputState: { [TEXT_AT(3)]: { value: "typed long ago", seq: 4 } },
+  });
+  assert.equal(old.status, 410);
+  assert.equal(old.headers.get("X-Svc-Status"), "handler-gone");
+  assert.equal(((await old.json()) as { error: string }).error, "handler_gone");
+  assert.equal(a.model(), before, "nothing processed");
+  assert.equal(session.inputSeqs.size, 0, "its input is not acked");
+  // The id read as it is still names the input: applied.
+  const same = await tab.post({ seq: 5, msg: "SetText", args: ["typed"], handlerId: textNow, lastAppliedSeq: 0 });
+  assert.equal(same.status, 200);
+  assert.equal(a.model().text, "typed");
+  const render = (since: number) =>
+    a.live.fetch(new Request(`http://app.test/_svc/render?since=${since}`, { headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf } }));
+  assert.equal((await render(0)).headers.get("X-Svc-Moves"), null, "the log does not reach back to frame 0");
+  assert.deepEqual(JSON.parse((await render(4)).headers.get("X-Svc-Moves") ?? "null"), [], "it does to the latest frame");
+});
