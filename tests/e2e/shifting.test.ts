@@ -5,6 +5,8 @@
 // event reply and every SSE frame back 0-300 ms (so frames arrive out of order), sends some SSE
 // frames twice, and the page's main thread is kept busy. G1, G2, IME and the choice controls must
 // hold with every seed; the seed is printed (SVC_E2E_SEED=<n> replays one, SVC_E2E_SEEDS=<k> runs k).
+// SVC_E2E_CPU=<rate> throttles the page's CPU (CDP Emulation.setCPUThrottlingRate) to replay a
+// loaded machine deterministically; SVC_E2E_DEBUG=1 prints the posts, renders and console.
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
 import { test } from "node:test";
@@ -17,6 +19,9 @@ const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/shifting skipped: ${skip}`);
 
 const started = Date.now();
+/** SVC_E2E_CPU=<rate>: the page's CPU throttled that many times (CDP), as on a loaded machine; timeouts grow with it. */
+const CPU = Number(process.env["SVC_E2E_CPU"] ?? 0);
+const SLOWER = Math.max(1, CPU / 5);
 const SEEDS: number[] = process.env["SVC_E2E_SEED"]
   ? [Number(process.env["SVC_E2E_SEED"])]
   : Array.from({ length: Number(process.env["SVC_E2E_SEEDS"] ?? 2) }, () => Math.floor(Math.random() * 2 ** 31));
@@ -186,8 +191,7 @@ async function withPage(name: string, seed: number, fn: (page: Page, app: Served
     if (process.env["SVC_E2E_DEBUG"]) console.log(`console: ${m.text()}`);
   });
   try {
-    const rate = Number(process.env["SVC_E2E_CPU"] ?? 0);
-    if (rate > 1) await (await ctx.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate });
+    if (CPU > 1) await (await ctx.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: CPU });
     await page.goto(`${app.url}/`);
     await page.waitForFunction(() => document.querySelector('script[type="module"]') !== null);
     await page.evaluate(busyPage);
@@ -241,7 +245,7 @@ async function typeInto(page: Page, selector: string, text: string, human: numbe
 for (const seed of SEEDS) {
   test(
     `G1 on a shifting page (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`,
-    { skip, timeout: 180_000 },
+    { skip, timeout: 180_000 * SLOWER },
     async () => {
       await withPage("G1", seed, async (page, app) => {
         const startId = await idOf(page, "#text");
@@ -290,7 +294,7 @@ test(
   `IME on a shifting page (seed ${
     SEEDS[0]
   }): one dispatch of the committed text after compositionend, and the confirming Enter does not send`,
-  { skip, timeout: 120_000 },
+  { skip, timeout: 120_000 * SLOWER },
   async () => {
     await withPage("IME", SEEDS[0]!, async (page, app) => {
       const cdp = await (await browser()).newCDPSession(page);
@@ -328,7 +332,7 @@ test(
   `G2 on a shifting page (seed ${
     SEEDS[0]
   }): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`,
-  { skip, timeout: 120_000 },
+  { skip, timeout: 120_000 * SLOWER },
   async () => {
     await withPage("G2", SEEDS[0]!, async (page, app) => {
       for (let round = 0; round < 6; round++) {
@@ -357,7 +361,7 @@ test(
   `G2 through a resync on a shifting page (seed ${
     SEEDS[0]
   }): a debounced value typed while the page is far behind and catching up from a render reaches the server before the navigation message, in every one of 4 rounds`,
-  { skip, timeout: 180_000 },
+  { skip, timeout: 180_000 * SLOWER },
   async () => {
     await withPage("G2 resync", SEEDS[0]!, async (page, app) => {
       // Long lists above the input: every frame renames some 40 nodes, and the render's moves
@@ -402,7 +406,7 @@ test(
 
 test(`checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames (seed ${SEEDS[0]})`, {
   skip,
-  timeout: 120_000,
+  timeout: 120_000 * SLOWER,
 }, async () => {
   await withPage("choices", SEEDS[0]!, async (page, app) => {
     const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
