@@ -12,7 +12,8 @@ import { Hono } from "hono";
 import type { JsonValue } from "../src/json.ts";
 import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app.ts";
-import type { LiveElement, LiveTree } from "../src/live/tree.ts";
+import { type LiveElement, type LiveTree, textOf } from "../src/live/tree.ts";
+import { idsOf } from "./page-ids.ts";
 import { eventHold } from "../src/live/server/turn-batch.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
@@ -256,8 +257,9 @@ export function cookiesOf(resp: Response): string {
 /** Reads the page's meta values and the ids of the "+" button and the name input. */
 export function credsFromPage(html: string, cookie: string): SessionCreds {
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
-  const incId = /<button svc-id="([^"]+)"[^>]*>\+<\/button>/.exec(html)?.[1];
-  const nameId = /<input svc-id="([^"]+)"[^>]*name="name"/.exec(html)?.[1];
+  // Every variant renders the same page (the ids the markup leaves out are derived, docs/protocol.md#derived-ids).
+  const incId = idsOf(view(initialModel), (el) => el.tag === "button" && textOf(el) === "+")[0];
+  const nameId = idsOf(view(initialModel), (el) => el.tag === "input" && el.name === "name")[0];
   if (!incId || !nameId) throw new Error("bench page lacks the + button or the name input");
   return { cookie, csrf: meta("svc-csrf"), handle: meta("svc-session"), incId, nameId };
 }

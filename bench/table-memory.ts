@@ -16,7 +16,8 @@
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
-import { tableApp } from "./table-page.ts";
+import { initialTable, tableApp, tableView } from "./table-page.ts";
+import { idsOf } from "./page-ids.ts";
 
 const g = globalThis as {
   gc?: () => void;
@@ -47,7 +48,7 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
   const html = await resp.text();
   const cookie = cookiesOf(resp);
   const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
-  const ids = [...html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)].map((m) => m[1]!);
+  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
   for (let seq = 1; seq <= 10; seq++) {
     const row = (seq * 7) % rows;
     const id = ids[row]!;

@@ -33,7 +33,8 @@ import { fileURLToPath } from "node:url";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { type BenchRow, medianPair, report } from "./report.ts";
 import { cookiesOf } from "./live-app.ts";
-import { initialTable, peerApp, peerDocument, type PeerKind, renderPeerPage, tableApp, type TableModel } from "./table-page.ts";
+import { initialTable, peerApp, peerDocument, type PeerKind, renderPeerPage, tableApp, type TableModel, tableView } from "./table-page.ts";
+import { idsOf } from "./page-ids.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -55,8 +56,8 @@ async function openTab(fetch: Fetch, rows: number, page: string): Promise<Tab> {
   const resp = await fetch(new Request(`${origin}/`));
   const html = await resp.text();
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
-  const qtyIds: string[] = [];
-  for (const m of html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)) qtyIds[Number(m[2])] = m[1]!;
+  // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
+  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
   if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
   return {
     cookie: cookiesOf(resp),

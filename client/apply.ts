@@ -12,7 +12,7 @@
  * - html: the children become the markup, reconciled element by element (rule 4, morph.ts), so
  *   a dirty input inside keeps its node, value, focus, caret and composition.
  * - kids: the new child list is built from `{keep}` (the existing child, found among the element's
- *   children), `{keep, id}` (the same, with every svc-id and data-svc-hid under it rewritten from
+ *   children), `{keep, id}` (the same, with every svc-id under it rewritten from
  *   the old prefix to the new one) and `{html}` (parsed nodes); then `place` orders them with the
  *   fewest moves, never moving the focused one, and removes the rest. Every keep is looked up
  *   among the children as they were before the patch, and each rename rewrites only its own
@@ -27,9 +27,9 @@
  * applier stops and the caller resyncs from a full render (docs/protocol.md#errors-and-statuses). After the frame, entries of
  * controls that left the DOM are deleted.
  */
-import { HID_ATTR, ID_ATTR, isWithin, type Move, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
+import { ID_ATTR, isWithin, type Move, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
 import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
-import { byId, parseMarkup, tagOf } from "./dom.ts";
+import { byId, idOf, parseMarkup, tagOf } from "./dom.ts";
 import type { InputTable } from "./inputs.ts";
 import { morphElement, place, reconcile } from "./morph.ts";
 
@@ -120,7 +120,12 @@ export class Applier {
     }
     // Always reconciled rather than re-parsed in place: a dirty or focused input inside keeps its
     // node (rule 4), and so does every other control, so no typed or selected state is lost.
-    reconcile(el, parseMarkup(this.doc, tagOf(el), html ?? ""), this.attrWriter(frameSeq), this.textareaWriter(frameSeq));
+    reconcile(
+      el,
+      parseMarkup(this.doc, tagOf(el), html ?? "", idOf(el) ?? undefined),
+      this.attrWriter(frameSeq),
+      this.textareaWriter(frameSeq),
+    );
   }
 
   private kids(el: Element, patch: Patch): void {
@@ -148,10 +153,8 @@ export class Applier {
   /** docs/protocol.md#patches, kids: keep-and-rename rewrites the ids of this node's subtree (and nothing else). */
   private rename(root: Element, from: string, to: string): void {
     const rewrite = (el: Element) => {
-      for (const attr of [ID_ATTR, HID_ATTR]) {
-        const id = el.getAttribute(attr);
-        if (id !== null && isWithin(id, from)) el.setAttribute(attr, renamedId(id, from, to));
-      }
+      const id = el.getAttribute(ID_ATTR);
+      if (id !== null && isWithin(id, from)) el.setAttribute(ID_ATTR, renamedId(id, from, to));
     };
     rewrite(root);
     for (const el of Array.from(root.querySelectorAll(`[${ID_ATTR}]`))) rewrite(el);

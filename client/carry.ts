@@ -5,14 +5,14 @@
  *
  * Before the reconcile, each dirty entry is taken out of the table with what it holds (the typed
  * value, the caret, focus) and what identifies its control apart from its id: tag, type, name, the
- * element id, the key and the handlers (data-svc-on and the messages). The reconcile then treats
+ * element id, the key and the handlers (their message attributes). The reconcile then treats
  * every control as the render says. After it, the entry goes to the one control of the page with
  * that identity, which gets the typed value back, and its pending and queued sends follow it. A
  * control whose identity is not unique in the page cannot be told apart: its typed value is dropped
  * and the caller logs it. The node may be another one than before, so an open IME composition on it
  * ends; the value, caret and focus are kept.
  */
-import { HID_ATTR, ID_ATTR, MSG_ATTR_PREFIX } from "../src/protocol/mod.ts";
+import { ID_ATTR, MSG_ATTR_PREFIX } from "../src/protocol/mod.ts";
 import { type Control, controlValue, isControl, isToggle, writeValue } from "./dom.ts";
 import type { InputEntry, InputTable } from "./inputs.ts";
 
@@ -31,7 +31,7 @@ export function identityOf(el: Element): string {
   const parts: string[] = [el.tagName];
   for (const attr of Array.from(el.attributes)) {
     const name = attr.name;
-    if (name === ID_ATTR || name === HID_ATTR || name === "value" || name === "checked" || name === "class" || name === "style") continue;
+    if (name === ID_ATTR || name === "value" || name === "checked" || name === "class" || name === "style") continue;
     if (name === "type" || name === "name" || name === "id" || name.startsWith(MSG_ATTR_PREFIX) || name.startsWith("svc-")) {
       parts.push(`${name}=${attr.value}`);
     }

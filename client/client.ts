@@ -12,6 +12,7 @@
  */
 import { type Frame as WireFrame, type RenderEvent, ROOT_ID, SUBSCRIBE_PATH, type SyncEvent } from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
+import { fillPage } from "./dom.ts";
 import { type Boot, DEFAULTS, type Host, type Options } from "./host.ts";
 import { type InputEntry, InputTable, type Send } from "./inputs.ts";
 import { type Frame, FrameOrder } from "./order.ts";
@@ -39,6 +40,8 @@ export class LiveClient {
     options: Options = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    // The page's markup leaves out the ids its places give (docs/protocol.md#derived-ids).
+    fillPage(host.doc);
     this.inputs = new InputTable(host.doc);
     this.applier = new Applier(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);

@@ -2,7 +2,7 @@
  * DOM helpers of the browser client: finding nodes by id, parsing patch markup, reading a control's
  * value and a handler's message. Web APIs only (CONTRIBUTING.md#conventions).
  */
-import { CHECKED_ON, ID_ATTR, MSG_ATTR_PREFIX } from "../src/protocol/mod.ts";
+import { CHECKED_ON, childId, ChildSegs, ID_ATTR, KEY_ATTR, keyFromAttrs, MSG_ATTR_PREFIX, ROOT_ID } from "../src/protocol/mod.ts";
 
 /** A JSON value, as the event body carries it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -50,11 +50,56 @@ export function byId(doc: Document, id: string): Element | null {
   return doc.querySelector(`[${ID_ATTR}="${id}"]`);
 }
 
-/** Parses markup as the children of a `contextTag` element, in the page's document. */
-export function parseMarkup(doc: Document, contextTag: string, html: string): Node[] {
+/**
+ * Parses markup as the children of a `contextTag` element, in the page's document, and fills in
+ * the ids it leaves out (`fillIds`). `parentId`: the id of the element whose children the nodes
+ * become, all of them; undefined when they are one child (a `replace` or an `{html}` kid entry),
+ * whose markup writes its id.
+ */
+export function parseMarkup(doc: Document, contextTag: string, html: string, parentId?: string): Node[] {
   const context = doc.createElement(contextTag === "html" ? "body" : contextTag);
   context.innerHTML = html;
-  return Array.from(context.childNodes);
+  const nodes = Array.from(context.childNodes);
+  fillIds(nodes, parentId);
+  return nodes;
+}
+
+/** Fills in the ids of the page's root and everything in it, as the page's markup left them out. */
+export function fillPage(doc: Document): void {
+  const root = byId(doc, ROOT_ID);
+  if (root !== null) fillIds(root.childNodes, ROOT_ID);
+}
+
+/**
+ * Writes `svc-id` on every element among `nodes` and below that the markup left without one
+ * (docs/protocol.md#derived-ids), with the derivation the server ran when it left them out
+ * (`ChildSegs`, src/protocol/derive.ts); everything else in the client reads ids from the
+ * attribute. `parentId`: the id of the parent whose children `nodes` are, all of them; without
+ * it, only elements that carry an id, and what is below them, get ids.
+ */
+export function fillIds(nodes: ArrayLike<Node>, parentId: string | undefined): void {
+  const segs = parentId === undefined ? undefined : new ChildSegs();
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as Node;
+    if (node.nodeType === 3) {
+      segs?.text();
+      continue;
+    }
+    if (node.nodeType !== 1) {
+      if (node.nodeType === 8) segs?.comment();
+      continue;
+    }
+    const el = node as Element;
+    let id = el.getAttribute(ID_ATTR);
+    const written = id !== null;
+    if (id === null && segs !== undefined) {
+      const tag = tagOf(el);
+      const seg = segs.derive(tag, keyFromAttrs(tag, el.getAttribute(KEY_ATTR), el.getAttribute("name")));
+      if (seg !== undefined) el.setAttribute(ID_ATTR, id = childId(parentId as string, seg));
+    }
+    if (id !== null) segs?.element(id, written);
+    fillIds(el.childNodes, id ?? undefined);
+  }
 }
 
 /** The message a handler element sends for `kind`, or undefined when it names none. */

@@ -1,13 +1,13 @@
 /**
- * DOM events: delegation from the document to the handler elements of the root (data-svc-hid,
- * data-svc-on), debounce, IME composition, focus, anchors and unload (docs/protocol.md
+ * DOM events: delegation from the document to the handler elements of the root (those with a
+ * `data-svc-<kind>` message attribute, docs/protocol.md#markup-attributes), debounce, IME composition, focus, anchors and unload (docs/protocol.md
  * docs/protocol.md#client-rules 6-9; docs/protocol.md#input-state).
  *
  * Listeners sit on the document, so they survive a replaced root; an event counts only when its
  * target is inside the element with svc-id "r". A handler is the nearest element, from the target
- * up to the root, whose data-svc-on names the event kind.
+ * up to the root, with a message attribute for the event kind.
  */
-import { HID_ATTR, KEY_FILTER_ATTR, ON_ATTR, ROOT_ID } from "../src/protocol/mod.ts";
+import { ID_ATTR, KEY_FILTER_ATTR, MSG_ATTR_PREFIX, ROOT_ID } from "../src/protocol/mod.ts";
 import type { LiveClient } from "./client.ts";
 import { type Control, controlValue, DEBOUNCE_ATTR, formFields, idOf, isControl, isToggle, messageOf, tagOf } from "./dom.ts";
 import type { Send } from "./inputs.ts";
@@ -17,15 +17,14 @@ type Found = { inRoot: boolean; handler: Element | undefined; anchor: Element | 
 /** Walks from the target to the root: the handler for `kind` and, for clicks, the anchor. */
 function lookup(target: EventTarget | null, kind: string): Found {
   const found: Found = { inRoot: false, handler: undefined, anchor: undefined };
+  const attr = kind === "" ? undefined : MSG_ATTR_PREFIX + kind;
   const node = target as Node | null;
   for (
     let el = node && node.nodeType !== undefined ? (node.nodeType === 1 ? (node as Element) : node.parentElement) : null;
     el;
     el = el.parentElement
   ) {
-    if (found.handler === undefined && el.hasAttribute(HID_ATTR) && (el.getAttribute(ON_ATTR) ?? "").split(" ").includes(kind)) {
-      found.handler = el;
-    }
+    if (found.handler === undefined && attr !== undefined && el.hasAttribute(attr)) found.handler = el;
     if (found.anchor === undefined && tagOf(el) === "a" && el.hasAttribute("href")) found.anchor = el;
     if (idOf(el) === ROOT_ID) {
       found.inRoot = true;
@@ -39,7 +38,7 @@ function lookup(target: EventTarget | null, kind: string): Found {
 function sendOf(handler: Element | undefined, kind: string): Send | undefined {
   if (handler === undefined) return undefined;
   const message = messageOf(handler, kind);
-  if (message === undefined || !handler.hasAttribute(HID_ATTR)) return undefined;
+  if (message === undefined || !handler.hasAttribute(ID_ATTR)) return undefined;
   return { msg: message.msg, args: message.args, handler, kind };
 }
 

@@ -14,7 +14,7 @@
  * tracked input dirty; an untracked input (no input or change handler) is protected by focus plus
  * "typed since focus".
  */
-import { HID_ATTR, type InputReport, ON_ATTR } from "../src/protocol/mod.ts";
+import { ID_ATTR, type InputReport, messageAttr } from "../src/protocol/mod.ts";
 import { type Control, controlValue, idOf, type Json } from "./dom.ts";
 
 /** One message waiting to be posted (docs/protocol.md#input-state, pendingSend). */
@@ -35,7 +35,7 @@ export type Send = {
  * lastAppliedSeq the body carries, so the two always describe the same tree.
  */
 export function handlerIdOf(send: Send): string {
-  return send.handler.getAttribute(HID_ATTR) ?? "";
+  return send.handler.getAttribute(ID_ATTR) ?? "";
 }
 
 export type InputEntry = {
@@ -74,8 +74,7 @@ export function reportValue(entry: InputEntry): string {
 
 /** Whether the control has an input or change handler (a tracked input). */
 export function isTracked(el: Element): boolean {
-  const on = el.getAttribute(ON_ATTR);
-  return on !== null && /(^| )(input|change)( |$)/.test(on);
+  return el.hasAttribute(messageAttr("input")) || el.hasAttribute(messageAttr("change"));
 }
 
 const isRadio = (el: Control): el is HTMLInputElement => el.tagName === "INPUT" && (el as HTMLInputElement).type === "radio";

@@ -80,7 +80,8 @@ check(
 );
 const meta = (name) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
 const button = /<button[^>]*id="inc"[^>]*>/.exec(html)?.[0] ?? "";
-const handlerId = /data-svc-hid="([^"]+)"/.exec(button)?.[1] ?? /svc-id="([^"]+)"/.exec(button)?.[1];
+// The markup leaves out the ids an element's place gives (docs/protocol.md#derived-ids): the button is the root's second child.
+const handlerId = /svc-id="([^"]+)"/.exec(button)?.[1] ?? "r.1#button";
 const cookie = page.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
 const event = await fetch(`${base}/_svc/event`, {
   method: "POST",

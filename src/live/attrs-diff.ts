@@ -8,8 +8,8 @@
  * what the client reported is not sent, since the DOM already shows it. Non-input tags ignore the
  * map.
  */
-import { CHECKED_ON, HID_ATTR, REMOVED } from "../protocol/mod.ts";
-import { hasHandlerId, type LiveElement } from "./tree.ts";
+import { CHECKED_ON, REMOVED } from "../protocol/mod.ts";
+import type { LiveElement } from "./tree.ts";
 
 /** Node id → the value the client reported in `inputState` (step 3). */
 export type ClientValues = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -71,8 +71,6 @@ export function diffAttrs(pair: AttrsPair, ids: IdPaths): Record<string, string>
       else (out ??= {})[name] = REMOVED;
     }
   }
-  // data-svc-hid follows the id, which a rename already rewrites; only its presence can change.
-  if (hasHandlerId(p) !== hasHandlerId(n)) (out ??= {})[HID_ATTR] = hasHandlerId(n) ? ids.newId(pair.depth) : REMOVED;
   return out ?? (shown ? CHANGE_SHOWN : undefined);
 }
 

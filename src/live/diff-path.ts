@@ -56,6 +56,11 @@ export class PairPath implements IdPaths {
     return id;
   }
 
+  /** The tag of the new element's parent at `depth` on the path; "body" for the root's (where the page holds it). */
+  parentTagOf(depth: number): string {
+    return depth > 0 ? (this.path[depth - 1] as Pair).after.tag : "body";
+  }
+
   /**
    * The old id of the select the element at `depth` is in, if any (an option's reported value is
    * its select's): its parent, or the select an optgroup parent is in.

@@ -33,7 +33,7 @@
  *      content (all but ids) are not recursed into: their diff is empty.
  * 4. A kept form whose submit handler or action changed is a different form
  *    (docs/protocol.md#patches, `replace`): a `replace` patch instead of recursing.
- * 5. Attributes: added or changed values, "" for removed ones, data-svc-hid by presence, filtered
+ * 5. Attributes: added or changed values, "" for removed ones, filtered
  *    by the authority map (src/live/attrs-diff.ts).
  *
  * The parts: the path of pairs and the ids it joins are src/live/diff-path.ts, the rules that
@@ -79,7 +79,7 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
 /** The patches from `before` to `after`, and the tree to keep in place of `after`. */
 export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues): Diffed {
   const p = before.root, n = after.root;
-  if (p.tag !== n.tag || formChanged(p, n)) return { patches: [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID) }], tree: after };
+  if (p.tag !== n.tag || formChanged(p, n)) return { patches: [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID, "body") }], tree: after };
   const oldFlat = before.flat, newFlat = after.flat;
   const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
   const recorded = oldFlat !== undefined && newFlat !== undefined;
@@ -141,7 +141,7 @@ class DiffWalk extends PairPath {
     if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
     if (verify && !sameShape(before, after)) return MISMATCH;
     const id = this.newId(pair.depth);
-    this.out.push({ id, replace: renderElement(after, id) });
+    this.out.push({ id, replace: renderElement(after, id, this.parentTagOf(pair.depth)) });
     return CHANGED;
   }
 

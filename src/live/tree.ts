@@ -29,7 +29,7 @@ export interface LiveElement {
   readonly key: string | undefined;
   /** A uniquely keyed element or an injected style: its id has no index. */
   readonly indexFree: boolean;
-  /** Rendered attributes except svc-id and data-svc-hid, which derive from the id. */
+  /** Rendered attributes except svc-id, which derives from the id (docs/protocol.md#derived-ids). */
   readonly attrs: Readonly<Record<string, string>>;
   /** DOM children: view children, with each child's injected styles just before it. */
   readonly kids: readonly LiveNode[];
@@ -37,8 +37,8 @@ export interface LiveElement {
   readonly name: string | undefined;
   readonly type: string | undefined;
   /**
-   * The element's handlers (undefined for none, and for an injected style); with them it carries a
-   * data-svc-hid attribute. Only these are kept of the view element, so a session's kept tree does
+   * The element's handlers (undefined for none, and for an injected style), which its message
+   * attributes render. Only these are kept of the view element, so a session's kept tree does
    * not hold the whole view tree as well. What can be derived (whether a kid is raw HTML) is not
    * stored: every session keeps a tree, and every field is paid per element (bench/live.bench.ts,
    * memory).
@@ -51,7 +51,7 @@ export interface LiveElement {
 /** A node of a rendered live tree. */
 export type LiveNode = LiveElement | UiText | UiRaw;
 
-/** Whether the element has handlers, hence a data-svc-hid attribute. */
+/** Whether the element has handlers (child matching compares it). */
 export function hasHandlerId(el: LiveElement): boolean {
   return el.handlers !== undefined;
 }

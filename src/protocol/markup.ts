@@ -11,12 +11,12 @@ export const ID_ATTR = "svc-id";
 /** The keyed helper's attribute; first in key priority (docs/protocol.md#keys). */
 export const KEY_ATTR = "svc-key";
 /**
- * The handler id: an element with event handlers carries its own svc-id here, and the client posts
- * it back as `handlerId` (docs/protocol.md#event-request). A rename rewrites it with the id
- * (docs/protocol.md#keep-and-rename).
+ * Reserved: the renderer once wrote a handler element's id here and its event kinds in ON_ATTR. The
+ * client now posts the element's `svc-id` as `handlerId` and finds handlers by their message
+ * attributes (docs/protocol.md#markup-attributes); an app still may not write these names.
  */
 export const HID_ATTR = "data-svc-hid";
-/** Space-separated event kinds the element listens to, so the client can delegate. */
+/** Reserved, see HID_ATTR. */
 export const ON_ATTR = "data-svc-on";
 /** The key filter of a keydown handler (e.g. `Enter`): the client sends only for that key. */
 export const KEY_FILTER_ATTR = "data-svc-keyfilter";

@@ -19,7 +19,7 @@ export type EventEntry = {
   readonly seq: number;
   readonly msg: string;
   readonly args: readonly JsonValue[];
-  /** The svc-id of the element whose handler sent it (its data-svc-hid). */
+  /** The svc-id of the element whose handler sent it. */
   readonly handlerId: string | undefined;
 };
 

@@ -3,6 +3,7 @@
  * the view builders (src/ui) and the browser client (client/) import. It imports nothing of
  * theirs. docs/protocol.md describes the protocol in prose, section by section.
  */
+export * from "./derive.ts";
 export * from "./http.ts";
 export * from "./markup.ts";
 export * from "./messages.ts";

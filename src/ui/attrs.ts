@@ -178,23 +178,16 @@ const KIND_INDEX = Object.fromEntries(EVENT_KINDS.map((kind, i) => [kind, i])) a
 const MESSAGE_ATTR_LIST = EVENT_KINDS.map(messageAttr);
 
 /**
- * Writes data-svc-on (kinds in EVENT_KINDS order), one message attribute per kind and the key
- * filter; returns the handlers record.
+ * Writes one message attribute per kind, in EVENT_KINDS order, and the key filter; returns the
+ * handlers record. The client finds a handler by its message attribute (docs/protocol.md#markup-attributes).
  */
 function writeHandlers(attrs: Record<string, string>, records: readonly (MessageRecord | undefined)[]): Handlers {
   const handlers: Partial<Record<EventKind, MessageRecord>> = {};
-  let on = "";
   for (let i = 0; i < EVENT_KINDS.length; i++) {
     const record = records[i];
     if (record === undefined) continue;
-    const kind = EVENT_KINDS[i]!;
-    handlers[kind] = record;
-    on = on === "" ? kind : `${on} ${kind}`;
-  }
-  attrs[ON_ATTR] = on;
-  for (let i = 0; i < EVENT_KINDS.length; i++) {
-    const record = records[i];
-    if (record !== undefined) attrs[MESSAGE_ATTR_LIST[i]!] = messageAttrValue(record);
+    handlers[EVENT_KINDS[i]!] = record;
+    attrs[MESSAGE_ATTR_LIST[i]!] = messageAttrValue(record);
   }
   const filter = handlers.keydown?.key;
   if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;

@@ -7,7 +7,7 @@
  * (a bad tag, children in a void element, a reserved attribute) throws here, at the call, and never
  * later on the event path.
  */
-import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
+import { KEY_ATTR, NAME_KEYED_TAGS, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeMemo } from "./lazy.ts";
 import type { Child, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
@@ -114,8 +114,8 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
   };
 }
 
-/** Tags whose `name` attribute is a key (docs/protocol.md#keys). */
-export const NAME_KEYED_TAGS: ReadonlySet<string> = new Set(["input", "textarea", "select", "form", "button", "fieldset"]);
+/** Tags whose `name` attribute is a key (docs/protocol.md#keys): defined with the protocol, which the client shares. */
+export { NAME_KEYED_TAGS };
 
 /** An element from a finished attribute bag (keyed and select options; `h` builds its own). */
 function element(

@@ -38,7 +38,7 @@ test("a TSX view builds the same elements and HTML as its Ui.h twin", () => {
   const html = render(assignIds(jsxView(model)));
   assert.match(html, /<li svc-id="r.3#ul.#li:3" class="done" svc-key="3">/);
   assert.match(html, /data-svc-click="\[&quot;Remove&quot;,3\]"/);
-  assert.match(html, /<h1 svc-id="r.0#h1" style="font-weight:600;">/);
+  assert.match(html, /<h1 style="font-weight:600;">/);
   assert.match(html, /\]:hover\{background:#eee !important;\}<\/style>/);
   assert.match(html, /data-svc-keyfilter="Enter"/);
 });

@@ -2,6 +2,7 @@
 import { Ui } from "../../src/ui/mod.ts";
 import { app, every, type LiveAppOptions, rotateSession, task } from "../../src/live/server/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
+import { idsIn, textsIn } from "../live/support/dom.ts";
 
 export type FormModel = {
   count: number;
@@ -75,11 +76,12 @@ export function formApp(options: LiveAppOptions = {}) {
   );
 }
 
-/** The handler id of the first button whose text is `label` in a rendered page or fragment. */
+/** The handler id of the first button whose text matches `label` (a regular expression) in a rendered page or fragment. */
 export function buttonId(html: string, label: string): string {
-  const match = new RegExp(`<button svc-id="([^"]+)"[^>]*>${label}</button>`).exec(html);
-  if (!match) throw new Error(`no button ${label}`);
-  return match[1]!;
+  const texts = textsIn(html, "button");
+  const id = idsIn(html, "button").find((_, i) => new RegExp(`^${label}$`).test(texts[i]!));
+  if (id === undefined) throw new Error(`no button ${label}`);
+  return id;
 }
 
 /** Form apps made for one test file, all closed when the file's tests end. */

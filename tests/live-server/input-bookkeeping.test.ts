@@ -11,6 +11,7 @@ import { lookupVisits } from "../../src/live/tree.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab, type Tab } from "./harness.ts";
+import { idsIn } from "../live/support/dom.ts";
 
 const ROWS = 400;
 type Model = { edits: number; qty: readonly number[] };
@@ -75,7 +76,7 @@ async function visitsEditing(tab: Tab, ids: string[], from: number, to: number, 
 test("an event's lookups do not grow with the number of inputs the tab has touched", async () => {
   const live = tableApp();
   const tab = await openTab(live);
-  const ids = [...tab.html.matchAll(/<input svc-id="([^"]+)"[^>]*name="qty-(\d+)"/g)].map((m) => m[1]!);
+  const ids = idsIn(tab.html, 'input[name^="qty-"]');
   assert.equal(ids.length, ROWS);
   const seq = { n: 0 };
   const early = await visitsEditing(tab, ids, 0, 50, seq);
@@ -104,7 +105,7 @@ test("an input that leaves the tree is evicted, and one that stays keeps its seq
     },
   });
   const tab = await openTab(live);
-  const ids = [...tab.html.matchAll(/<input svc-id="([^"]+)"/g)].map((m) => m[1]!);
+  const ids = idsIn(tab.html, "input");
   const session = [...live.sessions.all()][0]!;
   let resp = await tab.post({
     page: "p",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { GONE, RenameLog, UNKNOWN } from "../../src/live/server/rename-log.ts";
 import { shiftingApp } from "../client/shifting-app.ts";
 import { openTab } from "./harness.ts";
+import { idsIn } from "../live/support/dom.ts";
 
 const made: ReturnType<typeof shiftingApp>[] = [];
 after(() => made.forEach((a) => a.live.close()));
@@ -23,7 +24,7 @@ const REMOVE_AT = (row: number) => `r.${row}#div.1#button`;
 test("an event naming a handler id from before a rename is applied to the renamed handler, and its inputs are acked under their new ids", async () => {
   const a = fresh();
   const tab = await openTab(a.live);
-  assert.ok(tab.html.includes(`svc-id="${TEXT_AT(3)}"`), "the text input sits in the fourth root child");
+  assert.ok(idsIn(tab.html, "input").includes(TEXT_AT(3)), "the text input sits in the fourth root child");
   const add = await tab.post({ seq: 1, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 0 });
   const frame1 = (await add.json()) as Reply;
   assert.equal(frame1.seq, 1);

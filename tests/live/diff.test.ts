@@ -51,7 +51,7 @@ test("the root changing tag is a replace of r with the new markup", () => {
 
 test("a child changing tag is a new node in its slot, not a replace", () => {
   assert.deepEqual(patches(h("div", {}, h("p", {}, "x")), h("div", {}, h("section", {}, "x"))), [
-    { id: "r", html: '<section svc-id="r.0#section">x</section>' },
+    { id: "r", html: "<section>x</section>" },
   ]);
 });
 
@@ -61,7 +61,8 @@ test("a form whose submit handler changes is replaced, so its fields are new and
     {
       id: "r.#form:f",
       replace:
-        '<form svc-id="r.#form:f" data-svc-hid="r.#form:f" name="f" data-svc-on="submit" data-svc-submit="Send"><input svc-id="r.#form:f.#input:q" name="q"></form>',
+        // A form in a fragment may sit in a form the parser knows of, which would drop it: every id is written (src/live/parser-fit.ts).
+        '<form svc-id="r.#form:f" name="f" data-svc-submit="Send"><input svc-id="r.#form:f.#input:q" name="q"></form>',
     },
   ]);
   assert.equal(
@@ -86,7 +87,7 @@ test("a form that only shows another field is patched in place, keeping the type
 
 test("raw HTML children are reconciled by one html patch on their parent", () => {
   assert.deepEqual(patches(h("div", {}, raw("<b>a</b>"), h("p", {}, "x")), h("div", {}, raw("<b>b</b>"), h("p", {}, "x"))), [
-    { id: "r", html: '<b>b</b><p svc-id="r.1#p">x</p>' },
+    { id: "r", html: '<!----><b>b</b><p svc-id="r.1#p">x</p>' },
   ]);
 });
 
@@ -105,7 +106,7 @@ test("style, script and textarea text changes are html patches", () => {
 
 test("when no child matched, the children are one html patch", () => {
   assert.deepEqual(patches(h("div", {}, h("p", {}, "a"), h("p", {}, "b")), h("div", {}, h("ul", {}, h("li", {}, "c")))), [
-    { id: "r", html: '<ul svc-id="r.0#ul"><li svc-id="r.0#ul.0#li">c</li></ul>' },
+    { id: "r", html: "<ul><li>c</li></ul>" },
   ]);
 });
 
@@ -176,7 +177,7 @@ test("child matching takes index-free ids first, then shapes along an LCS, then 
   const next = h("section", {}, h("p", {}, h("b", {}, "bold")), h("div", {}, h("span", {}, "s")), keyed("k", h("li", {}, "k")));
   assert.deepEqual(patches(prev, next), [
     { id: "r", kids: [{ keep: "r.2#p", id: "r.0#p" }, { keep: "r.3#div", id: "r.1#div" }, { keep: "r.#li:k" }] },
-    { id: "r.1#div", html: '<span svc-id="r.1#div.0#span">s</span>' },
+    { id: "r.1#div", html: "<span>s</span>" },
   ]);
 });
 
@@ -194,12 +195,12 @@ test("a style prop injects a style element before its owner, patched by its own 
   ]);
 });
 
-test("adding or removing a handler keeps data-svc-hid and data-svc-on in sync", () => {
+test("adding or removing a handler adds or removes its message attributes", () => {
   assert.deepEqual(patches(h("div", {}, h("button", {}, "b")), h("div", {}, h("button", { onClick: "Go" }, "b"))), [
-    { id: "r.0#button", attrs: { "data-svc-on": "click", "data-svc-click": "Go", "data-svc-hid": "r.0#button" } },
+    { id: "r.0#button", attrs: { "data-svc-click": "Go" } },
   ]);
   assert.deepEqual(patches(h("div", {}, h("input", { onKeydown: { key: "Enter", msg: "Send" } })), h("div", {}, h("input", {}))), [
-    { id: "r.0#input", attrs: { "data-svc-on": "", "data-svc-keydown": "", "data-svc-keyfilter": "", "data-svc-hid": "" } },
+    { id: "r.0#input", attrs: { "data-svc-keydown": "", "data-svc-keyfilter": "" } },
   ]);
 });
 
@@ -223,7 +224,7 @@ test("emission is depth-first and an ancestor html patch carries its subtree wit
     { id: "r.0#ul", kids: [{ html: '<li svc-id="r.0#ul.#li:b" svc-key="b">b</li>' }, { keep: "r.0#ul.#li:a" }] },
     { id: "r.0#ul.#li:a", text: "A" },
     { id: "r.1#p", text: "y" },
-    { id: "r.2#div", html: '<i>R</i><span svc-id="r.2#div.1#span">t</span>' },
+    { id: "r.2#div", html: '<!----><i>R</i><span svc-id="r.2#div.1#span">t</span>' },
   ]);
 });
 
@@ -240,7 +241,7 @@ test("a row inserted above N identical-shape unkeyed rows keeps the old rows", (
       kids: [
         {
           html:
-            `<tr svc-id="${b}.0#tr"><td svc-id="${b}.0#tr.0#td">new</td><td svc-id="${b}.0#tr.1#td"><input svc-id="${b}.0#tr.1#td.#input:qnew" data-svc-hid="${b}.0#tr.1#td.#input:qnew" name="qnew" value="new" data-svc-on="input" data-svc-input="[&quot;Q&quot;,&quot;new&quot;]"></td></tr>`,
+            `<tr svc-id="${b}.0#tr"><td>new</td><td><input name="qnew" value="new" data-svc-input="[&quot;Q&quot;,&quot;new&quot;]"></td></tr>`,
         },
         { keep: `${b}.0#tr`, id: `${b}.1#tr` },
         { keep: `${b}.1#tr`, id: `${b}.2#tr` },
@@ -286,7 +287,7 @@ test("a wrapper whose only child changed shape is walked through: the patch land
   assert.deepEqual(patches(table(2), table(3)), [{
     id: "r.0#tbody",
     kids: [{ keep: "r.0#tbody.0#tr" }, { keep: "r.0#tbody.1#tr" }, {
-      html: '<tr svc-id="r.0#tbody.2#tr"><td svc-id="r.0#tbody.2#tr.0#td">row 2</td></tr>',
+      html: '<tr svc-id="r.0#tbody.2#tr"><td>row 2</td></tr>',
     }],
   }]);
   // Two siblings of that tag: matching decides which old one each new one keeps (here the leftover

@@ -45,10 +45,10 @@ test("style and script text cannot close their element", () => {
 });
 
 test("raw HTML is the only unescaped markup", () => {
-  assert.equal(render(h("div", {}, raw("<b>x</b>"), "<b>y</b>")), '<div svc-id="r"><b>x</b>&lt;b&gt;y&lt;/b&gt;</div>');
+  assert.equal(render(h("div", {}, raw("<b>x</b>"), "<b>y</b>")), '<div svc-id="r"><!----><b>x</b>&lt;b&gt;y&lt;/b&gt;</div>');
 });
 
-test("every element carries svc-id, and a handler element data-svc-hid, data-svc-on and its key filter", () => {
+test("the root carries its svc-id, other ids are left to the client (docs/protocol.md#derived-ids), and a handler element carries its messages and key filter", () => {
   assert.equal(
     render(
       h(
@@ -58,9 +58,9 @@ test("every element carries svc-id, and a handler element data-svc-hid, data-svc
         h("button", { onClick: ["Add", 1] }, "Add"),
       ),
     ),
-    '<form svc-id="r" data-svc-hid="r" data-svc-on="submit" data-svc-submit="Save">' +
-      '<input svc-id="r.#input:q" data-svc-hid="r.#input:q" name="q" data-svc-on="input keydown" data-svc-input="Set" data-svc-keydown="Go" data-svc-keyfilter="Enter">' +
-      '<button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="[&quot;Add&quot;,1]">Add</button></form>',
+    '<form svc-id="r" data-svc-submit="Save">' +
+      '<input name="q" data-svc-input="Set" data-svc-keydown="Go" data-svc-keyfilter="Enter">' +
+      '<button data-svc-click="[&quot;Add&quot;,1]">Add</button></form>',
   );
 });
 

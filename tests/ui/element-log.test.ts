@@ -12,7 +12,7 @@ import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { canon, parse } from "../live/support/dom.ts";
+import { canon, idIn, parse } from "../live/support/dom.ts";
 import { assertRendersLikeFresh } from "../live/support/renders.ts";
 import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
 import { build, mutate, specArb } from "../live/support/trees.ts";
@@ -189,7 +189,7 @@ test("a live app written with Ui.h answers an event with only what changed, its 
       ),
   });
   const tab = await openTab(live);
-  const inc = /<button svc-id="([^"]+)"[^>]*>\+<\/button>/.exec(tab.html)![1]!;
+  const inc = idIn(tab.html, "button");
   const reply = await tab.post({ seq: 1, msg: "Inc", handlerId: inc });
   assert.equal(reply.status, 200);
   assert.deepEqual((await reply.json()).patches, [{ id: "r.0#p", text: "count 1" }]);

@@ -21,7 +21,6 @@ test("handlers become message records and the attributes a client delegates on",
     keydown: { msg: "Send", args: ["x"], key: "Enter" },
   });
   assert.deepEqual(el.attrs, {
-    "data-svc-on": "input change keydown",
     "data-svc-input": "Set",
     "data-svc-change": '["Pick",1,{"a":true}]',
     "data-svc-keydown": '["Send","x"]',

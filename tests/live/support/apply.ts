@@ -3,7 +3,7 @@
  * It follows the wire contract literally and checks it strictly: a patch or keep addressing an id
  * that is not there throws (a desync the real client would resync on).
  */
-import { HID_ATTR, ID_ATTR, type Patch, PROPERTY_ATTRS } from "../../../src/protocol/mod.ts";
+import { ID_ATTR, type Patch, PROPERTY_ATTRS } from "../../../src/protocol/mod.ts";
 import { parseIn } from "./dom.ts";
 
 export function applyPatches(container: Element, patches: readonly Patch[]): void {
@@ -32,7 +32,7 @@ function applyPatch(container: Element, patch: Patch): void {
     el = fresh as Element;
   }
   if (patch.text !== undefined) el.textContent = patch.text;
-  if (patch.html !== undefined) el.innerHTML = patch.html;
+  if (patch.html !== undefined) el.replaceChildren(...parseIn(el.tagName.toLowerCase(), patch.html, patch.id));
   if (patch.kids !== undefined) {
     const tag = el.tagName.toLowerCase();
     const children = Array.from(el.children);
@@ -62,10 +62,8 @@ function applyPatch(container: Element, patch: Patch): void {
 
 function rename(root: Element, from: string, to: string): void {
   for (const el of elements(root)) {
-    for (const attr of [ID_ATTR, HID_ATTR]) {
-      const id = el.getAttribute(attr);
-      if (id !== null && (id === from || id.startsWith(`${from}.`))) el.setAttribute(attr, to + id.slice(from.length));
-    }
+    const id = el.getAttribute(ID_ATTR);
+    if (id !== null && (id === from || id.startsWith(`${from}.`))) el.setAttribute(ID_ATTR, to + id.slice(from.length));
   }
 }
 

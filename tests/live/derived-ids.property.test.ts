@@ -1,0 +1,38 @@
+/**
+ * Derived ids (docs/protocol.md#derived-ids): the markup leaves out the ids an element's place
+ * gives, and the client fills them in (client/dom.ts `fillIds`). The property: for random trees,
+ * the ids the client derives over the server's markup are exactly the server's ids, for the page
+ * and for every fragment a patch carries (an `html` patch's children, a `replace` or `{html}` kid
+ * entry). The trees are the page shapes of specArb (tests/live/support/trees.ts), and trees with
+ * tables, shared keys, styled elements, raw HTML and nestings the HTML parser rearranges, where
+ * the renderer must write the ids (src/live/parser-fit.ts). Parsed with happy-dom, as the client
+ * tests are; tests/e2e/derived-ids.test.ts runs the same check over Chromium's parser.
+ */
+import { test } from "node:test";
+import fc from "fast-check";
+import { assignIds } from "../../src/live/ids.ts";
+import { parseIn } from "./support/dom.ts";
+import { agree, casesOf } from "./support/derived-ids.ts";
+import { build, specArb } from "./support/trees.ts";
+import { mixedTreeArb } from "./support/mixed-trees.ts";
+
+const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
+console.log(`derived-ids property: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
+
+test("the client derives exactly the server's ids from the page's markup and from every patch's", () => {
+  fc.assert(
+    fc.property(specArb, fc.nat(), (spec, pick) => {
+      for (const c of casesOf(assignIds(build(spec)), pick)) agree(c, parseIn(c.contextTag, c.html, c.parentId), false);
+    }),
+    { seed, numRuns: 500 },
+  );
+});
+
+test("tables, shared keys, styled elements, raw HTML and nestings the parser rearranges: an id never names the wrong element", () => {
+  fc.assert(
+    fc.property(mixedTreeArb, fc.nat(), (view, pick) => {
+      for (const c of casesOf(assignIds(view), pick)) agree(c, parseIn(c.contextTag, c.html, c.parentId), true);
+    }),
+    { seed, numRuns: 500 },
+  );
+});
