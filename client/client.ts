@@ -10,7 +10,14 @@
  * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
  * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
  */
-import { type Frame as WireFrame, type RenderEvent, ROOT_ID, SUBSCRIBE_PATH, type SyncEvent } from "../src/protocol/mod.ts";
+import {
+  type Frame as WireFrame,
+  type RenderEvent,
+  ROOT_ID,
+  STREAM_SINCE_PARAM,
+  SUBSCRIBE_PATH,
+  type SyncEvent,
+} from "../src/protocol/mod.ts";
 import { Applier, Desync } from "./apply.ts";
 import { fillPage } from "./dom.ts";
 import { type Boot, DEFAULTS, type Host, type Options } from "./host.ts";
@@ -112,8 +119,12 @@ export class LiveClient {
         this.log(`svc: bad SSE event: ${String(error)}`);
       }
     };
-    // The stream names this page load, so that the frames answering its own events come once, in their replies.
-    this.stream = subscribe(Source, `${this.transport.url(SUBSCRIBE_PATH)}?page=${encodeURIComponent(this.transport.page)}`, {
+    // The stream names this page load, so that the frames answering its own events come once, in
+    // their replies; and the last frame it applied, so that the frames stamped before the stream
+    // opened come on it instead of after a gap and a resync (docs/protocol.md#resume).
+    const page = encodeURIComponent(this.transport.page);
+    const url = () => `${this.transport.url(SUBSCRIBE_PATH)}?page=${page}&${STREAM_SINCE_PARAM}=${this.order.lastAppliedSeq}`;
+    this.stream = subscribe(Source, url, {
       frame: parsed((data) => this.receive(JSON.parse(data) as WireFrame, this.seq)),
       // A stream resumed from too far back (docs/protocol.md#resume).
       render: parsed((data) => this.recovery.streamRender(JSON.parse(data) as RenderEvent)),

@@ -3,7 +3,8 @@
  * EventSource reconnects by itself and sends the id of the last frame it got as Last-Event-ID,
  * and the server resumes from there (docs/protocol.md#resume). Only when the browser gives up (the
  * server refused the stream: readyState CLOSED) does the client open a new one, with a growing
- * backoff; that one starts with a sync event. After a `lost` event (the session ended or was
+ * backoff. A stream the client opens names its last applied frame (`since`), so the server sends
+ * what came after it, as for Last-Event-ID. After a `lost` event (the session ended or was
  * evicted) the stream is closed for good.
  */
 import { SSE_EVENTS } from "../src/protocol/mod.ts";
@@ -28,7 +29,11 @@ const CLOSED = 2;
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 10_000;
 
-export function subscribe(Source: EventSourceCtor, url: string, handlers: StreamHandlers): Stream {
+/**
+ * Opens the stream at `url()`, asked again at each new connection (it names the last applied
+ * frame, which moves on while the page lives).
+ */
+export function subscribe(Source: EventSourceCtor, url: () => string, handlers: StreamHandlers): Stream {
   let source: EventSourceLike | undefined;
   let delay = FIRST_DELAY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,7 +42,7 @@ export function subscribe(Source: EventSourceCtor, url: string, handlers: Stream
   const connect = () => {
     timer = undefined;
     if (closed) return;
-    const es = new Source(url);
+    const es = new Source(url());
     source = es;
     for (const name of Object.keys(SSE_EVENTS) as (keyof typeof SSE_EVENTS)[]) {
       es.addEventListener(SSE_EVENTS[name], (event) => {

@@ -56,6 +56,12 @@ export const MOVES_HEADER = "X-Svc-Moves";
 export const RETRY_AFTER_HEADER = "Retry-After";
 /** Sent by EventSource when it reconnects: the `id:` of the last frame it received (docs/protocol.md#resume). */
 export const LAST_EVENT_ID_HEADER = "Last-Event-ID";
+/**
+ * The stream URL's query parameter with which a client opening a new stream names its last applied
+ * frame: the stream then resumes from it as from Last-Event-ID, which wins when the browser sends
+ * it (docs/protocol.md#resume).
+ */
+export const STREAM_SINCE_PARAM = "since";
 
 /** Values of X-Svc-Status (docs/protocol.md#errors-and-statuses). */
 export const SESSION_LOST = "session-lost";

@@ -6,10 +6,10 @@ import { json, page, ROOT, settle, sleep, status, TITLE } from "./support.ts";
 
 const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
 
-test("the SSE subscription opens the subscribe route under the base path, naming its page load and nothing else", async () => {
+test("the SSE subscription opens the subscribe route under the base path, naming its page load and the page's seq, nothing else", async () => {
   const p = page(ROOT, { seq: 12, base: "/app" });
   assert.equal(p.sources.length, 1);
-  assert.match(p.sse.url, /^\/app\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}$/);
+  assert.match(p.sse.url, /^\/app\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=12$/);
   await p.close();
 });
 
@@ -189,7 +189,7 @@ test("a dropped connection is left to the browser, which reconnects with Last-Ev
   await p.close();
 });
 
-test("a stream the browser gave up on is closed and opened again after a delay; the old one's events are ignored", async () => {
+test("a stream the browser gave up on is closed and opened again after a delay, from the last applied frame; the old one's events are ignored", async () => {
   const p = page(ROOT);
   p.sse.frame(text(1, "one"));
   const first = p.sse;
@@ -197,7 +197,8 @@ test("a stream the browser gave up on is closed and opened again after a delay; 
   assert.equal(first.closed, true);
   await sleep(400);
   assert.equal(p.sources.length, 2);
-  assert.match(p.sse.url, /^\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}$/);
+  assert.match(first.url, /&since=0$/, "the first stream named the page's seq");
+  assert.match(p.sse.url, /^\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=1$/, "the new one names the frame applied since");
   first.frame(text(2, "from the closed stream"));
   assert.equal(p.el("r.0#p").textContent, "one");
   await p.close();

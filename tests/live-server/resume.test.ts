@@ -38,10 +38,11 @@ async function events(resp: Response, count: number): Promise<SseEvent[]> {
   return out;
 }
 
-function subscribe(a: LiveApp<unknown>, tab: Tab, lastEventId?: string): Promise<Response> {
+function subscribe(a: LiveApp<unknown>, tab: Tab, lastEventId?: string, since?: number): Promise<Response> {
   const headers: Record<string, string> = { Cookie: tab.cookies };
   if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
-  return Promise.resolve(a.fetch(new Request("http://app.test/_svc/subscribe", { headers })));
+  const query = since === undefined ? "" : `?page=p1&since=${since}`;
+  return Promise.resolve(a.fetch(new Request(`http://app.test/_svc/subscribe${query}`, { headers })));
 }
 
 async function incTimes(tab: Tab, n: number): Promise<void> {
@@ -75,6 +76,22 @@ test("a stream resuming with Last-Event-ID gets exactly the frames after it, in 
   const replayed = await events(resp, 4);
   assert.deepEqual(replayed.map((e) => e.id), ["3", "4", "5"]);
   assert.deepEqual(replayed[2]!.data, { seq: 5, patches: [{ id: "r.0#p", text: "count 5" }] });
+});
+
+test("a stream opened with ?since= (a page's first stream) gets the frames after it, as with Last-Event-ID", async () => {
+  const a = freshApp();
+  const tab = await openTab(a);
+  await incTimes(tab, 3); // frames stamped between the page's render (seq 0) and its stream opening
+  const replayed = await events(await subscribe(a as LiveApp<unknown>, tab, undefined, 0), 3);
+  assert.deepEqual(replayed.map((e) => [e.id, e.event]), [["1", "patch"], ["2", "patch"], ["3", "patch"]]);
+});
+
+test("Last-Event-ID wins over ?since= (the browser reconnecting by itself on the URL the client opened)", async () => {
+  const a = freshApp();
+  const tab = await openTab(a);
+  await incTimes(tab, 4);
+  const replayed = await events(await subscribe(a as LiveApp<unknown>, tab, "3", 0), 1);
+  assert.deepEqual(replayed.map((e) => e.id), ["4"]);
 });
 
 test("a stream resuming at the session's current seq gets nothing until the next frame", async () => {

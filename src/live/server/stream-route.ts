@@ -3,7 +3,7 @@
  * Last-Event-ID when the frames are still held, or starts with a full render (docs/protocol.md#resume).
  */
 import type { JsonObject } from "../../json.ts";
-import { LAST_EVENT_ID_HEADER, LIMITS } from "../../protocol/mod.ts";
+import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../protocol/mod.ts";
 import { render } from "../render.ts";
 import type { LiveAppParts } from "./app-parts.ts";
 import { readSessionId } from "./cookies.ts";
@@ -16,8 +16,9 @@ import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 /** Opens the SSE stream of the cookie's session, or answers why it cannot. */
 export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const id = readSessionId(req, parts.cookieName);
+  const lastFrame = lastFrameOf(req);
   // A stream of a session another replica holds listens here; its frames come over the bus.
-  const remote = parts.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), parts.heartbeatMs);
+  const remote = parts.replication()?.streamHere(id, lastFrame, parts.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (parts.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved instanceof Response) return resolved;
@@ -36,10 +37,20 @@ export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Reques
   // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
   await session.mutex.run(() => {
     const renderRoot = () => render(session.currentTree());
-    write(session.frames.catchUp(req.headers.get(LAST_EVENT_ID_HEADER), session.outSeq, renderRoot, session.renderIds));
+    write(session.frames.catchUp(lastFrame, session.outSeq, renderRoot, session.renderIds));
     session.frames.open(sink, pageOf(req.url));
   });
   return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+}
+
+/**
+ * The last frame the client has: the browser's Last-Event-ID when it reconnects by itself, else
+ * the `since` a client names when it opens a stream (its page's render, or the frames it applied
+ * since), so the frames stamped before the stream opened are sent on it (docs/protocol.md#resume).
+ */
+function lastFrameOf(req: Request): string | null {
+  const header = req.headers.get(LAST_EVENT_ID_HEADER);
+  return header !== null && header !== "" ? header : new URL(req.url).searchParams.get(STREAM_SINCE_PARAM);
 }
 
 /** The `page` a stream's URL names (`?page=<id>`, the client's id of its page load), if any and well formed. */
