@@ -285,10 +285,9 @@ function composedReplay(seed: number): void {
   }
 }
 
-test("a session's stored input seqs follow their inputs through renames, and a render hands them to a tab catching up as X-Svc-Ack-Inputs", async () => {
-  const a = fresh();
-  const tab = await openTab(a.live);
-  await tab.post({
+/** Event 1 of a tab: "abc" typed into the text input, whose wrapper is the page's fourth child (r.3) before any row is added. */
+function typeAbcIntoTheText(tab: Awaited<ReturnType<typeof openTab>>) {
+  return tab.post({
     seq: 1,
     msg: "SetText",
     args: ["abc"],
@@ -296,6 +295,12 @@ test("a session's stored input seqs follow their inputs through renames, and a r
     lastAppliedSeq: 0,
     inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } },
   });
+}
+
+test("a session's stored input seqs follow their inputs through renames, and a render hands them to a tab catching up as X-Svc-Ack-Inputs", async () => {
+  const a = fresh();
+  const tab = await openTab(a.live);
+  await typeAbcIntoTheText(tab);
   await tab.post({ seq: 2, msg: "Add", handlerId: "r.8#div.0#button", lastAppliedSeq: 1 });
   const session = [...a.live.sessions.all()][0]!;
   assert.deepEqual([...session.inputSeqs], [[TEXT_AT(4), 1]], "renamed with its input, not evicted");
@@ -308,14 +313,7 @@ test("a session's stored input seqs follow their inputs through renames, and a r
 test("a stream resumed from too far back gets a render with the moves and acks since its last frame, as a render asked for with ?since= does", async () => {
   const a = fresh();
   const tab = await openTab(a.live);
-  await tab.post({
-    seq: 1,
-    msg: "SetText",
-    args: ["abc"],
-    handlerId: TEXT_AT(3),
-    lastAppliedSeq: 0,
-    inputState: { [TEXT_AT(3)]: { value: "abc", seq: 1 } },
-  });
+  await typeAbcIntoTheText(tab);
   for (let seq = 2; seq <= 21; seq++) await tab.post({ seq, msg: "Add", handlerId: `r.${seq + 6}#div.0#button`, lastAppliedSeq: seq - 1 });
   const firstEvent = async (lastEventId: string) => {
     const resp = await a.live.fetch(
