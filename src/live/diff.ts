@@ -91,6 +91,13 @@ export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: Clie
   return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot, flat: newFlat } };
 }
 
+/**
+ * Pairs of kids the diff compared below the root (not those it skipped as one object): a
+ * counter that tests read to check that an event's diff does work in proportion to what it
+ * changed, not to what the tab changed before (tests/live-server/input-bookkeeping.test.ts).
+ */
+export const diffVisits = { count: 0 };
+
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
 
 /**
@@ -138,6 +145,7 @@ class DiffWalk extends PairPath {
     const { before, after } = pair;
     // One live element in both renders: the view handed back the same element (src/live/ids.ts).
     if (before === after) return EQUAL;
+    diffVisits.count++;
     if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
     if (verify && !sameShape(before, after)) return MISMATCH;
     const id = this.newId(pair.depth);
@@ -253,7 +261,12 @@ class DiffWalk extends PairPath {
     let oAt = placed ? kidsStart(oldFlat, pair.oldAt) : UNKNOWN, nAt = placed ? kidsStart(newFlat, pair.newAt) : UNKNOWN;
     const pk = before.kids, nk = after.kids;
     let equal = changed === undefined;
-    let kept: LiveNode[] | undefined; // the kids to keep, made at the first that is not the new one
+    // The kids to keep, made at the first that is not the new kid itself. A changed kid that made
+    // no copy of itself is kept as it is, so when no kid needs another object the element is kept as
+    // the new one: its parts are then the objects the next render's view hands back (the session
+    // memo, src/ui/element-log.ts), which the next diff skips as one object each. A copy would
+    // differ from them by identity, and the next diff would walk it again, on every event after.
+    let kept: LiveNode[] | undefined;
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
       // This kid's place in each record; the next kid's follows it.
@@ -263,21 +276,18 @@ class DiffWalk extends PairPath {
         nAt += entryLength(newFlat, yAt);
       }
       if (x === y) continue;
+      diffVisits.count++;
       // The same stretch of both records: the same subtree, found without reading its objects.
       const sameRecord = placed && oAt - xAt === nAt - yAt && sameEntries(oldFlat, xAt, newFlat, yAt, oAt - xAt);
       const found = sameRecord ? EQUAL : this.inPlaceKid(pair, i, xAt, yAt);
       if (found === NOT_IN_PLACE) return this.drop(mark);
+      if (found !== EQUAL) equal = false;
       // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
       const keep = found === EQUAL ? x : this.takeRebuilt();
-      if (found !== EQUAL && equal) {
-        // The first difference: every kid before it was equal, and is kept as the old one.
-        equal = false;
-        kept = nk.slice();
-        for (let k = 0; k < i; k++) kept[k] = pk[k] as LiveNode;
-      }
-      if (!equal && keep !== undefined) (kept ??= nk.slice())[i] = keep;
+      if (keep !== undefined && keep !== y) (kept ??= nk.slice())[i] = keep;
     }
-    if (kept !== undefined) this.rebuilt = withKids(after, kept);
+    // An equal element is kept whole as the old one by its parent.
+    if (!equal && kept !== undefined) this.rebuilt = withKids(after, kept);
     return equal ? EQUAL : CHANGED;
   }
 

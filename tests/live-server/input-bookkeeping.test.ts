@@ -1,13 +1,15 @@
 /**
- * A session's per-input bookkeeping (the stored input seqs, their acks and their eviction) does
- * work in proportion to what an event names and changes, not to the number of inputs the tab has
- * touched over its life: counted in element visits of the id lookups (src/live/tree.ts,
- * lookupVisits), not timed.
+ * A session's per-input bookkeeping (the stored input seqs, their acks and their eviction), and
+ * the diff of each event, do work in proportion to what an event names and changes, not to the
+ * number of inputs or rows the tab has touched over its life: counted in element visits of the id
+ * lookups (src/live/tree.ts, lookupVisits) and pairs the diff compares (src/live/diff.ts,
+ * diffVisits), not timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { lookupVisits } from "../../src/live/tree.ts";
+import { diffVisits } from "../../src/live/diff.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab, type Tab } from "./harness.ts";
@@ -50,13 +52,21 @@ function tableApp() {
   });
 }
 
-/** The lookup visits of each event of `tab` editing rows `from` to `to` - 1, one new row per event. */
-async function visitsEditing(tab: Tab, ids: string[], from: number, to: number, seq: { n: number }): Promise<number[]> {
+/** The lookup visits of each event of `tab` editing rows `from` to `to` - 1, one new row per event; the diff's visits go to `diffs`. */
+async function visitsEditing(
+  tab: Tab,
+  ids: string[],
+  from: number,
+  to: number,
+  seq: { n: number },
+  diffs: number[] = [],
+): Promise<number[]> {
   const visits: number[] = [];
   for (let row = from; row < to; row++) {
     const value = String(row + 1);
     seq.n++;
     const before = lookupVisits.count;
+    const diffBefore = diffVisits.count;
     const resp = await tab.post({
       page: "p",
       seq: seq.n,
@@ -66,6 +76,7 @@ async function visitsEditing(tab: Tab, ids: string[], from: number, to: number, 
       inputState: { [ids[row]!]: { value, seq: seq.n } },
     });
     visits.push(lookupVisits.count - before);
+    diffs.push(diffVisits.count - diffBefore);
     assert.equal(resp.status, 200);
     const frame = (await resp.json()) as { ackInputs?: Record<string, number>; patches: { id: string }[] };
     assert.deepEqual(frame.ackInputs, { [ids[row]!]: seq.n }, "the reported input is acked");
@@ -87,6 +98,23 @@ test("an event's lookups do not grow with the number of inputs the tab has touch
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   assert.ok(sum(late) <= sum(early), `visits of the last 50 events (${sum(late)}) against the first 50 (${sum(early)})`);
   assert.ok(Math.max(...late) < ROWS / 4, `at most ${Math.max(...late)} visits for an event, on a ${ROWS}-row table`);
+  live.close();
+});
+
+test("an event's diff does not grow with the number of rows the tab has changed", async () => {
+  const live = tableApp();
+  const tab = await openTab(live);
+  const ids = idsIn(tab.html, 'input[name^="qty-"]');
+  const seq = { n: 0 };
+  const early: number[] = [], late: number[] = [];
+  await visitsEditing(tab, ids, 0, 50, seq, early);
+  await visitsEditing(tab, ids, 50, ROWS - 50, seq);
+  await visitsEditing(tab, ids, ROWS - 50, ROWS, seq, late);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  // A changed row is kept as the view's own element, which the next render hands back and the next
+  // diff skips as one object; a copy of it would be compared again on every later event.
+  assert.ok(sum(late) <= sum(early), `pairs compared in the last 50 events (${sum(late)}) against the first 50 (${sum(early)})`);
+  assert.ok(Math.max(...late) < 20, `at most ${Math.max(...late)} pairs compared for an event that changes one row`);
   live.close();
 });
 
