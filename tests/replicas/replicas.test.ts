@@ -10,7 +10,7 @@ import { Auth } from "../../src/auth/mod.ts";
 import { Db } from "../../src/db/mod.ts";
 import { counterApp } from "./counter-app.ts";
 import { Cluster } from "./harness.ts";
-import { eventually, sleep, Tab } from "./tab.ts";
+import { eventually, SseStream, sleep, Tab } from "./tab.ts";
 import { cookieHeader, openTab } from "../live-server/harness.ts";
 import { POSTGRES_SKIP } from "../db/targets.ts";
 
@@ -224,6 +224,20 @@ describe("three replicas on Postgres", { skip }, () => {
     assert.equal(otherTab.headers.get("X-Svc-Sid"), current.handle, "told the current handle");
     assert.equal(otherTab.headers.get("X-Svc-Csrf"), current.csrf, "told the current token");
     await otherTab.body?.cancel();
+  });
+
+  test("a page's stream naming ?since= at a replica that does not hold the session listens over the bus and does not take the session over", async () => {
+    const [owner, other] = cluster.replicas;
+    const tab = await new Tab(owner!.url).open();
+    assert.equal((await tab.send("Inc")).status, 200); // frame 1, stamped before the page's stream opens
+    const stream = await SseStream.open(new URL("/_svc/subscribe?page=p1&since=0", other!.url), tab.cookies);
+    assert.equal(stream.status, 200);
+    await sleep(200);
+    assert.equal((await tab.send("Inc")).status, 200); // frame 2, at the owner still
+    // Taken over, the stream would start with a render of the session there; over the bus it gets a sync, then frame 2.
+    await eventually(() => assert.deepEqual(stream.events, ["sync", "patch"]));
+    assert.deepEqual(stream.seqs, [2]);
+    await stream.close();
   });
 
   test("SIGKILL of a session's owner: the next event, through another replica, continues from the last saved state with a higher seq", async () => {

@@ -92,6 +92,8 @@ export class Tab {
 /** One SSE connection: frames' seqs in arrival order, the lost signal, and whether it has ended. */
 export class SseStream {
   readonly seqs: number[] = [];
+  /** Every event's name, in arrival order (patch, sync, render, lost). */
+  readonly events: string[] = [];
   /** Each seq's frame as sent; two different frames under one seq would be two owners at once. */
   readonly frames = new Map<number, string>();
   conflicts = 0;
@@ -130,6 +132,7 @@ export class SseStream {
           buffer = buffer.slice(end + 2);
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event !== undefined) this.events.push(event);
           if (event === "patch" && data !== undefined) {
             const seq = (JSON.parse(data) as { seq: number }).seq;
             this.seqs.push(seq);

@@ -17,8 +17,11 @@ import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const id = readSessionId(req, parts.cookieName);
   const lastFrame = lastFrameOf(req);
-  // A stream of a session another replica holds listens here; its frames come over the bus.
-  const remote = parts.replication()?.streamHere(id, lastFrame, parts.heartbeatMs);
+  // A stream of a session another replica holds listens here; its frames come over the bus. Only
+  // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
+  // does not hold (docs/protocol.md#resume); a page's `since` gets a sync, and the page waits for
+  // the missed frames as for any gap, so opening a stream never moves a session.
+  const remote = parts.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), parts.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (parts.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved instanceof Response) return resolved;
