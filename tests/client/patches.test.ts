@@ -97,8 +97,7 @@ test("keep-and-rename moves the per-input entry to the new id, and the pending s
 });
 
 test("the renames of one kids patch are one simultaneous mapping: a chain moves each entry and send once, and dirty inputs keep their typing", async () => {
-  const row = (i: number) =>
-    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T${i}"></div>`;
+  const row = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T${i}"></div>`;
   const p = page(`<div svc-id="r">${row(0)}${row(1)}${row(2)}</div>`, { options: { debounceMs: 10_000 } });
   const inputs = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#div.0#input`));
   p.type(inputs[0]!, "zero");
@@ -136,8 +135,7 @@ test("the renames of one kids patch are one simultaneous mapping: a chain moves 
 
 test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value", async () => {
   const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-  const field = (i: number) =>
-    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
+  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
   // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
   const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
   const moves = JSON.stringify([
@@ -167,8 +165,7 @@ test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Mo
 
 test("a stream's render event carries the moves since the stream's last frame: a dirty input keeps its node and its pending send", async () => {
   const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-  const field = (i: number) =>
-    `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
+  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
   // The page shows frame 3; the render is at frame 40, after two rows arrived at the top.
   const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
   const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, { seq: 3, options: { debounceMs: 10_000 } });

@@ -10,7 +10,7 @@ import { Auth } from "../../src/auth/mod.ts";
 import { Db } from "../../src/db/mod.ts";
 import { counterApp } from "./counter-app.ts";
 import { Cluster } from "./harness.ts";
-import { eventually, SseStream, sleep, Tab } from "./tab.ts";
+import { eventually, sleep, SseStream, Tab } from "./tab.ts";
 import { cookieHeader, openTab } from "../live-server/harness.ts";
 import { POSTGRES_SKIP } from "../db/targets.ts";
 
