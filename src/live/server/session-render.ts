@@ -17,12 +17,24 @@ import { estimateTreeBytes } from "./tree-budget.ts";
  */
 const MEASURE_EVERY = 32;
 
+/**
+ * Every this many kept trees, the kept tree and its memo are rendered afresh from the model. A
+ * long-lived tab's kept tree and memo are made of objects from many renders, each event's few new
+ * ones allocated among other garbage, and they end up scattered over the heap, where reading them
+ * costs an aged tab more than a fresh one (bench/table.bench.ts, a tab 750 events old against a
+ * fresh tab). A render from the model allocates them together again, once in a while. It is the
+ * same render: a session released under the tree budget renders its tree from the model too
+ * (`release`).
+ */
+const REFRESH_EVERY = 200;
+
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
   private memo: LazyMemo | undefined;
   /** About how many bytes the kept tree costs (src/live/server/tree-budget.ts), and the trees kept since it was measured. */
   private bytes = 0;
   private keptSinceMeasure = 0;
+  private keptSinceRefresh = 0;
 
   constructor(private readonly view: (model: Model) => UiElement) {}
 
@@ -40,12 +52,29 @@ export class SessionRender<Model> {
     return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))), recordLengthAfter(previous));
   }
 
-  keep(tree: LiveTree): void {
+  /** Keeps the tree of `model`; every REFRESH_EVERY trees, one rendered afresh from `model` in its place. */
+  keep(tree: LiveTree, model?: Model): void {
+    if (model !== undefined && ++this.keptSinceRefresh >= REFRESH_EVERY) {
+      this.keptSinceRefresh = 0;
+      tree = this.fresh(model, tree);
+    }
     const fresh = this.tree === undefined;
     this.tree = tree;
     if (fresh || ++this.keptSinceMeasure >= MEASURE_EVERY) {
       this.bytes = estimateTreeBytes(tree);
       this.keptSinceMeasure = 0;
+    }
+  }
+
+  /** The tree of `model` rendered with a new memo; `tree` (and the old memo) when the view throws. */
+  private fresh(model: Model, tree: LiveTree): LiveTree {
+    const memo = this.memo;
+    this.memo = undefined;
+    try {
+      return this.render(model, tree);
+    } catch {
+      this.memo = memo;
+      return tree;
     }
   }
 
