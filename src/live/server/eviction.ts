@@ -27,7 +27,7 @@ export function listenForEvictions<Model>(gate: RevocationGate, registry: Sessio
  * (docs/deployment.md#catching-up-after-a-bus-reconnect). The revocation caches were emptied first.
  */
 export async function recheckEveryone<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): Promise<void> {
-  const users = new Set<string>(registry.shared?.remoteStreamUsers());
+  const users = new Set<string>(registry.shared?.streams.remoteUsers());
   for (const session of registry.all()) if (session.user !== undefined && !session.ended) users.add(session.user);
   for (const user of users) {
     await evictUser(gate, registry, user).catch((error: unknown) => {
@@ -45,7 +45,7 @@ async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<
   }
   const shared = registry.shared;
   if (shared === undefined) return;
-  for (const remote of shared.remoteStreamsOf(user)) {
+  for (const remote of shared.streams.remoteOf(user)) {
     if ((await gate.verdictFor(user, remote.boundAt)) === "evict") await shared.killRemote(remote.key);
   }
 }

@@ -351,7 +351,7 @@ export class SessionRegistry<Model> implements SessionHost {
         );
       }),
     );
-    this.shared?.closeStreams();
+    this.shared?.streams.closeAll();
     this.stopSweeper?.();
     this.stopSweeper = undefined;
     await this.shared?.stop();
@@ -395,7 +395,7 @@ export class SessionRegistry<Model> implements SessionHost {
     if (this.shared !== undefined) {
       // With a shared store the sessions outlive this process: stop here, do not end them.
       for (const session of [...this.sessions.values()]) this.moved(session as LiveSession<unknown>);
-      this.shared.closeStreams();
+      this.shared.streams.closeAll();
       void this.shared.stop();
     } else for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
     this.stopSweeper?.();

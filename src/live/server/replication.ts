@@ -88,9 +88,9 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
         const { sink, body, write } = openFrameStream({
           heartbeatMs,
           onHeartbeat: () => {},
-          onClose: (closed) => shared.closed(owner.key, closed, registry.holdsKey(owner.key)),
+          onClose: (closed) => shared.streams.closed(owner.key, closed, registry.holdsKey(owner.key)),
         });
-        write(shared.listen(owner.key, owner, sink, lastEventId));
+        write(shared.streams.listen(owner.key, owner, sink, lastEventId));
         return new Response(body, {
           headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
         });

@@ -22,12 +22,12 @@ import { sessionKey } from "../store/session-key.ts";
 import { type Claim, LEASE_MS, type LiveStore, type Ownership, type StoredRotation, type StoredSession } from "../store/store.ts";
 import { constantTimeEqual } from "../../auth/constant-time.ts";
 import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
-import type { Frame, FrameSink } from "./frames.ts";
+import type { Frame } from "./frames.ts";
 import type { LiveSession } from "./session.ts";
-import { SessionFrames } from "./session-frames.ts";
+import type { SessionFrames } from "./session-frames.ts";
+import { StreamsHere } from "./streams-here.ts";
 import type { SessionState } from "./session-state.ts";
 
-/** This replica's hold on a session: the key it is stored under and the epoch of the lease. */
 /**
  * This replica's hold on a session: the key it is stored under and the epoch of the lease. `claim`:
  * the session was only loaded (docs/deployment.md#several-replicas), and its next save makes it ours.
@@ -71,9 +71,6 @@ export class SharedSessions<Model> {
   /** The sessions held here, by key (what the bus and lease renewal name). */
   private readonly byKey = new Map<string, LiveSession<Model>>();
   /** Streams open on this replica, by session key, whether the session is held here or not. */
-  private readonly streams = new Map<string, SessionFrames>();
-  /** The user of each stream held for a session owned elsewhere (for eviction). */
-  private readonly remoteUsers = new Map<string, { user: string | undefined; boundAt: number }>();
   /** Store writes a session's next save must come after (a create or a move). */
   private readonly writes = new WeakMap<LiveSession<Model>, Promise<void>>();
   /** How many store writes of each session are on their way (a create, a move, a kill). */
@@ -129,12 +126,8 @@ export class SharedSessions<Model> {
     return this.holds.get(session)?.key;
   }
 
-  /** The streams of a session on this replica (made on first use). */
-  framesFor(key: string): SessionFrames {
-    let frames = this.streams.get(key);
-    if (frames === undefined) this.streams.set(key, frames = new SessionFrames());
-    return frames;
-  }
+  /** The streams connected to this replica, of sessions held here and of sessions owned elsewhere. */
+  readonly streams = new StreamsHere();
 
   /** Records a new session, owned here at epoch 1; its first save waits for this. */
   create(session: LiveSession<Model>, handle: string): Promise<void> {
@@ -142,7 +135,7 @@ export class SharedSessions<Model> {
       await this.ready;
       const key = await sessionKey(session.id);
       this.setHold(session, { key, epoch: 1, since: this.now() });
-      this.streams.set(key, session.frames);
+      this.streams.held(key, session.frames);
       await this.store.create(this.stored(key, handle, session.state), this.owner);
     })();
     return this.track(session, created);
@@ -168,13 +161,14 @@ export class SharedSessions<Model> {
       user: stored.user,
       boundAt: stored.boundAt,
     };
-    this.remoteUsers.delete(key);
     const rotatedFrom = [];
     for (const rotation of taken.rotatedFrom) {
       const from = await this.sealer.unseal(rotation.fromSealed);
       if (from !== undefined) rotatedFrom.push({ id: from, handle: rotation.fromHandle, remainingMs: rotation.remainingMs });
     }
-    return { key, epoch: taken.epoch, handle: stored.handle, state, frames: this.framesFor(key), rotatedFrom, claim };
+    const frames = this.streams.framesFor(key);
+    this.streams.held(key, frames);
+    return { key, epoch: taken.epoch, handle: stored.handle, state, frames, rotatedFrom, claim };
   }
 
   /** Marks a session built from `take` as held here (with `claim`, once its next save claims it). */
@@ -227,8 +221,7 @@ export class SharedSessions<Model> {
         graceMs: ROTATION_GRACE_MS,
       };
       await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner, stored);
-      this.streams.delete(hold.key);
-      this.streams.set(key, session.frames);
+      this.streams.rekeyed(hold.key, key, session.frames);
       this.setHold(session, { key, epoch: 1, since: this.now() });
     });
     return this.track(session, moved);
@@ -243,7 +236,7 @@ export class SharedSessions<Model> {
         const hold = this.holds.get(session);
         if (hold === undefined) return;
         this.dropHold(session);
-        this.streams.delete(hold.key);
+        this.streams.forget(hold.key);
         await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
       }),
     );
@@ -262,10 +255,7 @@ export class SharedSessions<Model> {
   forget(session: LiveSession<Model>): void {
     const hold = this.holds.get(session);
     this.dropHold(session);
-    if (hold === undefined) return;
-    const frames = this.streams.get(hold.key);
-    if (frames !== undefined && frames.streams.size > 0) this.remoteUsers.set(hold.key, { user: session.user, boundAt: session.boundAt });
-    else this.streams.delete(hold.key);
+    if (hold !== undefined) this.streams.letGo(hold.key, { user: session.user, boundAt: session.boundAt });
   }
 
   /**
@@ -286,49 +276,10 @@ export class SharedSessions<Model> {
     return found && { ...found, key };
   }
 
-  /**
-   * Opens a stream here for a session owned by another replica; frames come over the bus.
-   * Returns what the stream starts with: the sync event with the owner's seq, or nothing for a
-   * stream that resumes at that seq (resume.ts; one resuming from earlier is taken over instead).
-   */
-  listen(key: string, owner: Ownership, sink: FrameSink, lastEventId: string | null): string {
-    this.remoteUsers.set(key, { user: owner.user, boundAt: owner.boundAt });
-    const frames = this.framesFor(key);
-    frames.open(sink);
-    return frames.catchUp(lastEventId, owner.outSeq, () => "");
-  }
-
-  /** A stream closed: a session neither held nor streamed here is forgotten. */
-  closed(key: string | undefined, sink: FrameSink, held: boolean): void {
-    if (key === undefined) return;
-    const frames = this.streams.get(key);
-    frames?.closed(sink);
-    if (!held && frames !== undefined && frames.streams.size === 0) {
-      this.streams.delete(key);
-      this.remoteUsers.delete(key);
-    }
-  }
-
-  /** Streams held here for sessions owned elsewhere whose user is `user`. */
-  remoteStreamsOf(user: string): { key: string; boundAt: number }[] {
-    const found: { key: string; boundAt: number }[] = [];
-    for (const [key, bound] of this.remoteUsers) if (bound.user === user) found.push({ key, boundAt: bound.boundAt });
-    return found;
-  }
-
   /** Ends a session known here only by its streams (evicted): they get the lost signal, the key dies. */
   async killRemote(key: string): Promise<void> {
-    this.streams.get(key)?.closeAll(true);
-    this.streams.delete(key);
-    this.remoteUsers.delete(key);
+    this.streams.ended(key);
     await this.store.kill(key, encodeMessage({ t: "ended", app: this.app, key, from: this.owner }));
-  }
-
-  /** Closes every stream held here plainly (drain): the clients reconnect to another replica. */
-  closeStreams(): void {
-    for (const frames of this.streams.values()) frames.closeAll(false);
-    this.streams.clear();
-    this.remoteUsers.clear();
   }
 
   async stop(): Promise<void> {
@@ -345,7 +296,7 @@ export class SharedSessions<Model> {
       // Only the owner's saves publish frames, so a frame from another replica also says that the
       // copy here (if any) is stale: it is dropped before its streams get the frame.
       events.moved(message.key);
-      this.streams.get(message.key)?.send(message.frame);
+      this.streams.send(message.key, message.frame);
     } else if (message.t === "taken") events.moved(message.key);
     else if (message.t === "ended") this.endedElsewhere(message.key, events);
   }
@@ -353,9 +304,7 @@ export class SharedSessions<Model> {
   /** A session ended at another replica: the copy here ends, and its streams here get the lost signal. */
   private endedElsewhere(key: string, events: SharedEvents): void {
     events.ended(key);
-    this.streams.get(key)?.closeAll(true);
-    this.streams.delete(key);
-    this.remoteUsers.delete(key);
+    this.streams.ended(key);
   }
 
   /**
@@ -369,7 +318,7 @@ export class SharedSessions<Model> {
       const asked = this.now();
       const held = await this.store.renew(this.owner);
       const lost = this.settledKeys(asked).filter((key) => !held.has(key));
-      const remote = [...this.remoteUsers.keys()].filter((key) => !this.byKey.has(key));
+      const remote = this.streams.remoteKeys().filter((key) => !this.byKey.has(key));
       const alive = await this.store.alive([...lost, ...remote]);
       for (const key of lost) if (alive.has(key)) events.moved(key);
       for (const key of [...lost, ...remote]) if (!alive.has(key)) this.endedElsewhere(key, events);
@@ -393,13 +342,6 @@ export class SharedSessions<Model> {
       if (since < asked && !claiming && (session === undefined || !this.inFlight.has(session))) keys.push(key);
     }
     return keys;
-  }
-
-  /** The users of the streams held here for sessions owned elsewhere (for the re-check after a resume). */
-  remoteStreamUsers(): Set<string> {
-    const users = new Set<string>();
-    for (const { user } of this.remoteUsers.values()) if (user !== undefined) users.add(user);
-    return users;
   }
 
   /** Extends this replica's leases; sessions no longer among them were taken: dropped here. */
