@@ -22,7 +22,9 @@ import { bareApp, formApp, type FormVariant } from "./live-app.ts";
 export type ServerPorts = { events: Record<FormVariant, number>; streams: number; bare: number; bareBatched: number };
 
 const events = { plain: formApp(), static: formApp({}, "static"), tuned: formApp({}, "tuned"), template: formApp({}, "template") };
-const streams = formApp({ treeIdleMs: 1_000 });
+// The memory run loads all its pages before it opens their streams, so the bounds on sessions that
+// never connected (docs/security.md#session-bounds) are raised to hold every one of them meanwhile.
+const streams = formApp({ treeIdleMs: 1_000, maxSessions: 20_000, maxPendingSessions: 20_000 });
 const bare = bareApp();
 const bareBatched = bareApp(true);
 

@@ -98,8 +98,11 @@ type SectionData = {
   areas: AreaResult[];
   skips: Skip[];
   failures?: string[];
-  /** A run of some bench files only: the areas it ran, and when the section's other areas were run. */
-  partial?: { ran: string[]; othersFrom: string };
+  /**
+   * A run of some bench files only: the areas it ran, and when the section's other areas were run
+   * (`areaDates`, each area's own run; `othersFrom`, one date for all of them, in older sections).
+   */
+  partial?: { ran: string[]; othersFrom: string; areaDates?: Record<string, string> };
 };
 const DATA_MARK = "<!-- bench-data ";
 
@@ -113,7 +116,13 @@ function section(data: SectionData): string {
     "",
   ];
   if (data.partial) {
-    out.push(`Only ${data.partial.ran.join(", ")} ran ${date}; the other areas are from the run of ${data.partial.othersFrom}.`, "");
+    const byDate = new Map<string, string[]>();
+    for (const area of areas) {
+      const ran = data.partial.areaDates?.[area.area] ?? (data.partial.ran.includes(area.area) ? date : data.partial.othersFrom);
+      byDate.set(ran, [...(byDate.get(ran) ?? []), area.area]);
+    }
+    const runs = [...byDate].sort(([a], [b]) => (a < b ? 1 : -1)).map(([ran, names]) => `${names.join(", ")}: ${ran}`);
+    out.push(`Not every area ran at once; the areas by the run they come from: ${runs.join("; ")}.`, "");
   }
   for (const area of areas) {
     out.push(`### ${area.area}`, "", "| measure | ours | peer | ratio (>1 = ours better) | target | met |", "|---|---|---|---|---|---|");
@@ -437,10 +446,21 @@ if (previous !== undefined) {
       ...data,
       areas: [...kept, ...areas],
       skips: [...previous.skips.filter((skip) => !ran.includes(skip.area)), ...skips],
-      partial: { ran, othersFrom: previous.partial?.othersFrom ?? previous.date },
+      partial: { ran, othersFrom: previous.partial?.othersFrom ?? previous.date, areaDates: areaDates(previous, ran, date) },
     };
   }
 }
+/** When each area of the new section ran: this run's areas now, the others when the previous section says. */
+function areaDates(previous: SectionData, ran: string[], now: string): Record<string, string> {
+  const dates: Record<string, string> = {};
+  for (const area of previous.areas) {
+    dates[area.area] = previous.partial?.areaDates?.[area.area] ??
+      (previous.partial === undefined || previous.partial.ran.includes(area.area) ? previous.date : previous.partial.othersFrom);
+  }
+  for (const area of ran) dates[area] = now;
+  return dates;
+}
+
 const body = section(data);
 writeResults(runtime, body);
 console.log(`\nwrote ${resultsPath}`);
