@@ -127,7 +127,7 @@ export class SharedSessions<Model> {
   }
 
   /** The streams connected to this replica, of sessions held here and of sessions owned elsewhere. */
-  readonly streams = new StreamsHere();
+  readonly streams: StreamsHere = new StreamsHere();
 
   /** Records a new session, owned here at epoch 1; its first save waits for this. */
   create(session: LiveSession<Model>, handle: string): Promise<void> {
