@@ -77,6 +77,12 @@ grep -q "gate: app: the revocation gate is off" "$work/doctor.txt" || { echo "do
 node -e 'const v=require(process.argv[1]).dependencies["svc-live"]; if (v !== "^"+require(process.argv[2]).version) throw new Error("init from the package should depend on ^version, got "+v); console.log("ok   init from the package depends on", v)' "$work/default/app/package.json" "$repo/package.json"
 
 step "publish dry runs (nothing is published)"
-(cd "$repo" && "${deno[@]}" publish --dry-run --allow-dirty --config jsr.json 2>&1 | tail -1)
-(cd "$repo" && npm publish --dry-run --ignore-scripts "$tarball" 2>&1 | tail -1)
+# The last line on success; everything on failure, so that CI shows why.
+dry_run() {
+  local out
+  out="$(cd "$repo" && "$@" 2>&1)" || { printf '%s\n' "$out"; return 1; }
+  printf '%s\n' "$out" | tail -1
+}
+dry_run "${deno[@]}" publish --dry-run --allow-dirty --config jsr.json
+dry_run npm publish --dry-run --ignore-scripts "$tarball"
 step "passed"
