@@ -8,8 +8,7 @@
 // /usr/bin/chromium is missing.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { CHROMIUM, e2eSkipReason, eventually, sleep, value } from "./support.ts";
+import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 import { Cluster, DEMO_MAIN } from "../replicas/harness.ts";
 import { POSTGRES_SKIP } from "../db/targets.ts";
 
@@ -17,20 +16,13 @@ const skip = e2eSkipReason() ?? POSTGRES_SKIP;
 if (skip !== undefined) console.log(`tests/e2e/replicas skipped: ${skip}`);
 
 let cluster: Cluster | undefined;
-let browser: Browser | undefined;
+const browser = sharedBrowser("svc-e2e-replicas-", skip);
 
 if (skip === undefined) {
   before(async () => {
     cluster = await Cluster.start(3, "round-robin", { SVC_DEMO_BCRYPT_COST: "4" }, DEMO_MAIN);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
   });
   after(async () => {
-    await browser?.close();
     await cluster?.stop();
   });
 }
@@ -39,7 +31,7 @@ test(
   "typing into the demo through the round-robin proxy while a replica restarts loses no character",
   { skip, timeout: 90_000 },
   async () => {
-    const page = await (await browser!.newContext()).newPage();
+    const page = await (await browser()).newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(String(error)));
     await page.goto(`${cluster!.proxyUrl}/`);
