@@ -74,8 +74,10 @@ export function fitOf(parent: string, flags: number, tag: string): Fit {
   const table = IN_TABLE_CONTEXT[parent];
   if (table !== undefined) {
     if (table.has(tag)) return SAFE;
-    // A row straight in a table, or a col, gets its implicit wrapper: only this table's children move.
-    return parent === "table" && (tag === "tr" || tag === "col") ? SHIFTED : UNSAFE;
+    // A row straight in a table gets its implicit wrapper: only this table's children move. A col
+    // straight in a table gets one in a browser, but other parsers (happy-dom, for one) move it
+    // out in front of the table, as they do stray table content: every id from here on is written.
+    return parent === "table" && tag === "tr" ? SHIFTED : UNSAFE;
   }
   if (TABLE_PARTS.has(tag)) return UNSAFE;
   if (flags & P_OPEN && CLOSES_P.has(tag)) return UNSAFE;
