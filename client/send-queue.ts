@@ -109,7 +109,9 @@ export class SendQueue {
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
     if (extra !== undefined) sends.push(extra);
-    if (sends.length === 0 || this.parts.hooks.halted()) return;
+    // The request in flight goes too, even alone: the navigation may abort it (and a proxy then
+    // drop it before the server reads it), and the server processes its seq once.
+    if ((sends.length === 0 && this.inFlight === undefined) || this.parts.hooks.halted()) return;
     this.parts.transport.postKeepalive(this.batch(sends));
   }
 
@@ -118,7 +120,8 @@ export class SendQueue {
     if (this.parts.hooks.halted()) return;
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
-    if (sends.length === 0 || !this.parts.transport.canBeacon) return;
+    // As in navigate: the request in flight is re-sent even when nothing else is pending.
+    if ((sends.length === 0 && this.inFlight === undefined) || !this.parts.transport.canBeacon) return;
     this.parts.transport.beacon(this.batch(sends));
   }
 

@@ -26,6 +26,8 @@ export class Proxy {
   private readonly sockets = new Set<Socket>();
   /** How many requests each replica received (by index). */
   readonly served: number[];
+  /** Called for each answer a replica gives (tests print these when something goes wrong). */
+  onServed: ((index: number, method: string, path: string, status: number) => void) | undefined;
 
   constructor(targets: readonly string[], mode: Mode = "round-robin") {
     this.targets = [...targets];
@@ -105,6 +107,7 @@ export class Proxy {
         },
         (answer) => {
           this.served[index] = (this.served[index] ?? 0) + 1;
+          this.onServed?.(index, req.method ?? "", req.url ?? "", answer.statusCode ?? 0);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
           answer.on("error", () => res.destroy());

@@ -141,6 +141,37 @@ test("on pagehide every pending send goes in one beacon batch with the CSRF toke
   await p.close();
 });
 
+test("pagehide with only a request in flight re-sends it in the beacon, under its own seq", async () => {
+  // The unload may abort the request (a proxy in front then drops it unread); the server
+  // processes a page's seq once, whichever copy arrives first.
+  const p = page(ROOT);
+  p.type(p.el<HTMLInputElement>(TITLE), "last keystroke");
+  await p.waitFor(1);
+  p.win.dispatchEvent(new p.win.Event("pagehide"));
+  assert.equal(p.beacons.length, 1);
+  const batch = p.beacons[0]?.body?.batch as { seq: number; msg: string; args: unknown[] }[];
+  assert.deepEqual(batch.map((e) => [e.seq, e.msg, e.args]), [[1, "SetTitle", ["last keystroke"]]]);
+  assert.equal(pageOf(p.beacons[0]?.body), pageOf(p.requests[0]!.body));
+  await p.close();
+});
+
+test("an anchor click with only a request in flight re-sends it in the keepalive batch", async () => {
+  const p = page(
+    ROOT.replace(
+      `<a svc-id="r.5#a" href="#next" data-svc-hid="r.5#a" data-svc-on="click" data-svc-click="Navigate">`,
+      `<a svc-id="r.5#a" href="#elsewhere">`,
+    ),
+  );
+  p.el("r.2#button").click();
+  await p.waitFor(1);
+  p.el("r.5#a").click();
+  await settle();
+  assert.equal(p.requests.length, 2);
+  assert.equal(p.requests[1]!.init.keepalive, true);
+  assert.deepEqual((p.requests[1]!.body?.batch as { seq: number; msg: string }[]).map((e) => [e.seq, e.msg]), [[1, "Inc"]]);
+  await p.close();
+});
+
 test("pagehide with nothing pending sends no beacon", async () => {
   const p = page(ROOT);
   p.win.dispatchEvent(new p.win.Event("pagehide"));

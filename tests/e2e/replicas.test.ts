@@ -34,13 +34,32 @@ test(
     const page = await (await browser()).newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(String(error)));
-    await page.goto(`${cluster!.proxyUrl}/`);
-    await page.click("#switch");
-    await page.waitForSelector("#signup-form");
+    // What the page saw, printed if a step times out: its console and every answer it got.
+    const seen: string[] = [];
+    page.on("console", (message) => seen.push(`console ${message.type()}: ${message.text()}`));
+    page.on("request", (r) => seen.push(`${Date.now() % 100_000} -> ${r.method()} ${r.url().replace(cluster!.proxyUrl, "")}`));
+    page.on("response", (r) => seen.push(`${r.status()} ${r.request().method()} ${r.url().replace(cluster!.proxyUrl, "")}`));
+    page.on("requestfailed", (r) => seen.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+    cluster!.proxy.onServed = (index, method, path, status) =>
+      seen.push(`${Date.now() % 100_000} replica ${index}: ${status} ${method} ${path}`);
+    const step = async (name: string, run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } catch (error) {
+        console.log(`# replicas e2e: step "${name}" failed; the page saw:\n#   ${seen.join("\n#   ")}`);
+        console.log(`# replica output:\n${cluster!.replicas.map((r) => r.output.join("")).join("\n---\n")}`);
+        throw error;
+      }
+    };
+    await step("load", () => page.goto(`${cluster!.proxyUrl}/`));
+    await step("switch to sign-up", async () => {
+      await page.click("#switch");
+      await page.waitForSelector("#signup-form", { timeout: 20_000 });
+    });
     await page.fill("#email", "typist@demo.test");
     await page.fill("#password", "violet-orbit-canyon");
     await Promise.all([page.waitForNavigation(), page.click("#submit")]);
-    await eventually(async () => assert.equal(await page.textContent("#who"), "typist@demo.test"));
+    await step("signed in", () => eventually(async () => assert.equal(await page.textContent("#who"), "typist@demo.test")));
 
     const first = "typescript and javascript ";
     const second = "keep every keystroke across replicas";
