@@ -265,7 +265,9 @@ describe("three replicas on Postgres", { skip }, () => {
       for (let i = 0; typing; i++) {
         const note = `t${t}-${i}`;
         const reply = await tab.sendRetrying("Note", [note]);
-        if (reply.status === 200) acked[t]!.push(note);
+        // 204: this seq of the page was applied already, by a copy that got no reply (the proxy
+        // passes a request on when the draining replica's connection resets): acknowledged too.
+        if (reply.status === 200 || reply.status === 204) acked[t]!.push(note);
         else assert.fail(`tab ${t}: ${reply.status} ${reply.body}`);
       }
     });
