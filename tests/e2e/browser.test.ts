@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { demoApp } from "../client/demo-app.ts";
-import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
+import { e2eSkipReason, eventually, imeComposition, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
@@ -191,24 +191,13 @@ test(
   { skip },
   async () => {
     await withPage("IME", async (page, demo) => {
-      const ctx = await browser();
-      const cdp = await ctx.newCDPSession(page);
+      const ime = await imeComposition(page);
       await page.click("#chat");
-      await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
-      await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
-      await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
+      await ime.compose(["に", "にほ", "日本"]);
       await sleep(400); // longer than the debounce: nothing may go out while composing
       assert.equal(demo.received.length, 0);
       // The Enter that confirms the composition, then the commit.
-      await cdp.send("Input.dispatchKeyEvent", {
-        type: "keyDown",
-        key: "Enter",
-        code: "Enter",
-        windowsVirtualKeyCode: 229,
-        nativeVirtualKeyCode: 229,
-      });
-      await cdp.send("Input.insertText", { text: "日本" });
-      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await ime.confirm("日本");
       await eventually(() => assert.equal(demo.model().chat, "日本"));
       await sleep(500);
       assert.deepEqual(demo.received, [["SetChat", ["日本"]]], "one dispatch, and no Send");

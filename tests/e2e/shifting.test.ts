@@ -13,7 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { shiftingApp } from "../client/shifting-app.ts";
-import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
+import { e2eSkipReason, eventually, imeComposition, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/shifting skipped: ${skip}`);
@@ -297,24 +297,12 @@ test(
   { skip, timeout: 120_000 * SLOWER },
   async () => {
     await withPage("IME", SEEDS[0]!, async (page, app) => {
-      const cdp = await (await browser()).newCDPSession(page);
+      const ime = await imeComposition(page);
       await focusEnd(page, "#chat");
-      await cdp.send("Input.imeSetComposition", { text: "に", selectionStart: 1, selectionEnd: 1 });
-      await sleep(150);
-      await cdp.send("Input.imeSetComposition", { text: "にほ", selectionStart: 2, selectionEnd: 2 });
-      await sleep(150);
-      await cdp.send("Input.imeSetComposition", { text: "日本", selectionStart: 2, selectionEnd: 2 });
+      await ime.compose(["に", "にほ", "日本"], 150);
       await sleep(400); // longer than the debounce, while ticks rename the chat input's wrapper
       assert.deepEqual(app.received.filter(([m]) => m === "SetChat"), [], "nothing goes out while composing");
-      await cdp.send("Input.dispatchKeyEvent", {
-        type: "keyDown",
-        key: "Enter",
-        code: "Enter",
-        windowsVirtualKeyCode: 229,
-        nativeVirtualKeyCode: 229,
-      });
-      await cdp.send("Input.insertText", { text: "日本" });
-      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await ime.confirm("日本");
       await eventually(() => assert.equal(app.model().chat, "日本"));
       await sleep(600);
       assert.deepEqual(app.received.filter(([m]) => m === "SetChat" || m === "Send"), [["SetChat", ["日本"]]], "one dispatch, and no Send");

@@ -57,3 +57,33 @@ export function sharedBrowser(prefix: string, skip: string | undefined, onClosed
       });
     });
 }
+
+/**
+ * An IME composition in the page's focused control, driven through CDP as an input method drives
+ * Chromium (docs/live-apps.md, what the user types is never lost). `compose` sends the
+ * composition's successive texts (compositionstart, then a compositionupdate each), `pause` ms
+ * apart; `confirm` sends the Enter that confirms it (keyCode 229, as a key the IME takes), the
+ * committed text (compositionend) and the Enter's keyup.
+ */
+export async function imeComposition(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  return {
+    async compose(texts: readonly string[], pause = 0): Promise<void> {
+      for (const [i, text] of texts.entries()) {
+        if (i > 0 && pause > 0) await sleep(pause);
+        await cdp.send("Input.imeSetComposition", { text, selectionStart: text.length, selectionEnd: text.length });
+      }
+    },
+    async confirm(text: string): Promise<void> {
+      await cdp.send("Input.dispatchKeyEvent", {
+        type: "keyDown",
+        key: "Enter",
+        code: "Enter",
+        windowsVirtualKeyCode: 229,
+        nativeVirtualKeyCode: 229,
+      });
+      await cdp.send("Input.insertText", { text });
+      await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+    },
+  };
+}
