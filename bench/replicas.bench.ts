@@ -5,7 +5,8 @@
  *   - 1 replica, sessions on Postgres
  *   - 3 replicas on Postgres behind the round-robin proxy (a session moves with most events)
  *   - 3 replicas on Postgres behind the sticky proxy
- * all in one run, every replica its own Node process, driven from this process by TABS tabs that
+ * all in one run, every replica and each proxy its own Node process (bench/proxy-process.ts, as a
+ * load balancer runs apart from its clients), driven from this process by TABS tabs that
  * each post one event at a time over HTTP (typing and clicks). The configurations take turns in
  * rounds, so that each sees the same machine as the others. Also reported: the database
  * round trips per event (the statements and transactions the replicas sent) and the store's CPU
@@ -18,7 +19,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import postgres from "postgres";
-import { Proxy } from "../examples/replicas/proxy.ts";
+import type { Mode } from "../examples/replicas/proxy.ts";
 import { Cluster } from "../tests/replicas/harness.ts";
 import { Tab } from "../tests/replicas/tab.ts";
 import { type BenchRow, percentile, report } from "./report.ts";
@@ -124,11 +125,24 @@ function spawnMemoryReplica(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
+/** The proxy in its own process (bench/proxy-process.ts), as a load balancer runs apart from its clients. */
+function spawnProxy(mode: Mode, targets: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const main = new URL("./proxy-process.ts", import.meta.url).pathname;
+  const child = spawn(process.execPath, ["--import", "tsx", main, mode, ...targets], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const port = /listening (\d+)/.exec(chunk.toString())?.[1];
+      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+    child.on("exit", (code) => reject(new Error(`proxy exited with ${code}`)));
+  });
+}
+
 const memory = await spawnMemoryReplica();
 const single = await Cluster.start(1);
 const three = await Cluster.start(3, "round-robin");
-const sticky = new Proxy(three.replicas.map((r) => r.url), "sticky");
-const stickyUrl = await sticky.listen();
+const roundRobin = await spawnProxy("round-robin", three.replicas.map((r) => r.url));
+const sticky = await spawnProxy("sticky", three.replicas.map((r) => r.url));
 const pidsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.child.pid);
 const urlsOf = (cluster: Cluster) => () => cluster.replicas.map((r) => r.url);
 const configs: Config[] = [
@@ -150,7 +164,7 @@ const configs: Config[] = [
   },
   {
     name: "3 replicas, Postgres, round-robin proxy",
-    base: three.proxyUrl,
+    base: roundRobin.url,
     pids: pidsOf(three),
     postgres: true,
     replicas: urlsOf(three),
@@ -158,7 +172,7 @@ const configs: Config[] = [
   },
   {
     name: "3 replicas, Postgres, sticky proxy",
-    base: stickyUrl,
+    base: sticky.url,
     pids: pidsOf(three),
     postgres: true,
     replicas: urlsOf(three),
@@ -210,102 +224,92 @@ try {
       storeCost(rr)
     } µs, 3 sticky ${storeCost(st)} µs`,
   );
+  const versus = (
+    name: string,
+    ours: number,
+    peer: number,
+    peerName: string,
+    unit: string,
+    higherIsBetter: boolean,
+    target = "reported",
+  ) => ({
+    name,
+    ours,
+    peer,
+    peerName,
+    unit,
+    higherIsBetter,
+    target,
+    met: target === "reported" || ours >= 0.5 * peer,
+  });
+  const inMemory = "1 replica in memory", onPostgres = "1 replica on Postgres";
   const rows: BenchRow[] = [
-    {
-      name: "events/s, 3 replicas on Postgres (round-robin) vs 1 in memory",
-      ours: rr.eventsPerSecond,
-      peer: mem.eventsPerSecond,
-      peerName: "1 replica in memory",
-      unit: "events/s",
-      higherIsBetter: true,
-      target: "ratio >= 0.5x",
-      met: rr.eventsPerSecond >= 0.5 * mem.eventsPerSecond,
-    },
-    {
-      name: "events/s, 3 replicas on Postgres (sticky) vs 1 in memory",
-      ours: st.eventsPerSecond,
-      peer: mem.eventsPerSecond,
-      peerName: "1 replica in memory",
-      unit: "events/s",
-      higherIsBetter: true,
-      target: "ratio >= 0.5x",
-      met: st.eventsPerSecond >= 0.5 * mem.eventsPerSecond,
-    },
-    {
-      name: "events/s, 1 replica on Postgres vs 1 in memory",
-      ours: one.eventsPerSecond,
-      peer: mem.eventsPerSecond,
-      peerName: "1 replica in memory",
-      unit: "events/s",
-      higherIsBetter: true,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "DB round trips per event, 3 replicas round-robin vs 1 replica on Postgres",
-      ours: rr.roundTrips,
-      peer: one.roundTrips,
-      peerName: "1 replica on Postgres",
-      unit: "round trips",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "DB round trips per event, 3 replicas sticky vs 1 replica on Postgres",
-      ours: st.roundTrips,
-      peer: one.roundTrips,
-      peerName: "1 replica on Postgres",
-      unit: "round trips",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "CPU per event (replicas + Postgres), 1 replica on Postgres vs 1 in memory",
-      ours: one.replicaCpuUs + one.pgCpuUs,
-      peer: mem.replicaCpuUs,
-      peerName: "1 replica in memory",
-      unit: "µs",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "CPU per event (replicas + Postgres), 3 replicas round-robin vs 1 in memory",
-      ours: rr.replicaCpuUs + rr.pgCpuUs,
-      peer: mem.replicaCpuUs,
-      peerName: "1 replica in memory",
-      unit: "µs",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "CPU per event (replicas + Postgres), 3 replicas sticky vs 1 in memory",
-      ours: st.replicaCpuUs + st.pgCpuUs,
-      peer: mem.replicaCpuUs,
-      peerName: "1 replica in memory",
-      unit: "µs",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
-    {
-      name: "p99 latency, 3 replicas on Postgres (round-robin) vs 1 in memory",
-      ours: rr.p99,
-      peer: mem.p99,
-      peerName: "1 replica in memory",
-      unit: "ms",
-      higherIsBetter: false,
-      target: "reported",
-      met: true,
-    },
+    versus(
+      "events/s, 3 replicas on Postgres (round-robin) vs 1 in memory",
+      rr.eventsPerSecond,
+      mem.eventsPerSecond,
+      inMemory,
+      "events/s",
+      true,
+      "ratio >= 0.5x",
+    ),
+    versus(
+      "events/s, 3 replicas on Postgres (sticky) vs 1 in memory",
+      st.eventsPerSecond,
+      mem.eventsPerSecond,
+      inMemory,
+      "events/s",
+      true,
+      "ratio >= 0.5x",
+    ),
+    versus("events/s, 1 replica on Postgres vs 1 in memory", one.eventsPerSecond, mem.eventsPerSecond, inMemory, "events/s", true),
+    versus(
+      "DB round trips per event, 3 replicas round-robin vs 1 replica on Postgres",
+      rr.roundTrips,
+      one.roundTrips,
+      onPostgres,
+      "round trips",
+      false,
+    ),
+    versus(
+      "DB round trips per event, 3 replicas sticky vs 1 replica on Postgres",
+      st.roundTrips,
+      one.roundTrips,
+      onPostgres,
+      "round trips",
+      false,
+    ),
+    versus(
+      "CPU per event (replicas + Postgres), 1 replica on Postgres vs 1 in memory",
+      one.replicaCpuUs + one.pgCpuUs,
+      mem.replicaCpuUs,
+      inMemory,
+      "µs",
+      false,
+    ),
+    versus(
+      "CPU per event (replicas + Postgres), 3 replicas round-robin vs 1 in memory",
+      rr.replicaCpuUs + rr.pgCpuUs,
+      mem.replicaCpuUs,
+      inMemory,
+      "µs",
+      false,
+    ),
+    versus(
+      "CPU per event (replicas + Postgres), 3 replicas sticky vs 1 in memory",
+      st.replicaCpuUs + st.pgCpuUs,
+      mem.replicaCpuUs,
+      inMemory,
+      "µs",
+      false,
+    ),
+    versus("p99 latency, 3 replicas on Postgres (round-robin) vs 1 in memory", rr.p99, mem.p99, inMemory, "ms", false),
   ];
   report(AREA, rows);
 } finally {
   memory.child.kill("SIGKILL");
-  await sticky.close();
+  roundRobin.child.kill("SIGKILL");
+  sticky.child.kill("SIGKILL");
   await single.stop();
   await three.stop();
   await admin.end({ timeout: 5 });

@@ -15,6 +15,7 @@ import type { Resolved, SessionRegistry } from "./registry.ts";
 import { gateUnavailable, replicaDraining, sessionLost } from "./responses.ts";
 import type { BuildSession } from "./session-takeover.ts";
 import { SharedSessions } from "./shared-sessions.ts";
+import { sessionKey } from "../store/session-key.ts";
 import { openFrameStream } from "./sse.ts";
 
 export type Replication = {
@@ -67,33 +68,49 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
       if (id === undefined || registry.holds(id)) return undefined;
       return (async () => {
         await shared.ready;
-        const owner = await shared.ownership(id);
-        // Held by no one (its owner drained or died): taken over here, so its timers run again.
-        // A stream resuming from a frame this replica may not have is taken over too: the owner's
-        // render is what it needs (docs/protocol.md#resume).
-        const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
-        if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
-          return (await registry.resolve(id)) as Resolved<unknown>;
-        }
-        if (registry.draining) return replicaDraining();
-        const checking = gate();
-        if (checking !== undefined && owner.user !== undefined) {
-          const verdict = await checking.verdictFor(owner.user, owner.boundAt);
-          if (verdict === "unavailable") return gateUnavailable();
-          if (verdict === "evict") {
-            await shared.killRemote(owner.key);
-            return sessionLost();
-          }
-        }
+        const key = await sessionKey(id);
+        // The stream joins this replica's streams of the session before the ownership read marks
+        // the session as streamed from elsewhere: from that mark on the owner publishes every
+        // frame, and one published while the checks below are awaited (a task's result, saved in
+        // that window) must reach this stream, not find no stream here.
         const { sink, body, write } = openFrameStream({
           heartbeatMs,
           onHeartbeat: () => {},
-          onClose: (closed) => shared.streams.closed(owner.key, closed, registry.holdsKey(owner.key)),
+          onClose: (closed) => shared.streams.closed(key, closed, registry.holdsKey(key)),
         });
-        write(shared.streams.listen(owner.key, owner, sink, lastEventId));
-        return new Response(body, {
-          headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-        });
+        shared.streams.attach(key, sink);
+        const notStreamed = <T>(answer: T): T => {
+          sink.close();
+          return answer;
+        };
+        try {
+          const owner = await shared.ownership(id);
+          // Held by no one (its owner drained or died): taken over here, so its timers run again.
+          // A stream resuming from a frame this replica may not have is taken over too: the owner's
+          // render is what it needs (docs/protocol.md#resume).
+          const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
+          if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
+            return notStreamed((await registry.resolve(id)) as Resolved<unknown>);
+          }
+          if (registry.draining) return notStreamed(replicaDraining());
+          const checking = gate();
+          if (checking !== undefined && owner.user !== undefined) {
+            const verdict = await checking.verdictFor(owner.user, owner.boundAt);
+            if (verdict === "unavailable") return notStreamed(gateUnavailable());
+            if (verdict === "evict") {
+              sink.close();
+              await shared.killRemote(owner.key);
+              return sessionLost();
+            }
+          }
+          write(shared.streams.listen(owner.key, owner, lastEventId));
+          return new Response(body, {
+            headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+          });
+        } catch (error) {
+          sink.close();
+          throw error;
+        }
       })();
     },
   };

@@ -43,15 +43,22 @@ export class StreamsHere {
   }
 
   /**
-   * Opens a stream here for a session owned by another replica. Returns what the stream starts
-   * with: the sync event with the owner's seq, or nothing for a stream that resumes at that seq
-   * (resume.ts; one resuming from earlier is taken over instead).
+   * A stream of a session this replica does not hold joins its streams here, before the session's
+   * ownership is read: it gets every frame heard from then on. `listen` follows, or the sink closes.
    */
-  listen(key: string, owner: Ownership, sink: FrameSink, lastEventId: string | null): string {
+  attach(key: string, sink: FrameSink): void {
+    this.framesFor(key).open(sink);
+  }
+
+  /**
+   * An attached stream of a session owned by another replica. Returns what the stream starts
+   * with: the sync event with the owner's seq, or nothing for a stream that resumes at that seq
+   * (resume.ts; one resuming from earlier is taken over instead). A frame heard since the stream
+   * attached went out already; the client drops what it has.
+   */
+  listen(key: string, owner: Ownership, lastEventId: string | null): string {
     this.remote.set(key, { user: owner.user, boundAt: owner.boundAt });
-    const frames = this.framesFor(key);
-    frames.open(sink);
-    return frames.catchUp(lastEventId, owner.outSeq, () => "");
+    return this.framesFor(key).catchUp(lastEventId, owner.outSeq, () => "");
   }
 
   /** A stream closed: a session neither held nor streamed here is forgotten. */

@@ -1,0 +1,90 @@
+// A stream opened at a replica that does not hold its session (docs/deployment.md#several-replicas):
+// a frame the owner publishes while that replica is still checking the stream's user must reach
+// the stream. Two apps in this process, on one Postgres schema, stand for two replicas; the
+// second one's revocation gate is held at its read, so the frame is published inside that window
+// every time.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import postgres from "postgres";
+import { Db } from "../../src/db/mod.ts";
+import { Secret } from "../../src/auth/mod.ts";
+import type { DbStatement as Statement } from "../../src/db/mod.ts";
+import { counterApp } from "./counter-app.ts";
+import { cookieHeader, frameReader, openTab } from "../live-server/harness.ts";
+import { POSTGRES_SKIP, POSTGRES_URL } from "../db/targets.ts";
+
+const skip = POSTGRES_SKIP;
+if (skip !== undefined) console.log(`# tests/replicas/stream-attach skipped: ${skip}`);
+
+const schema = `svc_attach_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+const url = `${POSTGRES_URL ?? ""}${(POSTGRES_URL ?? "").includes("?") ? "&" : "?"}search_path=${schema}`;
+let admin: ReturnType<typeof postgres> | undefined;
+const handles: Db[] = [];
+const open = () => {
+  const db = Db.open(url);
+  handles.push(db);
+  return db;
+};
+
+if (skip === undefined) {
+  before(async () => {
+    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
+    await admin.unsafe(`CREATE SCHEMA ${schema}`);
+  });
+  after(async () => {
+    for (const db of handles) await db.close();
+    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end({ timeout: 5 });
+  });
+}
+
+test("a frame the owner publishes while another replica checks a new stream's user reaches that stream", { skip }, async () => {
+  const secret = Secret.fromString("stream-attach-test-secret-stream-attach-test-secret-0123");
+  const owner = counterApp({ db: open(), gate: open(), secret });
+  // The other replica's gate: its read of the user's access waits until released.
+  const gateDb = open();
+  let gateReading: () => void = () => {};
+  const reading = new Promise<void>((resolve) => (gateReading = resolve));
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const query = gateDb.query.bind(gateDb);
+  gateDb.query = async (statement: Statement) => {
+    if (/revoked_at/i.test(statement.sql)) {
+      gateReading();
+      await released;
+    }
+    return query(statement);
+  };
+  const other = counterApp({ db: open(), gate: gateDb, secret });
+  try {
+    await Promise.all([owner.ready(), other.ready()]);
+    const tab = await openTab(owner);
+    // Signed in, so a stream's replica checks the user; signing in rotates the id (new cookie).
+    const signIn = await tab.post({ seq: 1, msg: "SignIn", args: [`attach-${Date.now()}`], sessionId: tab.handle, page: "p" });
+    assert.equal(signIn.status, 200, await signIn.clone().text());
+    tab.cookies = cookieHeader(signIn, tab.cookies);
+    tab.csrf = signIn.headers.get("X-Svc-Csrf") ?? tab.csrf;
+    tab.handle = signIn.headers.get("X-Svc-Sid") ?? tab.handle;
+    const since = Number(signIn.headers.get("X-Svc-Seq") ?? (await signIn.json()).seq);
+    await signIn.body?.cancel().catch(() => {});
+
+    const subscribing = other.fetch(
+      new Request(`http://app.test/_svc/subscribe?page=q&since=${since}`, { headers: { Cookie: tab.cookies } }),
+    );
+    await reading; // the other replica has marked the session as streamed there and checks the user
+    const inc = await tab.post({ seq: 2, msg: "Inc", args: [], sessionId: tab.handle, page: "p" });
+    assert.equal(inc.status, 200);
+    const incSeq = ((await inc.json()) as { seq: number }).seq;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the frame's notice reaches the other replica
+    release();
+    const stream = frameReader(await subscribing);
+    assert.equal(stream.response.status, 200);
+    const frame = await stream.next(3000);
+    assert.equal(frame?.seq, incSeq, "the frame published during the check came on the stream");
+    await stream.close();
+  } finally {
+    release();
+    owner.close();
+    other.close();
+  }
+});
