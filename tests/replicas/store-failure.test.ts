@@ -11,6 +11,7 @@ import { after, before, describe, test } from "node:test";
 import { Db } from "../../src/db/mod.ts";
 import { err } from "../../src/result.ts";
 import { counterApp } from "./counter-app.ts";
+import { sessionKey } from "../../src/live/store/session-key.ts";
 import { openTab, type Tab } from "../live-server/harness.ts";
 import { targets } from "../db/targets.ts";
 
@@ -19,13 +20,15 @@ const postgres = targets().find((target) => target.name === "Postgres")!;
 process.env.SVC_AUTH_TOKEN_SECRET ??= "store-failure-test-secret-store-failure-test-secret";
 
 /** A handle whose statements all fail while `down` is set, as when Postgres stops. */
-function switchable(db: Db): { down: boolean } {
-  const state = { down: false };
+function switchable(db: Db): { down: boolean; movesFail: boolean } {
+  const state = { down: false, movesFail: false };
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   const failure = () => Promise.resolve(err("db_error", "connection refused (test: database down)"));
+  // `movesFail`: only a rotation's move (the transaction that stores the rotation) fails.
+  const isMove = (statements: readonly { sql: string }[]) => statements.some((s) => /INSERT INTO svc_live_rotations/i.test(s.sql));
   db.query = (statement) => (state.down ? failure() : query(statement));
-  db.transaction = (statements) => (state.down ? failure() : transaction(statements));
+  db.transaction = (statements) => (state.down || (state.movesFail && isMove(statements)) ? failure() : transaction(statements));
   return state;
 }
 
@@ -127,6 +130,48 @@ describe("the shared store failing", { skip: postgres.skip }, () => {
     assert.equal(retried.status, 200);
     assert.equal(await countOf(a, tab), "2", "one increment per acknowledged event");
     await stream.close();
+  });
+});
+
+describe("a rotation the store refuses", { skip: postgres.skip }, () => {
+  let dbA: Db;
+  let dbB: Db;
+  let failing: { down: boolean; movesFail: boolean };
+  let a: ReturnType<typeof counterApp>;
+  let b: ReturnType<typeof counterApp>;
+  before(async () => {
+    await postgres.setup();
+    dbA = postgres.open();
+    dbB = postgres.open();
+    failing = switchable(dbB);
+    a = counterApp({ db: dbA });
+    b = counterApp({ db: dbB });
+    await a.ready();
+    await b.ready();
+  });
+  after(async () => {
+    a.close();
+    b.close();
+    await dbA.close();
+    await dbB.close();
+    await postgres.teardown();
+  });
+
+  test("a sign-in whose move to the new id fails answers 503 without the new id, and the old id never names the bound session in the store", async () => {
+    const tab = await openTab(b, URL_A);
+    assert.equal((await tab.post({ seq: 1, msg: "Inc", args: [], page: "p" })).status, 200);
+    const oldId = /svc_sid=([^;]+)/.exec(tab.cookies)![1]!;
+    failing.movesFail = true;
+    // SignIn binds a user, which rotates the id: the move is refused, then refused again on the reply's retry.
+    await assertUnavailable(tab.post({ seq: 2, msg: "SignIn", args: [`moved-${Date.now()}`], page: "p" }), "sign-in");
+    failing.movesFail = false;
+    const rows = await dbA.query({ sql: "SELECT user_id FROM svc_live_sessions WHERE key = $1", args: [await sessionKey(oldId)] });
+    assert.ok(rows.ok);
+    assert.equal(rows.value[0]?.user_id ?? null, null, "the old id's stored session is not bound to the user");
+    // The old cookie at another replica: that unbound copy at most, never the signed-in session.
+    const render = await get(a, tab, "/_svc/render");
+    assert.notEqual(render.status, 500);
+    await render.body?.cancel();
   });
 });
 

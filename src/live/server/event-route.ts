@@ -108,8 +108,9 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   if (reply === MOVED) return replicaDraining();
   if (reply === STORE_FAILED) return storeUnavailable();
   // A rotation or an end made while processing is in the store before the reply names it.
+  // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
   const writes = ctx.registry.settled(session);
-  if (writes !== undefined) await writes.catch(() => undefined);
+  if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
   return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 

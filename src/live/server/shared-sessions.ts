@@ -77,6 +77,12 @@ export class SharedSessions<Model> {
   private readonly inFlight = new Map<LiveSession<Model>, number>();
   /** The same writes with their failures, for a save that must not go on after one (a page load's). */
   private readonly failures = new WeakMap<LiveSession<Model>, Promise<void>>();
+  /**
+   * A rotation's move that failed, to try again before anything else of the session is stored: a
+   * save under the old key would leave the old id (which someone else may hold) naming the bound
+   * session in the store (docs/deployment.md#rotation-on-any-replica).
+   */
+  private readonly unmoved = new WeakMap<LiveSession<Model>, () => Promise<void>>();
   private stopRenewal: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private bus: LiveBus | undefined;
@@ -189,6 +195,7 @@ export class SharedSessions<Model> {
     strict = false,
   ): Promise<boolean> {
     await (strict ? this.failures.get(session) : this.writes.get(session));
+    await this.moveAgain(session);
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
     const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
@@ -209,7 +216,7 @@ export class SharedSessions<Model> {
   move(session: LiveSession<Model>, handle: string, rotation: RotationRecord): Promise<void> {
     const previous = this.writes.get(session) ?? Promise.resolve();
     const to = session.id;
-    const moved = previous.then(async () => {
+    const attempt = async () => {
       const hold = this.holds.get(session);
       if (hold === undefined) return;
       const key = await sessionKey(to);
@@ -223,8 +230,18 @@ export class SharedSessions<Model> {
       await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner, stored);
       this.streams.rekeyed(hold.key, key, session.frames);
       this.setHold(session, { key, epoch: 1, since: this.now() });
-    });
+    };
+    const moved = previous.then(attempt);
+    moved.catch(() => this.unmoved.set(session, attempt));
     return this.track(session, moved);
+  }
+
+  /** Tries a failed move again (see `unmoved`); rejects while the store still refuses it. */
+  private async moveAgain(session: LiveSession<Model>): Promise<void> {
+    const attempt = this.unmoved.get(session);
+    if (attempt === undefined) return;
+    await attempt();
+    if (this.unmoved.get(session) === attempt) this.unmoved.delete(session);
   }
 
   /** Ends a session in the store: its key dies, and every replica hears that it ended. */
@@ -358,9 +375,14 @@ export class SharedSessions<Model> {
   /** Keys of sessions held here, and since when; filled by the registry (see heldKeys). */
   heldKeys: () => Iterable<[string, number]> = () => [];
 
-  /** The store writes a reply must wait for (a create, a move after rotation, a kill). */
+  /**
+   * The store writes a reply must wait for (a create, a move after rotation, a kill). Rejects when
+   * a rotation's move failed and fails again now: the reply must not hand out the new id, which
+   * no other replica could find.
+   */
   settled(session: LiveSession<Model>): Promise<void> | undefined {
-    return this.writes.get(session);
+    const writes = this.writes.get(session);
+    return writes === undefined ? undefined : writes.then(() => this.moveAgain(session));
   }
 
   holdOf(session: LiveSession<Model>): Hold | undefined {
