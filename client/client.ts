@@ -58,6 +58,7 @@ export class LiveClient {
       resync: () => this.resync(),
       streamOpen: () => this.stream?.open === true,
       receive: (frame, clamp) => this.receive(frame, clamp),
+      expect: (seq) => this.order.expect(seq),
       log: (message) => this.log(message),
     });
     this.sends = new SendQueue({

@@ -50,6 +50,8 @@ export type TransportHooks = {
   readonly resync: () => Promise<void>;
   /** The SSE stream is open, so the frames of a batch will come over it. */
   readonly streamOpen: () => boolean;
+  /** The session is known to be at `seq`: frames up to it that never come are a gap. */
+  readonly expect: (seq: number) => void;
   /** A reply's frame; `clamp` is the largest client seq it can acknowledge. */
   readonly receive: (frame: Omit<Frame, "clamp">, clamp: number) => void;
   readonly log: (message: string) => void;
@@ -146,8 +148,13 @@ export class Transport {
         if (attempt >= MAX_RETRIES) return this.refused(body, resp);
         await sleep(retryAfterMs(resp.headers) ?? backoff);
         return this.post(body, idempotent, attempt + 1);
-      case "done":
+      case "done": {
+        // Processed already (a batch, or a copy of this entry whose reply never came): the server
+        // names its seq, and frames this tab lacks up to it are a gap that resyncs if they do not come.
+        const seq = Number(resp.headers.get(SEQ_HEADER));
+        if (Number.isSafeInteger(seq) && seq > 0) this.hooks.expect(seq);
         return;
+      }
       case "handler-gone":
         // The element that sent the event left the page in a frame this tab had not applied yet.
         // Nothing was processed, and the inputs it reported stay unacked and go again with the

@@ -40,6 +40,37 @@ test("a sync event ahead of the page's seq waits for the missed frames, then res
   await p.close();
 });
 
+test("an event answered 204 (applied already, its reply lost) with the session's seq resyncs when that frame does not come", async () => {
+  const p = page(ROOT, {
+    seq: 2,
+    auto: (req) => {
+      const path = req.url.split("?")[0]!;
+      if (path.endsWith("/_svc/event")) return new Response(null, { status: 204, headers: { "X-Svc-Seq": "3" } });
+      if (path.endsWith("/_svc/render")) {
+        return new Response(ROOT.replace("count 0", "count 3"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "3" } });
+      }
+      return undefined;
+    },
+  });
+  p.el("r.2#button").click();
+  await sleep(150);
+  assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/event", "/_svc/render"]);
+  assert.equal(p.el("r.0#p").textContent, "count 3");
+  assert.equal(p.client.order.lastAppliedSeq, 3);
+  await p.close();
+});
+
+test("a 204 whose seq the page has reached asks for nothing", async () => {
+  const p = page(ROOT, {
+    seq: 2,
+    auto: (req) => (req.url.endsWith("/_svc/event") ? new Response(null, { status: 204, headers: { "X-Svc-Seq": "2" } }) : undefined),
+  });
+  p.el("r.2#button").click();
+  await sleep(150);
+  assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/event"]);
+  await p.close();
+});
+
 test("a sync event whose missed frames do arrive needs no render", async () => {
   const p = page(ROOT, { seq: 2 });
   p.sse.event("sync", { seq: 3 });

@@ -236,6 +236,8 @@ describe("POST /_svc/event", () => {
     assert.equal(sessionOf(a).inputSeqs.get(TITLE), 2, "the reported inputs went with the first entry processed");
     const original = await tab.post({ page, seq: 1, msg: "Inc", handlerId: inc });
     assert.equal(original.status, 204);
+    // It names the session's seq: a tab whose reply to the first copy was lost then knows what it lacks.
+    assert.equal(original.headers.get("X-Svc-Seq"), String(sessionOf(a).outSeq));
     assert.equal(modelOf(a).count, 1);
     // The original arrives first: the batch skips its copy and runs the rest.
     const first = await tab.post({ page, seq: 3, msg: "Inc", handlerId: inc });

@@ -29,7 +29,7 @@ import {
 import type { LiveSession, StepOutcome } from "./session.ts";
 // The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
 import { STORE_FAILED, storeFailed } from "./store-failure.ts";
-import { CSRF_HEADER, HTTP, LIMITS, SID_HEADER } from "../../protocol/mod.ts";
+import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../protocol/mod.ts";
 
 export type EventRouteContext<Model> = {
   readonly registry: SessionRegistry<Model>;
@@ -159,8 +159,10 @@ function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Proc
     case "ended":
       return sessionLost();
     case "duplicate":
-      // Already processed from this page's navigation batch: its frame went out then.
-      return new Response(null, { status: HTTP.batchDone });
+      // Already processed (from this page's navigation batch, or a copy whose reply was lost): its
+      // frame went out then. The seq tells the tab how far the session is, so a tab that never got
+      // that frame waits for it and resyncs when it does not come (docs/protocol.md#errors-and-statuses).
+      return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(session.outSeq) } });
     case "moved":
       return MOVED;
   }
