@@ -17,19 +17,13 @@
  *
  * Targets: diff + serialise at most 1.0x the time of renderToString; a one-cell change in a
  * 300-row table at most 150 bytes of patch JSON.
- *
- * Also (info): a session's event on the live bench's form (bench/live-app.ts) against a previous
- * tree that has left the processor's caches, with the flat record a session keeps
- * (src/live/flat.ts) and without it. Trees diffed here above are fresh and have no record.
  */
 import { jsx } from "hono/jsx";
 import { renderToString } from "hono/jsx/dom/server";
-import { diff, diffTrees } from "../src/live/diff.ts";
-import { recordLengthAfter } from "../src/live/flat.ts";
+import { diff } from "../src/live/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import { h, keyed, type UiElement } from "../src/ui/node.ts";
-import { initialModel, view as formView } from "./live-app.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
 type Row = { id: number; name: string; qty: string };
@@ -192,56 +186,6 @@ for (const nodes of [100, 1_000, 10_000]) {
     higherIsBetter: false,
     target: "<= 150 B (LiveView ~120 B)",
     met: json.length <= 150,
-  });
-}
-
-// A session's diff against its previous tree, which on a busy server has left the processor's
-// caches: 100 trees of the bench form (bench/live-app.ts, 93 elements), one event each in turn,
-// with 2 MB of other memory read between two events (as a server's other requests do). Built
-// with the flat record a session keeps (src/live/flat.ts) and without it; the time covers the
-// view, the ids and the diff.
-{
-  const SESSIONS = 100;
-  const other = new Float64Array((2 * 1024 * 1024) / 8);
-  let sink = 0;
-  const evictCaches = () => {
-    for (let i = 0; i < other.length; i += 8) sink += other[i]!;
-  };
-  const timeColdDiffs = (withRecord: boolean): number => {
-    const models = Array.from({ length: SESSIONS }, () => ({ ...initialModel }));
-    const trees = models.map((m) => assignIds(formView(m), withRecord ? 0 : undefined));
-    const samples: number[] = [];
-    for (let i = 0; i < 20 * SESSIONS; i++) {
-      const k = i % SESSIONS;
-      models[k] = { ...models[k]!, count: models[k]!.count + 1 };
-      evictCaches();
-      const t0 = performance.now();
-      const next = assignIds(formView(models[k]!), withRecord ? recordLengthAfter(trees[k]) : undefined);
-      // The tree a session keeps: the new render with its unchanged parts the old objects.
-      const diffed = diffTrees(trees[k]!, next);
-      sink += diffed.patches.length;
-      samples.push(performance.now() - t0);
-      trees[k] = diffed.tree;
-    }
-    if (sink === -1) console.log(sink);
-    return median(samples) * 1000;
-  };
-  const with1 = timeColdDiffs(true), without1 = timeColdDiffs(false), with2 = timeColdDiffs(true), without2 = timeColdDiffs(false);
-  const [withRecord, withoutRecord] = [(with1 + with2) / 2, (without1 + without2) / 2];
-  console.log(
-    `bench form, view + ids + diff against a tree out of the caches: ${withRecord.toFixed(1)} µs with the flat record, ${
-      withoutRecord.toFixed(1)
-    } µs without`,
-  );
-  rows.push({
-    name: "bench form (93 elements): view + ids + diff against a tree out of the caches, with the session's flat record",
-    ours: withRecord,
-    peer: withoutRecord,
-    peerName: "the same without the record",
-    unit: "µs",
-    higherIsBetter: false,
-    target: "(info)",
-    met: true,
   });
 }
 

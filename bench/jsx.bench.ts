@@ -3,15 +3,14 @@
  * TSX and with Ui.h, 100 rows (about 800 elements).
  *
  * - event: what a session does per event after update: the view built under the session's log of
- *   calls (src/ui/element-log.ts), ids assigned with the flat record, and the diff against the
- *   previous tree. Each event toggles one row, so most calls meet their previous render's record.
+ *   calls (src/ui/element-log.ts), ids assigned, and the diff against the previous tree. Each
+ *   event toggles one row, so most calls meet their previous render's record.
  * - first render: the view built fresh, ids assigned and the tree rendered to HTML (a page load).
  *
  * Time: the median pair of alternating rounds (bench/report.ts medianPair). Target: the JSX path
  * within 1.1x of Ui.h's time.
  */
 import { diff } from "../src/live/diff.ts";
-import { recordLengthAfter } from "../src/live/flat.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import type { LiveTree } from "../src/live/tree.ts";
@@ -39,11 +38,11 @@ const MODELS = Array.from({ length: ROWS }, (_, n) => modelAt(n));
 /** A session's per-event work for `view`: build under the session's log, ids, diff. */
 function eventRunner(view: (m: Model) => UiElement): () => number {
   const memo = new LazyMemo();
-  let tree: LiveTree = assignIds(renderWithMemo(memo, () => view(MODELS[0]!)), 0);
+  let tree: LiveTree = assignIds(renderWithMemo(memo, () => view(MODELS[0]!)));
   let n = 0;
   return () => {
     const model = MODELS[++n % ROWS]!;
-    const next = assignIds(renderWithMemo(memo, () => view(model)), recordLengthAfter(tree));
+    const next = assignIds(renderWithMemo(memo, () => view(model)));
     const patches = diff(tree, next);
     tree = next;
     return patches.length;

@@ -5,11 +5,7 @@
  */
 import { ROOT_ID } from "../protocol/mod.ts";
 import type { IdPaths, Reported } from "./attrs-diff.ts";
-import type { Flat } from "./flat.ts";
 import { childId, type LiveElement } from "./tree.ts";
-
-/** Where a pair's elements start in the flat records, when the walk knows it (UNKNOWN when not, or when a tree has no record). */
-export const UNKNOWN = -1;
 
 /**
  * A pair of elements on the walk's path: the old and the new element at one depth, and what the
@@ -20,26 +16,17 @@ export type Pair = {
   readonly depth: number;
   before: LiveElement;
   after: LiveElement;
-  /** Where the pair starts in the old and the new flat record, or UNKNOWN. */
-  oldAt: number;
-  newAt: number;
 };
 
 /** The pairs on the path being compared (depth 0 is the roots), and the ids they stand for. */
 export class PairPath implements IdPaths {
   private readonly path: Pair[] = [];
 
-  constructor(
-    readonly reported: Reported | undefined,
-    protected readonly oldFlat: Flat,
-    protected readonly newFlat: Flat,
-  ) {}
+  constructor(readonly reported: Reported | undefined) {}
 
-  /** The pair of the roots; `recorded`: both trees have a flat record, which starts with the root. */
-  root(before: LiveElement, after: LiveElement, recorded: boolean): Pair {
-    const pair = this.slot(0, before, after);
-    pair.oldAt = pair.newAt = recorded ? 0 : UNKNOWN;
-    return pair;
+  /** The pair of the roots. */
+  root(before: LiveElement, after: LiveElement): Pair {
+    return this.slot(0, before, after);
   }
 
   /** The id the client posted for the old element at `depth` on the path. */
@@ -72,15 +59,13 @@ export class PairPath implements IdPaths {
     return parent.after.tag === "optgroup" ? this.selectIdOf(depth - 1) : undefined;
   }
 
-  /** The pair of two kids of `parent`, in the slot one deeper; not placed in the records unless the caller says. */
+  /** The pair of two kids of `parent`, in the slot one deeper. */
   protected kid(parent: Pair, before: LiveElement, after: LiveElement): Pair {
-    const pair = this.slot(parent.depth + 1, before, after);
-    pair.oldAt = pair.newAt = UNKNOWN;
-    return pair;
+    return this.slot(parent.depth + 1, before, after);
   }
 
   private slot(depth: number, before: LiveElement, after: LiveElement): Pair {
-    const pair = (this.path[depth] ??= { depth, before, after, oldAt: UNKNOWN, newAt: UNKNOWN });
+    const pair = (this.path[depth] ??= { depth, before, after });
     pair.before = before;
     pair.after = after;
     return pair;

@@ -21,9 +21,9 @@
  *      that step 2 of matching would pair anyway, or the only element of its tag on both sides,
  *      which step 3 pairs): no children op, only recursion. One walk checks
  *      the slots and recurses as it goes; a slot that differs drops what the walk emitted, and the
- *      children are reconciled as below. A slot whose stretch of the two trees' flat records is
- *      the same (src/live/flat.ts) is equal as it stands: the walk neither compares nor recurses
- *      into its objects, which on a busy server have long left the processor's caches.
+ *      children are reconciled as below. A slot that holds one object in both trees (the view
+ *      handed back the same element, src/live/ids.ts) is equal as it stands: the walk does not
+ *      recurse into it.
  *    - a single new text child: a `text` patch.
  *    - raw HTML among the old or new children, no children, or no child matched: an `html` patch.
  *    - otherwise the children are matched (src/live/match.ts). When the new list is the old one
@@ -58,9 +58,8 @@ import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, reporter } from "./attrs-diff.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./diff-kids.ts";
-import { type Pair, PairPath, UNKNOWN } from "./diff-path.ts";
+import { type Pair, PairPath } from "./diff-path.ts";
 import { emptyValueChanged, formChanged, onlyOfTag } from "./diff-rules.ts";
-import { entryLength, type Flat, kidsStart, opensElement, sameEntries } from "./flat.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { renderElement, renderKids } from "./render.ts";
@@ -80,15 +79,11 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
 export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues): Diffed {
   const p = before.root, n = after.root;
   if (p.tag !== n.tag || formChanged(p, n)) return { patches: [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID, "body") }], tree: after };
-  const oldFlat = before.flat, newFlat = after.flat;
-  const walk = new DiffWalk(reporter(clientValues), oldFlat ?? NO_RECORD, newFlat ?? NO_RECORD);
-  const recorded = oldFlat !== undefined && newFlat !== undefined;
-  const root = walk.root(p, n, recorded);
-  const equal = (recorded && oldFlat.length === newFlat.length && sameEntries(oldFlat, 0, newFlat, 0, oldFlat.length)) ||
-    walk.element(root, TRUSTED) === EQUAL;
+  const walk = new DiffWalk(reporter(clientValues));
+  const equal = walk.element(walk.root(p, n), TRUSTED) === EQUAL;
   // An equal new render is kept as the old root; a changed one as the copy its equal parts went into, if any.
   const keptRoot = equal ? p : walk.takeRebuilt() ?? n;
-  return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot, flat: newFlat } };
+  return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot } };
 }
 
 /**
@@ -109,9 +104,6 @@ const MISMATCH = 0, CHANGED = 1, EQUAL = 2;
 const NOT_IN_PLACE = -1;
 type Found = typeof MISMATCH | typeof CHANGED | typeof EQUAL;
 
-/** The flat record of a tree that has none: the walk then never reads it (every place is UNKNOWN). */
-const NO_RECORD: Flat = [];
-
 /**
  * How `kept` and `element` take a pair: VERIFY when its parent took it in place before its child
  * tags were compared (see `inPlace`); when they differ, nothing is emitted and the answer is
@@ -119,12 +111,7 @@ const NO_RECORD: Flat = [];
  */
 const VERIFY = true, TRUSTED = false;
 
-/**
- * One diff: the patches so far and the pairs on the path being compared (depth 0 is the roots).
- * While kids are taken in place, the walk also keeps the place of each pair in the two trees'
- * flat records (src/live/flat.ts), and a kid whose stretch of the record is the same in both is
- * equal without a visit to its objects.
- */
+/** One diff: the patches so far and the pairs on the path being compared (depth 0 is the roots). */
 class DiffWalk extends PairPath {
   readonly out: Patch[] = [];
   /**
@@ -255,10 +242,6 @@ class DiffWalk extends PairPath {
     const mark = this.out.length;
     const changed = diffAttrs(pair, this);
     if (changed !== undefined && changed !== CHANGE_SHOWN) this.out.push({ id: this.newId(depth), attrs: changed });
-    const oldFlat = this.oldFlat, newFlat = this.newFlat;
-    const placed = pair.oldAt !== UNKNOWN && pair.newAt !== UNKNOWN;
-    // Where the current kid starts in each record.
-    let oAt = placed ? kidsStart(oldFlat, pair.oldAt) : UNKNOWN, nAt = placed ? kidsStart(newFlat, pair.newAt) : UNKNOWN;
     const pk = before.kids, nk = after.kids;
     let equal = changed === undefined;
     // The kids to keep, made at the first that is not the new kid itself. A changed kid that made
@@ -269,17 +252,9 @@ class DiffWalk extends PairPath {
     let kept: LiveNode[] | undefined;
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
-      // This kid's place in each record; the next kid's follows it.
-      const xAt = oAt, yAt = nAt;
-      if (placed) {
-        oAt += entryLength(oldFlat, xAt);
-        nAt += entryLength(newFlat, yAt);
-      }
       if (x === y) continue;
       diffVisits.count++;
-      // The same stretch of both records: the same subtree, found without reading its objects.
-      const sameRecord = placed && oAt - xAt === nAt - yAt && sameEntries(oldFlat, xAt, newFlat, yAt, oAt - xAt);
-      const found = sameRecord ? EQUAL : this.inPlaceKid(pair, i, xAt, yAt);
+      const found = this.inPlaceKid(pair, i);
       if (found === NOT_IN_PLACE) return this.drop(mark);
       if (found !== EQUAL) equal = false;
       // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
@@ -292,11 +267,11 @@ class DiffWalk extends PairPath {
   }
 
   /**
-   * Kid `i` of an in-place walk, which starts at `oldAt` and `newAt` in the records (UNKNOWN when
-   * not known): EQUAL or CHANGED as the kids compare, NOT_IN_PLACE when the slot holds what matching
-   * would not pair (another kind, seg, text or markup, or a shape that differs where shape decides).
+   * Kid `i` of an in-place walk: EQUAL or CHANGED as the kids compare, NOT_IN_PLACE when the slot
+   * holds what matching would not pair (another kind, seg, text or markup, or a shape that differs
+   * where shape decides).
    */
-  private inPlaceKid(parent: Pair, i: number, oldAt: number, newAt: number): Found | typeof NOT_IN_PLACE {
+  private inPlaceKid(parent: Pair, i: number): Found | typeof NOT_IN_PLACE {
     const x = parent.before.kids[i] as LiveNode, y = parent.after.kids[i] as LiveNode;
     if (x.kind !== y.kind) return NOT_IN_PLACE;
     if (x.kind === "text") return x.text === (y as typeof x).text ? EQUAL : NOT_IN_PLACE;
@@ -304,11 +279,6 @@ class DiffWalk extends PairPath {
     const ny = y as LiveElement;
     if (x.seg !== ny.seg) return NOT_IN_PLACE;
     const kid = this.kid(parent, x, ny);
-    // Below, the records are followed only where both kids are recorded in full.
-    if (oldAt !== UNKNOWN && opensElement(this.oldFlat, oldAt) && opensElement(this.newFlat, newAt)) {
-      kid.oldAt = oldAt;
-      kid.newAt = newAt;
-    }
     // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
     // must be the only element of its tag on both sides, which matching pairs whatever its shape.
     if (x.indexFree) return this.kept(kid, TRUSTED);

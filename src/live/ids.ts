@@ -31,9 +31,8 @@
  *   a `<style>`), with ids `<owner>.~<pass>`; the root's own styles are its first children. Styles
  *   do not count in the index.
  */
-import { NAME_KEYED_TAGS, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
+import { NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
-import { FlatWriter } from "./flat.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
 
@@ -46,27 +45,13 @@ export function keyOf(el: UiElement): string | undefined {
   return el.key;
 }
 
-/**
- * Assigns ids to a view tree: one walk, done once per render. With `recordLength`, the walk also
- * writes the tree's flat record (src/live/flat.ts), of about that many entries (a session passes
- * its last record's length, since a view renders trees of about one size). A
- * session keeps its tree until its next event, and the record is what lets that diff skip an
- * unchanged subtree without walking it; a tree that is diffed while it is fresh (a test, a single
- * render) has no use for one.
- */
-export function assignIds(root: UiElement, recordLength?: number): LiveTree {
+/** Assigns ids to a view tree: one walk, done once per render. */
+export function assignIds(root: UiElement): LiveTree {
   const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  flat = recordLength === undefined ? NOT_RECORDING : new FlatWriter(recordLength);
   const live = resolve(root, ROOT_ID, false, rootStyles, 0);
-  return { kind: "tree", root: live, flat: flat.finish() };
+  return { kind: "tree", root: live };
 }
-
-/** A writer that records nothing and so holds no state: one serves every tree built without a record. */
-const NOT_RECORDING = new FlatWriter(undefined);
-
-/** The flat record of the tree being built. */
-let flat = NOT_RECORDING;
 
 /**
  * The segs from the root down to the element being resolved (`path[0]` is "r"): an element keeps
@@ -81,8 +66,6 @@ const path: string[] = [];
  */
 function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNode[] | undefined, depth: number): LiveElement {
   const children = el.children;
-  // The root's seg is "r" in every tree: its record names its tag instead (src/live/flat.ts).
-  const at = flat.open(depth === 0 ? el.tag : seg, el.attrs);
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
   // children as its kids, and other kids arrays are allocated at their final size (growing one
@@ -100,20 +83,17 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
   if (elements === 0 && leading === undefined) {
-    for (let i = 0; i < children.length; i++) writeLeaf(children[i] as UiText | UiRaw);
-    flat.close(at);
     return liveElement(el, seg, indexFree, children as readonly LiveNode[]);
   }
   path[depth] = seg;
   const kids = new Array<LiveNode>(size);
   let w = 0;
-  if (leading !== undefined) { for (const node of leading) kids[w++] = writeStyle(node as LiveElement); }
+  if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
   // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys.
   const shared = keyed <= SCAN_KEYS ? undefined : sharedKeys(children);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
-      writeLeaf(child);
       kids[w++] = child;
       continue;
     }
@@ -122,25 +102,11 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     if (child.passes) {
       const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
-      for (const p of child.passes) kids[w++] = writeStyle(styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId)));
+      for (const p of child.passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
     }
     kids[w++] = reusedOrResolved(child, childSeg, unique, depth + 1);
   }
-  flat.close(at);
   return liveElement(el, seg, indexFree, kids);
-}
-
-function writeLeaf(node: UiText | UiRaw): void {
-  if (node.kind === "text") flat.text(node.text);
-  else flat.raw(node.html);
-}
-
-/** Writes an injected style to the flat record; returns it. */
-function writeStyle(style: LiveElement): LiveElement {
-  const at = flat.open(style.seg, style.attrs);
-  flat.text((style.kids[0] as UiText).text);
-  flat.close(at);
-  return style;
 }
 
 /**
@@ -152,10 +118,7 @@ function writeStyle(style: LiveElement): LiveElement {
 function reusedOrResolved(child: UiElement, seg: string, indexFree: boolean, depth: number): LiveElement {
   // Only this walk writes the mark, and it writes live elements (see `remember`).
   const cached = child.live as LiveElement | undefined;
-  if (cached !== undefined && cached.seg === seg) {
-    flat.reused(cached);
-    return cached;
-  }
+  if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
   const live = resolve(child, seg, indexFree, undefined, depth);
   remember(child, stylesMade === stylesBefore ? live : undefined);

@@ -62,9 +62,6 @@ export function hasRawKid(el: LiveElement): boolean {
   return false;
 }
 
-/** A tree's flat record: its content as one array, read and written by src/live/flat.ts. */
-export type Flat = readonly unknown[];
-
 /** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
   return {
@@ -92,11 +89,6 @@ export function textOf(el: LiveElement): string {
 export interface LiveTree {
   readonly kind: "tree";
   readonly root: LiveElement;
-  /**
-   * The tree's content, flat (src/live/flat.ts): what lets the diff find an unchanged subtree
-   * without walking it. A session's trees have one (up to a size); others do not.
-   */
-  readonly flat: Flat | undefined;
 }
 
 export { childId } from "../protocol/mod.ts";

@@ -9,7 +9,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff, diffTrees } from "../../src/live/diff.ts";
-import { recordLengthAfter } from "../../src/live/flat.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
@@ -18,19 +17,19 @@ import { applyPatches } from "./support/apply.ts";
 import { canon, parse } from "./support/dom.ts";
 import { build, mutate, specArb } from "./support/trees.ts";
 
-/** A chain of renders, each diffed against the kept one; `recorded`: with flat records, as a session renders. */
-function chainProperty(recorded: boolean) {
+/** A chain of renders, each diffed against the kept one. */
+function chainProperty() {
   return fc.property(
     specArb,
     fc.array(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }),
     (first, steps) => {
       let spec = first;
-      let kept = assignIds(build(spec), recorded ? 0 : undefined);
+      let kept = assignIds(build(spec));
       const dom = parse(render(kept));
       for (const picks of steps) {
         // Every other step is an equal rebuild: the whole new render is then equal to the kept one.
         spec = picks[0]! % 2 === 0 ? structuredClone(spec) : mutate(spec, picks);
-        const next = assignIds(build(spec), recorded ? recordLengthAfter(kept) : undefined);
+        const next = assignIds(build(spec));
         const keptMarkup = render(kept), nextMarkup = render(next);
         const diffed = diffTrees(kept, next);
         applyPatches(dom, diffed.patches);
@@ -46,11 +45,7 @@ function chainProperty(recorded: boolean) {
 }
 
 test("a chain of renders, each diffed against the kept one, patches the DOM right and keeps renders that mean the new view", () => {
-  fc.assert(chainProperty(false), { numRuns: 400 });
-});
-
-test("the same chain with flat records, as a session renders, patches the DOM right too", () => {
-  fc.assert(chainProperty(true), { numRuns: 400 });
+  fc.assert(chainProperty(), { numRuns: 400 });
 });
 
 test("an unchanged part of the new render is the old render's objects, a changed part is new", () => {
@@ -86,9 +81,9 @@ test("an equal render is kept as the old one", () => {
 
 test("the diff changes neither tree it is given", () => {
   fc.assert(
-    fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.boolean(), (spec, picks, recorded) => {
-      const before = assignIds(build(spec), recorded ? 0 : undefined);
-      const after = assignIds(build(mutate(spec, picks)), recorded ? recordLengthAfter(before) : undefined);
+    fc.property(specArb, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), (spec, picks) => {
+      const before = assignIds(build(spec));
+      const after = assignIds(build(mutate(spec, picks)));
       const copies = [structuredClone(before), structuredClone(after)];
       const objects = [...objectsOf(before), ...objectsOf(after)];
       diff(before, after);

@@ -6,7 +6,6 @@
  */
 import type { UiElement } from "../../ui/node.ts";
 import { LazyMemo, renderWithMemo } from "../../ui/lazy.ts";
-import { recordLengthAfter } from "../flat.ts";
 import { assignIds } from "../ids.ts";
 import type { LiveTree } from "../tree.ts";
 import { estimateTreeBytes } from "./tree-budget.ts";
@@ -43,13 +42,9 @@ export class SessionRender<Model> {
     return this.tree;
   }
 
-  /**
-   * The view of `model` with ids, its Ui.lazy parts reused from the previous render where they
-   * can be; `previous` is the tree it follows, whose flat record's length it sizes its own by.
-   */
-  render(model: Model, previous: LiveTree | undefined): LiveTree {
-    // With a flat record, so that the next diff skips what did not change.
-    return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))), recordLengthAfter(previous));
+  /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
+  render(model: Model): LiveTree {
+    return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))));
   }
 
   /** Keeps the tree of `model`; every REFRESH_EVERY trees, one rendered afresh from `model` in its place. */
@@ -71,7 +66,7 @@ export class SessionRender<Model> {
     const memo = this.memo;
     this.memo = undefined;
     try {
-      return this.render(model, tree);
+      return this.render(model);
     } catch {
       this.memo = memo;
       return tree;

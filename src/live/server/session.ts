@@ -101,7 +101,7 @@ export class LiveSession<Model> {
     this.rendered = new SessionRender(app.view);
     this.stepContext = {
       update: app.update,
-      render: (model, previous) => this.rendered.render(model, previous),
+      render: (model) => this.rendered.render(model),
       extraMessages: init.extraMessages,
     };
     this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
@@ -142,7 +142,7 @@ export class LiveSession<Model> {
   currentTree(): LiveTree {
     let tree = this.rendered.kept;
     if (tree === undefined) {
-      this.rendered.keep(tree = this.rendered.render(this.state.model, undefined));
+      this.rendered.keep(tree = this.rendered.render(this.state.model));
       this.host.usedTree(this as LiveSession<unknown>);
     }
     return tree;

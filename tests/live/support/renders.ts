@@ -1,6 +1,6 @@
 /**
  * The check the memoised views (Ui.lazy, Ui.html) are held to: a chain of a session's renders,
- * each with the session's memo and flat record, diffs and renders exactly as fresh builds of the
+ * each with the session's memo, diffs and renders exactly as fresh builds of the
  * same view do, and its patches turn the first page into each next one.
  */
 import assert from "node:assert/strict";
@@ -14,11 +14,11 @@ import { canon, parse } from "./dom.ts";
 
 export function assertRendersLikeFresh<M>(models: readonly M[], sessionView: (m: M) => UiElement, freshView: (m: M) => UiElement): void {
   const memo = new LazyMemo();
-  let kept = assignIds(renderWithMemo(memo, () => sessionView(models[0]!)), 0);
+  let kept = assignIds(renderWithMemo(memo, () => sessionView(models[0]!)));
   let freshKept = assignIds(freshView(models[0]!));
   const page = parse(render(kept));
   for (const model of models.slice(1)) {
-    const next = assignIds(renderWithMemo(memo, () => sessionView(model)), kept.flat?.length ?? 0);
+    const next = assignIds(renderWithMemo(memo, () => sessionView(model)));
     const freshNext = assignIds(freshView(model));
     const patches = diff(kept, next);
     assert.deepEqual(patches, diff(freshKept, freshNext));
