@@ -21,7 +21,13 @@ const UNIQUE_VIOLATION = "23505";
 
 const rowsOf = (result: ArrayLike<unknown>): Row[] => Array.from(result) as Row[];
 
-export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
+/**
+ * `listenPool`: opens a pool of its own for one listen, ended when that listen stops. With it, a
+ * listen that must start again after an outage starts on a new connection: postgres.js re-listens
+ * on its shared listening connection once when that drops, and after a failed try there it may
+ * hang or fail until the process restarts (src/live/store/postgres-bus.ts listens again itself).
+ */
+export function postgresDriver(sql: PostgresSqlLike, owned: boolean, listenPool?: () => PostgresSqlLike): Driver {
   // Named prepared statements are faster, but an application behind a transaction-mode pooler
   // turns them off on its own client; follow its choice.
   const prepare = sql.options?.prepare ?? true;
@@ -39,8 +45,18 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean): Driver {
     ...(typeof sql.listen === "function"
       ? {
         listen: async (channel: string, onMessage: (payload: string) => void, onListen?: () => void) => {
-          const listening = await sql.listen!(channel, onMessage, onListen);
-          return async () => void (await listening.unlisten());
+          const pool = listenPool?.();
+          if (pool === undefined) {
+            const listening = await sql.listen!(channel, onMessage, onListen);
+            return async () => void (await listening.unlisten());
+          }
+          try {
+            await pool.listen!(channel, onMessage, onListen);
+          } catch (error) {
+            await pool.end({ timeout: 0 });
+            throw error;
+          }
+          return async () => void (await pool.end({ timeout: 1 }));
         },
       }
       : {}),
@@ -56,5 +72,6 @@ export async function openPostgres(url: string): Promise<Driver> {
   const { default: postgres } = await import("postgres").catch(missingDriver("postgres", "postgres://"));
   // CREATE … IF NOT EXISTS raises NOTICEs on every start; they are not worth a console line.
   const sql = postgres(url, { onnotice: () => {} });
-  return postgresDriver(sql as unknown as PostgresSqlLike, true);
+  const listenPool = () => postgres(url, { onnotice: () => {}, max: 1 }) as unknown as PostgresSqlLike;
+  return postgresDriver(sql as unknown as PostgresSqlLike, true, listenPool);
 }

@@ -8,13 +8,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth } from "../../src/auth/mod.ts";
 import { onAccessChange } from "../../src/auth/access-events.ts";
-import type { Db } from "../../src/db/mod.ts";
+import { Db } from "../../src/db/mod.ts";
 import { type BusMessage, encodeMessage, MemoryBus } from "../../src/live/store/bus.ts";
 import { PostgresBus } from "../../src/live/store/postgres-bus.ts";
 import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { StoredSession } from "../../src/live/store/store.ts";
-import { targets } from "../db/targets.ts";
+import { POSTGRES_SKIP, POSTGRES_URL, targets } from "../db/targets.ts";
 
 const postgres = targets().find((target) => target.name === "Postgres")!;
 
@@ -207,5 +207,92 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     await marker;
     stop();
     assert.deepEqual(heard, []);
+  });
+});
+
+/**
+ * A TCP relay to Postgres that can be cut: its connections reset and new ones refused, as when
+ * the database server goes away, until it is restored.
+ */
+async function cuttableRelay(
+  target: URL,
+): Promise<{ url: (schema: string) => string; cut(): void; restore(): void; close(): Promise<void> }> {
+  const { createServer, connect } = await import("node:net");
+  const sockets = new Set<import("node:net").Socket>();
+  let down = false;
+  const server = createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as import("node:net").AddressInfo).port;
+  return {
+    url: (schema) => {
+      const relayed = new URL(target);
+      relayed.hostname = "127.0.0.1";
+      relayed.port = String(port);
+      relayed.searchParams.set("search_path", schema);
+      return relayed.toString();
+    },
+    cut() {
+      down = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      down = false;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
+  test("listens again once the database is back, although the driver's own re-listen failed while it was down", async () => {
+    const schema = `svc_bus_outage_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+    const relay = await cuttableRelay(new URL(POSTGRES_URL!));
+    const direct = Db.open(`${POSTGRES_URL}${POSTGRES_URL!.includes("?") ? "&" : "?"}search_path=${schema}`);
+    const viaRelay = Db.open(relay.url(schema));
+    try {
+      assert.ok((await direct.query({ sql: `CREATE SCHEMA ${schema}`, args: [] })).ok);
+      const sender = await PostgresBus.open(direct, new PostgresLiveStore(direct, "svc_sid"));
+      const listener = await PostgresBus.open(viaRelay, new PostgresLiveStore(viaRelay, "svc_sid"), 100);
+      let resumed = 0;
+      listener.onResume(() => resumed++);
+      const heardAfter = async (key: string, ms: number) => {
+        const heard = nextMessage(listener, (m) => m.t === "taken" && m.key === key, ms);
+        // Published over and over: a notice sent while the listener is deaf is gone for good.
+        const sending = setInterval(() => void sender.publish({ t: "taken", app: "svc_sid", key, from: "other", epoch: 1 }), 50);
+        try {
+          return await heard;
+        } finally {
+          clearInterval(sending);
+        }
+      };
+      await heardAfter("before", 2000);
+      relay.cut(); // the listening connection drops; the driver's re-listen is refused
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      relay.restore();
+      await heardAfter("after", 5000);
+      assert.ok(resumed >= 1, "it caught up as after any reconnect");
+      await listener.close();
+      await sender.close();
+    } finally {
+      relay.cut();
+      await viaRelay.close().catch(() => undefined);
+      await relay.close();
+      await direct.query({ sql: `DROP SCHEMA IF EXISTS ${schema} CASCADE`, args: [] });
+      await direct.close();
+    }
   });
 });

@@ -13,14 +13,26 @@
  * was sent meanwhile. So each time it listens again, every revocation cache of the process is
  * emptied (an access notice may have been missed) and the resume listeners catch up from the
  * store (docs/deployment.md#catching-up-after-a-bus-reconnect), after the notices already queued.
+ *
+ * The driver tries to listen again once, when its connection closes; if the database is down
+ * then, that try fails and it gives up. So the bus checks that it still hears: every few seconds
+ * it sends itself a ping on the channel, and when a ping has not come back by the next one, it
+ * listens again itself (and catches up as above), until a ping comes back.
  */
 import { dropAllEverywhere, dropEverywhere } from "../../auth/access-cache.ts";
 import { accessChanged } from "../../auth/access-events.ts";
 import type { Db } from "../../db/db.ts";
 import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
 import { log } from "../../log.ts";
+import { randomId } from "../../db/random-id.ts";
+import { repeatUnref } from "../../runtime/timers.ts";
 import { type BusListener, type BusMessage, decodeMessage, encodeMessage, Listeners, type LiveBus } from "./bus.ts";
 import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts";
+
+/** How often a bus checks that it still hears its channel. */
+const PING_EVERY_MS = 5000;
+/** Pings are not messages: no message's text starts with this. */
+const PING_PREFIX = "ping:";
 
 export class PostgresBus implements LiveBus {
   readonly shared = true;
@@ -31,22 +43,58 @@ export class PostgresBus implements LiveBus {
   private queue: Promise<void> = Promise.resolve();
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
+  /** This bus's ping (see the header); another bus's pings start with the same prefix. */
+  private readonly ping = `${PING_PREFIX}${randomId()}`;
+  /** A ping is out and has not come back. */
+  private pingOut = false;
+  private stopPinging: (() => void) | undefined;
+  /** A check is under way (a ping or a listen may wait on a database that does not answer). */
+  private checking = false;
 
   private constructor(
     private readonly db: Db,
     private readonly store: PostgresLiveStore,
+    private readonly channel: string,
   ) {}
 
-  /** Listens on the schema's channel; resolves once LISTEN is in place. */
-  static async open(db: Db, store: PostgresLiveStore): Promise<PostgresBus> {
-    const bus = new PostgresBus(db, store);
+  /** Listens on the schema's channel; resolves once LISTEN is in place. `pingMs`: how often it checks that it still hears. */
+  static async open(db: Db, store: PostgresLiveStore, pingMs = PING_EVERY_MS): Promise<PostgresBus> {
     await store.ensureSchema();
     const channel = await db.query({ sql: `SELECT ${CHANNEL_SQL} AS channel`, args: [] });
     if (!channel.ok) throw channel.error;
-    const listening = await db.listen(String(channel.value[0]?.channel), (payload) => bus.receive(payload), () => bus.listened());
-    if (!listening.ok) throw listening.error;
-    bus.stop = listening.value;
+    const bus = new PostgresBus(db, store, String(channel.value[0]?.channel));
+    await bus.listen();
+    bus.stopPinging = repeatUnref(() => void bus.checkHearing(), pingMs);
     return bus;
+  }
+
+  private async listen(): Promise<void> {
+    const listening = await this.db.listen(this.channel, (payload) => this.receive(payload), () => this.listened());
+    if (!listening.ok) throw listening.error;
+    this.stop = listening.value;
+  }
+
+  /** Sends a ping; when the last one never came back, listens again first (see the header). */
+  private async checkHearing(): Promise<void> {
+    if (this.closed || this.checking) return;
+    this.checking = true;
+    try {
+      if (this.pingOut) {
+        log.warn("live.bus heard nothing of its own ping: listening again");
+        const stop = this.stop;
+        this.stop = undefined;
+        // Not awaited: ending a connection cut off by an outage may take its own time.
+        void stop?.().catch(() => undefined);
+        await this.listen();
+      }
+      const sent = await this.db.query({ sql: "SELECT pg_notify($1, $2)::text AS sent", args: [this.channel, this.ping] });
+      // While the database is down nothing can be sent; the next check tries again.
+      this.pingOut = sent.ok;
+    } catch (error) {
+      log.error(`live.bus could not listen again (it retries): ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.checking = false;
+    }
   }
 
   async publish(message: BusMessage): Promise<void> {
@@ -86,11 +134,16 @@ export class PostgresBus implements LiveBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopPinging?.();
     await this.stop?.().catch(() => undefined);
     this.stop = undefined;
   }
 
   private receive(payload: string): void {
+    if (payload.startsWith(PING_PREFIX)) {
+      if (payload === this.ping) this.pingOut = false;
+      return;
+    }
     this.queue = this.queue.then(() => this.handle(payload)).catch((error: unknown) => {
       log.error(`live.bus notice dropped: ${error instanceof Error ? error.message : String(error)}`);
     });
