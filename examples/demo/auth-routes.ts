@@ -63,7 +63,9 @@ export function authRoutes(options: AuthRouteOptions): Hono {
   routes.post("/login", async (c) => {
     const [email, password] = [await form(c, "email"), await Server.formValue("password", c.req.raw)];
     if (email === "" || password === "") return failed(options, "login", "missing_fields", email);
-    const id = await Auth.login(db, email, password);
+    // The cost it registers with, so an unknown email's dummy hash takes as long as a real one
+    // from the first request (docs/security.md#login-timing).
+    const id = await Auth.login(db, email, password, { cost: options.bcryptCost });
     if (!id.ok) return failed(options, "login", id.error.code, email);
     return signedIn(options, c.req.raw, id.value);
   });
