@@ -280,6 +280,8 @@ describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
         }
       };
       await heardAfter("before", 2000);
+      await new Promise((resolve) => setTimeout(resolve, 600)); // several pings, all heard
+      assert.equal(resumed, 0, "a bus that hears its own pings never listens again");
       relay.cut(); // the listening connection drops; the driver's re-listen is refused
       await new Promise((resolve) => setTimeout(resolve, 4000));
       relay.restore();

@@ -82,14 +82,16 @@ export class PostgresBus implements LiveBus {
       if (this.pingOut) {
         log.warn("live.bus heard nothing of its own ping: listening again");
         const stop = this.stop;
-        this.stop = undefined;
+        // The new listen first: a notice heard twice in between is harmless, one heard by neither is lost.
+        await this.listen();
         // Not awaited: ending a connection cut off by an outage may take its own time.
         void stop?.().catch(() => undefined);
-        await this.listen();
       }
+      // Set before it is sent: the ping can come back before the send's own answer does.
+      this.pingOut = true;
       const sent = await this.db.query({ sql: "SELECT pg_notify($1, $2)::text AS sent", args: [this.channel, this.ping] });
       // While the database is down nothing can be sent; the next check tries again.
-      this.pingOut = sent.ok;
+      if (!sent.ok) this.pingOut = false;
     } catch (error) {
       log.error(`live.bus could not listen again (it retries): ${error instanceof Error ? error.message : String(error)}`);
     } finally {
