@@ -8,8 +8,9 @@
  * the one-time rotation ticket that exchanges the old cookie for the new one (see ROTATE_PATH).
  * A sweeper ends idle sessions and frees the rendered tree of quiet ones.
  *
- * The parts: the rotated-away ids and their tickets are src/live/server/rotation-table.ts, a
- * takeover from the shared store src/live/server/session-takeover.ts, the caps on sessions
+ * The parts: the rotated-away ids and their tickets are src/live/server/rotation-table.ts, the
+ * bookkeeping for sessions shared between replicas src/live/server/registry-sharing.ts (a takeover
+ * from the shared store src/live/server/session-takeover.ts), the caps on sessions
  * src/live/server/session-bounds.ts and the kept trees' byte budget src/live/server/tree-budget.ts;
  * this module holds the table of sessions and their lifecycle.
  */
@@ -23,8 +24,9 @@ import type { LiveSession, SessionHost } from "./session.ts";
 import { type SessionState, snapshotOf } from "./session-state.ts";
 import type { Loaded, SharedSessions } from "./shared-sessions.ts";
 import type { SessionStore } from "./store.ts";
+import { RegistrySharing } from "./registry-sharing.ts";
 import { type Rotation, RotationTable } from "./rotation-table.ts";
-import { type BuildSession, ELSEWHERE, LOST, type Resolved, Takeovers } from "./session-takeover.ts";
+import { type BuildSession, ELSEWHERE, LOST, type Resolved } from "./session-takeover.ts";
 import { TreeBudget } from "./tree-budget.ts";
 
 export type { Resolved, Rotation };
@@ -69,24 +71,28 @@ export class SessionRegistry<Model> implements SessionHost {
   private readonly treeHolders: TreeBudget<LiveSession<Model>>;
   private stopSweeper: (() => void) | undefined;
   private readonly bounds: SessionBounds<LiveSession<Model>>;
-  /** Takeovers in progress, by cookie id, so concurrent requests for one session share one. */
-  private readonly takeovers: Takeovers<Model>;
   /** Set by drain: no new session, and no takeover, on this replica. */
   draining = false;
-  shared: SharedSessions<Model> | undefined;
-  private build: RegistryOptions<Model>["build"];
+  /** What this registry does for sessions shared between replicas (src/live/server/registry-sharing.ts). */
+  readonly sharing: RegistrySharing<Model>;
 
   constructor(private readonly options: RegistryOptions<Model>) {
     this.rotations = new RotationTable(options.now);
-    this.takeovers = new Takeovers({
-      shared: () => this.shared!,
-      build: () => this.build!,
+    this.sharing = new RegistrySharing({
+      sessions: () => this.sessions.values(),
       draining: () => this.draining,
       adopt: (id, session, handle, rotatedFrom) => this.adopt(id, session, handle, rotatedFrom),
+      moved: (session) => this.moved(session as LiveSession<unknown>),
+      forgetLocal: (session) => this.forgetLocal(session),
     });
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
     this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
-    if (options.shared !== undefined) this.attachShared(options.shared, options.build!);
+    if (options.shared !== undefined) this.sharing.attach(options.shared, options.build!);
+  }
+
+  /** The shared store of several replicas, once attached; none: this process only. */
+  get shared(): SharedSessions<Model> | undefined {
+    return this.sharing.shared;
   }
 
   /**
@@ -97,27 +103,10 @@ export class SessionRegistry<Model> implements SessionHost {
     return this.bounds.makeRoom(() => this.sessions.size);
   }
 
-  /** Shares this registry's sessions through a store several replicas use. */
-  attachShared(shared: SharedSessions<Model>, build: NonNullable<RegistryOptions<Model>["build"]>): void {
-    this.shared = shared;
-    this.build = build;
-    shared.heldKeys = () => this.heldKeys();
-  }
-
   /** Whether this replica holds the session with this id now. */
   holds(id: string): boolean {
     const session = this.sessions.get(id);
     return session !== undefined && !session.ended;
-  }
-
-  holdsKey(key: string): boolean {
-    return this.localByKey(key) !== undefined;
-  }
-
-  /** Another replica took the session stored under `key`: the copy here is dropped. */
-  movedKey(key: string): void {
-    const session = this.localByKey(key);
-    if (session !== undefined) this.moved(session as LiveSession<unknown>);
   }
 
   /**
@@ -129,18 +118,6 @@ export class SessionRegistry<Model> implements SessionHost {
     if (this.shared === undefined) return;
     const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, true);
     if (!saved) this.moved(session as LiveSession<unknown>);
-  }
-
-  /** Sessions held here by their store key, for what the bus and lease renewal say about keys. */
-  localByKey(key: string): LiveSession<Model> | undefined {
-    return this.shared?.sessionOf(key);
-  }
-
-  private *heldKeys(): Iterable<[string, number]> {
-    for (const session of this.sessions.values()) {
-      const hold = this.shared?.holdOf(session);
-      if (hold !== undefined) yield [hold.key, hold.since];
-    }
   }
 
   add(session: LiveSession<Model>): void {
@@ -186,7 +163,7 @@ export class SessionRegistry<Model> implements SessionHost {
     if (rotation !== undefined) return { kind: "rotating", rotation };
     if (this.shared === undefined) return LOST;
     if (this.draining) return ELSEWHERE;
-    return this.takeovers.take(id, lazy);
+    return this.sharing.take(id, lazy);
   }
 
   /** Holds a session taken over from the shared store (src/live/server/session-takeover.ts) from now on. */
@@ -322,15 +299,6 @@ export class SessionRegistry<Model> implements SessionHost {
     this.rotations.forget(session);
   }
 
-  /** A session ended at another replica: the copy here stops (its streams get the lost signal there). */
-  endedElsewhere(key: string): void {
-    const session = this.localByKey(key);
-    if (session === undefined) return;
-    session.stop("lost");
-    this.forgetLocal(session);
-    this.shared?.forget(session);
-  }
-
   /**
    * Drain (docs/deployment.md#several-replicas): no new sessions; each held session finishes
    * what it is doing, is saved (it already is: every change is saved before it is sent), gives
@@ -339,7 +307,7 @@ export class SessionRegistry<Model> implements SessionHost {
   async drain(): Promise<void> {
     this.draining = true;
     // Takeovers already on their way finish first (and hand their session back, see takeOver).
-    await this.takeovers.settled();
+    await this.sharing.takeoversSettled();
     const held = [...this.sessions.values()];
     await Promise.all(
       held.map(async (session) => {

@@ -51,8 +51,8 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
   const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
   const ready = PostgresBus.open(db, store).then((bus) =>
     shared.start(bus, {
-      moved: (key) => registry.movedKey(key),
-      ended: (key) => registry.endedElsewhere(key),
+      moved: (key) => registry.sharing.movedKey(key),
+      ended: (key) => registry.sharing.endedElsewhere(key),
       resumed: () => {
         const checking = gate();
         if (checking !== undefined) void recheckEveryone(checking, registry);
@@ -61,7 +61,7 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
   );
   // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
   shared.ready = ready.catch(() => undefined);
-  registry.attachShared(shared, build);
+  registry.sharing.attach(shared, build);
   return {
     ready,
     streamHere(id, lastEventId, heartbeatMs) {
@@ -76,7 +76,7 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
         const { sink, body, write } = openFrameStream({
           heartbeatMs,
           onHeartbeat: () => {},
-          onClose: (closed) => shared.streams.closed(key, closed, registry.holdsKey(key)),
+          onClose: (closed) => shared.streams.closed(key, closed, registry.sharing.holdsKey(key)),
         });
         shared.streams.attach(key, sink);
         const notStreamed = <T>(answer: T): T => {
