@@ -26,6 +26,12 @@ export class Proxy {
   private readonly sockets = new Set<Socket>();
   /** How many requests each replica received (by index). */
   readonly served: number[];
+  /**
+   * Requests passed on to another replica after the connection to the first was refused or reset
+   * before an answer came. A reset one may have been processed already: the live protocol's
+   * (page, seq) makes the second copy a no-op (204), as for a client's own retry.
+   */
+  passedOn = 0;
   /** Called for each answer a replica gives (tests print these when something goes wrong). */
   onServed: ((index: number, method: string, path: string, status: number) => void) | undefined;
 
@@ -86,6 +92,7 @@ export class Proxy {
     for (let attempt = 0; attempt < this.targets.length; attempt++) {
       const sent = await this.send(index, req, res, body);
       if (sent) return;
+      this.passedOn++;
       index = this.roundRobin();
     }
     res.writeHead(502, { "Content-Type": "text/plain" }).end("no replica answered");
