@@ -37,6 +37,21 @@ describe("session bounds", () => {
     await stream.close();
   });
 
+  test("the app's own sweeper ends a never-connected session after pendingSessionMs, on the real clock", async () => {
+    // No sweep() call and no fake clock: the sweeper timer the first session starts does it. It
+    // runs every half of pendingSessionMs, but at most once a second.
+    const a = freshApp({ pendingSessionMs: 100 });
+    const idle = await openTab(a);
+    const user = await openTab(a);
+    assert.equal((await user.post(inc(1))).status, 200);
+    assert.deepEqual(a.sessionCounts(), { live: 2, pending: 1, evicted: 0, expired: 0 });
+    const deadline = Date.now() + 5_000;
+    while (a.sessionCounts().expired === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(a.sessionCounts(), { live: 1, pending: 0, evicted: 0, expired: 1 });
+    assert.equal((await idle.post(inc(1))).status, 404, "the pending session is gone");
+    assert.equal((await user.post(inc(2))).status, 200, "the connected session stays");
+  });
+
   test("beyond maxPendingSessions the oldest never-connected sessions end first", async () => {
     const a = freshApp({ maxPendingSessions: 3 });
     const tabs: Tab[] = [];
