@@ -2,22 +2,27 @@
  * `npm run release -- <patch|minor|major|x.y.z>`: bumps the version in package.json,
  * package-lock.json and jsr.json, moves CHANGELOG.md's Unreleased entries under the new version
  * with today's date, commits and tags v<version>. It publishes nothing (CONTRIBUTING.md#packing-and-releasing).
+ * `--dir <path>` releases the git checkout at path instead of this one (the tests use it).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { nextVersion, releaseChangelog } from "./release-steps.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const dirAt = args.indexOf("--dir");
+const dir = dirAt === -1 ? undefined : args.splice(dirAt, 2)[1];
+const [bump, ...extra] = args;
+if (bump === undefined || extra.length > 0 || (dirAt !== -1 && dir === undefined)) {
+  console.error("usage: npm run release -- [--dir <path>] <patch|minor|major|x.y.z>");
+  process.exit(2);
+}
+const root = dir === undefined ? fileURLToPath(new URL("..", import.meta.url)) : resolve(dir);
 const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
 const path = (name: string) => join(root, name);
 
-const bump = process.argv[2];
-if (bump === undefined) {
-  console.error("usage: npm run release -- <patch|minor|major|x.y.z>");
-  process.exit(2);
-}
 if (git("status", "--porcelain").trim() !== "") {
   console.error("release: the working tree has uncommitted changes; commit or stash them first");
   process.exit(1);
