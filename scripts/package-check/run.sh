@@ -3,7 +3,9 @@
 # projects outside the checkout and runs them under Node (no TypeScript loader, ESM and require()),
 # an esbuild bundle, a strict TypeScript consumer (moduleResolution node16 and bundler), Bun and Deno (npm:
 # specifiers); creates an app with `npx svc-live init` from the tarball and starts it with
-# `npm start`, `bun run start` and `deno task start`; then the JSR and npm publish dry runs.
+# `npm start`, `bun run start` and `deno task start`; then the JSR and npm publish dry runs. It prints
+# the consumer install size and the root's import time on Node, and fails when the install outgrows
+# its bound.
 # Nothing is published. Peer dependencies come from the registry through npm.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,7 +37,12 @@ step "Node: ESM and require() with no TypeScript loader"
 node_app="$(new_project node @hono/node-server)"
 cp "$here/smoke.mjs" "$here/smoke.cjs" "$node_app/"
 (cd "$node_app" && node smoke.mjs && node smoke.cjs)
-echo "install size: $(du -sk "$node_app/node_modules" | cut -f1) KB with @hono/node-server ($(du -sk "$node_app/node_modules/@hono" | cut -f1) KB of it)"
+# The import cost of the root on Node: the median of 5 fresh processes, each timing its own import.
+import_ms="$(cd "$node_app" && for _ in 1 2 3 4 5; do
+  node --input-type=module -e 'const start = performance.now(); await import("svc-live"); console.log((performance.now() - start).toFixed(0))'
+done | sort -n | sed -n 3p)"
+install_kb="$(du -sk "$node_app/node_modules" | cut -f1)"
+echo "install size: $install_kb KB with @hono/node-server ($(du -sk "$node_app/node_modules/@hono" | cut -f1) KB of it); import \"svc-live\" on Node: $import_ms ms (median of 5 processes)"
 
 step "a bundle (esbuild) with the password worker as a second entry"
 cp "$here/bundle-smoke.mjs" "$node_app/"
@@ -85,4 +92,12 @@ dry_run() {
 }
 dry_run "${deno[@]}" publish --dry-run --allow-dirty --config jsr.json
 dry_run npm publish --dry-run --ignore-scripts "$tarball"
+step "the consumer install stays under its bound"
+# A little above today's size: a new dependency, or a file that should not ship, shows here.
+max_install_kb=20000
+if (( install_kb > max_install_kb )); then
+  echo "the consumer install is $install_kb KB, over the bound of $max_install_kb KB"
+  exit 1
+fi
+echo "ok   $install_kb KB <= $max_install_kb KB"
 step "passed"
