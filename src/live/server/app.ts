@@ -234,7 +234,7 @@ export class LiveApp<Model> extends Hono<Env> {
     return withCookie(HOST_PREFIX + this.cookieName, "", expired, withCookie(this.cookieName, "", expired, resp));
   }
 
-  /** What the app is configured with, for `svc doctor`. */
+  /** What the app is configured with, for `svc-live doctor`. */
   describe(): {
     readonly gate: boolean;
     readonly sliding: boolean;
