@@ -10,6 +10,8 @@ import { Db } from "../../src/db/mod.ts";
 import { Secret } from "../../src/auth/mod.ts";
 import type { DbStatement as Statement } from "../../src/db/mod.ts";
 import { counterApp } from "./counter-app.ts";
+import { app as liveApp, task } from "../../src/live/server/mod.ts";
+import { Ui } from "../../src/ui/mod.ts";
 import { cookieHeader, frameReader, openTab } from "../live-server/harness.ts";
 import { POSTGRES_SKIP, POSTGRES_URL } from "../db/targets.ts";
 
@@ -88,3 +90,53 @@ test("a frame the owner publishes while another replica checks a new stream's us
     other.close();
   }
 });
+
+test(
+  "a page whose init task finishes while the page is stored leaves the store at the session's seq, so a stream at another replica learns of the task's frame",
+  { skip },
+  async () => {
+    const secret = Secret.fromString("stream-attach-test-secret-stream-attach-test-secret-0123");
+    type Model = { readonly loaded: boolean };
+    const define = (db: Db) =>
+      liveApp<Model>(
+        {
+          // The task finishes at once: its change is saved while the page's own save is on its way.
+          init: () => [{ loaded: false }, task(() => Promise.resolve(true), () => ["Loaded"])],
+          update: (model, msg) => (msg === "Loaded" ? { loaded: true } : model),
+          view: (model) => Ui.h("main", {}, Ui.h("p", {}, model.loaded ? "loaded" : "loading")),
+        },
+        { secret },
+      ).withSharedSessions(db);
+    // The page's save (seq 0, an UPDATE: the INSERT before it creates the row) is slow to reach the
+    // database, as on a busy connection; the task's save (seq 1) is not.
+    const slowPageSave = open();
+    const query = slowPageSave.query.bind(slowPageSave);
+    slowPageSave.query = async (statement) => {
+      if (/UPDATE svc_live_sessions SET handle/.test(statement.sql) && statement.args[4] === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return query(statement);
+    };
+    const owner = define(slowPageSave);
+    const other = define(open());
+    try {
+      await Promise.all([owner.ready(), other.ready()]);
+      const tab = await openTab(owner);
+      assert.match(tab.html, /loading/);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // both saves are in
+      const stream = await other.fetch(new Request("http://app.test/_svc/subscribe?page=q&since=0", { headers: { Cookie: tab.cookies } }));
+      assert.equal(stream.status, 200);
+      const reader = stream.body!.getReader();
+      let text = "";
+      while (!text.includes("event: sync")) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.read().catch(() => undefined);
+      const sync = /event: sync\ndata: (\{[^\n]*\})/.exec(text + "\n");
+      assert.ok(sync, text);
+      assert.equal((JSON.parse(sync[1]!) as { seq: number }).seq, 1, "the store is at the task's frame");
+      await reader.cancel();
+    } finally {
+      owner.close();
+      other.close();
+    }
+  },
+);

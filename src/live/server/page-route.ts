@@ -37,7 +37,12 @@ export async function servePage<Model>(
   // With a shared store, the session (and a rotation made on this load) is stored before its
   // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
   // session ends here (no one holds its id), a kept one stays as it was (src/live/server/store-failure.ts).
-  if ((await orStoreFailed(() => parts.sessions.saveNow(opened.session))) === STORE_FAILED) {
+  // Under the session's mutex, with the state as it is then: a task of init that finished
+  // meanwhile saves its change under the mutex too, so this save can never land after it with the
+  // older state (the store would then say seq 0 while the session is at 1, and a stream opened at
+  // another replica would never learn of frame 1).
+  const session = opened.session;
+  if ((await orStoreFailed(() => session.mutex.run(() => parts.sessions.saveNow(session)))) === STORE_FAILED) {
     if (kept === undefined) parts.sessions.end(opened.session as LiveSession<unknown>);
     return storeUnavailable();
   }
