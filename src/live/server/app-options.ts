@@ -32,6 +32,12 @@ export type LiveAppOptions = {
    */
   readonly maxTreeBytes?: number;
   readonly heartbeatMs?: number;
+  /**
+   * Receives each session's snapshot after every change, and its end (`kill`, `delete`): for an
+   * app's own record of sessions. Nothing is read back from it; sessions that outlive a process
+   * or move between replicas are `withSharedSessions(db)` (docs/deployment.md#several-replicas).
+   * None by default, and then no snapshot is made.
+   */
   readonly store?: SessionStore;
   /** Messages accepted even when no handler of the current render names them. */
   readonly messages?: readonly string[];

@@ -58,7 +58,6 @@ import { listenForEvictions } from "./eviction.ts";
 import { type Replication, shareSessions } from "./replication.ts";
 import { Sealer } from "../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
-import { MemorySessionStore } from "./store.ts";
 import { serveStream } from "./stream-route.ts";
 import {
   CLIENT_PATH,
@@ -114,7 +113,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.csrf = new CsrfTokens(options.secret);
     this.originAllowed = originCheck(options.allowedOrigins);
     this.sessions = new SessionRegistry<Model>({
-      store: options.store ?? new MemorySessionStore(),
+      store: options.store,
       now: this.now,
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       treeIdleMs: options.treeIdleMs ?? 10_000,

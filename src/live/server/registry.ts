@@ -32,7 +32,8 @@ import { TreeBudget } from "./tree-budget.ts";
 export type { Resolved, Rotation };
 
 export type RegistryOptions<Model = unknown> = {
-  readonly store: SessionStore;
+  /** Receives each session's snapshot after a change, and its end; none by default (see app-options.ts). */
+  readonly store: SessionStore | undefined;
   readonly now: () => number;
   /** A session with no interaction for this long ends. */
   readonly idleTimeoutMs: number;
@@ -248,7 +249,7 @@ export class SessionRegistry<Model> implements SessionHost {
     this.rotations.add(rotation);
     if (this.shared !== undefined) {
       void this.shared.move(live, this.handleOf(live), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
-    } else void this.options.store.kill(from);
+    } else void this.options.store?.kill(from);
   }
 
   usedTree(session: LiveSession<unknown>): void {
@@ -263,8 +264,9 @@ export class SessionRegistry<Model> implements SessionHost {
 
   persist(session: LiveSession<unknown>): void {
     // A shared store has the state already: each change is saved before its frame goes out.
-    if (session.ended || this.shared !== undefined) return;
-    this.options.store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
+    const store = this.options.store;
+    if (session.ended || this.shared !== undefined || store === undefined) return;
+    store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
       log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`)
     );
   }
@@ -278,7 +280,7 @@ export class SessionRegistry<Model> implements SessionHost {
   end(session: LiveSession<unknown>): void {
     this.drop(session);
     if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
-    else void this.options.store.kill(session.id);
+    else void this.options.store?.kill(session.id);
   }
 
   /**
@@ -289,7 +291,7 @@ export class SessionRegistry<Model> implements SessionHost {
   private discard(session: LiveSession<unknown>): void {
     this.drop(session);
     if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
-    else void this.options.store.delete(session.id);
+    else void this.options.store?.delete(session.id);
   }
 
   private drop(session: LiveSession<unknown>): void {
