@@ -122,6 +122,22 @@ describe("binding", () => {
     }
     assert.equal(log.lines.filter((line) => line.startsWith("WARN live.gate UNBOUND SESSION")).length, 1);
   });
+
+  test("unbound sessions in numbers are warned of once a minute, with how many more there were", async () => {
+    const a = gateApp(memoryDb());
+    const log = captureLog();
+    try {
+      for (let i = 0; i < 5; i++) {
+        const tab = await openTab(a);
+        assert.equal((await tab.post({ seq: 1, msg: "Inc" })).status, 200);
+      }
+    } finally {
+      log.restore();
+    }
+    const warnings = log.lines.filter((line) => line.startsWith("WARN live.gate UNBOUND SESSION"));
+    // The first session of this app's gate is told at once (another gate's minute does not count).
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+  });
 });
 
 describe("eviction", () => {

@@ -17,8 +17,14 @@ import type { LiveSession } from "./session.ts";
 
 export type GateVerdict = "allow" | "evict" | "unavailable";
 
+/** How often the unbound-session warning is logged at most. */
+const UNBOUND_WARNING_EVERY_MS = 60_000;
+
 export class RevocationGate {
   private readonly warned = new WeakSet<object>();
+  /** When the last unbound warning was logged, and how many sessions were not told of since. */
+  private lastWarnedAt = -Infinity;
+  private untold = 0;
 
   constructor(readonly db: Db) {}
 
@@ -32,14 +38,32 @@ export class RevocationGate {
     if (session.user === undefined) {
       if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);
-        log.warn(
-          "live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.",
-        );
+        this.warnUnbound();
       }
       return "allow";
     }
     const cached = cachedAccessState(this.db, session.user, session.boundAt / 1000);
     return cached === undefined ? this.verdictFor(session.user, session.boundAt) : verdictOf(cached);
+  }
+
+  /**
+   * The loud warning (docs/auth.md#live-sessions-and-the-gate), at most once a minute with the
+   * count of the sessions since: one line per session made a busy server spend its time writing
+   * the log (a session taken over at another replica is a new session object there, so round-robin
+   * routing logged it at almost every event).
+   */
+  private warnUnbound(): void {
+    const now = Date.now();
+    if (now - this.lastWarnedAt < UNBOUND_WARNING_EVERY_MS) {
+      this.untold++;
+      return;
+    }
+    const more = this.untold === 0 ? "" : ` (${this.untold} more unbound sessions since the last warning)`;
+    this.lastWarnedAt = now;
+    this.untold = 0;
+    log.warn(
+      `live.gate UNBOUND SESSION reached the revocation gate: nothing binds it to a user, so revoke and disable cannot end it. Call Live.bindSessionUser(userId) at sign-in, or use withAuthSliding.${more}`,
+    );
   }
 
   /** The verdict for a user whose session (or token) was issued at `issuedAtMs`. */
