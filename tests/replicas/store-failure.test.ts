@@ -57,7 +57,7 @@ describe("the shared store failing", { skip: postgres.skip }, () => {
   let dbB: Db;
   let a: ReturnType<typeof counterApp>;
   let b: ReturnType<typeof counterApp>;
-  let downB: { down: boolean };
+  let downB: { down: boolean; movesFail: boolean };
   before(async () => {
     await postgres.setup();
     dbA = postgres.open();
@@ -131,40 +131,15 @@ describe("the shared store failing", { skip: postgres.skip }, () => {
     assert.equal(await countOf(a, tab), "2", "one increment per acknowledged event");
     await stream.close();
   });
-});
-
-describe("a rotation the store refuses", { skip: postgres.skip }, () => {
-  let dbA: Db;
-  let dbB: Db;
-  let failing: { down: boolean; movesFail: boolean };
-  let a: ReturnType<typeof counterApp>;
-  let b: ReturnType<typeof counterApp>;
-  before(async () => {
-    await postgres.setup();
-    dbA = postgres.open();
-    dbB = postgres.open();
-    failing = switchable(dbB);
-    a = counterApp({ db: dbA });
-    b = counterApp({ db: dbB });
-    await a.ready();
-    await b.ready();
-  });
-  after(async () => {
-    a.close();
-    b.close();
-    await dbA.close();
-    await dbB.close();
-    await postgres.teardown();
-  });
 
   test("a sign-in whose move to the new id fails answers 503 without the new id, and the old id never names the bound session in the store", async () => {
     const tab = await openTab(b, URL_A);
     assert.equal((await tab.post({ seq: 1, msg: "Inc", args: [], page: "p" })).status, 200);
     const oldId = /svc_sid=([^;]+)/.exec(tab.cookies)![1]!;
-    failing.movesFail = true;
+    downB.movesFail = true;
     // SignIn binds a user, which rotates the id: the move is refused, then refused again on the reply's retry.
     await assertUnavailable(tab.post({ seq: 2, msg: "SignIn", args: [`moved-${Date.now()}`], page: "p" }), "sign-in");
-    failing.movesFail = false;
+    downB.movesFail = false;
     const rows = await dbA.query({ sql: "SELECT user_id FROM svc_live_sessions WHERE key = $1", args: [await sessionKey(oldId)] });
     assert.ok(rows.ok);
     assert.equal(rows.value[0]?.user_id ?? null, null, "the old id's stored session is not bound to the user");

@@ -25,6 +25,7 @@ import { ROTATION_GRACE_MS } from "../../protocol/mod.ts";
 import type { Frame } from "./frames.ts";
 import type { LiveSession } from "./session.ts";
 import type { SessionFrames } from "./session-frames.ts";
+import { SessionWrites } from "./session-writes.ts";
 import { StreamsHere } from "./streams-here.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -71,18 +72,8 @@ export class SharedSessions<Model> {
   /** The sessions held here, by key (what the bus and lease renewal name). */
   private readonly byKey = new Map<string, LiveSession<Model>>();
   /** Streams open on this replica, by session key, whether the session is held here or not. */
-  /** Store writes a session's next save must come after (a create or a move). */
-  private readonly writes = new WeakMap<LiveSession<Model>, Promise<void>>();
-  /** How many store writes of each session are on their way (a create, a move, a kill). */
-  private readonly inFlight = new Map<LiveSession<Model>, number>();
-  /** The same writes with their failures, for a save that must not go on after one (a page load's). */
-  private readonly failures = new WeakMap<LiveSession<Model>, Promise<void>>();
-  /**
-   * A rotation's move that failed, to try again before anything else of the session is stored: a
-   * save under the old key would leave the old id (which someone else may hold) naming the bound
-   * session in the store (docs/deployment.md#rotation-on-any-replica).
-   */
-  private readonly unmoved = new WeakMap<LiveSession<Model>, () => Promise<void>>();
+  /** Each session's store writes, in order (a create, a move, a kill before its next save). */
+  private readonly writes = new SessionWrites<LiveSession<Model>>();
   private stopRenewal: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private bus: LiveBus | undefined;
@@ -137,14 +128,13 @@ export class SharedSessions<Model> {
 
   /** Records a new session, owned here at epoch 1; its first save waits for this. */
   create(session: LiveSession<Model>, handle: string): Promise<void> {
-    const created = (async () => {
+    return this.writes.then(session, async () => {
       await this.ready;
       const key = await sessionKey(session.id);
       this.setHold(session, { key, epoch: 1, since: this.now() });
       this.streams.held(key, session.frames);
       await this.store.create(this.stored(key, handle, session.state), this.owner);
-    })();
-    return this.track(session, created);
+    });
   }
 
   /**
@@ -194,8 +184,7 @@ export class SharedSessions<Model> {
     /** Rejects when the write it waits for (a create, a move) failed, rather than saving over a missing row. */
     strict = false,
   ): Promise<boolean> {
-    await (strict ? this.failures.get(session) : this.writes.get(session));
-    await this.moveAgain(session);
+    await this.writes.before(session, strict);
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
     const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
@@ -214,9 +203,8 @@ export class SharedSessions<Model> {
    * its next save; the rotation is stored with it, so any replica honours its grace period.
    */
   move(session: LiveSession<Model>, handle: string, rotation: RotationRecord): Promise<void> {
-    const previous = this.writes.get(session) ?? Promise.resolve();
     const to = session.id;
-    const attempt = async () => {
+    return this.writes.move(session, async () => {
       const hold = this.holds.get(session);
       if (hold === undefined) return;
       const key = await sessionKey(to);
@@ -230,38 +218,23 @@ export class SharedSessions<Model> {
       await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner, stored);
       this.streams.rekeyed(hold.key, key, session.frames);
       this.setHold(session, { key, epoch: 1, since: this.now() });
-    };
-    const moved = previous.then(attempt);
-    moved.catch(() => this.unmoved.set(session, attempt));
-    return this.track(session, moved);
-  }
-
-  /** Tries a failed move again (see `unmoved`); rejects while the store still refuses it. */
-  private async moveAgain(session: LiveSession<Model>): Promise<void> {
-    const attempt = this.unmoved.get(session);
-    if (attempt === undefined) return;
-    await attempt();
-    if (this.unmoved.get(session) === attempt) this.unmoved.delete(session);
+    });
   }
 
   /** Ends a session in the store: its key dies, and every replica hears that it ended. */
   kill(session: LiveSession<Model>): Promise<void> {
-    const previous = this.writes.get(session) ?? Promise.resolve();
-    return this.track(
-      session,
-      previous.then(async () => {
-        const hold = this.holds.get(session);
-        if (hold === undefined) return;
-        this.dropHold(session);
-        this.streams.forget(hold.key);
-        await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
-      }),
-    );
+    return this.writes.then(session, async () => {
+      const hold = this.holds.get(session);
+      if (hold === undefined) return;
+      this.dropHold(session);
+      this.streams.forget(hold.key);
+      await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
+    });
   }
 
   /** Gives up the lease (drain): the next replica to need the session takes it at once. */
   async release(session: LiveSession<Model>): Promise<void> {
-    await this.writes.get(session)?.catch(() => undefined);
+    await this.writes.done(session);
     const hold = this.holds.get(session);
     if (hold === undefined) return;
     this.dropHold(session);
@@ -356,7 +329,7 @@ export class SharedSessions<Model> {
       const session = this.byKey.get(key);
       // A session only loaded is not ours until its save claims it: renewal says nothing about it.
       const claiming = session !== undefined && this.holds.get(session)?.claim !== undefined;
-      if (since < asked && !claiming && (session === undefined || !this.inFlight.has(session))) keys.push(key);
+      if (since < asked && !claiming && (session === undefined || !this.writes.busy(session))) keys.push(key);
     }
     return keys;
   }
@@ -381,8 +354,7 @@ export class SharedSessions<Model> {
    * no other replica could find.
    */
   settled(session: LiveSession<Model>): Promise<void> | undefined {
-    const writes = this.writes.get(session);
-    return writes === undefined ? undefined : writes.then(() => this.moveAgain(session));
+    return this.writes.settled(session);
   }
 
   holdOf(session: LiveSession<Model>): Hold | undefined {
@@ -400,23 +372,5 @@ export class SharedSessions<Model> {
       user: state.user,
       boundAt: state.boundAt,
     };
-  }
-
-  private track(session: LiveSession<Model>, write: Promise<void>): Promise<void> {
-    const settled = write.catch((error: unknown) => {
-      log.error(`live.store write failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
-    });
-    this.writes.set(session, settled.catch(() => undefined));
-    this.failures.set(session, settled);
-    this.inFlight.set(session, (this.inFlight.get(session) ?? 0) + 1);
-    const done = () => {
-      const left = (this.inFlight.get(session) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(session, left);
-      else this.inFlight.delete(session);
-    };
-    settled.then(done, done);
-    settled.catch(() => undefined); // observed through `failures` by a strict save, or not at all
-    return settled;
   }
 }
