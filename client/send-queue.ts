@@ -20,8 +20,11 @@ import { handlerIdOf, type InputEntry, reportValue, type Send } from "./inputs.t
 import type { ClientParts } from "./parts.ts";
 import type { BatchBody, EventBody } from "./transport.ts";
 
-/** The request in flight: its entry, and its send (whose handler id a navigation batch re-reads). */
-type InFlight = { readonly entry: EventEntry; readonly send: Send };
+/**
+ * The request in flight: its entry, and its send (whose handler id a navigation batch re-reads);
+ * `carried` once a batch has carried it again.
+ */
+type InFlight = { readonly entry: EventEntry; readonly send: Send; carried?: boolean };
 
 /** What the queue asks of the rest of the client. */
 export type QueueHooks = {
@@ -111,7 +114,7 @@ export class SendQueue {
     if (extra !== undefined) sends.push(extra);
     // The request in flight goes too, even alone: the navigation may abort it (and a proxy then
     // drop it before the server reads it), and the server processes its seq once.
-    if ((sends.length === 0 && this.inFlight === undefined) || this.parts.hooks.halted()) return;
+    if ((sends.length === 0 && !this.uncarried()) || this.parts.hooks.halted()) return;
     this.parts.transport.postKeepalive(this.batch(sends));
   }
 
@@ -120,8 +123,9 @@ export class SendQueue {
     if (this.parts.hooks.halted()) return;
     this.flushDebounced(false);
     const sends = this.queue.splice(0);
-    // As in navigate: the request in flight is re-sent even when nothing else is pending.
-    if ((sends.length === 0 && this.inFlight === undefined) || !this.parts.transport.canBeacon) return;
+    // As in navigate: the request in flight is re-sent even when nothing else is pending, unless
+    // a navigation's batch carried it already.
+    if ((sends.length === 0 && !this.uncarried()) || !this.parts.transport.canBeacon) return;
     this.parts.transport.beacon(this.batch(sends));
   }
 
@@ -134,10 +138,16 @@ export class SendQueue {
     });
     // The entry in flight goes again under its own seq, its handler id read now like the others'.
     const flying = this.inFlight;
+    if (flying !== undefined) flying.carried = true;
     const batch = flying === undefined ? fresh : [{ ...flying.entry, handlerId: handlerIdOf(flying.send) }, ...fresh];
     for (const send of sends) if (send.entry?.pending === send) send.entry.pending = undefined;
     const lastAppliedSeq = this.parts.order.lastAppliedSeq;
     return inputState === undefined ? { batch, lastAppliedSeq } : { inputState, batch, lastAppliedSeq };
+  }
+
+  /** A request is in flight that no batch has carried again yet. */
+  private uncarried(): boolean {
+    return this.inFlight !== undefined && this.inFlight.carried !== true;
   }
 
   /**

@@ -172,6 +172,22 @@ test("an anchor click with only a request in flight re-sends it in the keepalive
   await p.close();
 });
 
+test("after an anchor click's batch carried the request in flight, the unload sends no beacon repeating it", async () => {
+  const p = page(
+    ROOT.replace(
+      `<a svc-id="r.5#a" href="#next" data-svc-hid="r.5#a" data-svc-on="click" data-svc-click="Navigate">`,
+      `<a svc-id="r.5#a" href="#elsewhere">`,
+    ),
+  );
+  p.el("r.2#button").click();
+  await p.waitFor(1);
+  p.el("r.5#a").click();
+  await settle();
+  p.win.dispatchEvent(new p.win.Event("pagehide"));
+  assert.equal(p.beacons.length, 0);
+  await p.close();
+});
+
 test("pagehide with nothing pending sends no beacon", async () => {
   const p = page(ROOT);
   p.win.dispatchEvent(new p.win.Event("pagehide"));
