@@ -46,6 +46,8 @@ export type InputEntry = {
   lastSentSeq: number;
   /** The value last reported in inputState. */
   sentValue: string | undefined;
+  /** The value last carried by a send of this input's own message (see snapshot). */
+  carriedValue: string | undefined;
   lastAckedSeq: number;
   /**
    * The server seq of the frame that last raised lastAckedSeq. docs/protocol.md#client-rules 1.3 compares a frame
@@ -113,6 +115,7 @@ export class InputTable {
         composing: false,
         typed: false,
         imeValue: undefined,
+        carriedValue: undefined,
       };
       this.entries.set(el, entry);
     }
@@ -148,17 +151,25 @@ export class InputTable {
    * the seq it was first reported with: a newer seq would keep the input dirty past the ack of the
    * event that carried the value, so the frame of that event, which may normalise it ("a" shown as
    * "A"), would be dropped, and an unchanged render never sends the value again.
+   *
+   * `carrying`: the entry whose own send this event is (its message carries the value). A value
+   * that no send of the input carried before takes `seq` even when it was reported before: the
+   * model takes the value with this event, so an ack of the earlier report (the value seen, the
+   * model still without it) must not make the input clean, or a render in between (a resync)
+   * would write the older model's value over it. A value carried before keeps its seq, as above.
    */
-  snapshot(seq: number): Record<string, InputReport> | undefined {
+  snapshot(seq: number, carrying?: InputEntry): Record<string, InputReport> | undefined {
     let state: Record<string, InputReport> | undefined;
     for (const entry of this.entries.values()) {
       const id = idOf(entry.el);
       if (id === null || !this.dirty(entry)) continue;
       const value = reportValue(entry);
-      if (entry.sentValue !== value || entry.lastSentSeq === 0) {
+      const carriedAnew = entry === carrying && entry.carriedValue !== value;
+      if (entry.sentValue !== value || entry.lastSentSeq === 0 || carriedAnew) {
         entry.sentValue = value;
         entry.lastSentSeq = seq;
       }
+      if (entry === carrying) entry.carriedValue = value;
       (state ??= {})[id] = { value, seq: entry.lastSentSeq };
     }
     return state;

@@ -198,8 +198,9 @@ export class SendQueue {
       return;
     }
     const seq = ++this.seq;
-    // The snapshot comes before the send leaves pendingSend, so its own input is reported.
-    const inputState = this.parts.inputs.snapshot(seq);
+    // The snapshot comes before the send leaves pendingSend, so its own input is reported, under
+    // this event's seq (see InputTable.snapshot).
+    const inputState = this.parts.inputs.snapshot(seq, send.control === undefined ? undefined : send.entry);
     if (send.entry?.pending === send) send.entry.pending = undefined;
     this.dropRepeat(send);
     const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: handlerIdOf(send) };

@@ -394,3 +394,52 @@ test(
     await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), run), { seed, numRuns: 40, verbose: 1 });
   },
 );
+
+// Counterexamples the property found (seed 411309824), kept as fixed cases.
+const FOUND: readonly { readonly why: string; readonly ops: readonly Op[] }[] = [
+  {
+    // The text's value reached the server in another event's inputState (acked, the model still
+    // without it); its own send then went, and a resync in flight wrote the older model's value.
+    why: "a resync while an input's own send is in flight keeps what was typed",
+    ops: [
+      { t: "type", input: "text", text: "a" },
+      { t: "size", value: "s" },
+      { t: "type", input: "text", text: "a" },
+      { t: "serve" },
+      { t: "done" },
+      { t: "type", input: "text", text: " " },
+      { t: "type", input: "text", text: " " },
+      { t: "done" },
+      { t: "reply" },
+      { t: "serve" },
+      { t: "type", input: "area", text: " " },
+      { t: "reply" },
+      { t: "resync" },
+      { t: "color", pick: 0 },
+    ],
+  },
+  {
+    // Two sends of the upper-casing input carried the same value: the second must not keep the
+    // input dirty past the first one's ack, or the normalised value is never shown.
+    why: "a value carried twice is normalised once the first send is acked",
+    ops: [
+      { t: "type", input: "text", text: " " },
+      { t: "type", input: "upper", text: "a" },
+      { t: "size", value: "s" },
+      { t: "type", input: "upper", text: " " },
+      { t: "flush" },
+      { t: "type", input: "upper", text: "a" },
+      { t: "type", input: "text", text: "a" },
+      { t: "reply" },
+      { t: "tick" },
+      { t: "click", what: "add", pick: 0 },
+      { t: "serve" },
+      { t: "serve" },
+      { t: "serve" },
+      { t: "type", input: "text", text: " " },
+      { t: "serve" },
+      { t: "serve" },
+    ],
+  },
+];
+for (const found of FOUND) test(`moving ids, a case the property found: ${found.why}`, () => run(found.ops));
