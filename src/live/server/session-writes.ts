@@ -35,8 +35,10 @@ export class SessionWrites<Session extends object> {
    * one failed) and a refused move went through on a new try (rejects if refused again).
    */
   async before(session: Session, strict = false): Promise<void> {
-    await (strict ? this.failures.get(session) : this.writes.get(session));
-    await this.moveAgain(session);
+    await this.writes.get(session);
+    // A refused move is tried again first: once it goes through, the failure it left is over.
+    if (this.unmoved.has(session)) await this.moveAgain(session);
+    else if (strict) await this.failures.get(session);
   }
 
   /** The writes a reply must wait for; rejects when a refused move is refused again. Undefined: none. */
@@ -59,7 +61,10 @@ export class SessionWrites<Session extends object> {
     const attempt = this.unmoved.get(session);
     if (attempt === undefined) return;
     await attempt();
-    if (this.unmoved.get(session) === attempt) this.unmoved.delete(session);
+    if (this.unmoved.get(session) === attempt) {
+      this.unmoved.delete(session);
+      this.failures.set(session, Promise.resolve());
+    }
   }
 
   private track(session: Session, write: Promise<void>): Promise<void> {
