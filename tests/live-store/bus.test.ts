@@ -257,44 +257,63 @@ async function cuttableRelay(
   };
 }
 
+/**
+ * How the listening replica's handle is made: from a URL (the bus then listens on a connection of
+ * its own each time), or around the app's own postgres.js instance (it listens again on that
+ * instance's listening connection, which takes a failed try longer to come back).
+ */
+const HANDLES: readonly { readonly name: string; readonly open: (url: string) => Promise<Db>; readonly backMs: number }[] = [
+  { name: "Db.open(url)", open: (url) => Promise.resolve(Db.open(url)), backMs: 5000 },
+  {
+    name: "Db.fromPostgres(sql)",
+    open: async (url) => {
+      const { default: postgres } = await import("postgres");
+      return Db.fromPostgres(postgres(url, { onnotice: () => {} }) as never, { closeClient: true });
+    },
+    backMs: 15_000,
+  },
+];
+
 describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
-  test("listens again once the database is back, although the driver's own re-listen failed while it was down", async () => {
-    const schema = `svc_bus_outage_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
-    const relay = await cuttableRelay(new URL(POSTGRES_URL!));
-    const direct = Db.open(`${POSTGRES_URL}${POSTGRES_URL!.includes("?") ? "&" : "?"}search_path=${schema}`);
-    const viaRelay = Db.open(relay.url(schema));
-    try {
-      assert.ok((await direct.query({ sql: `CREATE SCHEMA ${schema}`, args: [] })).ok);
-      const sender = await PostgresBus.open(direct, new PostgresLiveStore(direct, "svc_sid"));
-      const listener = await PostgresBus.open(viaRelay, new PostgresLiveStore(viaRelay, "svc_sid"), 100);
-      let resumed = 0;
-      listener.onResume(() => resumed++);
-      const heardAfter = async (key: string, ms: number) => {
-        const heard = nextMessage(listener, (m) => m.t === "taken" && m.key === key, ms);
-        // Published over and over: a notice sent while the listener is deaf is gone for good.
-        const sending = setInterval(() => void sender.publish({ t: "taken", app: "svc_sid", key, from: "other", epoch: 1 }), 50);
-        try {
-          return await heard;
-        } finally {
-          clearInterval(sending);
-        }
-      };
-      await heardAfter("before", 2000);
-      await new Promise((resolve) => setTimeout(resolve, 600)); // several pings, all heard
-      assert.equal(resumed, 0, "a bus that hears its own pings never listens again");
-      relay.cut(); // the listening connection drops; the driver's re-listen is refused
-      await new Promise((resolve) => setTimeout(resolve, 4000));
-      relay.restore();
-      await heardAfter("after", 5000);
-      assert.ok(resumed >= 1, "it caught up as after any reconnect");
-      await listener.close();
-      await sender.close();
-    } finally {
-      relay.cut();
-      await viaRelay.close().catch(() => undefined);
-      await relay.close();
-      await direct.query({ sql: `DROP SCHEMA IF EXISTS ${schema} CASCADE`, args: [] });
-      await direct.close();
-    }
-  });
+  for (const handle of HANDLES) {
+    test(`listens again once the database is back, although the driver's own re-listen failed while it was down (${handle.name})`, async () => {
+      const schema = `svc_bus_outage_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+      const relay = await cuttableRelay(new URL(POSTGRES_URL!));
+      const direct = Db.open(`${POSTGRES_URL}${POSTGRES_URL!.includes("?") ? "&" : "?"}search_path=${schema}`);
+      const viaRelay = await handle.open(relay.url(schema));
+      try {
+        assert.ok((await direct.query({ sql: `CREATE SCHEMA ${schema}`, args: [] })).ok);
+        const sender = await PostgresBus.open(direct, new PostgresLiveStore(direct, "svc_sid"));
+        const listener = await PostgresBus.open(viaRelay, new PostgresLiveStore(viaRelay, "svc_sid"), 100);
+        let resumed = 0;
+        listener.onResume(() => resumed++);
+        const heardAfter = async (key: string, ms: number) => {
+          const heard = nextMessage(listener, (m) => m.t === "taken" && m.key === key, ms);
+          // Published over and over: a notice sent while the listener is deaf is gone for good.
+          const sending = setInterval(() => void sender.publish({ t: "taken", app: "svc_sid", key, from: "other", epoch: 1 }), 50);
+          try {
+            return await heard;
+          } finally {
+            clearInterval(sending);
+          }
+        };
+        await heardAfter("before", 2000);
+        await new Promise((resolve) => setTimeout(resolve, 600)); // several pings, all heard
+        assert.equal(resumed, 0, "a bus that hears its own pings never listens again");
+        relay.cut(); // the listening connection drops; the driver's re-listen is refused
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+        relay.restore();
+        await heardAfter("after", handle.backMs);
+        assert.ok(resumed >= 1, "it caught up as after any reconnect");
+        await listener.close();
+        await sender.close();
+      } finally {
+        relay.cut();
+        await viaRelay.close().catch(() => undefined);
+        await relay.close();
+        await direct.query({ sql: `DROP SCHEMA IF EXISTS ${schema} CASCADE`, args: [] });
+        await direct.close();
+      }
+    });
+  }
 });
