@@ -6,8 +6,9 @@
  * Auth.userAccessState for the time the session was bound (the token's iat for a sliding app), so
  * a revoke stamped after that time, or a disable, evicts the session. The database failing fails
  * closed: the request is not served (503) and the error is logged; the session is kept for when
- * the database is back. An unbound session is let through, never silently: one loud warning per
- * session (and `svc-live doctor` lints apps that enable the gate without binding anyone), except in a
+ * the database is back. An unbound session is let through, never silently: a loud warning, at
+ * most once a minute with the count of sessions since (and `svc-live doctor` lints apps that
+ * enable the gate without binding anyone), except in a
  * sliding app, where binding is automatic and an unbound session is simply a signed-out visitor.
  */
 import type { Db } from "../../db/db.ts";

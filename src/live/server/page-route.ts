@@ -43,7 +43,7 @@ export async function servePage<Model>(
   // another replica would never learn of frame 1).
   const session = opened.session;
   if ((await orStoreFailed(() => session.mutex.run(() => parts.sessions.saveNow(session)))) === STORE_FAILED) {
-    if (kept === undefined) parts.sessions.end(opened.session as LiveSession<unknown>);
+    if (kept === undefined) parts.sessions.end(session as LiveSession<unknown>);
     return storeUnavailable();
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });

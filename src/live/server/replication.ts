@@ -97,10 +97,10 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
           if (checking !== undefined && owner.user !== undefined) {
             const verdict = await checking.verdictFor(owner.user, owner.boundAt);
             if (verdict === "unavailable") return notStreamed(gateUnavailable());
+            // Evicted: the kill ends the streams of that key here, this one with them.
             if (verdict === "evict") {
-              sink.close();
               await shared.killRemote(owner.key);
-              return sessionLost();
+              return notStreamed(sessionLost());
             }
           }
           write(shared.streams.listen(owner.key, owner, lastEventId));
