@@ -12,75 +12,70 @@
  * LiveView's change tracking or a template compiler (src/ui/template.ts) knows from the markup,
  * found here from the values, with no change to the app.
  *
- * The log. Each render writes a list of records, one per call in call order, each one flat array:
+ * The log. Each render writes the list of the elements its calls returned, in call order. What a
+ * call is compared with is kept on its element (`UiElement.call`), so a session keeps one slot per
+ * element beside the elements themselves, and nothing for an element built without attributes
+ * (docs/deployment.md#memory):
  *
- *   [tag, element, n, key 1, value 1, …, key n, value n, child 1, child 2, …]
+ *   - `Ui.h`: the attribute bag's keys and values, as data (src/ui/same-value.ts), so a bag mutated
+ *     in place is seen as changed: `[key 1, value 1, …, key n, value n]`, the one shared empty list
+ *     for no attributes. The children are compared with the element's own children, as the build
+ *     flattens them (nested arrays spread; null, booleans and empty texts dropped; adjacent texts
+ *     merged; numbers as their text; elements by identity, raw HTML by its markup).
+ *   - An element whose build changes its children (a `select` with a `value`, a text-only tag such
+ *     as `textarea`) keeps the call's children too, after the attributes and a CHILDREN mark.
+ *   - `Ui.keyed`: `[KEYED, key, inner element]`.
  *
- * `tag` is the call's tag info (or KEYED for `Ui.keyed`, whose record is its key and element). The
- * values are a copy of the bag's values as data (src/ui/same-value.ts), so a bag mutated in place is
- * seen as changed; the children are flattened as `Ui.h` flattens them (nested arrays spread; null,
- * booleans and empty texts dropped; texts as strings, numbers as their text; elements and raw HTML
- * as themselves). A call is the same as a record when the tag is, the bag holds the same keys in
- * the same order with the same values, and the children are the same items (elements by
- * identity). A hit is therefore always what a build would give; anything else is built.
+ * A call is the same as a logged element when the tag is, the bag holds the same keys in the same
+ * order with the same values, and the children are what the build made of them. A hit is
+ * therefore always what a build would give; anything else is built.
  *
  * The next render reads the list from the start, with a cursor: a steady view's calls meet their
- * records one after another. A call that misses looks a few records ahead (a row removed above),
+ * elements one after another. A call that misses looks a few elements ahead (a row removed above),
  * and otherwise is built while the cursor stays (a row inserted above, or a changed call, whose
- * next call then finds its own record just ahead). On a busy server the previous render's log has
- * left the processor's caches by the next event: a hit reads the list in order and one array for
- * its record, and writes one reference; records of several small objects, in per-tag lists found
- * through a map, cost more than building the element.
+ * next call then finds its own element just ahead).
  */
 import { type Attrs, CHILDREN_PROP } from "./attrs.ts";
 import type { Child, UiElement, UiNode } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 
-/** Where a record's parts are. */
-const TAG = 0, ELEMENT = 1, ATTR_COUNT = 2, ATTRS = 3;
-
-/** How many records ahead of the cursor a call that misses looks for its own. */
+/** How many elements ahead of the cursor a call that misses looks for its own. */
 const LOOK_AHEAD = 16;
 
-/** The tag slot of a `Ui.keyed` call's record: `[KEYED, element, key, inner element]`. */
+/** The first slot of a `Ui.keyed` element's call: `[KEYED, key, inner element]`. */
 const KEYED = {};
-const KEYED_KEY = 2, KEYED_NODE = 3;
+/** Between a call's attributes and its children, when the element keeps the children of its call. */
+const CHILDREN = {};
+/** The call of an element built without attributes: shared, so it costs nothing per element. */
+const NO_ATTRS_CALL: readonly unknown[] = Object.freeze([]);
 
-type CallRecord = unknown[];
+/** What the log needs of a tag: its lowercase name, and whether the build rewrites its children. */
+export type LoggedTag = { readonly name: string; readonly rewritesChildren: boolean };
 
 /** Builds a call's element on a miss. */
 export type BuildElement<Tag> = (tag: Tag, attrs: Attrs | null | undefined, children: Child[]) => UiElement;
 
 export class ElementLog {
-  /** The previous render's records, and where the next call's record is expected. */
-  private previous: CallRecord[] = [];
+  /** The previous render's elements, and where the next call's element is expected. */
+  private previous: UiElement[] = [];
   private cursor = 0;
-  /** The records of the render under way. */
-  private current: CallRecord[] = [];
+  /** The elements of the render under way. */
+  private current: UiElement[] = [];
 
   /** The element of `h(tag, attrs, ...children)`: the previous render's, when its call was the same. */
-  element<Tag extends object>(tag: Tag, attrs: Attrs | null | undefined, children: Child[], build: BuildElement<Tag>): UiElement {
+  element<Tag extends LoggedTag>(tag: Tag, attrs: Attrs | null | undefined, children: Child[], build: BuildElement<Tag>): UiElement {
     const log = this.previous;
+    const name = tag.name;
     for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
-      const record = log[at]!;
-      if (record[TAG] === tag && sameRecord(record, attrs, children)) return this.reuse(record, at);
+      const el = log[at]!;
+      if (el.tag === name && sameCall(el, attrs, children)) return this.reuse(el, at);
     }
+    // Read before the build, which may write into `children` (texts as text nodes).
+    const kept = tag.rewritesChildren ? keptChildren(children) : undefined;
     const element = build(tag, attrs, children);
-    // Written after the build: it throws on bad input, and then nothing is recorded.
-    const record: CallRecord = [tag, element, 0];
-    let n = 0;
-    // The same for-in as `sameRecord`, so the two read the same keys.
-    if (attrs !== null && attrs !== undefined) {
-      for (const key in attrs) {
-        if (key === CHILDREN_PROP) continue; // a JSX bag's children are the call's children
-        record.push(key, keptCopy((attrs as { [key: string]: unknown })[key]));
-        n++;
-      }
-    }
-    record[ATTR_COUNT] = n;
-    // `build` may have written into `children` (texts as text nodes), which flatten alike.
-    recordChildren(children, record);
-    this.current.push(record);
+    // Written after the build: it throws on bad input, and then nothing is logged.
+    element.call = callOf(attrs, kept);
+    this.current.push(element);
     return element;
   }
 
@@ -88,15 +83,16 @@ export class ElementLog {
   keyed(key: string, node: UiElement, build: (key: string, node: UiElement) => UiElement): UiElement {
     const log = this.previous;
     for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
-      const record = log[at]!;
-      if (record[TAG] === KEYED && record[KEYED_KEY] === key && record[KEYED_NODE] === node) return this.reuse(record, at);
+      const call = log[at]!.call;
+      if (call !== undefined && call[0] === KEYED && call[1] === key && call[2] === node) return this.reuse(log[at]!, at);
     }
     const element = build(key, node);
-    this.current.push([KEYED, element, key, node]);
+    element.call = [KEYED, key, node];
+    this.current.push(element);
     return element;
   }
 
-  /** A render finished: its records are the ones the next render reads. */
+  /** A render finished: its elements are the ones the next render reads. */
   commit(): void {
     const spare = this.previous;
     this.previous = this.current;
@@ -105,81 +101,162 @@ export class ElementLog {
     this.cursor = 0;
   }
 
-  /** A render failed: its records are dropped, the previous render's stay. */
+  /** A render failed: its elements are dropped, the previous render's stay. */
   abandon(): void {
     this.current.length = 0;
     this.cursor = 0;
   }
 
-  /** Where the search for a call's record stops: the record at the cursor and LOOK_AHEAD after it. */
+  /** Where the search for a call's element stops: the element at the cursor and LOOK_AHEAD after it. */
   private searchEnd(): number {
     return Math.min(this.previous.length, this.cursor + 1 + LOOK_AHEAD);
   }
 
-  /** Takes the record at `at` into this render's log, moves the cursor past it; its element. */
-  private reuse(record: CallRecord, at: number): UiElement {
-    this.current.push(record);
+  /** Takes the element at `at` into this render's log, moves the cursor past it; the element. */
+  private reuse(el: UiElement, at: number): UiElement {
+    this.current.push(el);
     this.cursor = at + 1;
-    return record[ELEMENT] as UiElement;
+    return el;
   }
 }
 
-/** Whether the record is of a call with these attributes and children (its tag matched). */
-function sameRecord(record: CallRecord, attrs: Attrs | null | undefined, children: readonly Child[]): boolean {
-  let i = ATTRS;
-  const attrsEnd = i + 2 * (record[ATTR_COUNT] as number);
+/** The call an element keeps: its bag's keys and values as data, then its kept children, if any. */
+function callOf(attrs: Attrs | null | undefined, kept: unknown[] | undefined): readonly unknown[] {
+  let n = 0;
+  if (attrs !== null && attrs !== undefined) { for (const key in attrs) if (key !== CHILDREN_PROP) n++; }
+  if (n === 0 && kept === undefined) return NO_ATTRS_CALL;
+  // Sized once: a list grown by pushes reserves room it never uses, in every element of a page.
+  const call = new Array<unknown>(2 * n + (kept === undefined ? 0 : 1 + kept.length));
+  let i = 0;
+  // The same for-in as `sameCall`, so the two read the same keys.
+  if (n > 0) {
+    for (const key in attrs) {
+      if (key === CHILDREN_PROP) continue; // a JSX bag's children are the call's children
+      call[i++] = key;
+      call[i++] = keptCopy((attrs as { [key: string]: unknown })[key]);
+    }
+  }
+  if (kept !== undefined) {
+    call[i++] = CHILDREN;
+    for (const item of kept) call[i++] = item;
+  }
+  return call;
+}
+
+/** Whether `el` is what a call with these attributes and children builds (its tag matched). */
+function sameCall(el: UiElement, attrs: Attrs | null | undefined, children: readonly Child[]): boolean {
+  const call = el.call;
+  if (call === undefined || call[0] === KEYED) return false;
+  let i = 0;
+  const end = call.length;
   // for-in with the bag's own keys read back is the engine's fast path for a bag of any shape.
   if (attrs !== null && attrs !== undefined) {
     for (const key in attrs) {
       if (key === CHILDREN_PROP) continue;
-      if (i === attrsEnd || record[i] !== key) return false;
-      const value = (attrs as { [key: string]: unknown })[key], was = record[i + 1];
+      if (i === end || call[i] !== key) return false;
+      const value = (attrs as { [key: string]: unknown })[key], was = call[i + 1];
       if (value !== was && !sameValue(was, value)) return false;
       i += 2;
     }
   }
-  if (i !== attrsEnd) return false;
-  return childrenEnd(record, children, i) === record.length;
+  if (i === end) return sameBuiltChildren(el.children, children);
+  if (call[i] !== CHILDREN) return false;
+  return keptChildrenEnd(call, children, i + 1) === end;
 }
 
-/** What `childrenEnd` answers when the children differ from the record's. */
+/**
+ * Whether `children`, flattened as the build flattens them, are `kids`: texts merged where they
+ * meet, and a text equal to the built one only when it is the same string (a text the build
+ * rewrote, one holding U+0000, is never equal to it, and is built again).
+ */
+function sameBuiltChildren(kids: readonly UiNode[], children: readonly Child[]): boolean {
+  kidAt = 0;
+  textRead = "";
+  return sameFlattened(kids, children) && endText(kids) && kidAt === kids.length;
+}
+
+/**
+ * Where a comparison of children is: the next kid, and the text read since the last element, not
+ * yet compared. Module state rather than an object per comparison, which every call of a render
+ * would allocate; a comparison runs to its end before the next starts.
+ */
+let kidAt = 0;
+let textRead = "";
+
+function sameFlattened(kids: readonly UiNode[], children: readonly Child[]): boolean {
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child === null || child === undefined || child === true || child === false) continue;
+    if (typeof child === "string" || typeof child === "number") {
+      textRead = textRead === "" ? String(child) : textRead + String(child);
+      continue;
+    }
+    if (Array.isArray(child)) {
+      if (!sameFlattened(kids, child as readonly Child[])) return false;
+      continue;
+    }
+    const node = child as UiNode;
+    if (node.kind === "text") {
+      textRead = textRead === "" ? node.text : textRead + node.text;
+      continue;
+    }
+    if (!endText(kids)) return false;
+    const kid = kids[kidAt++];
+    if (kid === node) continue;
+    // Raw HTML built again with the same markup; anything else differs.
+    if (node.kind !== "raw" || kid === undefined || kid.kind !== "raw" || kid.html !== node.html) return false;
+  }
+  return true;
+}
+
+/** The text read since the last element, if any, is the next kid's text. */
+function endText(kids: readonly UiNode[]): boolean {
+  if (textRead === "") return true;
+  const kid = kids[kidAt++];
+  const same = kid !== undefined && kid.kind === "text" && kid.text === textRead;
+  textRead = "";
+  return same;
+}
+
+/** The children of a call as an element that rewrites them keeps them: its items, in order. */
+function keptChildren(children: readonly Child[], out: unknown[] = []): unknown[] {
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (Array.isArray(child)) keptChildren(child as readonly Child[], out);
+    else {
+      const item = childItem(child as Child);
+      if (item !== undefined) out.push(item);
+    }
+  }
+  return out;
+}
+
+/** What `keptChildrenEnd` answers when the children differ from the kept ones. */
 const DIFFERENT = -1;
 
 /**
- * Where the record's children read from `at` end when they are the same items as `children`
- * (nested arrays read in place), or DIFFERENT.
+ * Where the kept children read from `at` end when they are the same items as `children` (nested
+ * arrays read in place), or DIFFERENT.
  */
-function childrenEnd(record: CallRecord, children: readonly Child[], at: number): number {
+function keptChildrenEnd(call: readonly unknown[], children: readonly Child[], at: number): number {
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (Array.isArray(child)) {
-      at = childrenEnd(record, child as readonly Child[], at);
+      at = keptChildrenEnd(call, child as readonly Child[], at);
       if (at === DIFFERENT) return DIFFERENT;
       continue;
     }
     const item = childItem(child as Child);
     if (item === undefined) continue;
-    const was = record[at++];
+    const was = call[at++];
     if (item === was) continue;
-    // Raw HTML built again with the same markup; anything else differs.
     if (typeof item !== "object" || item.kind !== "raw" || typeof was !== "object" || was === null) return DIFFERENT;
     if ((was as UiNode).kind !== "raw" || (was as { html: string }).html !== item.html) return DIFFERENT;
   }
   return at;
 }
 
-function recordChildren(children: readonly Child[], record: CallRecord): void {
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i];
-    if (Array.isArray(child)) recordChildren(child as readonly Child[], record);
-    else {
-      const item = childItem(child as Child);
-      if (item !== undefined) record.push(item);
-    }
-  }
-}
-
-/** A child as a record holds it: a non-empty string, an element or raw node; undefined when it vanishes. */
+/** A child as a call keeps it: a non-empty string, an element or raw node; undefined when it vanishes. */
 function childItem(child: Child): string | UiNode | undefined {
   if (child === null || child === undefined || child === true || child === false || child === "") return undefined;
   if (typeof child === "string") return child;

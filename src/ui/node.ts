@@ -49,8 +49,18 @@ export function raw(html: string): UiRaw {
   return { kind: "raw", html: String(html) };
 }
 
-/** A checked tag, lowercase, with its tag-set memberships looked up once. */
-type TagInfo = { readonly name: string; readonly isVoid: boolean; readonly textOnly: boolean; readonly nameKeyed: boolean };
+/**
+ * A checked tag, lowercase, with its tag-set memberships looked up once. `rewritesChildren`: the
+ * build makes other children than the call's (a text-only tag's `value`, a select's `value`), so
+ * the session log keeps the call's own (src/ui/element-log.ts).
+ */
+type TagInfo = {
+  readonly name: string;
+  readonly isVoid: boolean;
+  readonly textOnly: boolean;
+  readonly nameKeyed: boolean;
+  readonly rewritesChildren: boolean;
+};
 /** Tags already checked: tags come from code, so there are few; bounded all the same. */
 const TAGS = new Map<string, TagInfo>();
 const TAGS_LIMIT = 1024;
@@ -60,7 +70,14 @@ function tagInfo(tag: string): TagInfo {
   if (known !== undefined) return known;
   const name = String(tag).toLowerCase();
   if (!TAG.test(name)) throw new TypeError(`Ui.h: bad tag ${JSON.stringify(tag)}`);
-  const info = { name, isVoid: VOID_TAGS.has(name), textOnly: TEXT_ONLY_TAGS.has(name), nameKeyed: NAME_KEYED_TAGS.has(name) };
+  const textOnly = TEXT_ONLY_TAGS.has(name);
+  const info = {
+    name,
+    isVoid: VOID_TAGS.has(name),
+    textOnly,
+    nameKeyed: NAME_KEYED_TAGS.has(name),
+    rewritesChildren: textOnly || name === "select",
+  };
   if (typeof tag === "string" && TAGS.size < TAGS_LIMIT) TAGS.set(tag, info);
   return info;
 }
@@ -111,6 +128,7 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
     name: norm.name,
     type: norm.type,
     live: undefined,
+    call: undefined,
   };
 }
 
@@ -137,6 +155,7 @@ function element(
     name,
     type: attrs["type"],
     live: undefined,
+    call: undefined,
   };
 }
 

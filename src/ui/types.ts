@@ -54,6 +54,12 @@ export interface UiElement {
    * the live layer, which sits above this module, owns what is stored here.
    */
   live: LiveMark | undefined;
+  /**
+   * Within a live session's render, what the `Ui.h` or `Ui.keyed` call that built this element is
+   * compared with by the next render's calls (src/ui/element-log.ts); undefined outside one. Not
+   * part of the view's meaning.
+   */
+  call: readonly unknown[] | undefined;
 }
 /** A text node of a view. */
 export interface UiText {

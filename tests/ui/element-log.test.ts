@@ -61,12 +61,44 @@ test("children are compared as Ui.h flattens them: nested arrays, nulls, numbers
   const first = renderWithMemo(memo, () => Ui.h("p", {}, "a", null, ["b", [false, 3]], Ui.text("c")));
   assert.equal(renderWithMemo(memo, () => Ui.h("p", {}, "a", undefined, "b", 3, "c")), first);
   assert.equal(renderWithMemo(memo, () => Ui.h("p", {}, ["a", "b"], "3", true, Ui.text("c"), "")), first);
-  const merged = renderWithMemo(memo, () => Ui.h("p", {}, "ab", 3, "c"));
-  assert.notEqual(merged, first, "other items: built (the same markup, but the rule compares items)");
-  assert.deepEqual(dom(merged), dom(first));
+  assert.equal(
+    renderWithMemo(memo, () => Ui.h("p", {}, "ab", 3, "c")),
+    first,
+    "texts merge where they meet, as the build merges them: the same children",
+  );
+  const split = renderWithMemo(memo, () => Ui.h("p", {}, "a", Ui.h("br", {}), "b3c"));
+  assert.notEqual(split, first, "an element between the texts: other children, built");
+  assert.deepEqual(dom(split), dom(Ui.h("p", {}, "a", Ui.h("br", {}), "b3c")));
+  const nul = renderWithMemo(memo, () => Ui.h("p", {}, "a\0"));
+  const again = renderWithMemo(memo, () => Ui.h("p", {}, "a\0"));
+  assert.notEqual(again, nul, "a text the build rewrote (U+0000) is never its built text: built again");
+  assert.deepEqual(dom(again), dom(nul));
+  assert.deepEqual(dom(renderWithMemo(memo, () => Ui.h("p", {}, "a\uFFFD"))), dom(nul));
   const raw = renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>x</b>")));
   assert.equal(renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>x</b>"))), raw, "raw HTML compares by its markup");
   assert.notEqual(renderWithMemo(memo, () => Ui.h("div", {}, Ui.raw("<b>y</b>"))), raw);
+});
+
+test("a select or a textarea, whose build rewrites its children, is compared by its call's own children", () => {
+  const memo = new LazyMemo();
+  const view = (value: string, note: string) =>
+    Ui.h(
+      "form",
+      {},
+      Ui.h("select", { name: "pick", value }, Ui.h("option", { value: "a" }, "A"), Ui.h("option", { value: "b" }, "B")),
+      Ui.h("textarea", { name: "note", value: note }),
+      Ui.h("textarea", { name: "body" }, note),
+    );
+  const first = renderWithMemo(memo, () => view("a", "hi"));
+  assert.equal(renderWithMemo(memo, () => view("a", "hi")), first, "the same calls: the whole form is reused");
+  const picked = renderWithMemo(memo, () => view("b", "hi"));
+  assert.notEqual(picked.children[0], first.children[0], "the select's value changed: built, its options marked again");
+  assert.equal(picked.children[1], first.children[1], "the textareas did not change");
+  assert.deepEqual(dom(picked), dom(view("b", "hi")));
+  const typed = renderWithMemo(memo, () => view("b", "hi!"));
+  assert.notEqual(typed.children[1], picked.children[1]);
+  assert.notEqual(typed.children[2], picked.children[2]);
+  assert.deepEqual(dom(typed), dom(view("b", "hi!")));
 });
 
 test("attributes are compared as data, in order, and a bag mutated in place is seen as changed", () => {
