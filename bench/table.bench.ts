@@ -10,7 +10,9 @@
  *      rounds (the pair with the median ratio is kept, bench/report.ts medianPair). Each round
  *      edits the next rows of its tab, so a tab keeps touching rows it has not touched. Targets:
  *      at most 1.0x hono/html at 20 rows, 0.5x at 200, 0.2x at 2,000, and ours at 2,000 rows at
- *      most 2x ours at 200. Bytes per event beside it (info).
+ *      most 2x ours at 200. Bytes per event beside it (info), and (info) the page's view alone at
+ *      2,000 rows with an h that keeps nothing: what running a view per event costs before any
+ *      library's own work, set against the 2x target.
  *   2. Flat over a tab's life: 1,000 rows, one tab sending 1,000 events in a row, each on a row it
  *      has not edited yet; its events 751-1,000 against its events 1-250 (three tabs, the median
  *      ratio). Target: at most 1.2x. Beside it (info), a fresh tab and one 750 events old in
@@ -33,7 +35,19 @@ import { fileURLToPath } from "node:url";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { type BenchRow, medianPair, report } from "./report.ts";
 import { cookiesOf } from "./live-app.ts";
-import { initialTable, peerApp, peerDocument, type PeerKind, renderPeerPage, tableApp, type TableModel, tableView } from "./table-page.ts";
+import {
+  type H,
+  initialTable,
+  peerApp,
+  peerDocument,
+  type PeerKind,
+  renderPeerPage,
+  tableApp,
+  type TableModel,
+  tablePage,
+  tableView,
+  updateTable,
+} from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
@@ -226,6 +240,44 @@ if (wants("peer")) {
     target: "ours <= 2x peer",
     met: at[2000]! <= 2 * at[200]!,
   });
+  // What any library that runs a `Ui.h` view on every event pays before its own work: the page's
+  // view at 2,000 rows (the model's update included) with a hyperscript that keeps nothing.
+  const floor = viewFloor(2000);
+  rows.push({
+    name: "CPU per event of the page's view alone at 2,000 rows, its h keeping nothing (the floor under any Ui.h library)",
+    ours: floor,
+    peer: 2 * at[200]!,
+    peerName: "twice ours at 200 rows (the 2,000-row target)",
+    unit: "µs",
+    higherIsBetter: false,
+    target: "(info)",
+    met: true,
+  });
+}
+
+/**
+ * CPU µs per update and call of the table's view at `size` rows, its h a function that keeps
+ * nothing (the median of 11 rounds). An h that built a tree of plain objects would cost more than
+ * ours: its whole tree would outlive the young generation, where ours hands back the previous
+ * render's elements and its arguments die young.
+ */
+function viewFloor(size: number): number {
+  const discard: H<number> = (tag, attrs, ...children) => tag.length + children.length + (attrs === undefined ? 0 : 1);
+  let model = initialTable(size);
+  const perRound = Math.max(5, Math.round(50 * scale));
+  const round = () => {
+    const start = cpuMicros();
+    for (let i = 0; i < perRound; i++) {
+      model = updateTable(model, "SetQty", [i % size, String(i)]);
+      keep = tablePage(discard, model);
+    }
+    return (cpuMicros() - start) / perRound;
+  };
+  let keep: unknown;
+  for (let w = 0; w < 3; w++) round();
+  const cpu = Array.from({ length: Math.max(5, Math.round(11 * scale)) }, round).sort((a, b) => a - b);
+  if (keep === undefined) throw new Error("the view returned nothing");
+  return cpu[cpu.length >> 1]!;
 }
 
 // ---------------------------------------------------------------------------------------------
