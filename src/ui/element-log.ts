@@ -36,7 +36,7 @@
  * next call then finds its own element just ahead).
  */
 import { type Attrs, CHILDREN_PROP } from "./attrs.ts";
-import type { Child, UiElement, UiNode } from "./types.ts";
+import type { Child, UiElement, UiNode, UiText } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 
 /** How many elements ahead of the cursor a call that misses looks for its own. */
@@ -146,7 +146,8 @@ function callOf(attrs: Attrs | null | undefined, kept: unknown[] | undefined): r
 /** Whether `el` is what a call with these attributes and children builds (its tag matched). */
 function sameCall(el: UiElement, attrs: Attrs | null | undefined, children: readonly Child[]): boolean {
   const call = el.call;
-  if (call === undefined || call[0] === KEYED) return false;
+  if (call === undefined) return false;
+  // A keyed element's call, `[KEYED, …]`, matches neither a first key nor the CHILDREN mark below.
   let i = 0;
   const end = call.length;
   // for-in with the bag's own keys read back is the engine's fast path for a bag of any shape.
@@ -167,55 +168,85 @@ function sameCall(el: UiElement, attrs: Attrs | null | undefined, children: read
 /**
  * Whether `children`, flattened as the build flattens them, are `kids`: texts merged where they
  * meet, and a text equal to the built one only when it is the same string (a text the build
- * rewrote, one holding U+0000, is never equal to it, and is built again).
+ * rewrote, one holding U+0000, is never equal to it, and is built again). Children without nested
+ * arrays, the usual case, are read here with local state; nested ones by `Flattened`.
  */
 function sameBuiltChildren(kids: readonly UiNode[], children: readonly Child[]): boolean {
-  kidAt = 0;
-  textRead = "";
-  return sameFlattened(kids, children) && endText(kids) && kidAt === kids.length;
-}
-
-/**
- * Where a comparison of children is: the next kid, and the text read since the last element, not
- * yet compared. Module state rather than an object per comparison, which every call of a render
- * would allocate; a comparison runs to its end before the next starts.
- */
-let kidAt = 0;
-let textRead = "";
-
-function sameFlattened(kids: readonly UiNode[], children: readonly Child[]): boolean {
+  let at = 0;
+  let text = "";
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     if (child === null || child === undefined || child === true || child === false) continue;
-    if (typeof child === "string" || typeof child === "number") {
-      textRead = textRead === "" ? String(child) : textRead + String(child);
+    if (typeof child === "string") {
+      text = text === "" ? child : text + child;
       continue;
     }
-    if (Array.isArray(child)) {
-      if (!sameFlattened(kids, child as readonly Child[])) return false;
+    if (typeof child === "number") {
+      text += String(child);
       continue;
     }
+    if (Array.isArray(child)) return new Flattened(kids).same(children);
     const node = child as UiNode;
     if (node.kind === "text") {
-      textRead = textRead === "" ? node.text : textRead + node.text;
+      text = text === "" ? node.text : text + node.text;
       continue;
     }
-    if (!endText(kids)) return false;
-    const kid = kids[kidAt++];
-    if (kid === node) continue;
-    // Raw HTML built again with the same markup; anything else differs.
-    if (node.kind !== "raw" || kid === undefined || kid.kind !== "raw" || kid.html !== node.html) return false;
+    if (text !== "") {
+      const kid = kids[at++];
+      if (kid === undefined || kid.kind !== "text" || kid.text !== text) return false;
+      text = "";
+    }
+    const kid = kids[at++];
+    if (kid !== node && !sameRaw(kid, node)) return false;
   }
-  return true;
+  if (text !== "") {
+    const kid = kids[at++];
+    if (kid === undefined || kid.kind !== "text" || kid.text !== text) return false;
+  }
+  return at === kids.length;
 }
 
-/** The text read since the last element, if any, is the next kid's text. */
-function endText(kids: readonly UiNode[]): boolean {
-  if (textRead === "") return true;
-  const kid = kids[kidAt++];
-  const same = kid !== undefined && kid.kind === "text" && kid.text === textRead;
-  textRead = "";
-  return same;
+/** Raw HTML built again with the same markup: the same node. */
+function sameRaw(kid: UiNode | undefined, node: UiNode): boolean {
+  return node.kind === "raw" && kid !== undefined && kid.kind === "raw" && kid.html === node.html;
+}
+
+/** The comparison of `sameBuiltChildren` through nested arrays: where it is, kept between levels. */
+class Flattened {
+  private at = 0;
+  private text = "";
+
+  constructor(private readonly kids: readonly UiNode[]) {}
+
+  same(children: readonly Child[]): boolean {
+    return this.read(children) && this.endText() && this.at === this.kids.length;
+  }
+
+  private read(children: readonly Child[]): boolean {
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child === null || child === undefined || child === true || child === false) continue;
+      if (typeof child === "string" || typeof child === "number") this.text += String(child);
+      else if (Array.isArray(child)) {
+        if (!this.read(child as readonly Child[])) return false;
+      } else if ((child as UiNode).kind === "text") this.text += (child as UiText).text;
+      else {
+        if (!this.endText()) return false;
+        const kid = this.kids[this.at++];
+        if (kid !== child && !sameRaw(kid, child as UiNode)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** The text read since the last element, if any, is the next kid's text. */
+  private endText(): boolean {
+    if (this.text === "") return true;
+    const kid = this.kids[this.at++];
+    const same = kid !== undefined && kid.kind === "text" && kid.text === this.text;
+    this.text = "";
+    return same;
+  }
 }
 
 /** The children of a call as an element that rewrites them keeps them: its items, in order. */

@@ -101,6 +101,29 @@ test("a select or a textarea, whose build rewrites its children, is compared by 
   assert.deepEqual(dom(typed), dom(view("b", "hi!")));
 });
 
+test("calls of many shapes in one render, reused, rebuilt and shifted, compared with their own elements", () => {
+  // A row inserted, removed or changed must not make a call compare itself with another's element.
+  const memo = new LazyMemo();
+  const row = (id: number, extra: number) =>
+    Ui.h(
+      "li",
+      { class: `c${id}`, "data-n": String(extra), title: extra % 2 ? "odd" : undefined },
+      `row ${id}`,
+      ...Array(extra % 3).fill(Ui.h("br", {})),
+    );
+  const view = (ids: number[], extra: number) => Ui.h("ul", {}, ...ids.map((id) => row(id, id === 3 ? extra : id)));
+  const ids = [1, 2, 3, 4, 5, 6];
+  const first = renderWithMemo(memo, () => view(ids, 0));
+  const changed = renderWithMemo(memo, () => view(ids, 1));
+  for (const i of [0, 1, 3, 4, 5]) assert.equal(changed.children[i], first.children[i], `row ${ids[i]} is the previous render's`);
+  assert.notEqual(changed.children[2], first.children[2], "row 3 changed");
+  for (const [next, extra] of [[[0, 1, 2, 3, 4, 5, 6], 2], [[2, 3, 5, 6], 2], [[2, 3, 5, 6, 7], 5], [[7, 3, 2], 4]] as const) {
+    const after = renderWithMemo(memo, () => view([...next], extra));
+    assert.deepEqual(dom(after), dom(view([...next], extra)), `rows ${next.join(",")}`);
+    assert.equal(renderWithMemo(memo, () => view([...next], extra)), after, "the same render again: all of it reused");
+  }
+});
+
 test("attributes are compared as data, in order, and a bag mutated in place is seen as changed", () => {
   const memo = new LazyMemo();
   const message: [string, number] = ["Pick", 1];
