@@ -70,11 +70,11 @@ export class TreeBudget<Holder> {
 
 /**
  * About how many bytes of heap a session's kept tree costs: per element, the live element, its view
- * element, the last render's record of its call and their arrays and attribute bags; per character
+ * element, what its call is compared with (src/ui/element-log.ts), their arrays and attribute bags; per character
  * of text and attribute values, a byte. Calibrated against the heap of active sessions
  * (bench/table.bench.ts, memory).
  */
-export const BYTES_PER_ELEMENT = 680;
+export const BYTES_PER_ELEMENT = 490;
 
 /** One walk over the tree: its elements and the characters of their texts and attribute values. */
 export function estimateTreeBytes(tree: LiveTree): number {
