@@ -38,6 +38,7 @@
 import { type Attrs, CHILDREN_PROP } from "./attrs.ts";
 import type { Child, UiElement, UiNode, UiText } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
+import { CHILDREN_REWRITING_TAGS } from "./tags.ts";
 
 /** How many elements ahead of the cursor a call that misses looks for its own. */
 const LOOK_AHEAD = 16;
@@ -49,11 +50,8 @@ const CHILDREN = {};
 /** The call of an element built without attributes: shared, so it costs nothing per element. */
 const NO_ATTRS_CALL: readonly unknown[] = Object.freeze([]);
 
-/** What the log needs of a tag: its lowercase name, and whether the build rewrites its children. */
-export type LoggedTag = { readonly name: string; readonly rewritesChildren: boolean };
-
-/** Builds a call's element on a miss. */
-export type BuildElement<Tag> = (tag: Tag, attrs: Attrs | null | undefined, children: Child[]) => UiElement;
+/** Builds a call's element on a miss (and checks its tag). */
+export type BuildElement = (tag: string, attrs: Attrs | null | undefined, children: Child[]) => UiElement;
 
 export class ElementLog {
   /** The previous render's elements, and where the next call's element is expected. */
@@ -62,19 +60,22 @@ export class ElementLog {
   /** The elements of the render under way. */
   private current: UiElement[] = [];
 
-  /** The element of `h(tag, attrs, ...children)`: the previous render's, when its call was the same. */
-  element<Tag extends LoggedTag>(tag: Tag, attrs: Attrs | null | undefined, children: Child[], build: BuildElement<Tag>): UiElement {
+  /**
+   * The element of `h(tag, attrs, ...children)`: the previous render's, when its call was the same.
+   * The tag is compared as the call wrote it with the element's (lowercase, checked) tag: a view's
+   * tags are lowercase literals, the same string each time, so a hit needs no look-up of the tag;
+   * a tag written otherwise never hits, and is built (and checked) each time.
+   */
+  element(tag: string, attrs: Attrs | null | undefined, children: Child[], build: BuildElement): UiElement {
     const log = this.previous;
-    const name = tag.name;
     for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
       const el = log[at]!;
-      if (el.tag === name && sameCall(el, attrs, children)) return this.reuse(el, at);
+      if (el.tag === tag && sameCall(el, attrs, children)) return this.reuse(el, at);
     }
-    // Read before the build, which may write into `children` (texts as text nodes).
-    const kept = tag.rewritesChildren ? keptChildren(children) : undefined;
     const element = build(tag, attrs, children);
-    // Written after the build: it throws on bad input, and then nothing is logged.
-    element.call = callOf(attrs, kept);
+    // Written after the build: it throws on bad input, and then nothing is logged. The build may
+    // have written into `children` (texts as text nodes), which the kept items read alike.
+    element.call = callOf(attrs, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
     this.current.push(element);
     return element;
   }

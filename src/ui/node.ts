@@ -10,30 +10,12 @@
 import { KEY_ATTR, NAME_KEYED_TAGS, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeMemo } from "./lazy.ts";
+import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
 export type { Child, Handlers, LiveMark, Message, MessageRecord, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
-/** Tags whose content is text only: the HTML parser reads it raw or as RCDATA. */
-export const TEXT_ONLY_TAGS: ReadonlySet<string> = new Set(["style", "script", "textarea", "title"]);
-/** Of those, the ones whose text the parser reads raw: no character references, no escapes. */
-export const RAW_TEXT_TAGS: ReadonlySet<string> = new Set(["style", "script"]);
-/** Void elements: no children, no end tag. */
-export const VOID_TAGS: ReadonlySet<string> = new Set([
-  "area",
-  "base",
-  "br",
-  "col",
-  "embed",
-  "hr",
-  "img",
-  "input",
-  "link",
-  "meta",
-  "source",
-  "track",
-  "wbr",
-]);
+export { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 
 /** The tag grammar (src/live/ids.ts): a letter, then letters, digits or hyphens, not ending in one. */
 const TAG = /^[a-z](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -49,18 +31,8 @@ export function raw(html: string): UiRaw {
   return { kind: "raw", html: String(html) };
 }
 
-/**
- * A checked tag, lowercase, with its tag-set memberships looked up once. `rewritesChildren`: the
- * build makes other children than the call's (a text-only tag's `value`, a select's `value`), so
- * the session log keeps the call's own (src/ui/element-log.ts).
- */
-type TagInfo = {
-  readonly name: string;
-  readonly isVoid: boolean;
-  readonly textOnly: boolean;
-  readonly nameKeyed: boolean;
-  readonly rewritesChildren: boolean;
-};
+/** A checked tag, lowercase, with its tag-set memberships looked up once. */
+type TagInfo = { readonly name: string; readonly isVoid: boolean; readonly textOnly: boolean; readonly nameKeyed: boolean };
 /** Tags already checked: tags come from code, so there are few; bounded all the same. */
 const TAGS = new Map<string, TagInfo>();
 const TAGS_LIMIT = 1024;
@@ -70,14 +42,7 @@ function tagInfo(tag: string): TagInfo {
   if (known !== undefined) return known;
   const name = String(tag).toLowerCase();
   if (!TAG.test(name)) throw new TypeError(`Ui.h: bad tag ${JSON.stringify(tag)}`);
-  const textOnly = TEXT_ONLY_TAGS.has(name);
-  const info = {
-    name,
-    isVoid: VOID_TAGS.has(name),
-    textOnly,
-    nameKeyed: NAME_KEYED_TAGS.has(name),
-    rewritesChildren: textOnly || name === "select",
-  };
+  const info = { name, isVoid: VOID_TAGS.has(name), textOnly: TEXT_ONLY_TAGS.has(name), nameKeyed: NAME_KEYED_TAGS.has(name) };
   if (typeof tag === "string" && TAGS.size < TAGS_LIMIT) TAGS.set(tag, info);
   return info;
 }
@@ -89,7 +54,7 @@ function tagInfo(tag: string): TagInfo {
  */
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
   const memo = activeMemo();
-  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tagInfo(tag), attrs, children, build);
+  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tag, attrs, children, elementOf);
 }
 
 /**
@@ -98,7 +63,7 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
  */
 export function hWithChildren(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
   const memo = activeMemo();
-  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tagInfo(tag), attrs, children, build);
+  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tag, attrs, children, elementOf);
 }
 
 /**
