@@ -1,6 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Secret } from "../../src/auth/mod.ts";
+import { CsrfTokens } from "../../src/live/server/csrf.ts";
 import { buttonId, formAppPool } from "./apps.ts";
 import { cookieHeader, openTab, type Tab } from "./harness.ts";
 
@@ -139,6 +140,30 @@ describe("CSRF tokens bound to the session", () => {
       a.fetch(new Request("http://app.test/_svc/render", { headers: { Cookie: cookies, "X-Svc-Csrf": token } }));
     assert.equal((await render(second.cookies, first.csrf)).status, 403);
     assert.equal((await render(second.cookies, second.csrf)).status, 200);
+  });
+
+  test("a session's remembered token is that of its current id and cookie: another cookie, another id or a wrong token is refused", () => {
+    const tokens = new CsrfTokens(Secret.fromString("k".repeat(40)));
+    const session = {};
+    const req = (cookie: string) => new Request("http://app.test/_svc/event", { headers: { Cookie: `__svc_csrf=${cookie}` } });
+    const right = tokens.tokenFor("sid-1", "cookie-a");
+    const former = () => ["sid-0"];
+    // Twice: the second check uses the remembered token.
+    for (let i = 0; i < 2; i++) assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, session), "current");
+    assert.equal(tokens.check(req("cookie-a"), right.slice(0, -1) + (right.endsWith("A") ? "B" : "A"), "sid-1", former, session), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), "", "sid-1", former, session), "wrong");
+    // The same token under another cookie (a tossed one), then for another id (the session rotated).
+    assert.equal(tokens.check(req("cookie-b"), right, "sid-1", former, session), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), right, "sid-2", () => [], session), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), right, "sid-2", () => ["sid-1"], session), "former");
+    assert.equal(tokens.check(req("cookie-a"), tokens.tokenFor("sid-2", "cookie-a"), "sid-2", former, session), "current");
+    // Back to the first cookie and id after the others: worked out again, still right.
+    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, session), "current");
+    assert.equal(tokens.check(req("cookie-b"), tokens.tokenFor("sid-1", "cookie-b"), "sid-1", former, session), "current");
+    // Another session object with the same id has its own entry; without one nothing is remembered.
+    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, {}), "current");
+    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former), "current");
+    assert.equal(tokens.check(req("cookie-c"), right, "sid-1", former), "wrong");
   });
 });
 

@@ -36,7 +36,7 @@ export function checkToken<Model>(
   req: Request,
   token: string | undefined,
 ): TokenState {
-  return parts.csrf.check(req, token, session.id, () => parts.sessions.rotatedIds(session));
+  return parts.csrf.check(req, token, session.id, () => parts.sessions.rotatedIds(session), session);
 }
 
 /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
