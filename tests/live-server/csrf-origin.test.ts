@@ -145,7 +145,7 @@ describe("CSRF tokens bound to the session", () => {
   test("a session's remembered token is that of its current id and cookie: another cookie, another id or a wrong token is refused", () => {
     const tokens = new CsrfTokens(Secret.fromString("k".repeat(40)));
     const session = {};
-    const req = (cookie: string) => new Request("http://app.test/_svc/event", { headers: { Cookie: `__svc_csrf=${cookie}` } });
+    const req = (cookie: string) => `svc_sid=x; __svc_csrf=${cookie}`;
     const right = tokens.tokenFor("sid-1", "cookie-a");
     const former = () => ["sid-0"];
     // Twice: the second check uses the remembered token.
@@ -164,6 +164,9 @@ describe("CSRF tokens bound to the session", () => {
     assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, {}), "current");
     assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former), "current");
     assert.equal(tokens.check(req("cookie-c"), right, "sid-1", former), "wrong");
+    // No CSRF cookie at all (no Cookie header, or an empty value).
+    assert.equal(tokens.check(null, right, "sid-1", former, session), "wrong");
+    assert.equal(tokens.check("svc_sid=x; __svc_csrf=", right, "sid-1", former, session), "wrong");
   });
 });
 

@@ -9,7 +9,7 @@ import { log } from "../../log.ts";
 import { cookieWritten } from "../../server/cookies.ts";
 import { secureResponseCookies } from "../../server/secure.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { readSessionId } from "./cookies.ts";
+import { sessionIdIn } from "./cookies.ts";
 import { type EventRouteContext, handleEvent } from "./event-route.ts";
 import { checkToken, finishReply } from "./rotation.ts";
 import { eventHold } from "./turn-batch.ts";
@@ -52,12 +52,12 @@ export class AppEvents<Model> {
     return {
       registry: parts.sessions,
       now: parts.now,
-      sessionIdOf: (r) => readSessionId(r, parts.cookieName),
+      sessionIdOf: (cookies) => sessionIdIn(cookies, parts.cookieName),
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
       admit: (session, r, auth) => (parts.access.checksAnything ? parts.access.admit(session, auth, r) : undefined),
       finish: (session, r, resp) => finishReply(parts, session, r, resp),
       originAllowed: parts.originAllowed,
-      checkToken: (session, r, token) => checkToken(parts, session, r, token),
+      checkToken: (session, cookies, token) => checkToken(parts, session, cookies, token),
       tokenOf: (session, r) => parts.csrf.tokenOf(r, session.id),
     };
   }

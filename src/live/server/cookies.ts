@@ -4,11 +4,16 @@
  * is src/live/server/csrf.ts's. The Secure attribute itself is added by the Secure-cookie rule
  * middleware.
  */
-import { getCookie, withCookie } from "../../server/cookies.ts";
+import { cookieIn, withCookie } from "../../server/cookies.ts";
 import { HOST_PREFIX } from "../../protocol/mod.ts";
 
 export function readSessionId(req: Request, cookieName: string): string | undefined {
-  return getCookie(HOST_PREFIX + cookieName, req) ?? getCookie(cookieName, req);
+  return sessionIdIn(req.headers.get("Cookie"), cookieName);
+}
+
+/** The session id in a request's Cookie header (read once by a caller that needs more of it). */
+export function sessionIdIn(cookies: string | null, cookieName: string): string | undefined {
+  return cookieIn(cookies, HOST_PREFIX + cookieName) ?? cookieIn(cookies, cookieName);
 }
 
 export function setSessionCookie(resp: Response, cookieName: string, id: string, secure: boolean): Response {

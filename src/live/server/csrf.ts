@@ -21,7 +21,7 @@ import { CSRF_COOKIE, HOST_PREFIX } from "../../protocol/mod.ts";
 import { readEnv } from "../../runtime/env.ts";
 import { decodeBytes } from "../../runtime/base64url.ts";
 import { hmacSha256Key } from "../../runtime/hmac.ts";
-import { getCookie, withCookie } from "../../server/cookies.ts";
+import { cookieIn, getCookie, withCookie } from "../../server/cookies.ts";
 import { SECRET_ENV } from "../../server/production.ts";
 import { randomToken } from "./random.ts";
 
@@ -39,6 +39,12 @@ function keyBytes(secret: Secret | undefined): Uint8Array {
   // checkSecretAtStart has refused a set secret under MIN_SECRET_BYTES before this runs.
   if (readEnv(SECRET_ENV)) return secretBytes(Secret.fromEnv(SECRET_ENV))!;
   return crypto.getRandomValues(new Uint8Array(32));
+}
+
+/** The CSRF cookie value in a Cookie header, the __Host- spelling first; undefined when empty or missing. */
+function csrfCookieIn(cookies: string | null): string | undefined {
+  const value = cookieIn(cookies, HOST_PREFIX + CSRF_COOKIE) ?? cookieIn(cookies, CSRF_COOKIE);
+  return value === "" ? undefined : value;
 }
 
 export type TokenState = "current" | "former" | "wrong";
@@ -71,8 +77,7 @@ export class CsrfTokens {
 
   /** The browser's CSRF cookie value, the __Host- spelling first. */
   cookieOf(req: Request): string | undefined {
-    const value = getCookie(HOST_PREFIX + CSRF_COOKIE, req) ?? getCookie(CSRF_COOKIE, req);
-    return value === "" ? undefined : value;
+    return csrfCookieIn(req.headers.get("Cookie"));
   }
 
   /** The browser's cookie value, or a new one for a browser that has none. */
@@ -85,14 +90,14 @@ export class CsrfTokens {
     return this.sign(`svc-csrf\n${cookie}\n${sessionId}`);
   }
 
-  /**
-   * Whether `token` is the token of the session id `id` under the request's CSRF cookie. With
-   * `session`, the object `id` is the current id of: its last expected token is used again.
-   */
-  matches(req: Request, token: string | undefined, id: string, session?: object): boolean {
-    if (token === undefined || token === "") return false;
-    const cookie = this.cookieOf(req);
-    if (cookie === undefined) return false;
+  /** Whether `token` is the token of the session id `id` under the request's CSRF cookie. */
+  matches(req: Request, token: string | undefined, id: string): boolean {
+    return this.matchesCookie(this.cookieOf(req), token, id);
+  }
+
+  /** `matches` for the request's CSRF cookie value, read already. */
+  private matchesCookie(cookie: string | undefined, token: string | undefined, id: string, session?: object): boolean {
+    if (token === undefined || token === "" || cookie === undefined) return false;
     return constantTimeEqual(session === undefined ? this.tokenFor(id, cookie) : this.expectedFor(session, id, cookie), token);
   }
 
@@ -108,12 +113,14 @@ export class CsrfTokens {
   /**
    * A token checked against a session: "current" for the token of its id, "former" for that of
    * an id it rotated away from within the grace period (a tab not told of the rotation yet).
-   * `session` is the object whose current id `id` is (see `matches`).
+   * `cookies` is the request's Cookie header; `session`, the object whose current id `id` is (its
+   * last expected token is used again).
    */
-  check(req: Request, token: string | undefined, id: string, rotatedIds: () => Iterable<string>, session?: object): TokenState {
-    if (this.matches(req, token, id, session)) return "current";
-    if (token === undefined || token === "") return "wrong";
-    for (const former of rotatedIds()) if (this.matches(req, token, former)) return "former";
+  check(cookies: string | null, token: string | undefined, id: string, rotatedIds: () => Iterable<string>, session?: object): TokenState {
+    const cookie = csrfCookieIn(cookies);
+    if (this.matchesCookie(cookie, token, id, session)) return "current";
+    if (token === undefined || token === "" || cookie === undefined) return "wrong";
+    for (const former of rotatedIds()) if (this.matchesCookie(cookie, token, former)) return "former";
     return "wrong";
   }
 

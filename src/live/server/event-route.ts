@@ -34,8 +34,8 @@ import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../protoco
 export type EventRouteContext<Model> = {
   readonly registry: SessionRegistry<Model>;
   readonly now: () => number;
-  /** Resolves the request's session id from its cookie. */
-  readonly sessionIdOf: (req: Request) => string | undefined;
+  /** Resolves the request's session id from its Cookie header. */
+  readonly sessionIdOf: (cookies: string | null) => string | undefined;
   /**
    * The revocation gate and other checks before any processing; a Response refuses the request.
    * `auth`: the verified sliding token's claims, when the app has one.
@@ -51,7 +51,7 @@ export type EventRouteContext<Model> = {
    * Checks a CSRF token against the session: "current" for the token of its id, "former" for
    * that of an id it rotated away from within the grace period (another tab, not told yet).
    */
-  readonly checkToken: (session: LiveSession<Model>, req: Request, token: string | undefined) => TokenState;
+  readonly checkToken: (session: LiveSession<Model>, cookies: string | null, token: string | undefined) => TokenState;
   /** The session's current CSRF token for this request's cookie, for a reply that renames it. */
   readonly tokenOf: (session: LiveSession<Model>, req: Request) => string | undefined;
   /** Adds what the processing changed about the session to the reply (rotation, end). */
@@ -59,7 +59,9 @@ export type EventRouteContext<Model> = {
 };
 
 export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
-  const id = ctx.sessionIdOf(req);
+  // Read once: the session cookie and the CSRF cookie are both in it.
+  const cookies = req.headers.get("Cookie");
+  const id = ctx.sessionIdOf(cookies);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
   const found = ctx.registry.resolve(id, true);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
@@ -79,7 +81,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const body = parsed.value;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
   const token = headerToken ?? (body.isBatch ? body.csrf : undefined);
-  const tokenState = ctx.checkToken(session, req, token);
+  const tokenState = ctx.checkToken(session, cookies, token);
 
   let renamed = tokenState === "former";
   if (body.sessionId !== undefined && body.sessionId !== ctx.registry.handleOf(session)) {

@@ -7,21 +7,22 @@ import type { JsonObject } from "../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../protocol/mod.ts";
 import { render } from "../render.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { readSessionId } from "./cookies.ts";
+import { sessionIdIn } from "./cookies.ts";
 import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, storeUnavailable } from "./responses.ts";
 import { checkToken } from "./rotation.ts";
 import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
-  const resolved = await orStoreFailed(() => parts.sessions.resolve(readSessionId(req, parts.cookieName)));
+  const cookies = req.headers.get("Cookie");
+  const resolved = await orStoreFailed(() => parts.sessions.resolve(sessionIdIn(cookies, parts.cookieName)));
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved.kind !== "live") {
     return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
   }
   if (!parts.originAllowed(req)) return crossOrigin();
   const session = resolved.session;
-  const tokenState = checkToken(parts, session, req, req.headers.get(CSRF_HEADER) ?? undefined);
+  const tokenState = checkToken(parts, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
   if (tokenState === "wrong") return csrfFailed();
   const refused = await parts.access.admit(session, auth, req);
   if (refused !== undefined) return refused;

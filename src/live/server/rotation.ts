@@ -29,14 +29,17 @@ export async function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: R
   return setSessionCookie(resp, parts.cookieName, session.id, parts.secure(req));
 }
 
-/** A token checked against the session's current id, then the ids it rotated away from within the grace period. */
+/**
+ * A token checked against the session's current id, then the ids it rotated away from within the
+ * grace period. `cookies`: the request's Cookie header.
+ */
 export function checkToken<Model>(
   parts: LiveAppParts<Model>,
   session: LiveSession<Model>,
-  req: Request,
+  cookies: string | null,
   token: string | undefined,
 ): TokenState {
-  return parts.csrf.check(req, token, session.id, () => parts.sessions.rotatedIds(session), session);
+  return parts.csrf.check(cookies, token, session.id, () => parts.sessions.rotatedIds(session), session);
 }
 
 /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
