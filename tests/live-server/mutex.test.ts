@@ -101,3 +101,33 @@ test("a hundred works, mixed synchronous and asynchronous, never overlap and kee
   await Promise.all(works);
   assert.deepEqual(seen, Array.from({ length: 100 }, (_, i) => i));
 });
+
+test("runNow hands back a free mutex's synchronous value itself, throws its throw, and queues behind held work", async () => {
+  const mutex = new Mutex();
+  assert.equal(mutex.runNow(() => 5), 5);
+  assert.throws(() => mutex.runNow(() => {
+    throw new Error("sync failure");
+  }), /sync failure/);
+  // The throw released the mutex: the next work runs at once.
+  assert.equal(mutex.runNow(() => 6), 6);
+  const order: string[] = [];
+  const held = mutex.runNow(async () => {
+    await tick();
+    order.push("async");
+    return 1;
+  });
+  assert.ok(held instanceof Promise);
+  const queued = mutex.runNow(() => {
+    order.push("queued");
+    return 2;
+  });
+  assert.ok(queued instanceof Promise, "work behind held work waits: a promise");
+  assert.deepEqual(await Promise.all([held, queued]), [1, 2]);
+  assert.deepEqual(order, ["async", "queued"]);
+  assert.equal(mutex.runNow(() => 7), 7);
+  // run still always gives a promise, and rejects on a throw.
+  await assert.rejects(mutex.run(() => {
+    throw new Error("via run");
+  }), /via run/);
+  assert.equal(await mutex.run(() => 8), 8);
+});

@@ -28,8 +28,7 @@ export class AppEvents<Model> {
   /** An event, processed at the end of the turn when the server is busy (src/live/server/turn-batch.ts). */
   handle(req: Request, auth: JsonObject | undefined): Promise<Response> {
     const context = (this.context ??= this.makeContext());
-    const hold = eventHold();
-    return hold === undefined ? handleEvent(req, context, auth) : hold.then(() => handleEvent(req, context, auth));
+    return handleEvent(req, context, auth, eventHold());
   }
 
   /**

@@ -58,7 +58,17 @@ export type EventRouteContext<Model> = {
   readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
 };
 
-export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Model>, auth: JsonObject | undefined): Promise<Response> {
+/**
+ * An event request. `hold`: the end of the turn the event waits for when the server is busy
+ * (src/live/server/turn-batch.ts); the request is not looked at before it.
+ */
+export async function handleEvent<Model>(
+  req: Request,
+  ctx: EventRouteContext<Model>,
+  auth: JsonObject | undefined,
+  hold?: Promise<void>,
+): Promise<Response> {
+  if (hold !== undefined) await hold;
   // Read once: the session cookie and the CSRF cookie are both in it.
   const cookies = req.headers.get("Cookie");
   const id = ctx.sessionIdOf(cookies);
@@ -96,7 +106,8 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
-  let reply = await session.mutex.run(() => process(session, body, ctx.now())).catch(storeFailed);
+  const first = processed(session, body, ctx.now());
+  let reply = first instanceof Promise ? await first : first;
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
@@ -105,7 +116,7 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
     if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
     session = again.session;
     const current = session;
-    reply = await current.mutex.run(() => process(current, body, ctx.now())).catch(storeFailed);
+    reply = await processed(current, body, ctx.now());
   }
   if (reply === MOVED) return replicaDraining();
   if (reply === STORE_FAILED) return storeUnavailable();
@@ -119,6 +130,25 @@ export async function handleEvent<Model>(req: Request, ctx: EventRouteContext<Mo
 /** The answer of `process` when the session moved to another replica before its change was kept. */
 const MOVED = Symbol("moved");
 type Processed = Response | typeof MOVED;
+
+/**
+ * The event processed under the session's mutex, or STORE_FAILED when the store failed. An event
+ * on a free mutex whose processing is synchronous (no shared store to wait for) is answered
+ * without a promise.
+ */
+function processed<Model>(
+  session: LiveSession<Model>,
+  body: EventBody,
+  now: number,
+): Processed | typeof STORE_FAILED | Promise<Processed | typeof STORE_FAILED> {
+  let reply: Processed | Promise<Processed>;
+  try {
+    reply = session.mutex.runNow(() => process(session, body, now));
+  } catch (error) {
+    return storeFailed(error);
+  }
+  return reply instanceof Promise ? reply.catch(storeFailed) : reply;
+}
 
 function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Processed | Promise<Processed> {
   if (session.ended) return session.movedAway ? MOVED : sessionLost();

@@ -15,6 +15,21 @@ export class Mutex {
   private held = 0;
 
   run<T>(work: () => T | Promise<T>): Promise<T> {
+    let value: T | Promise<T>;
+    try {
+      value = this.runNow(work);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return isThenable(value) ? value : Promise.resolve(value);
+  }
+
+  /**
+   * `run` for a caller that takes a value as readily as a promise: synchronous work on a free
+   * mutex hands back its value itself (and a throw of it is thrown here), with no promise made
+   * and no microtask to wait for; otherwise the promise `run` gives.
+   */
+  runNow<T>(work: () => T | Promise<T>): T | Promise<T> {
     if (this.held > 0) return this.queue(work);
     this.held++;
     let value: T | Promise<T>;
@@ -22,11 +37,11 @@ export class Mutex {
       value = work();
     } catch (error) {
       this.held--;
-      return Promise.reject(error);
+      throw error;
     }
     if (!isThenable(value)) {
       this.held--;
-      return Promise.resolve(value);
+      return value;
     }
     // Asynchronous work holds the mutex until it settles.
     return this.holdUntil(Promise.resolve(value));
