@@ -46,7 +46,9 @@ export function forNewPage<Model>(state: SessionState<Model>): SessionState<Mode
 
 /** The state after one more frame: its seq is the new outSeq. */
 export function withNextFrame<Model>(state: SessionState<Model>): SessionState<Model> {
-  return { ...state, outSeq: state.outSeq + 1 };
+  // Every field named, not spread: this runs for every frame.
+  const { model, outSeq, inputSeqs, pageSeqs, user, boundAt } = state;
+  return { model, outSeq: outSeq + 1, inputSeqs, pageSeqs, user, boundAt };
 }
 
 /** The plain, JSON-friendly record a store keeps for session `id`, written at `updatedAt`. */
