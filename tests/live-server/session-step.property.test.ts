@@ -254,3 +254,31 @@ test("a state survives its JSON snapshot: restored, it is the same value", () =>
     { numRuns: 100 },
   );
 });
+
+test("input seqs: the stored map is kept as it is when no reported seq rises, and a rise gives a new map with only that seq changed", () => {
+  const tree = assignIds(view(start));
+  const [title, first] = idsIn(tree).inputs;
+  const stored = new Map([[title!, 5], [first!, 2]]);
+  const state: SessionState<Model> = { ...initialState(start, 1000), inputSeqs: stored };
+  const step = (reports: [string, number][], msg = "Same") =>
+    stepEvent(state, tree, {
+      entry: { seq: 0, msg, args: [], handlerId: undefined },
+      inputs: new Map(reports.map(([id, seq]) => [id, { value: "v", seq }])),
+      page: undefined,
+    }, ctx);
+  for (const reports of [[], [[title!, 5]], [[title!, 3], [first!, 2]]] as [string, number][][]) {
+    const stepped = step(reports);
+    assert.equal(stepped.kind, "applied");
+    assert.equal(stepped.kind === "applied" && stepped.state.inputSeqs, stored, `no rise in ${JSON.stringify(reports)}: the same map`);
+  }
+  const raised = step([[title!, 3], [first!, 9]]);
+  assert.ok(raised.kind === "applied");
+  assert.notEqual(raised.state.inputSeqs, stored);
+  assert.deepEqual([...raised.state.inputSeqs], [[title!, 5], [first!, 9]]);
+  assert.deepEqual(raised.ackInputs, { [title!]: 5, [first!]: 9 });
+  assert.deepEqual([...stored], [[title!, 5], [first!, 2]], "the given map is never changed");
+  // An update that throws keeps nothing of the report: the stored seqs are those before it.
+  const failed = step([[first!, 11]], "Boom");
+  assert.ok(failed.kind === "app_error");
+  assert.equal(failed.state.inputSeqs, stored);
+});
