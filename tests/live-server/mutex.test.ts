@@ -105,9 +105,10 @@ test("a hundred works, mixed synchronous and asynchronous, never overlap and kee
 test("runNow hands back a free mutex's synchronous value itself, throws its throw, and queues behind held work", async () => {
   const mutex = new Mutex();
   assert.equal(mutex.runNow(() => 5), 5);
-  assert.throws(() => mutex.runNow(() => {
-    throw new Error("sync failure");
-  }), /sync failure/);
+  assert.throws(() =>
+    mutex.runNow(() => {
+      throw new Error("sync failure");
+    }), /sync failure/);
   // The throw released the mutex: the next work runs at once.
   assert.equal(mutex.runNow(() => 6), 6);
   const order: string[] = [];
@@ -126,8 +127,11 @@ test("runNow hands back a free mutex's synchronous value itself, throws its thro
   assert.deepEqual(order, ["async", "queued"]);
   assert.equal(mutex.runNow(() => 7), 7);
   // run still always gives a promise, and rejects on a throw.
-  await assert.rejects(mutex.run(() => {
-    throw new Error("via run");
-  }), /via run/);
+  await assert.rejects(
+    mutex.run(() => {
+      throw new Error("via run");
+    }),
+    /via run/,
+  );
   assert.equal(await mutex.run(() => 8), 8);
 });
