@@ -77,6 +77,9 @@ export class PostgresBus implements LiveBus {
   /** Sends a ping; when the last one never came back, listens again first (see the header). */
   private async checkHearing(): Promise<void> {
     if (this.closed || this.checking) return;
+    // A handle closed under the bus (an app shutting down without closing it) never answers again:
+    // the bus stops, rather than trying to listen on it forever.
+    if (this.db.closed) return void this.close();
     this.checking = true;
     try {
       if (this.pingOut) {
