@@ -34,7 +34,7 @@
 import { NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
-import type { LiveElement, LiveNode, LiveTree } from "./tree.ts";
+import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
 export { NAME_KEYED_TAGS };
 
@@ -83,7 +83,7 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
   if (elements === 0 && leading === undefined) {
-    return liveElement(el, seg, indexFree, children as readonly LiveNode[]);
+    return liveElementOf(el, seg, indexFree, children as readonly LiveNode[]);
   }
   path[depth] = seg;
   const kids = new Array<LiveNode>(size);
@@ -106,7 +106,17 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
     }
     kids[w++] = reusedOrResolved(child, childSeg, unique, depth + 1);
   }
-  return liveElement(el, seg, indexFree, kids);
+  return liveElementOf(el, seg, indexFree, sameAsChildren(kids, children) ? (children as readonly LiveNode[]) : kids);
+}
+
+/**
+ * Whether every kid is its view child itself (each a view element that is its own live element, or
+ * a text): then the element's kids are its view children, and no second list is kept.
+ */
+function sameAsChildren(kids: readonly LiveNode[], children: readonly UiNode[]): boolean {
+  if (kids.length !== children.length) return false;
+  for (let i = 0; i < kids.length; i++) if ((kids[i] as unknown) !== children[i]) return false;
+  return true;
 }
 
 /**
@@ -134,20 +144,27 @@ function remember(child: UiElement, live: LiveElement | undefined): void {
   }
 }
 
-function liveElement(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
-  return {
-    kind: "el",
-    tag: el.tag,
-    seg,
-    key: el.key,
-    indexFree,
-    attrs: el.attrs,
-    kids,
-    name: el.name,
-    type: el.type,
-    handlers: el.handlers,
-    pass: undefined,
-  };
+/**
+ * The live element of `el` under `seg`: `el` itself, the first time it is placed (its live fields
+ * written in), so a kept page holds one object per element rather than a view element and a live
+ * one beside it (docs/deployment.md#memory); a new one when `el` was placed before (under
+ * another seg, or with injected styles whose CSS named other ids) or is frozen.
+ */
+function liveElementOf(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
+  if (el.seg === undefined && placedInPlace(el, seg, indexFree, kids)) return el as unknown as LiveElement;
+  return liveElement(el.tag, seg, el.key, indexFree, el.attrs, kids, el.name, el.type, el.handlers, undefined);
+}
+
+/** Writes the live fields into a view element never placed before; false when it is frozen. */
+function placedInPlace(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): boolean {
+  try {
+    el.seg = seg;
+    el.indexFree = indexFree;
+    el.kids = kids as readonly UiNode[];
+    return true;
+  } catch {
+    return false; // an app's frozen view constant
+  }
 }
 
 /**
@@ -233,19 +250,18 @@ let stylesMade = 0;
 /** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
 function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
   stylesMade++;
-  return {
-    kind: "el",
-    tag: "style",
-    seg: `${ownerSeg}~${pass}`,
-    key: undefined,
-    indexFree: true,
-    attrs: {},
-    kids: [{ kind: "text", text: css }],
-    name: undefined,
-    type: undefined,
-    handlers: undefined,
+  return liveElement(
+    "style",
+    `${ownerSeg}~${pass}`,
+    undefined,
+    true,
+    {},
+    [{ kind: "text", text: css }],
+    undefined,
+    undefined,
+    undefined,
     pass,
-  };
+  );
 }
 
 /** One parsed id: the last segment and the id it hangs from. */

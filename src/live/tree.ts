@@ -9,7 +9,7 @@
  * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
  * an event writes a handful.
  */
-import type { Handlers, MessageRecord, UiRaw, UiText } from "../ui/node.ts";
+import type { Handlers, MessageRecord, UiElement, UiNode, UiRaw, UiText } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
@@ -62,21 +62,49 @@ export function hasRawKid(el: LiveElement): boolean {
   return false;
 }
 
-/** A copy of `el` holding `kids` (every field written out, in the order src/live/ids.ts builds them: one shape for all elements). */
+/** A copy of `el` holding `kids`. */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
-  return {
+  return liveElement(el.tag, el.seg, el.key, el.indexFree, el.attrs, kids, el.name, el.type, el.handlers, el.pass);
+}
+
+/** No view children: a live element made here is a node of a live tree only. */
+const NO_CHILDREN: readonly UiNode[] = Object.freeze([]);
+
+/**
+ * A live element that is not a view element: a copy, an injected style, or the node of a view
+ * element the id walk could not make its own (src/live/ids.ts). Written with every field of a view
+ * element, in the order src/ui/node.ts writes them, so all element objects have one shape.
+ */
+export function liveElement(
+  tag: string,
+  seg: string,
+  key: string | undefined,
+  indexFree: boolean,
+  attrs: Readonly<Record<string, string>>,
+  kids: readonly LiveNode[],
+  name: string | undefined,
+  type: string | undefined,
+  handlers: Handlers | undefined,
+  pass: Pass | undefined,
+): LiveElement {
+  const el: UiElement = {
     kind: "el",
-    tag: el.tag,
-    seg: el.seg,
-    key: el.key,
-    indexFree: el.indexFree,
-    attrs: el.attrs,
-    kids,
-    name: el.name,
-    type: el.type,
-    handlers: el.handlers,
-    pass: el.pass,
+    tag,
+    attrs,
+    handlers,
+    passes: undefined,
+    children: NO_CHILDREN,
+    key,
+    name,
+    type,
+    live: undefined,
+    call: undefined,
+    seg,
+    indexFree,
+    kids: kids as readonly UiNode[],
+    pass,
   };
+  return el as LiveElement;
 }
 
 /** The element's first child's text, or "" (the content of style, script, textarea, title). */

@@ -74,6 +74,11 @@ export function elementOf(tag: string, attrs: Attrs | Record<string, unknown> | 
   return build(tagInfo(tag), attrs, children);
 }
 
+/**
+ * Every element object, view or live, is written with the same fields in the same order (here, in
+ * `element` below and in src/live/tree.ts `liveElement`), so the engine gives them all one shape and
+ * the walks that read them stay on their fast path.
+ */
 function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | undefined, children: Child[]): UiElement {
   const lower = info.name;
   const norm = normalizeAttrs(lower, (attrs ?? NO_ATTRS) as Attrs);
@@ -94,6 +99,10 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
     type: norm.type,
     live: undefined,
     call: undefined,
+    seg: undefined,
+    indexFree: false,
+    kids: undefined,
+    pass: undefined,
   };
 }
 
@@ -121,6 +130,10 @@ function element(
     type: attrs["type"],
     live: undefined,
     call: undefined,
+    seg: undefined,
+    indexFree: false,
+    kids: undefined,
+    pass: undefined,
   };
 }
 

@@ -60,6 +60,15 @@ export interface UiElement {
    * part of the view's meaning.
    */
   call: readonly unknown[] | undefined;
+  /**
+   * Written by the id walk (src/live/ids.ts) the first time it places this element in a live
+   * tree: the element then is that tree's node as well, rather than a second object per element
+   * beside it (src/live/tree.ts, LiveElement). Undefined until then. Not part of the view's meaning.
+   */
+  seg: string | undefined;
+  indexFree: boolean;
+  kids: readonly UiNode[] | undefined;
+  pass: Pass | undefined;
 }
 /** A text node of a view. */
 export interface UiText {
