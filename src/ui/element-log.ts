@@ -68,7 +68,17 @@ export class ElementLog {
    */
   element(tag: string, attrs: Attrs | null | undefined, children: Child[], build: BuildElement): UiElement {
     const log = this.previous;
-    for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
+    const cursor = this.cursor;
+    // The element at the cursor first: in a steady view, every call's is there.
+    if (cursor < log.length) {
+      const el = log[cursor]!;
+      if (el.tag === tag && sameCall(el, attrs, children)) {
+        this.current.push(el);
+        this.cursor = cursor + 1;
+        return el;
+      }
+    }
+    for (let at = cursor + 1, end = this.searchEnd(); at < end; at++) {
       const el = log[at]!;
       if (el.tag === tag && sameCall(el, attrs, children)) return this.reuse(el, at);
     }

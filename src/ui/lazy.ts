@@ -77,11 +77,11 @@ type Calls = {
 /**
  * One session's memo: the lazy and template results of its previous render, and those of the
  * render under way, per key in call order; and the log of its `Ui.h` and `Ui.keyed` calls. Its map
- * and its log are made by their first calls, so a view without any costs nothing per render.
+ * is made by its first call, and its log by its first render.
  */
 export class LazyMemo {
   private calls: Map<object, Calls> | undefined;
-  /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first one. */
+  /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first render. */
   private log: ElementLog | undefined;
 
   /** The log of this memo's `Ui.h` and `Ui.keyed` calls. */
@@ -188,12 +188,21 @@ function checked(result: unknown): UiElement {
   return result as UiElement;
 }
 
-/** The memo of the render under way, if a session is rendering. */
+/** The memo of the render under way, if a session is rendering, and its log of `Ui.h` calls. */
 let active: LazyMemo | undefined;
+let activeLog: ElementLog | undefined;
 
 /** The memo of the render under way, or undefined outside a session's render. */
 export function activeMemo(): LazyMemo | undefined {
   return active;
+}
+
+/**
+ * The log of the `Ui.h` and `Ui.keyed` calls of the render under way, or undefined outside a
+ * session's render: read by every call, so it is held here rather than asked of the memo.
+ */
+export function activeElementLog(): ElementLog | undefined {
+  return activeLog;
 }
 
 /**
@@ -202,7 +211,9 @@ export function activeMemo(): LazyMemo | undefined {
  */
 export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
   const outer = active;
+  const outerLog = activeLog;
   active = memo;
+  activeLog = memo.elements();
   try {
     const result = view();
     memo.commit();
@@ -212,6 +223,7 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
     throw error;
   } finally {
     active = outer;
+    activeLog = outerLog;
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { KEY_ATTR, NAME_KEYED_TAGS, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
-import { activeMemo } from "./lazy.ts";
+import { activeElementLog } from "./lazy.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
@@ -53,8 +53,8 @@ function tagInfo(tag: string): TagInfo {
  * (src/ui/element-log.ts).
  */
 export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
-  const memo = activeMemo();
-  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tag, attrs, children, elementOf);
+  const log = activeElementLog();
+  return log === undefined ? elementOf(tag, attrs, children) : log.element(tag, attrs, children, elementOf);
 }
 
 /**
@@ -62,8 +62,8 @@ export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiEl
  * session log as `h`: for the JSX runtime (src/jsx/), whose compiler makes the array.
  */
 export function hWithChildren(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
-  const memo = activeMemo();
-  return memo === undefined ? elementOf(tag, attrs, children) : memo.elements().element(tag, attrs, children, elementOf);
+  const log = activeElementLog();
+  return log === undefined ? elementOf(tag, attrs, children) : log.element(tag, attrs, children, elementOf);
 }
 
 /**
@@ -153,8 +153,8 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
 export function keyed(key: string | number, node: UiElement): UiElement {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
   const k = String(key);
-  const memo = activeMemo();
-  return memo === undefined ? keyedElement(k, node) : memo.elements().keyed(k, node, keyedElement);
+  const log = activeElementLog();
+  return log === undefined ? keyedElement(k, node) : log.keyed(k, node, keyedElement);
 }
 
 function keyedElement(k: string, node: UiElement): UiElement {
