@@ -6,8 +6,9 @@
  *
  * Ours: assign ids to the new view tree + diff against the previous live tree + JSON.stringify of
  * the patches, i.e. the per-event work after `view`. The new view tree is built once, like the
- * peer's, so before each timed call its elements forget the live elements the last call placed on
- * them (src/live/ids.ts keeps them, for a view that hands an element back again): otherwise every
+ * peer's, so before each timed call its elements forget the placements the last call made (the live
+ * element each became or was given, src/live/ids.ts, for a view that hands an element back again,
+ * and the seg each took when it became its own live element): otherwise every
  * call after the first would reuse those, measuring neither the ids nor the diff. The walk that
  * forgets them is counted in our time. The diff also builds the tree a session would keep
  * (src/live/diff.ts, diffTrees), which is counted too. Peer: hono/jsx renderToString of the same new
@@ -119,6 +120,10 @@ function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
 /** Clears the live element each view element of the tree keeps from its last placement; returns the tree. */
 function forgetPlacements(el: UiElement): UiElement {
   el.live = undefined;
+  // A view element is its own live element the first time it is placed: made fresh again.
+  el.seg = undefined;
+  el.indexFree = false;
+  el.kids = undefined;
   for (const kid of el.children) if (kid.kind === "el") forgetPlacements(kid);
   return el;
 }
