@@ -3,6 +3,11 @@
  * on. Id segments, keys and injected style nodes are computed once per render, so the diff that
  * runs on every event only compares.
  *
+ * A live element is, most of the time, the view element itself: the id walk writes its seg and kids
+ * into it the first time it places it (src/live/ids.ts), so a kept page holds one object per
+ * element. Copies, injected styles and elements placed before elsewhere are objects of their own,
+ * of the same shape (`liveElement`).
+ *
  * An element stores its id segment, not its whole id: the id is `<parent id>.<seg>`, and the walks
  * that need ids (render, diff, lookups) go down from the root and join the segments of their path
  * only where an id is written out. Building every id string in every render cost about a third of
@@ -38,10 +43,8 @@ export interface LiveElement {
   readonly type: string | undefined;
   /**
    * The element's handlers (undefined for none, and for an injected style), which its message
-   * attributes render. Only these are kept of the view element, so a session's kept tree does
-   * not hold the whole view tree as well. What can be derived (whether a kid is raw HTML) is not
-   * stored: every session keeps a tree, and every field is paid per element (bench/live.bench.ts,
-   * memory).
+   * attributes render. What can be derived (whether a kid is raw HTML) is not stored: every
+   * session keeps a tree, and every field is paid per element (bench/live.bench.ts, memory).
    */
   readonly handlers: Handlers | undefined;
   /** The pass, for an injected style. */
