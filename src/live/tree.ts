@@ -14,7 +14,7 @@
  * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
  * an event writes a handful.
  */
-import type { Handlers, MessageRecord, UiElement, UiNode, UiRaw, UiText } from "../ui/node.ts";
+import { type Handlers, type MessageRecord, NO_CHILDREN, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
@@ -69,9 +69,6 @@ export function hasRawKid(el: LiveElement): boolean {
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
   return liveElement(el.tag, el.seg, el.key, el.indexFree, el.attrs, kids, el.name, el.type, el.handlers, el.pass);
 }
-
-/** No view children: a live element made here is a node of a live tree only. */
-const NO_CHILDREN: readonly UiNode[] = Object.freeze([]);
 
 /**
  * A live element that is not a view element: a copy, an injected style, or the node of a view

@@ -74,8 +74,11 @@ export function elementOf(tag: string, attrs: Attrs | Record<string, unknown> | 
   return build(tagInfo(tag), attrs, children);
 }
 
-/** The children of every element without any: one list, not an empty one per input or image. */
-const NO_KIDS: UiNode[] = Object.freeze([]) as unknown as UiNode[];
+/**
+ * The children of every element without any (and of a live element that is not a view element,
+ * src/live/tree.ts): one list, not an empty one per input or image.
+ */
+export const NO_CHILDREN: readonly UiNode[] = Object.freeze([]);
 
 /**
  * Every element object, view or live, is written with the same fields in the same order (here, in
@@ -85,7 +88,7 @@ const NO_KIDS: UiNode[] = Object.freeze([]) as unknown as UiNode[];
 function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | undefined, children: Child[]): UiElement {
   const lower = info.name;
   const norm = normalizeAttrs(lower, (attrs ?? NO_ATTRS) as Attrs);
-  let kids = children.length === 0 ? NO_KIDS : simpleKids(children) ?? flatten(children, []);
+  let kids = children.length === 0 ? (NO_CHILDREN as UiNode[]) : simpleKids(children) ?? flatten(children, []);
   if (info.isVoid && kids.length > 0) throw new TypeError(`Ui.h: <${lower}> is void and takes no children`);
   if (info.textOnly) kids = textOnly(lower, kids, norm.textValue);
   else if (lower === "select" && norm.textValue !== undefined) kids = selectValue(kids, norm.textValue);
