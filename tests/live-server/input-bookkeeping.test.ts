@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { lookupVisits } from "../../src/live/tree.ts";
 import { diffVisits } from "../../src/live/diff.ts";
+import { versionedMapWork } from "../../src/live/server/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab, type Tab } from "./harness.ts";
@@ -60,6 +61,7 @@ async function visitsEditing(
   to: number,
   seq: { n: number },
   diffs: number[] = [],
+  mapWork: number[] = [],
 ): Promise<number[]> {
   const visits: number[] = [];
   for (let row = from; row < to; row++) {
@@ -67,6 +69,7 @@ async function visitsEditing(
     seq.n++;
     const before = lookupVisits.count;
     const diffBefore = diffVisits.count;
+    const mapBefore = versionedMapWork.count;
     const resp = await tab.post({
       page: "p",
       seq: seq.n,
@@ -77,6 +80,7 @@ async function visitsEditing(
     });
     visits.push(lookupVisits.count - before);
     diffs.push(diffVisits.count - diffBefore);
+    mapWork.push(versionedMapWork.count - mapBefore);
     assert.equal(resp.status, 200);
     const frame = (await resp.json()) as { ackInputs?: Record<string, number>; patches: { id: string }[] };
     assert.deepEqual(frame.ackInputs, { [ids[row]!]: seq.n }, "the reported input is acked");
@@ -98,6 +102,24 @@ test("an event's lookups do not grow with the number of inputs the tab has touch
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   assert.ok(sum(late) <= sum(early), `visits of the last 50 events (${sum(late)}) against the first 50 (${sum(early)})`);
   assert.ok(Math.max(...late) < ROWS / 4, `at most ${Math.max(...late)} visits for an event, on a ${ROWS}-row table`);
+  live.close();
+});
+
+test("a keystroke's stored input seq costs one entry, not a copy of every input the tab has touched", async () => {
+  const live = tableApp();
+  const tab = await openTab(live);
+  const ids = idsIn(tab.html, 'input[name^="qty-"]');
+  const seq = { n: 0 };
+  const work: number[] = [];
+  await visitsEditing(tab, ids, 0, ROWS, seq, [], work);
+  const session = [...live.sessions.all()][0]!;
+  assert.equal(session.inputSeqs.size, ROWS);
+  assert.equal(session.inputSeqs.get(ids[ROWS - 1]!), seq.n, "the last keystroke's seq is stored");
+  assert.equal(session.inputSeqs.get(ids[0]!), 1, "and the first one's is still there");
+  // Entries copied or moved between versions of the map (src/live/server/versioned-map.ts): a copy
+  // of the map per keystroke would count every input touched so far, ROWS * (ROWS - 1) / 2 in all.
+  const total = work.reduce((a, b) => a + b, 0);
+  assert.equal(total, 0, `entries copied over ${ROWS} keystrokes: ${total}`);
   live.close();
 });
 

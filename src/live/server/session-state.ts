@@ -8,14 +8,18 @@
  * returns a new one, so a step that fails or is refused leaves the one before it intact.
  */
 import type { SessionSnapshot } from "./store.ts";
+import { VersionedMap } from "./versioned-map.ts";
 
 export type SessionState<Model> = {
   /** The app's model. */
   readonly model: Model;
   /** The seq of the last frame sent, reply or SSE; every frame takes the next one. */
   readonly outSeq: number;
-  /** Per input id, the largest client seq seen; only rises; dropped when the input leaves the tree. */
-  readonly inputSeqs: ReadonlyMap<string, number>;
+  /**
+   * Per input id, the largest client seq seen; only rises; dropped when the input leaves the tree.
+   * Versioned, so that a keystroke's new state costs one entry, not a copy of every input's.
+   */
+  readonly inputSeqs: VersionedMap<string, number>;
   /**
    * Per page id (one page load of the client), the highest event seq processed, least recent
    * first; at most RECENT_PAGES of them (see session-step.ts, `firstSight`).
@@ -28,10 +32,12 @@ export type SessionState<Model> = {
 };
 
 const NO_SEQS: ReadonlyMap<string, number> = new Map();
+/** Shared by every state without input seqs: a version's first entry starts a map of its own. */
+const NO_INPUT_SEQS = VersionedMap.of<string, number>();
 
 /** The state of a session that starts now with `model`: no frame sent, no input seen, no user. */
 export function initialState<Model>(model: Model, now: number): SessionState<Model> {
-  return { model, outSeq: 0, inputSeqs: NO_SEQS, pageSeqs: NO_SEQS, user: undefined, boundAt: now };
+  return { model, outSeq: 0, inputSeqs: NO_INPUT_SEQS, pageSeqs: NO_SEQS, user: undefined, boundAt: now };
 }
 
 /** The state with a user bound from `boundAt` on. */
@@ -41,7 +47,7 @@ export function withUser<Model>(state: SessionState<Model>, user: string, boundA
 
 /** The state for a new page load: its client counts event seqs from 1 again (docs/protocol.md#sequence-numbers). */
 export function forNewPage<Model>(state: SessionState<Model>): SessionState<Model> {
-  return state.inputSeqs.size === 0 ? state : { ...state, inputSeqs: NO_SEQS };
+  return state.inputSeqs.size === 0 ? state : { ...state, inputSeqs: NO_INPUT_SEQS };
 }
 
 /** The state after one more frame: its seq is the new outSeq. */
@@ -70,7 +76,7 @@ export function stateFromSnapshot<Model>(snapshot: SessionSnapshot): SessionStat
   return {
     model: snapshot.model as Model,
     outSeq: snapshot.outSeq,
-    inputSeqs: new Map(snapshot.inputSeqs),
+    inputSeqs: VersionedMap.of(snapshot.inputSeqs),
     pageSeqs: new Map(snapshot.pageSeqs ?? []),
     user: snapshot.user,
     boundAt: snapshot.boundAt,

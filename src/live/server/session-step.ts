@@ -20,6 +20,7 @@ import type { SessionState } from "./session-state.ts";
 import { inputsLeft } from "./input-eviction.ts";
 import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
 import { hasElement, messagesOf } from "./tree-index.ts";
+import { VersionedMap } from "./versioned-map.ts";
 
 /** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
 export const RECENT_PAGES = 16;
@@ -89,7 +90,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = withoutInputsNotIn(followRenames(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
+  const inputSeqs = withoutInputsNotIn(renamed(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -108,7 +109,7 @@ export function stepMessage<Model>(
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
-  const inputSeqs = withoutInputsNotIn(followRenames(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
+  const inputSeqs = withoutInputsNotIn(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
   return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
 }
 
@@ -174,13 +175,23 @@ function accepts(tree: LiveTree, entry: EventEntry, extraMessages: ReadonlySet<s
   return messagesOf(tree).has(entry.msg);
 }
 
-/** The input seqs with each reported seq that is higher than the one stored. */
-function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<string, InputReport>): ReadonlyMap<string, number> {
-  let raised: Map<string, number> | undefined;
+/** The input seqs with each reported seq that is higher than the one stored: one new version per raised seq. */
+function raiseInputSeqs(seqs: VersionedMap<string, number>, inputs: ReadonlyMap<string, InputReport>): VersionedMap<string, number> {
+  let raised = seqs;
   for (const [id, report] of inputs) {
-    if ((seqs.get(id) ?? -1) < report.seq) (raised ??= new Map(seqs)).set(id, report.seq);
+    if ((raised.get(id) ?? -1) < report.seq) raised = raised.with(id, report.seq);
   }
-  return raised ?? seqs;
+  return raised;
+}
+
+/**
+ * The input seqs under the ids the patches gave their inputs (docs/protocol.md#ids-that-move): the
+ * same version when no id moved; a new map when some did, which such an event (one that moved
+ * elements) pays beside its diff.
+ */
+function renamed(seqs: VersionedMap<string, number>, patches: readonly Patch[]): VersionedMap<string, number> {
+  const moved = followRenames(seqs, patches);
+  return moved === seqs ? seqs : VersionedMap.of(moved);
 }
 
 /**
@@ -189,16 +200,14 @@ function raiseInputSeqs(seqs: ReadonlyMap<string, number>, inputs: ReadonlyMap<s
  * are looked up (src/live/server/input-eviction.ts).
  */
 function withoutInputsNotIn(
-  seqs: ReadonlyMap<string, number>,
+  seqs: VersionedMap<string, number>,
   prev: LiveTree,
   tree: LiveTree,
   patches: readonly Patch[],
   reported: Iterable<string>,
-): ReadonlyMap<string, number> {
-  const gone = inputsLeft(seqs, prev, tree, patches, reported);
-  if (gone.length === 0) return seqs;
-  const kept = new Map(seqs);
-  for (const id of gone) kept.delete(id);
+): VersionedMap<string, number> {
+  let kept = seqs;
+  for (const id of inputsLeft(seqs, prev, tree, patches, reported)) kept = kept.without(id);
   return kept;
 }
 

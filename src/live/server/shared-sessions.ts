@@ -28,6 +28,7 @@ import type { SessionFrames } from "./session-frames.ts";
 import { SessionWrites } from "./session-writes.ts";
 import { StreamsHere } from "./streams-here.ts";
 import type { SessionState } from "./session-state.ts";
+import { VersionedMap } from "./versioned-map.ts";
 
 /**
  * This replica's hold on a session: the key it is stored under and the epoch of the lease. `claim`:
@@ -152,7 +153,7 @@ export class SharedSessions<Model> {
     const state: SessionState<Model> = {
       model: this.codec.decode(stored.model),
       outSeq: stored.outSeq,
-      inputSeqs: new Map(stored.inputSeqs),
+      inputSeqs: VersionedMap.of(stored.inputSeqs),
       pageSeqs: new Map(stored.pageSeqs),
       user: stored.user,
       boundAt: stored.boundAt,
