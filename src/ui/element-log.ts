@@ -50,15 +50,32 @@ const CHILDREN = {};
 /** The call of an element built without attributes: shared, so it costs nothing per element. */
 const NO_ATTRS_CALL: readonly unknown[] = Object.freeze([]);
 
+/** The list of a log between renders: frozen, so that a call logged outside a render (a bug) throws rather than writing into it. */
+const NO_ELEMENTS = Object.freeze([]) as unknown as (UiElement | undefined)[];
+
 /** Builds a call's element on a miss (and checks its tag). */
 export type BuildElement = (tag: string, attrs: Attrs | null | undefined, children: Child[]) => UiElement;
 
 export class ElementLog {
-  /** The previous render's elements, and where the next call's element is expected. */
-  private previous: UiElement[] = [];
+  /** The previous render's elements (the first `previousCount` of the list), and where the next call's element is expected. */
+  private previous: (UiElement | undefined)[] = [];
+  private previousCount = 0;
   private cursor = 0;
-  /** The elements of the render under way. */
-  private current: UiElement[] = [];
+  /**
+   * The elements of the render under way, the first `currentCount` of the list: made at the start
+   * of a render as long as the previous one's, because a list grown call by call would be copied
+   * again and again on a page of thousands of calls; and dropped at its end, so that a session
+   * between events keeps one list.
+   */
+  private current: (UiElement | undefined)[] = NO_ELEMENTS;
+  private currentCount = 0;
+
+  /** A render starts. */
+  begin(): void {
+    this.current = new Array(this.previousCount);
+    this.currentCount = 0;
+    this.cursor = 0;
+  }
 
   /**
    * The element of `h(tag, attrs, ...children)`: the previous render's, when its call was the same.
@@ -70,10 +87,10 @@ export class ElementLog {
     const log = this.previous;
     const cursor = this.cursor;
     // The element at the cursor first: in a steady view, every call's is there.
-    if (cursor < log.length) {
+    if (cursor < this.previousCount) {
       const el = log[cursor]!;
       if (el.tag === tag && sameCall(el, attrs, children)) {
-        this.current.push(el);
+        this.current[this.currentCount++] = el;
         this.cursor = cursor + 1;
         return el;
       }
@@ -86,7 +103,7 @@ export class ElementLog {
     // Written after the build: it throws on bad input, and then nothing is logged. The build may
     // have written into `children` (texts as text nodes), which the kept items read alike.
     element.call = callOf(attrs, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
-    this.current.push(element);
+    this.current[this.currentCount++] = element;
     return element;
   }
 
@@ -99,33 +116,34 @@ export class ElementLog {
     }
     const element = build(key, node);
     element.call = [KEYED, key, node];
-    this.current.push(element);
+    this.current[this.currentCount++] = element;
     return element;
   }
 
   /** A render finished: its elements are the ones the next render reads. */
   commit(): void {
-    const spare = this.previous;
     this.previous = this.current;
-    spare.length = 0;
-    this.current = spare;
+    this.previousCount = this.currentCount;
+    this.current = NO_ELEMENTS;
+    this.currentCount = 0;
     this.cursor = 0;
   }
 
   /** A render failed: its elements are dropped, the previous render's stay. */
   abandon(): void {
-    this.current.length = 0;
+    this.current = NO_ELEMENTS;
+    this.currentCount = 0;
     this.cursor = 0;
   }
 
   /** Where the search for a call's element stops: the element at the cursor and LOOK_AHEAD after it. */
   private searchEnd(): number {
-    return Math.min(this.previous.length, this.cursor + 1 + LOOK_AHEAD);
+    return Math.min(this.previousCount, this.cursor + 1 + LOOK_AHEAD);
   }
 
   /** Takes the element at `at` into this render's log, moves the cursor past it; the element. */
   private reuse(el: UiElement, at: number): UiElement {
-    this.current.push(el);
+    this.current[this.currentCount++] = el;
     this.cursor = at + 1;
     return el;
   }

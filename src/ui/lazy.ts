@@ -214,6 +214,7 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
   const outerLog = activeLog;
   active = memo;
   activeLog = memo.elements();
+  activeLog.begin();
   try {
     const result = view();
     memo.commit();

@@ -17,6 +17,7 @@ import { assertRendersLikeFresh } from "../live/support/renders.ts";
 import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
 import { build, mutate, specArb } from "../live/support/trees.ts";
 import { openTab } from "../live-server/harness.ts";
+import { heapAfterCollection } from "../live-server/heap.ts";
 
 /** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
 const dom = (el: UiElement) => canon(parse(render(assignIds(el))));
@@ -183,6 +184,21 @@ test("a view that throws leaves the previous render's elements to be reused", ()
   );
   assert.throws(() => renderWithMemo(memo, () => Ui.h("input", {}, "no children in a void element")), /void/);
   assert.equal(renderWithMemo(memo, () => Ui.h("ul", {}, Ui.h("li", {}, "a"))), first);
+});
+
+test("the log keeps the previous render's elements alive, and none of the renders before it", async () => {
+  const memo = new LazyMemo();
+  const page = (word: string, rows: number) =>
+    Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: word }, `${word} ${i}`)));
+  const first = new WeakRef(renderWithMemo(memo, () => page("first", 200)));
+  const firstRow = new WeakRef(first.deref()!.children[199] as UiElement);
+  renderWithMemo(memo, () => page("second", 100));
+  const third = renderWithMemo(memo, () => page("third", 10));
+  await heapAfterCollection();
+  assert.equal(first.deref(), undefined, "the first render's page is collected");
+  assert.equal(firstRow.deref(), undefined, "and so is its last row, which no later render's list reached");
+  // The previous render's elements are still handed back.
+  assert.equal(renderWithMemo(memo, () => page("third", 10)), third);
 });
 
 test("property: a session's renders of random trees and their edits render and diff exactly as fresh builds", () => {
