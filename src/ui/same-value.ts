@@ -30,7 +30,11 @@ export function sameValue(kept: unknown, value: unknown): boolean {
   if (typeof kept !== "object" || kept === null || typeof value !== "object" || value === null) return false;
   if (Array.isArray(kept)) {
     if (!Array.isArray(value) || kept.length !== value.length) return false;
-    for (let k = 0; k < kept.length; k++) if (!sameValue(kept[k], value[k])) return false;
+    // Entries the same value (a message's name and plain arguments) are settled here, without a call.
+    for (let k = 0; k < kept.length; k++) {
+      const a = kept[k], b = value[k];
+      if (a !== b && !sameValue(a, b)) return false;
+    }
     return true;
   }
   // Kept elements are the objects themselves: identity only.
