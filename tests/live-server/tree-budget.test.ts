@@ -53,6 +53,26 @@ test("a forgotten holder no longer counts", () => {
   assert.deepEqual(budget.use("b", 90), []);
 });
 
+test("the recency order survives holders forgotten from the middle, the ends and used again", () => {
+  const budget = new TreeBudget<string>(100);
+  for (const holder of ["a", "b", "c", "d", "e"]) budget.use(holder, 20);
+  budget.forget("c"); // from the middle
+  budget.forget("a"); // the oldest
+  budget.use("e", 20); // the newest, used again: stays the newest
+  budget.use("b", 20); // the oldest becomes the newest
+  budget.use("f", 20);
+  assert.equal(budget.usedBytes, 80);
+  // Least recently used first: d, then e; b and f are newer, and f is in use.
+  assert.deepEqual(budget.use("f", 70), ["d", "e"]);
+  assert.deepEqual(budget.use("g", 15), ["b"]);
+  budget.forget("g"); // the newest
+  budget.forget("f");
+  assert.equal(budget.size, 0);
+  assert.equal(budget.usedBytes, 0);
+  assert.deepEqual(budget.use("h", 30), []);
+  assert.equal(budget.size, 1);
+});
+
 test("a budget must be a positive number of bytes", () => {
   assert.throws(() => new TreeBudget(0), RangeError);
   assert.throws(() => new TreeBudget(Number.NaN), RangeError);
