@@ -12,6 +12,9 @@ const QUOTE = 34, BACKSLASH = 92, OPEN_ARRAY = 91, CLOSE_ARRAY = 93, OPEN_OBJECT
 
 /** Refuses a JSON text that nests deeper than LIMITS.maxDepth (brackets inside strings do not count). */
 export function checkDepth(text: string): Result<void> {
+  // Nesting deeper than the limit takes more opening brackets than the limit, wherever they stand:
+  // a text with no more of them (every event a browser sends) is not scanned character by character.
+  if (openingBrackets(text, LIMITS.maxDepth + 1) <= LIMITS.maxDepth) return ok();
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -29,6 +32,17 @@ export function checkDepth(text: string): Result<void> {
   }
   return ok();
 }
+
+/** How many "[" and "{" the text holds, counted up to `atMost` (the string search is the runtime's own). */
+function openingBrackets(text: string, atMost: number): number {
+  let count = 0;
+  for (const bracket of BRACKETS) {
+    for (let at = text.indexOf(bracket); at >= 0 && count < atMost; at = text.indexOf(bracket, at + 1)) count++;
+  }
+  return count;
+}
+
+const BRACKETS = ["[", "{"] as const;
 
 /**
  * Refuses a parsed value holding a string longer than LIMITS.maxStringLength, or an array or
