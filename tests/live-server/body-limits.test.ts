@@ -137,6 +137,19 @@ test("an update that overflows the stack gets the app-error reply, and the sessi
   }
 });
 
+test("the depth check counts nesting, not brackets: many shallow brackets pass, and the limit holds on both sides", async () => {
+  const { checkDepth } = await import("../../src/live/server/body-limits.ts");
+  const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+  assert.equal(checkDepth(deep(LIMITS.maxDepth)).ok, true);
+  assert.equal(checkDepth(deep(LIMITS.maxDepth + 1)).ok, false);
+  // More opening brackets than the limit, side by side: scanned, and shallow.
+  const wide = `{"args":[${Array.from({ length: LIMITS.maxDepth * 2 }, () => "[{}]").join(",")}]}`;
+  assert.equal(checkDepth(wide).ok, true);
+  // More of them than the limit inside a string, and the real nesting one past it.
+  assert.equal(checkDepth(`[${JSON.stringify("[".repeat(LIMITS.maxDepth * 2))},${deep(LIMITS.maxDepth)}]`).ok, false);
+  assert.equal(checkDepth(`[${JSON.stringify("{".repeat(LIMITS.maxDepth * 2))},${deep(LIMITS.maxDepth - 1)}]`).ok, true);
+});
+
 test("the depth check on the raw text agrees with the parsed value's depth, strings with brackets and escapes included", async () => {
   const { default: fc } = await import("fast-check");
   const { checkDepth } = await import("../../src/live/server/body-limits.ts");
