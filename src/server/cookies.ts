@@ -101,9 +101,17 @@ export function getCookie(name: string, req: Request | Context): string | undefi
   return cookieIn(requestOf(req).headers.get("Cookie"), name);
 }
 
-/** The value of the first cookie named `name` in a Cookie header, or undefined. */
-export function cookieIn(header: string | null, name: string): string | undefined {
-  if (!header || name === "") return undefined;
+/**
+ * The value of the first cookie named `name` in a Cookie header, else (given `fallback`) of the
+ * first named `fallback`, or undefined: `cookieIn(h, a, b)` is `cookieIn(h, a) ?? cookieIn(h, b)`
+ * in one scan, for a cookie read in both its spellings (the __Host- one first) on every event.
+ */
+export function cookieIn(header: string | null, name: string, fallback?: string): string | undefined {
+  if (!header) return undefined;
+  if (name === "") return fallback === undefined ? undefined : cookieIn(header, fallback);
+  const other = fallback === "" ? undefined : fallback;
+  // Where the first pair named `fallback` has its value, once one is passed.
+  let otherFrom = -1, otherEnd = -1;
   // The next "=" at or after `start`, searched again only once the scan has passed it: pairs
   // without one ("a; b; c=1") would otherwise each rescan the rest of the header (quadratic).
   let eq = -1;
@@ -119,10 +127,14 @@ export function cookieIn(header: string | null, name: string): string | undefine
       while (from < to && isTrimmed(header.charCodeAt(from))) from++;
       while (to > from && isTrimmed(header.charCodeAt(to - 1))) to--;
       if (to - from === name.length && header.startsWith(name, from)) return decodeCookieValue(header.slice(eq + 1, end).trim());
+      if (otherFrom < 0 && other !== undefined && to - from === other.length && header.startsWith(other, from)) {
+        otherFrom = eq + 1;
+        otherEnd = end;
+      }
     }
     start = end + 1;
   }
-  return undefined;
+  return otherFrom < 0 ? undefined : decodeCookieValue(header.slice(otherFrom, otherEnd).trim());
 }
 
 /** Whether String.prototype.trim removes this code unit (ECMAScript WhiteSpace and LineTerminator). */

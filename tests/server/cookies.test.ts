@@ -99,3 +99,41 @@ test("reading one cookie in place agrees with parsing the whole header, for any 
     { numRuns: 2000 },
   );
 });
+
+test("reading a cookie with a fallback name in one scan agrees with reading the two names one after the other, for any header", () => {
+  const piece = fc.constantFrom(
+    "a",
+    "__Host-a",
+    "svc_sid",
+    "__Host-svc_sid",
+    "=",
+    ";",
+    " ",
+    "\t",
+    "\u00a0",
+    "%41",
+    "%zz",
+    "==",
+    "; ",
+    "=x",
+  );
+  const names = ["a", "__Host-a", "svc_sid", "__Host-svc_sid", "b", ""];
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+      const header = pieces.join("");
+      const all = parseCookieHeader(header);
+      for (const name of names) {
+        for (const fallback of names) {
+          const expected = name === ""
+            ? (fallback === "" ? undefined : all.get(fallback))
+            : all.get(name) ?? (fallback === "" ? undefined : all.get(fallback));
+          assert.equal(cookieIn(header, name, fallback), expected, JSON.stringify({ header, name, fallback }));
+          assert.equal(cookieIn(header, name, fallback), cookieIn(header, name) ?? cookieIn(header, fallback));
+        }
+      }
+    }),
+    { numRuns: 2000 },
+  );
+  assert.equal(cookieIn(null, "a", "b"), undefined);
+  assert.equal(cookieIn("__Host-a=; a=1", "__Host-a", "a"), "", "an empty first spelling is still the one read");
+});

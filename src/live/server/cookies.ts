@@ -13,7 +13,7 @@ export function readSessionId(req: Request, cookieName: string): string | undefi
 
 /** The session id in a request's Cookie header (read once by a caller that needs more of it). */
 export function sessionIdIn(cookies: string | null, cookieName: string): string | undefined {
-  return cookieIn(cookies, HOST_PREFIX + cookieName) ?? cookieIn(cookies, cookieName);
+  return cookieIn(cookies, HOST_PREFIX + cookieName, cookieName);
 }
 
 export function setSessionCookie(resp: Response, cookieName: string, id: string, secure: boolean): Response {

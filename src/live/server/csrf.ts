@@ -41,9 +41,11 @@ function keyBytes(secret: Secret | undefined): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(32));
 }
 
+const HOST_CSRF_COOKIE = HOST_PREFIX + CSRF_COOKIE;
+
 /** The CSRF cookie value in a Cookie header, the __Host- spelling first; undefined when empty or missing. */
 function csrfCookieIn(cookies: string | null): string | undefined {
-  const value = cookieIn(cookies, HOST_PREFIX + CSRF_COOKIE) ?? cookieIn(cookies, CSRF_COOKIE);
+  const value = cookieIn(cookies, HOST_CSRF_COOKIE, CSRF_COOKIE);
   return value === "" ? undefined : value;
 }
 
