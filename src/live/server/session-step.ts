@@ -13,7 +13,7 @@
 import type { JsonValue } from "../../json.ts";
 import { diffTrees } from "../diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../protocol/mod.ts";
-import { handlersOf, type LiveTree } from "../tree.ts";
+import { findElement, type LiveElement, type LiveTree } from "../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./session-state.ts";
@@ -76,11 +76,12 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
   const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
-  if (moved === undefined || (moved.entry.handlerId !== undefined && !hasElement(tree, moved.entry.handlerId))) {
-    return { kind: "handler_gone", state: seen };
-  }
+  if (moved === undefined) return { kind: "handler_gone", state: seen };
   const { entry, inputs } = moved;
-  if (!accepts(tree, entry, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
+  // The handler's element, looked up once: it must be in the tree, and offer the message.
+  const handler = entry.handlerId === undefined ? undefined : findElement(tree, entry.handlerId);
+  if (entry.handlerId !== undefined && handler === undefined) return { kind: "handler_gone", state: seen };
+  if (!accepts(tree, entry, handler, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
 
   // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.
   const raised = raiseInputSeqs(seen.inputSeqs, inputs);
@@ -164,11 +165,14 @@ export function firstSight(
   return next;
 }
 
-/** A posted message must be one a handler of the current render offers (or a declared extra). */
-function accepts(tree: LiveTree, entry: EventEntry, extraMessages: ReadonlySet<string>): boolean {
+/**
+ * A posted message must be one a handler of the current render offers (or a declared extra): the
+ * entry's handler element's, when it names one (`handler`), else any element's.
+ */
+function accepts(tree: LiveTree, entry: EventEntry, handler: LiveElement | undefined, extraMessages: ReadonlySet<string>): boolean {
   if (extraMessages.has(entry.msg)) return true;
   if (entry.handlerId !== undefined) {
-    const handlers = handlersOf(tree, entry.handlerId);
+    const handlers = handler?.handlers;
     for (const kind in handlers) if (handlers[kind as EventKind]?.msg === entry.msg) return true;
     return false;
   }
