@@ -42,11 +42,6 @@ export class VersionedMap<K, V> implements ReadonlyMap<K, V> {
     return new VersionedMap(map);
   }
 
-  /** `map` itself when it is one; otherwise a versioned copy of it. */
-  static from<K, V>(map: ReadonlyMap<K, V>): VersionedMap<K, V> {
-    return map instanceof VersionedMap ? map : VersionedMap.of(map);
-  }
-
   /** A version with `key` set to `value`; this one when it already is. */
   with(key: K, value: V): VersionedMap<K, V> {
     const map = this.versionMap();
