@@ -7,7 +7,8 @@
  * thousand sessions of a small form cost less than ten of a 2,000-row table.
  *
  * The budget keeps the holders in the order they last used their tree; when the total passes the
- * budget, the least recently used give their trees up. The sizes are estimates (`estimateTreeBytes`), measured against the heap in bench/table.bench.ts.
+ * budget, the least recently used give their trees up. The sizes are estimates
+ * (`estimateTreeBytes`), measured against the heap in bench/table.bench.ts.
  */
 import { type LiveElement, type LiveTree } from "../tree.ts";
 
