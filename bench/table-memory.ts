@@ -11,12 +11,15 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes }, …] (estimatedBytes: what the
- * tree budget counts for the session, src/live/server/tree-budget.ts).
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes, floorBytes }, …] (estimatedBytes:
+ * what the tree budget counts for the session, src/live/server/tree-budget.ts; floorBytes: the heap
+ * of the page's tree as its view builds it with an h that keeps its tag, attribute bag and children
+ * and nothing else, one such tree per session: the least a library that keeps a tree of objects
+ * per session can keep).
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
-import { initialTable, tableApp, tableView } from "./table-page.ts";
+import { type H, initialTable, tableApp, tablePage, tableView } from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
 
 const g = globalThis as {
@@ -66,7 +69,21 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
   }
 }
 
-const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number }[] = [];
+/** A node of the floor's tree: what the view passed to its h, kept as it is. */
+type BareNode = { readonly tag: string; readonly attrs: unknown; readonly children: readonly unknown[] };
+const bareH: H<BareNode> = (tag, attrs, ...children) => ({ tag, attrs, children });
+
+/** The heap per page of `count` trees of the page at `rows` rows, built by `bareH` and kept (the model's rows are shared). */
+async function floorBytes(rows: number, count: number): Promise<number> {
+  const model = initialTable(rows);
+  const before = await heapUsed();
+  const kept = Array.from({ length: count }, () => tablePage(bareH, model));
+  const after = await heapUsed();
+  if (kept.length !== count) throw new Error("the floor's trees were not kept");
+  return (after - before) / count;
+}
+
+const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number; floorBytes: number }[] = [];
 for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
   // Every tree kept: what an active session costs, not what a bound leaves of it.
   const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER });
@@ -88,6 +105,7 @@ for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
     keptBytes: (after - before) / sessions,
     htmlBytes: htmlBytes / sessions,
     estimatedBytes: estimatedBytes / sessions,
+    floorBytes: await floorBytes(rows, sessions),
   });
   app.close();
 }

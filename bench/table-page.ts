@@ -86,7 +86,12 @@ export function updateTable(model: TableModel, msg: string, args: readonly JsonV
 // ---------------------------------------------------------------------------------------------
 // Ours
 
-const uiH: H<UiElement> = (tag, attrs, ...children) => Ui.h(tag, attrs as never, ...children);
+/**
+ * `Ui.h` itself, as a view calls it: its signature is `H`'s, with attribute values typed more
+ * narrowly than the page's handler props, so it is cast rather than wrapped in a function that
+ * would spread every call's children a second time.
+ */
+const uiH = Ui.h as unknown as H<UiElement>;
 
 export function tableView(model: TableModel): UiElement {
   return tablePage(uiH, model);
