@@ -6,8 +6,10 @@
  *
  *   1. Below the whole-page peer: CPU per event (process.cpuUsage, user + system, around each
  *      round) at 20, 200 and 2,000 rows, ours (`Ui.h`, a live app's `fetch`) against hono/html
- *      and hono/jsx routes that parse the same JSON and answer the whole page, in interleaved
- *      rounds (the pair with the median ratio is kept, bench/report.ts medianPair). Each round
+ *      and hono/jsx routes that parse the same JSON and answer the whole page. Each side runs in a
+ *      process of its own (bench/table-rounds.ts), as on a server that runs one of them: sharing
+ *      one heap, a peer's garbage slowed ours by up to 1.7x in a run of blocks. The rounds of the
+ *      sides interleave (the pair with the median ratio is kept, bench/report.ts medianPair). Each round
  *      edits the next rows of its tab, so a tab keeps touching rows it has not touched. Targets:
  *      at most 1.0x hono/html at 20 rows, 0.5x at 200, 0.2x at 2,000, and ours at 2,000 rows at
  *      most 2x ours at 200. Bytes per event beside it (info), and (info) the page's view alone at
@@ -33,25 +35,21 @@
  * Run: npx tsx bench/table.bench.ts [scale] [peer|life|memory|load|copies]
  */
 import { spawn } from "node:child_process";
-import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { LiveApp } from "../src/live/server/app.ts";
 import { type BenchRow, medianPair, report } from "./report.ts";
-import { cookiesOf } from "./live-app.ts";
 import {
   type H,
   initialTable,
-  peerApp,
   peerDocument,
   type PeerKind,
   renderPeerPage,
   tableApp,
   type TableModel,
   tablePage,
-  tableView,
   updateTable,
 } from "./table-page.ts";
-import { idsOf } from "./page-ids.ts";
+import { cpuMicros, events, openTab, origin, oursRequest, type Tab } from "./table-tabs.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -61,98 +59,7 @@ const scaleArg = args.find((arg) => Number(arg) > 0);
 const scale = scaleArg === undefined ? 1 : Number(scaleArg);
 const parts = new Set(args.filter((arg) => ["peer", "life", "memory", "load", "copies"].includes(arg)));
 const wants = (part: string) => parts.size === 0 || parts.has(part);
-const origin = "http://bench.test";
 const utf8 = new TextEncoder();
-
-type Fetch = (req: Request) => Response | Promise<Response>;
-
-/** A tab of ours: what its page load handed it, and the ids of the rows' quantity inputs. */
-type Tab = { cookie: string; csrf: string; handle: string; page: string; qtyIds: string[]; seq: number; edited: number; model: TableModel };
-
-async function openTab(fetch: Fetch, rows: number, page: string): Promise<Tab> {
-  const resp = await fetch(new Request(`${origin}/`));
-  const html = await resp.text();
-  const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
-  // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
-  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
-  if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
-  return {
-    cookie: cookiesOf(resp),
-    csrf: meta("svc-csrf"),
-    handle: meta("svc-session"),
-    page,
-    qtyIds,
-    seq: 0,
-    edited: 0,
-    model: initialTable(rows),
-  };
-}
-
-/** The next event of a tab: a new quantity in the next row it has not edited (wrapping round). */
-function nextEdit(tab: Tab): { row: number; value: string } {
-  const row = tab.edited++ % tab.qtyIds.length;
-  return { row, value: String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / tab.qtyIds.length)) };
-}
-
-function oursRequest(tab: Tab): Request {
-  const { row, value } = nextEdit(tab);
-  const seq = ++tab.seq;
-  const id = tab.qtyIds[row]!;
-  const body = JSON.stringify({
-    sessionId: tab.handle,
-    page: tab.page,
-    seq,
-    msg: "SetQty",
-    args: [row, value],
-    handlerId: id,
-    inputState: { [id]: { value, seq } },
-  });
-  const headers = {
-    Cookie: tab.cookie,
-    "X-Svc-Csrf": tab.csrf,
-    "Content-Type": "application/json",
-    "Content-Length": String(utf8.encode(body).length),
-  };
-  return new Request(`${origin}/_svc/event`, { method: "POST", body, headers });
-}
-
-/** A peer's tab: its cookie and the quantities it typed. */
-type PeerTab = { cookie: string; edited: number; model: TableModel };
-
-async function openPeerTab(fetch: Fetch, rows: number): Promise<PeerTab> {
-  const resp = await fetch(new Request(`${origin}/`));
-  await resp.text();
-  return { cookie: cookiesOf(resp), edited: 0, model: initialTable(rows) };
-}
-
-function peerRequest(tab: PeerTab, rows: number): Request {
-  const row = tab.edited++ % rows;
-  const value = String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / rows));
-  const body = JSON.stringify({ msg: "SetQty", args: [row, value] });
-  return new Request(`${origin}/event`, {
-    method: "POST",
-    body,
-    headers: { Cookie: tab.cookie, "Content-Type": "application/json", "Content-Length": String(body.length) },
-  });
-}
-
-/** CPU (user + system) in µs so far. */
-function cpuMicros(): number {
-  const usage = process.cpuUsage();
-  return usage.user + usage.system;
-}
-
-/** Runs `count` events made by `make` through `fetch`; returns CPU µs per event and reply bytes per event. */
-async function events(fetch: Fetch, make: () => Request, count: number): Promise<{ cpu: number; bytes: number }> {
-  let bytes = 0;
-  const start = cpuMicros();
-  for (let i = 0; i < count; i++) {
-    const resp = await fetch(make());
-    if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
-    bytes += (await resp.arrayBuffer()).byteLength;
-  }
-  return { cpu: (cpuMicros() - start) / count, bytes: bytes / count };
-}
 
 const rows: BenchRow[] = [];
 const PEERS: readonly PeerKind[] = ["hono/html", "hono/jsx", "hono/html, hand-written template per row"];
@@ -161,15 +68,50 @@ const TARGETS: Readonly<Record<number, number>> = { 20: 1.0, 200: 0.5, 2000: 0.2
 // ---------------------------------------------------------------------------------------------
 // 1. Below the whole-page peer
 
+/** A side of the comparison in its own process (bench/table-rounds.ts), asked for one round at a time. */
+type RoundsChild = { run(count: number): Promise<{ cpu: number; bytes: number }>; end(): void };
+
+function roundsChild(kind: "ours" | PeerKind, size: number): Promise<RoundsChild> {
+  const file = fileURLToPath(new URL("table-rounds.ts", import.meta.url));
+  const [command, childArgs] = runtime === "bun"
+    ? [g.process!.execPath, [file]]
+    : runtime === "deno"
+    ? [g.Deno!.execPath(), ["run", "-A", file]]
+    : [g.process!.execPath, ["--import", "tsx", file]];
+  const child = spawn(command, [...childArgs, kind, String(size)], { stdio: ["pipe", "pipe", "inherit"] });
+  const waiting: ((line: string) => void)[] = [];
+  let pending = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) if (line === "READY" || line.startsWith("ROUND ")) waiting.shift()?.(line);
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      waiting.push(resolve);
+      child.once("exit", (code) => reject(new Error(`table-rounds.ts (${kind}, ${size} rows) exited with ${code}`)));
+    });
+  return next().then(() => ({
+    run(count: number) {
+      const line = next();
+      child.stdin.write(`${count}\n`);
+      return line.then((l) => JSON.parse(l.slice("ROUND ".length)) as { cpu: number; bytes: number });
+    },
+    end() {
+      child.stdin.end("\n");
+    },
+  }));
+}
+
 async function peerComparison(size: number): Promise<{ ours: number }> {
-  const ours = tableApp(size);
-  const tab = await openTab(ours.fetch, size, "bench-page");
-  const peers = PEERS.map((kind) => ({ kind, app: peerApp(kind, size) }));
-  const peerTabs = await Promise.all(peers.map((p) => openPeerTab(p.app.fetch, size)));
+  const ours = await roundsChild("ours", size);
+  const peers = await Promise.all(PEERS.map(async (kind) => ({ kind, child: await roundsChild(kind, size) })));
   // About 150 ms of the peer's work per round, at least 5 events.
   const perRound = Math.max(5, Math.round((size >= 2000 ? 25 : size >= 200 ? 150 : 800) * scale));
-  const oursRun = () => events(ours.fetch, () => oursRequest(tab), perRound);
-  const peerRun = (k: number) => events(peers[k]!.app.fetch, () => peerRequest(peerTabs[k]!, size), perRound);
+  const oursRun = () => ours.run(perRound);
+  const peerRun = (k: number) => peers[k]!.child.run(perRound);
   for (let w = 0; w < 3; w++) {
     await oursRun();
     for (let k = 0; k < peers.length; k++) await peerRun(k);
@@ -180,7 +122,7 @@ async function peerComparison(size: number): Promise<{ ours: number }> {
   const peerBytes = peers.map(() => 0);
   const roundCount = Math.max(5, Math.round(11 * scale));
   for (let r = 0; r < roundCount; r++) {
-    // Alternate who goes first, so neither always runs right after the other's garbage.
+    // Alternate who goes first, so that neither always runs right after the other.
     const order = r % 2 === 0 ? [-1, 0, 1, 2] : [2, 1, 0, -1];
     for (const k of order) {
       if (k < 0) {
@@ -194,7 +136,8 @@ async function peerComparison(size: number): Promise<{ ours: number }> {
       }
     }
   }
-  ours.close();
+  ours.end();
+  for (const p of peers) p.child.end();
   console.log(
     `${size} rows, CPU µs per event per round: ours ${oursCpu.map(Math.round).join(" ")}; ${
       peers.map((p, k) => `${p.kind} ${peerCpu[k]!.map(Math.round).join(" ")}`).join("; ")

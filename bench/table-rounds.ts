@@ -1,0 +1,58 @@
+/**
+ * One side of bench/table.bench.ts's comparison in a process of its own: ours (a live app of the
+ * table page) or a whole-page peer, at a number of rows, with one tab. The bench starts one such
+ * process per side and asks each in turn for a round of events, so each side's heap, collector
+ * and caches hold its own work alone, as on a server that runs one of them, while the rounds of
+ * the sides still interleave in time.
+ *
+ *   node --import tsx bench/table-rounds.ts <ours | peer kind> <rows>
+ *   bun bench/table-rounds.ts …    deno run -A bench/table-rounds.ts …
+ *
+ * Prints READY when its tab is open. Then each line read from stdin is a count of events to run:
+ * it runs them and prints ROUND {"cpu", "bytes"} (CPU µs of this process and reply bytes, per
+ * event). An empty line or the end of stdin ends it.
+ */
+import process from "node:process";
+import { peerApp, type PeerKind, tableApp } from "./table-page.ts";
+import { events, openPeerTab, openTab, oursRequest, peerRequest } from "./table-tabs.ts";
+
+const g = globalThis as { Deno?: { args: string[] } };
+const [kind, rowsArg] = g.Deno?.args ?? process.argv.slice(2);
+const rows = Number(rowsArg);
+if (kind === undefined || !(rows > 0)) throw new Error("usage: table-rounds.ts <ours | peer kind> <rows>");
+
+let run: (count: number) => Promise<{ cpu: number; bytes: number }>;
+let close = () => {};
+if (kind === "ours") {
+  const app = tableApp(rows);
+  const tab = await openTab(app.fetch, rows, "bench-page");
+  run = (count) => events(app.fetch, () => oursRequest(tab), count);
+  close = () => app.close();
+} else {
+  const app = peerApp(kind as PeerKind, rows);
+  const tab = await openPeerTab(app.fetch, rows);
+  run = (count) => events(app.fetch, () => peerRequest(tab, rows), count);
+}
+
+console.log("READY");
+let pending = "";
+let queue = Promise.resolve();
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk: string) => {
+  pending += chunk;
+  const lines = pending.split("\n");
+  pending = lines.pop()!;
+  for (const line of lines) {
+    queue = queue.then(async () => {
+      const count = Number(line);
+      if (!(count > 0)) return end();
+      console.log(`ROUND ${JSON.stringify(await run(count))}`);
+    });
+  }
+});
+process.stdin.on("end", () => void queue.then(end));
+
+function end(): void {
+  close();
+  process.exit(0);
+}

@@ -1,0 +1,111 @@
+/**
+ * The tabs of bench/table.bench.ts and of its round processes (bench/table-rounds.ts): a tab of
+ * ours or of a whole-page peer on the table page (bench/table-page.ts), the next event each sends
+ * (a new quantity in the next row it has not edited), and a run of events with the CPU it took.
+ */
+import process from "node:process";
+import { cookiesOf } from "./live-app.ts";
+import { idsOf } from "./page-ids.ts";
+import { initialTable, type TableModel, tableView } from "./table-page.ts";
+
+export const origin = "http://bench.test";
+const utf8 = new TextEncoder();
+
+export type Fetch = (req: Request) => Response | Promise<Response>;
+
+/** A tab of ours: what its page load handed it, and the ids of the rows' quantity inputs. */
+export type Tab = {
+  cookie: string;
+  csrf: string;
+  handle: string;
+  page: string;
+  qtyIds: string[];
+  seq: number;
+  edited: number;
+  model: TableModel;
+};
+
+export async function openTab(fetch: Fetch, rows: number, page: string): Promise<Tab> {
+  const resp = await fetch(new Request(`${origin}/`));
+  const html = await resp.text();
+  const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
+  // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
+  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
+  if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
+  return {
+    cookie: cookiesOf(resp),
+    csrf: meta("svc-csrf"),
+    handle: meta("svc-session"),
+    page,
+    qtyIds,
+    seq: 0,
+    edited: 0,
+    model: initialTable(rows),
+  };
+}
+
+/** The next event of a tab: a new quantity in the next row it has not edited (wrapping round). */
+function nextEdit(tab: Tab): { row: number; value: string } {
+  const row = tab.edited++ % tab.qtyIds.length;
+  return { row, value: String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / tab.qtyIds.length)) };
+}
+
+export function oursRequest(tab: Tab): Request {
+  const { row, value } = nextEdit(tab);
+  const seq = ++tab.seq;
+  const id = tab.qtyIds[row]!;
+  const body = JSON.stringify({
+    sessionId: tab.handle,
+    page: tab.page,
+    seq,
+    msg: "SetQty",
+    args: [row, value],
+    handlerId: id,
+    inputState: { [id]: { value, seq } },
+  });
+  const headers = {
+    Cookie: tab.cookie,
+    "X-Svc-Csrf": tab.csrf,
+    "Content-Type": "application/json",
+    "Content-Length": String(utf8.encode(body).length),
+  };
+  return new Request(`${origin}/_svc/event`, { method: "POST", body, headers });
+}
+
+/** A peer's tab: its cookie and the quantities it typed. */
+export type PeerTab = { cookie: string; edited: number; model: TableModel };
+
+export async function openPeerTab(fetch: Fetch, rows: number): Promise<PeerTab> {
+  const resp = await fetch(new Request(`${origin}/`));
+  await resp.text();
+  return { cookie: cookiesOf(resp), edited: 0, model: initialTable(rows) };
+}
+
+export function peerRequest(tab: PeerTab, rows: number): Request {
+  const row = tab.edited++ % rows;
+  const value = String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / rows));
+  const body = JSON.stringify({ msg: "SetQty", args: [row, value] });
+  return new Request(`${origin}/event`, {
+    method: "POST",
+    body,
+    headers: { Cookie: tab.cookie, "Content-Type": "application/json", "Content-Length": String(body.length) },
+  });
+}
+
+/** CPU (user + system) in µs so far. */
+export function cpuMicros(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
+
+/** Runs `count` events made by `make` through `fetch`; returns CPU µs per event and reply bytes per event. */
+export async function events(fetch: Fetch, make: () => Request, count: number): Promise<{ cpu: number; bytes: number }> {
+  let bytes = 0;
+  const start = cpuMicros();
+  for (let i = 0; i < count; i++) {
+    const resp = await fetch(make());
+    if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
+    bytes += (await resp.arrayBuffer()).byteLength;
+  }
+  return { cpu: (cpuMicros() - start) / count, bytes: bytes / count };
+}
