@@ -79,19 +79,25 @@ function roundsChild(kind: "ours" | PeerKind, size: number): Promise<RoundsChild
     ? [g.Deno!.execPath(), ["run", "-A", file]]
     : [g.process!.execPath, ["--import", "tsx", file]];
   const child = spawn(command, [...childArgs, kind, String(size)], { stdio: ["pipe", "pipe", "inherit"] });
-  const waiting: ((line: string) => void)[] = [];
+  // The lines each request waits for, in order; the child's exit fails every one still waiting.
+  const waiting: { resolve(line: string): void; reject(error: Error): void }[] = [];
+  let exited: Error | undefined;
+  child.on("exit", (code) => {
+    exited = new Error(`table-rounds.ts (${kind}, ${size} rows) exited with ${code}`);
+    for (const w of waiting.splice(0)) w.reject(exited);
+  });
   let pending = "";
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk: string) => {
     pending += chunk;
     const lines = pending.split("\n");
     pending = lines.pop()!;
-    for (const line of lines) if (line === "READY" || line.startsWith("ROUND ")) waiting.shift()?.(line);
+    for (const line of lines) if (line === "READY" || line.startsWith("ROUND ")) waiting.shift()?.resolve(line);
   });
   const next = () =>
     new Promise<string>((resolve, reject) => {
-      waiting.push(resolve);
-      child.once("exit", (code) => reject(new Error(`table-rounds.ts (${kind}, ${size} rows) exited with ${code}`)));
+      if (exited !== undefined) reject(exited);
+      else waiting.push({ resolve, reject });
     });
   return next().then(() => ({
     run(count: number) {
