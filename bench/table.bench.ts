@@ -68,16 +68,22 @@ const TARGETS: Readonly<Record<number, number>> = { 20: 1.0, 200: 0.5, 2000: 0.2
 // ---------------------------------------------------------------------------------------------
 // 1. Below the whole-page peer
 
+/**
+ * The command and arguments that run a file of bench/ as a child process of this bench's runtime;
+ * with `exposeGc`, with the collector exposed (Bun's is exposed as it is).
+ */
+function childCommand(name: string, exposeGc: boolean): [string, string[]] {
+  const file = fileURLToPath(new URL(name, import.meta.url));
+  if (runtime === "bun") return [g.process!.execPath, [file]];
+  if (runtime === "deno") return [g.Deno!.execPath(), ["run", "-A", ...(exposeGc ? ["--v8-flags=--expose-gc"] : []), file]];
+  return [g.process!.execPath, [...(exposeGc ? ["--expose-gc"] : []), "--import", "tsx", file]];
+}
+
 /** A side of the comparison in its own process (bench/table-rounds.ts), asked for one round at a time. */
 type RoundsChild = { run(count: number): Promise<{ cpu: number; bytes: number }>; end(): void };
 
 function roundsChild(kind: "ours" | PeerKind, size: number): Promise<RoundsChild> {
-  const file = fileURLToPath(new URL("table-rounds.ts", import.meta.url));
-  const [command, childArgs] = runtime === "bun"
-    ? [g.process!.execPath, [file]]
-    : runtime === "deno"
-    ? [g.Deno!.execPath(), ["run", "-A", file]]
-    : [g.process!.execPath, ["--import", "tsx", file]];
+  const [command, childArgs] = childCommand("table-rounds.ts", false);
   const child = spawn(command, [...childArgs, kind, String(size)], { stdio: ["pipe", "pipe", "inherit"] });
   // The lines each request waits for, in order; the child's exit fails every one still waiting.
   const waiting: { resolve(line: string): void; reject(error: Error): void }[] = [];
@@ -326,12 +332,7 @@ type TableMemory = { rows: number; sessions: number; keptBytes: number; htmlByte
 
 /** Runs bench/table-memory.ts in a child process with the collector exposed. */
 function memoryChild(): Promise<TableMemory[]> {
-  const file = fileURLToPath(new URL("table-memory.ts", import.meta.url));
-  const [command, childArgs] = runtime === "bun"
-    ? [g.process!.execPath, [file]]
-    : runtime === "deno"
-    ? [g.Deno!.execPath(), ["run", "-A", "--v8-flags=--expose-gc", file]]
-    : [g.process!.execPath, ["--expose-gc", "--import", "tsx", file]];
+  const [command, childArgs] = childCommand("table-memory.ts", true);
   return new Promise((resolve, reject) => {
     const child = spawn(command, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
