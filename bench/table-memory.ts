@@ -83,7 +83,17 @@ async function floorBytes(rows: number, count: number): Promise<number> {
   return (after - before) / count;
 }
 
-const results: { rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number; floorBytes: number }[] = [];
+/** What this file measures at one size (the header says what each field is). */
+export type TableMemory = {
+  rows: number;
+  sessions: number;
+  keptBytes: number;
+  htmlBytes: number;
+  estimatedBytes: number;
+  floorBytes: number;
+};
+
+const results: TableMemory[] = [];
 for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
   // Every tree kept: what an active session costs, not what a bound leaves of it.
   const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER });

@@ -50,6 +50,7 @@ import {
   updateTable,
 } from "./table-page.ts";
 import { cpuMicros, events, openTab, origin, oursRequest, type Tab } from "./table-tabs.ts";
+import type { TableMemory } from "./table-memory.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -326,9 +327,6 @@ if (wants("life")) {
 
 // ---------------------------------------------------------------------------------------------
 // 3. Memory in bytes
-
-/** What bench/table-memory.ts measures at one size (its header says what each field is). */
-type TableMemory = { rows: number; sessions: number; keptBytes: number; htmlBytes: number; estimatedBytes: number; floorBytes: number };
 
 /** Runs bench/table-memory.ts in a child process with the collector exposed. */
 function memoryChild(): Promise<TableMemory[]> {
