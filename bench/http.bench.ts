@@ -15,6 +15,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { eventBody, eventHeaders, openHttpSessions } from "./live-app.ts";
 import { type BenchRow, medianPair, report } from "./report.ts";
+import { onLines } from "./stream-lines.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -27,17 +28,6 @@ const SECONDS = Math.max(1, Math.round(3 * scale));
 const TARGET = runtime === "node" ? 0.6 : 0.5;
 const SERVER_NAME = { node: "@hono/node-server", bun: "Bun.serve", deno: "Deno.serve" }[runtime];
 
-function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let pending = "";
-  stream.setEncoding("utf8");
-  stream.on("data", (chunk: string) => {
-    pending += chunk;
-    const parts = pending.split("\n");
-    pending = parts.pop()!;
-    for (const line of parts) onLine(line);
-  });
-}
-
 async function startServer(): Promise<{ ports: { ours: number; bare: number }; stop(): void }> {
   const file = fileURLToPath(new URL("http-server.ts", import.meta.url));
   const [command, childArgs] = runtime === "bun"
@@ -49,7 +39,7 @@ async function startServer(): Promise<{ ports: { ours: number; bare: number }; s
   const ports = await new Promise<{ ours: number; bare: number }>((resolve, reject) => {
     child.on("error", reject);
     child.on("exit", (code) => reject(new Error(`http-server.ts exited with ${code}`)));
-    lines(child.stdout!, (line) => line.startsWith("PORTS ") && resolve(JSON.parse(line.slice(6))));
+    onLines(child.stdout!, (line) => line.startsWith("PORTS ") && resolve(JSON.parse(line.slice(6))));
   });
   return { ports, stop: () => child.kill() };
 }
@@ -64,7 +54,7 @@ function load(port: number, tabs: { headers: Record<string, string>; body: strin
   return new Promise((resolve, reject) => {
     const child = spawn(node, ["--import", "tsx", file, input], { stdio: ["ignore", "pipe", "inherit"] });
     let result: Load | undefined;
-    lines(child.stdout!, (line) => {
+    onLines(child.stdout!, (line) => {
       if (line.startsWith("LOAD ")) result = JSON.parse(line.slice(5));
     });
     child.on("error", reject);

@@ -15,6 +15,7 @@
 import process from "node:process";
 import { peerApp, type PeerKind, tableApp } from "./table-page.ts";
 import { events, openPeerTab, openTab, oursRequest, peerRequest } from "./table-tabs.ts";
+import { onLines } from "./stream-lines.ts";
 
 const g = globalThis as { Deno?: { args: string[] } };
 const [kind, rowsArg] = g.Deno?.args ?? process.argv.slice(2);
@@ -35,20 +36,13 @@ if (kind === "ours") {
 }
 
 console.log("READY");
-let pending = "";
 let queue = Promise.resolve();
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk: string) => {
-  pending += chunk;
-  const lines = pending.split("\n");
-  pending = lines.pop()!;
-  for (const line of lines) {
-    queue = queue.then(async () => {
-      const count = Number(line);
-      if (!(count > 0)) return end();
-      console.log(`ROUND ${JSON.stringify(await run(count))}`);
-    });
-  }
+onLines(process.stdin, (line) => {
+  queue = queue.then(async () => {
+    const count = Number(line);
+    if (!(count > 0)) return end();
+    console.log(`ROUND ${JSON.stringify(await run(count))}`);
+  });
 });
 process.stdin.on("end", () => void queue.then(end));
 

@@ -51,6 +51,7 @@ import {
 } from "./table-page.ts";
 import { cpuMicros, events, openTab, origin, oursRequest, type Tab } from "./table-tabs.ts";
 import type { TableMemory } from "./table-memory.ts";
+import { onLines } from "./stream-lines.ts";
 
 type G = { Bun?: unknown; Deno?: { args: string[]; execPath(): string }; process?: { argv: string[]; execPath: string } };
 const g = globalThis as G;
@@ -93,13 +94,8 @@ function roundsChild(kind: "ours" | PeerKind, size: number): Promise<RoundsChild
     exited = new Error(`table-rounds.ts (${kind}, ${size} rows) exited with ${code}`);
     for (const w of waiting.splice(0)) w.reject(exited);
   });
-  let pending = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    pending += chunk;
-    const lines = pending.split("\n");
-    pending = lines.pop()!;
-    for (const line of lines) if (line === "READY" || line.startsWith("ROUND ")) waiting.shift()?.resolve(line);
+  onLines(child.stdout, (line) => {
+    if (line === "READY" || line.startsWith("ROUND ")) waiting.shift()?.resolve(line);
   });
   const next = () =>
     new Promise<string>((resolve, reject) => {
