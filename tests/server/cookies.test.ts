@@ -4,6 +4,10 @@ import { Server } from "../../src/server/mod.ts";
 import fc from "fast-check";
 import { cookieIn, decodeCookieValue } from "../../src/server/cookies.ts";
 
+// One seed for this file's properties, printed so that a failing run can be replayed.
+const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+console.log(`fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
+
 test("withCookie passes the attribute string through verbatim", () => {
   const resp = Server.withCookie("theme", "dark", "Path=/app; Max-Age=60; SameSite=Strict", new Response("ok"));
   assert.deepEqual(resp.headers.getSetCookie(), ["theme=dark; Path=/app; Max-Age=60; SameSite=Strict"]);
@@ -96,7 +100,7 @@ test("reading one cookie in place agrees with parsing the whole header, for any 
       const all = parseCookieHeader(header);
       for (const name of names) assert.equal(cookieIn(header, name), all.get(name), JSON.stringify({ header, name }));
     }),
-    { numRuns: 2000 },
+    { seed, numRuns: 2000 },
   );
 });
 
@@ -132,7 +136,7 @@ test("reading a cookie with a fallback name in one scan agrees with reading the 
         }
       }
     }),
-    { numRuns: 2000 },
+    { seed, numRuns: 2000 },
   );
   assert.equal(cookieIn(null, "a", "b"), undefined);
   assert.equal(cookieIn("__Host-a=; a=1", "__Host-a", "a"), "", "an empty first spelling is still the one read");
