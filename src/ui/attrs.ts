@@ -51,6 +51,11 @@ const HANDLER_PROPS: Readonly<Record<string, EventKind>> = {
   onSubmit: "submit",
   onKeydown: "keydown",
 };
+/** The event kind a handler prop sets (`onInput`: "input"), or undefined for any other prop. */
+export function handlerKind(prop: string): EventKind | undefined {
+  return Object.hasOwn(HANDLER_PROPS, prop) ? HANDLER_PROPS[prop] : undefined;
+}
+
 /** Attributes only the renderer writes. */
 const RESERVED: ReadonlySet<string> = new Set([ID_ATTR, HID_ATTR, ON_ATTR, KEY_FILTER_ATTR, ...EVENT_KINDS.map(messageAttr)]);
 const ATTR_NAME = /^[a-z_:][a-z0-9_:.-]*$/;
@@ -90,7 +95,7 @@ export const CHILDREN_PROP = "children";
 function propInfo(prop: string): PropInfo {
   const known = PROP_INFO.get(prop);
   if (known !== undefined) return known;
-  const kind = HANDLER_PROPS[prop];
+  const kind = handlerKind(prop);
   if (kind !== undefined) return { handler: kind, style: false, attr: "" };
   const name = prop.toLowerCase();
   if (!ATTR_NAME.test(name)) throw new TypeError(`Ui.h: bad attribute name ${JSON.stringify(prop)}`);
@@ -223,15 +228,41 @@ function attrString(name: string, value: unknown): string | undefined {
   throw new TypeError(`Ui.h: attribute ${name} must be a string, number or boolean`);
 }
 
+/**
+ * A handler's message as the element keeps it: its own copy of the arguments, which nothing writes
+ * into. A class of its own, so that the session memo can keep the record itself, in place of a copy
+ * of the message it was made from, and tell it from plain data (src/ui/same-value.ts).
+ */
+export class HandlerMessage implements MessageRecord {
+  constructor(readonly msg: string, readonly args: readonly JsonValue[]) {}
+
+  /** Whether `value`, a handler prop's value, is the message this record was made from. */
+  madeFrom(value: unknown): boolean {
+    if (!Array.isArray(value) || value.length !== this.args.length + 1 || value[0] !== this.msg) return false;
+    for (let k = 0; k < this.args.length; k++) if (value[k + 1] !== this.args[k]) return false;
+    return true;
+  }
+
+  /** Whether every argument is a string, number, boolean or null: a record the caller cannot change in place. */
+  get plain(): boolean {
+    for (const arg of this.args) if (typeof arg === "object" && arg !== null) return false;
+    return true;
+  }
+}
+
+/** The arguments of a message named alone: one shared list, since records are never written into. */
+const NO_ARGS: readonly JsonValue[] = Object.freeze([]);
+
 function messageRecord(prop: string, value: unknown): MessageRecord {
   if (prop === "onKeydown" && typeof value === "object" && value !== null && !Array.isArray(value)) {
     const { key, msg } = value as { key?: unknown; msg?: unknown };
     if (typeof key !== "string" || key === "") throw new TypeError("Ui.h: onKeydown's key filter must be a non-empty string");
-    return { ...messageRecord("onKeydown", msg), key };
+    const record = messageRecord("onKeydown", msg);
+    return { msg: record.msg, args: record.args, key };
   }
-  if (typeof value === "string" && value !== "") return { msg: value, args: [] };
+  if (typeof value === "string" && value !== "") return new HandlerMessage(value, NO_ARGS);
   if (Array.isArray(value) && typeof value[0] === "string" && value[0] !== "") {
-    return { msg: value[0], args: value.slice(1) as JsonValue[] };
+    return new HandlerMessage(value[0], value.length === 1 ? NO_ARGS : value.slice(1) as JsonValue[]);
   }
   throw new TypeError(`Ui.h: ${prop} must name a message: "Msg" or ["Msg", ...args]`);
 }

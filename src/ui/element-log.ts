@@ -35,7 +35,7 @@
  * and otherwise is built while the cursor stays (a row inserted above, or a changed call, whose
  * next call then finds its own element just ahead).
  */
-import { type Attrs, CHILDREN_PROP } from "./attrs.ts";
+import { type Attrs, CHILDREN_PROP, HandlerMessage, handlerKind } from "./attrs.ts";
 import type { Child, UiElement, UiNode, UiText } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { CHILDREN_REWRITING_TAGS } from "./tags.ts";
@@ -102,7 +102,7 @@ export class ElementLog {
     const element = build(tag, attrs, children);
     // Written after the build: it throws on bad input, and then nothing is logged. The build may
     // have written into `children` (texts as text nodes), which the kept items read alike.
-    element.call = callOf(attrs, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
+    element.call = callOf(attrs, element, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
     this.current[this.currentCount++] = element;
     return element;
   }
@@ -150,7 +150,7 @@ export class ElementLog {
 }
 
 /** The call an element keeps: its bag's keys and values as data, then its kept children, if any. */
-function callOf(attrs: Attrs | null | undefined, kept: unknown[] | undefined): readonly unknown[] {
+function callOf(attrs: Attrs | null | undefined, element: UiElement, kept: unknown[] | undefined): readonly unknown[] {
   let n = 0;
   if (attrs !== null && attrs !== undefined) { for (const key in attrs) if (key !== CHILDREN_PROP) n++; }
   if (n === 0 && kept === undefined) return NO_ATTRS_CALL;
@@ -162,7 +162,7 @@ function callOf(attrs: Attrs | null | undefined, kept: unknown[] | undefined): r
     for (const key in attrs) {
       if (key === CHILDREN_PROP) continue; // a JSX bag's children are the call's children
       call[i++] = key;
-      call[i++] = keptCopy((attrs as { [key: string]: unknown })[key]);
+      call[i++] = keptValue(key, (attrs as { [key: string]: unknown })[key], element);
     }
   }
   if (kept !== undefined) {
@@ -170,6 +170,21 @@ function callOf(attrs: Attrs | null | undefined, kept: unknown[] | undefined): r
     for (const item of kept) call[i++] = item;
   }
   return call;
+}
+
+/**
+ * What a call keeps of one prop's value: a copy of its data, or, for a handler's message with plain
+ * arguments (`onInput: ["SetQty", 3]`), the element's record of that message, which holds the same
+ * data and which nothing changes; sameValue compares the next call's message with it. One list per
+ * handler fewer in every kept page (docs/deployment.md#memory).
+ */
+function keptValue(key: string, value: unknown, element: UiElement): unknown {
+  if (Array.isArray(value) && element.handlers !== undefined) {
+    const kind = handlerKind(key);
+    const record = kind === undefined ? undefined : element.handlers[kind];
+    if (record instanceof HandlerMessage && record.plain && record.madeFrom(value)) return record;
+  }
+  return keptCopy(value);
 }
 
 /** Whether `el` is what a call with these attributes and children builds (its tag matched). */

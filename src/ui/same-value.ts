@@ -7,8 +7,10 @@
  * entry by entry, elements by identity (they are never changed once built). The memo keeps a copy
  * of the plain data it compared, so a model or attribute bag mutated in place is still seen as
  * changed; anything else (a class instance, data nested past MAX_DEPTH) is kept as a value equal to
- * nothing, so a call holding it is simply built again.
+ * nothing, so a call holding it is simply built again. A handler's record (`HandlerMessage`), which
+ * the memo keeps in place of a copy of a message, equals the message it was made from.
  */
+import { HandlerMessage } from "./attrs.ts";
 
 /** Deeper plain data is not compared: a call holding it is built again on every render. */
 const MAX_DEPTH = 16;
@@ -37,6 +39,8 @@ export function sameValue(kept: unknown, value: unknown): boolean {
     }
     return true;
   }
+  // A handler's record kept in place of the message it was made from (src/ui/element-log.ts).
+  if (kept instanceof HandlerMessage) return kept.madeFrom(value);
   // Kept elements are the objects themselves: identity only.
   if (Array.isArray(value) || isElement(kept) || isElement(value) || !isPlainObject(value)) return false;
   return sameFields(kept as Record<string, unknown>, value as Record<string, unknown>);

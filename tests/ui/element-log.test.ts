@@ -149,6 +149,30 @@ test("attributes are compared as data, in order, and a bag mutated in place is s
   assert.equal(render(assignIds(reordered)), render(assignIds(Ui.h("button", { onClick: message, hover: style, class: "b" }, "pick"))));
 });
 
+test("a handler's message is kept as the element's own record, and compared with the next call's message", () => {
+  const memo = new LazyMemo();
+  const button = (onClick: unknown) => () => Ui.h("button", { onClick } as never, "go");
+  const first = renderWithMemo(memo, button(["Pick", 1, "a", true, null]));
+  const record = first.handlers?.click;
+  assert.ok(first.call?.includes(record), "the call keeps the handler's record, not a copy of the message");
+  assert.equal(renderWithMemo(memo, button(["Pick", 1, "a", true, null])), first, "the same message: reused");
+  for (const other of [["Pick", 1, "a", true], ["Pick", 2, "a", true, null], ["Drop", 1, "a", true, null], "Pick", ["Pick", 1, "a", true, null, 0]]) {
+    const built = renderWithMemo(memo, button(other));
+    assert.notEqual(built, first, `${JSON.stringify(other)} is another message: built`);
+    assert.deepEqual(dom(built), dom(Ui.h("button", { onClick: other } as never, "go")));
+    assert.equal(renderWithMemo(memo, button(["Pick", 1, "a", true, null])).handlers?.click?.args[0], 1);
+  }
+  // An argument that is itself data is copied, as any other value: a change in place is seen.
+  const nested = { row: 1 };
+  const view = button(["Open", nested]);
+  const withData = renderWithMemo(memo, view);
+  assert.equal(renderWithMemo(memo, view), withData, "unchanged data: reused");
+  nested.row = 2;
+  const changed = renderWithMemo(memo, view);
+  assert.notEqual(changed, withData, "the argument's data changed in place");
+  assert.equal(changed.attrs["data-svc-click"], '["Open",{"row":2}]');
+});
+
 test("keyed rows inserted above or removed keep the other rows' elements", () => {
   const memo = new LazyMemo();
   const view = (ids: number[]) =>
