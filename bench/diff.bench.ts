@@ -119,10 +119,9 @@ function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
 
 /** Clears the live element each view element of the tree keeps from its last placement; returns the tree. */
 function forgetPlacements(el: UiElement): UiElement {
-  el.live = undefined;
+  if (el.extras?.live !== undefined) el.extras = { ...el.extras, live: undefined };
   // A view element is its own live element the first time it is placed: made fresh again.
   el.seg = undefined;
-  el.indexFree = false;
   el.kids = undefined;
   for (const kid of el.children) if (kid.kind === "el") forgetPlacements(kid);
   return el;

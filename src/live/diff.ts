@@ -63,7 +63,7 @@ import { emptyValueChanged, formChanged, onlyOfTag } from "./diff-rules.ts";
 import { assignIds } from "./ids.ts";
 import { matchKids, sameShape } from "./match.ts";
 import { renderElement, renderKids } from "./render.ts";
-import { hasRawKid, type LiveElement, type LiveNode, type LiveTree, textOf, withKids } from "./tree.ts";
+import { hasRawKid, isIndexFree, type LiveElement, type LiveNode, type LiveTree, textOf, withKids } from "./tree.ts";
 
 export type { ClientValues };
 
@@ -281,7 +281,7 @@ class DiffWalk extends PairPath {
     const kid = this.kid(parent, x, ny);
     // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
     // must be the only element of its tag on both sides, which matching pairs whatever its shape.
-    if (x.indexFree) return this.kept(kid, TRUSTED);
+    if (isIndexFree(x)) return this.kept(kid, TRUSTED);
     const found = x.name === ny.name && x.type === ny.type ? this.kept(kid, VERIFY) : MISMATCH;
     if (found !== MISMATCH) return found;
     if (!(onlyOfTag(parent.before.kids, x) && onlyOfTag(parent.after.kids, ny))) return NOT_IN_PLACE;

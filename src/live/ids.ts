@@ -47,9 +47,9 @@ export function keyOf(el: UiElement): string | undefined {
 
 /** Assigns ids to a view tree: one walk, done once per render. */
 export function assignIds(root: UiElement): LiveTree {
-  const rootStyles = root.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
+  const rootStyles = root.extras?.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
-  const live = resolve(root, ROOT_ID, false, rootStyles, 0);
+  const live = resolve(root, ROOT_ID, rootStyles, 0);
   return { kind: "tree", root: live };
 }
 
@@ -64,7 +64,7 @@ const path: string[] = [];
  * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
  * children (the root's own injected styles). `depth`: the element's place in `path`.
  */
-function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNode[] | undefined, depth: number): LiveElement {
+function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, depth: number): LiveElement {
   const children = el.children;
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
@@ -78,12 +78,12 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
     if (child.kind === "el") {
       elements++;
       if (child.key !== undefined) keyed++;
-      size += child.passes?.length ?? 0;
+      size += child.extras?.passes?.length ?? 0;
     }
   }
   // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
   if (elements === 0 && leading === undefined) {
-    return liveElementOf(el, seg, indexFree, children as readonly LiveNode[]);
+    return liveElementOf(el, seg, children as readonly LiveNode[]);
   }
   path[depth] = seg;
   const kids = new Array<LiveNode>(size);
@@ -100,13 +100,14 @@ function resolve(el: UiElement, seg: string, indexFree: boolean, leading: LiveNo
     const k = child.key;
     const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
     const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
-    if (child.passes) {
+    const passes = child.extras?.passes;
+    if (passes) {
       const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
-      for (const p of child.passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
+      for (const p of passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
     }
-    kids[w++] = reusedOrResolved(child, childSeg, unique, depth + 1);
+    kids[w++] = reusedOrResolved(child, childSeg, depth + 1);
   }
-  return liveElementOf(el, seg, indexFree, sameAsChildren(kids, children) ? (children as readonly LiveNode[]) : kids);
+  return liveElementOf(el, seg, sameAsChildren(kids, children) ? (children as readonly LiveNode[]) : kids);
 }
 
 /**
@@ -125,22 +126,40 @@ function sameAsChildren(kids: readonly LiveNode[], children: readonly UiNode[]):
  * its parent, so the subtree is the same wherever that is, and the diff skips a pair that is one
  * object. Not when the subtree holds injected styles, whose CSS names whole ids.
  */
-function reusedOrResolved(child: UiElement, seg: string, indexFree: boolean, depth: number): LiveElement {
-  // Only this walk writes the mark, and it writes live elements (see `remember`).
-  const cached = child.live as LiveElement | undefined;
+function reusedOrResolved(child: UiElement, seg: string, depth: number): LiveElement {
+  const cached = lastLive(child);
   if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
-  const live = resolve(child, seg, indexFree, undefined, depth);
-  remember(child, stylesMade === stylesBefore ? live : undefined);
+  const live = resolve(child, seg, undefined, depth);
+  remember(child, live, stylesMade !== stylesBefore);
   return live;
 }
 
-/** Notes the live element on its view element; an app may have frozen a view constant, which then keeps nothing. */
-function remember(child: UiElement, live: LiveElement | undefined): void {
+/**
+ * The live element last built from `child`: the one its extras note, if they note one (null: none
+ * to reuse); else the element itself, once placed in place (its seg written); else none.
+ */
+function lastLive(child: UiElement): LiveElement | undefined {
+  const noted = child.extras?.live;
+  // Only this walk writes the note, and it writes live elements (see `remember`).
+  if (noted !== undefined) return (noted ?? undefined) as LiveElement | undefined;
+  return child.seg === undefined ? undefined : (child as unknown as LiveElement);
+}
+
+/**
+ * Notes the live element built from a view element. The usual case, the element placed in place
+ * as its own live element, needs no note (its seg says it); another object is noted in its extras,
+ * and so is a subtree with injected styles (null: resolved again each render). An app may have
+ * frozen a view constant, which then keeps nothing, and is walked again on every render.
+ */
+function remember(child: UiElement, live: LiveElement, styled: boolean): void {
+  const extras = child.extras;
+  const note = styled ? null : (live as unknown) === child ? undefined : live;
+  if (note === (extras?.live)) return;
   try {
-    child.live = live;
+    child.extras = { passes: extras?.passes, pass: extras?.pass, live: note };
   } catch {
-    // Frozen: it keeps nothing, and is walked again on every render.
+    // Frozen: it keeps nothing.
   }
 }
 
@@ -150,16 +169,15 @@ function remember(child: UiElement, live: LiveElement | undefined): void {
  * one beside it (docs/deployment.md#memory); a new one when `el` was placed before (under
  * another seg, or with injected styles whose CSS named other ids) or is frozen.
  */
-function liveElementOf(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): LiveElement {
-  if (el.seg === undefined && placedInPlace(el, seg, indexFree, kids)) return el as unknown as LiveElement;
-  return liveElement(el.tag, seg, el.key, indexFree, el.attrs, kids, el.name, el.type, el.handlers, undefined);
+function liveElementOf(el: UiElement, seg: string, kids: readonly LiveNode[]): LiveElement {
+  if (el.seg === undefined && placedInPlace(el, seg, kids)) return el as unknown as LiveElement;
+  return liveElement(el.tag, seg, el.key, el.attrs, kids, el.name, el.type, el.handlers, undefined);
 }
 
 /** Writes the live fields into a view element never placed before; false when it is frozen. */
-function placedInPlace(el: UiElement, seg: string, indexFree: boolean, kids: readonly LiveNode[]): boolean {
+function placedInPlace(el: UiElement, seg: string, kids: readonly LiveNode[]): boolean {
   try {
     el.seg = seg;
-    el.indexFree = indexFree;
     el.kids = kids as readonly UiNode[];
     return true;
   } catch {
@@ -254,7 +272,6 @@ function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
     "style",
     `${ownerSeg}~${pass}`,
     undefined,
-    true,
     {},
     [{ kind: "text", text: css }],
     undefined,

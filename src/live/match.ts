@@ -27,7 +27,7 @@
  * overlap, at most twice per element there.
  */
 import { greedy, lcs } from "./lcs.ts";
-import { hasHandlerId, type LiveElement, type LiveNode } from "./tree.ts";
+import { hasHandlerId, isIndexFree, type LiveElement, type LiveNode, passOf } from "./tree.ts";
 
 const LCS_LIMIT = 1_000_000;
 
@@ -47,8 +47,9 @@ export function sameShape(a: LiveElement, b: LiveElement): boolean {
   }
 }
 
-function isIndexFree(node: LiveNode): boolean {
-  return node.kind === "el" && node.indexFree;
+/** An element whose id has no index (src/live/tree.ts isIndexFree); a text or raw node is not. */
+function indexFreeNode(node: LiveNode): boolean {
+  return node.kind === "el" && isIndexFree(node);
 }
 
 function shapeKey(el: LiveElement): string {
@@ -102,7 +103,7 @@ function pairIndexFree(m: Matching): void {
   let cursor = 0;
   for (let j = 0; j < next.length; j++) {
     const n = next[j] as LiveNode;
-    if (n.kind !== "el" || !n.indexFree) continue;
+    if (n.kind !== "el" || !isIndexFree(n)) continue;
     cursor = nextIndexFree(prev, cursor);
     if (cursor < prev.length && (prev[cursor] as LiveElement).seg === n.seg) {
       pairSameSeg(m, cursor++, j);
@@ -120,7 +121,7 @@ function pairIndexFree(m: Matching): void {
 
 /** The index of the first index-free old child at or after `from` (the list's length if none). */
 function nextIndexFree(prev: readonly LiveNode[], from: number): number {
-  while (from < prev.length && !isIndexFree(prev[from] as LiveNode)) from++;
+  while (from < prev.length && !indexFreeNode(prev[from] as LiveNode)) from++;
   return from;
 }
 
@@ -129,7 +130,7 @@ function pairMissedBySeg(m: Matching, missed: readonly number[]): void {
   const kept = keptOld(m);
   const bySeg = new Map<string, number>();
   for (let i = 0; i < m.prev.length; i++) {
-    if (kept[i] === 0 && isIndexFree(m.prev[i] as LiveNode)) bySeg.set((m.prev[i] as LiveElement).seg, i);
+    if (kept[i] === 0 && indexFreeNode(m.prev[i] as LiveNode)) bySeg.set((m.prev[i] as LiveElement).seg, i);
   }
   for (const j of missed) {
     const i = bySeg.get((m.next[j] as LiveElement).seg);
@@ -149,7 +150,7 @@ function pairSameSeg(m: Matching, i: number, j: number): void {
 /** The elements left for step 2. Injected styles take part in step 1 only: one unpaired there is new. */
 function shapeCandidates(m: Matching): Candidates {
   const kept = keptOld(m);
-  const candidate = (node: LiveNode) => node.kind === "el" && node.pass === undefined;
+  const candidate = (node: LiveNode) => node.kind === "el" && passOf(node) === undefined;
   const ps: number[] = [], ns: number[] = [];
   for (let i = 0; i < m.prev.length; i++) if (kept[i] === 0 && candidate(m.prev[i] as LiveNode)) ps.push(i);
   for (let j = 0; j < m.next.length; j++) if (m.toPrev[j] === -1 && candidate(m.next[j] as LiveNode)) ns.push(j);

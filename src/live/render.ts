@@ -17,7 +17,7 @@ import { RAW_TEXT_TAGS, type UiElement, VOID_TAGS } from "../ui/node.ts";
 import { assignIds } from "./ids.ts";
 import { escapeAttr, escapeRawText, escapeText } from "./escape.ts";
 import { ChildSegs, ID_ATTR, KEY_ATTR, keyFromAttrs, ROOT_ID } from "../protocol/mod.ts";
-import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree } from "./tree.ts";
+import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree, passOf } from "./tree.ts";
 import { fitOf, flagsBelow, FRAGMENT_FLAGS, SHIFTED, textFits, UNSAFE } from "./parser-fit.ts";
 
 /** The state of one render call: once the parser may have rearranged something, every id is written. */
@@ -105,10 +105,11 @@ function kids(el: LiveElement, id: string, flags: number, state: RenderState): s
     const fit = fitOf(tag, flags, kid.tag);
     if (fit === UNSAFE) state.allIds = true;
     else if (fit === SHIFTED) shifted = true;
-    const writeId = state.allIds || shifted || styled || kid.pass !== undefined ||
+    const pass = passOf(kid);
+    const writeId = state.allIds || shifted || styled || pass !== undefined ||
       segs.derive(kid.tag, keyFromAttrs(kid.tag, kid.attrs[KEY_ATTR], kid.attrs["name"])) !== kid.seg;
     segs.element(kid.seg, writeId);
-    styled = kid.pass !== undefined;
+    styled = pass !== undefined;
     out += element(kid, childId(id, kid.seg), writeId, flags, state);
   }
   return out;

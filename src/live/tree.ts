@@ -14,7 +14,7 @@
  * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
  * an event writes a handful.
  */
-import { type Handlers, type MessageRecord, NO_CHILDREN, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
+import { type ElementExtras, type Handlers, type MessageRecord, NO_CHILDREN, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
@@ -32,8 +32,6 @@ export interface LiveElement {
   readonly seg: string;
   /** The sanitised key, or undefined (docs/protocol.md#keys). */
   readonly key: string | undefined;
-  /** A uniquely keyed element or an injected style: its id has no index. */
-  readonly indexFree: boolean;
   /** Rendered attributes except svc-id, which derives from the id (docs/protocol.md#derived-ids). */
   readonly attrs: Readonly<Record<string, string>>;
   /** DOM children: view children, with each child's injected styles just before it. */
@@ -47,12 +45,28 @@ export interface LiveElement {
    * session keeps a tree, and every field is paid per element (bench/live.bench.ts, memory).
    */
   readonly handlers: Handlers | undefined;
-  /** The pass, for an injected style. */
-  readonly pass: Pass | undefined;
+  /** For an injected style, its pass (`extras.pass`); undefined for most elements (src/ui/types.ts ElementExtras). */
+  readonly extras: ElementExtras | undefined;
 }
 
 /** A node of a rendered live tree. */
 export type LiveNode = LiveElement | UiText | UiRaw;
+
+/**
+ * A uniquely keyed element or an injected style: its id has no index. Read from the seg, which
+ * says so (`#tag:key`, docs/protocol.md#id-grammar), rather than kept in a field of every element.
+ */
+export function isIndexFree(el: LiveElement): boolean {
+  return el.seg.charCodeAt(0) === HASH_CODE || el.extras?.pass !== undefined;
+}
+
+/** The pass of an injected style node; undefined for any other element. */
+export function passOf(el: LiveElement): Pass | undefined {
+  return el.extras?.pass;
+}
+
+/** The char code that starts an index-free seg. */
+const HASH_CODE = "#".charCodeAt(0);
 
 /** Whether the element has handlers (child matching compares it). */
 export function hasHandlerId(el: LiveElement): boolean {
@@ -67,7 +81,7 @@ export function hasRawKid(el: LiveElement): boolean {
 
 /** A copy of `el` holding `kids`. */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
-  return liveElement(el.tag, el.seg, el.key, el.indexFree, el.attrs, kids, el.name, el.type, el.handlers, el.pass);
+  return liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.name, el.type, el.handlers, el.extras?.pass);
 }
 
 /**
@@ -79,7 +93,6 @@ export function liveElement(
   tag: string,
   seg: string,
   key: string | undefined,
-  indexFree: boolean,
   attrs: Readonly<Record<string, string>>,
   kids: readonly LiveNode[],
   name: string | undefined,
@@ -92,17 +105,14 @@ export function liveElement(
     tag,
     attrs,
     handlers,
-    passes: undefined,
     children: NO_CHILDREN,
     key,
     name,
     type,
-    live: undefined,
     call: undefined,
     seg,
-    indexFree,
     kids: kids as readonly UiNode[],
-    pass,
+    extras: pass === undefined ? undefined : { passes: undefined, pass, live: undefined },
   };
   return el as LiveElement;
 }

@@ -11,9 +11,9 @@ import { KEY_ATTR, NAME_KEYED_TAGS, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeElementLog } from "./lazy.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
-import type { Child, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+import type { Child, ElementExtras, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
-export type { Child, Handlers, LiveMark, Message, MessageRecord, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+export type { Child, ElementExtras, Handlers, LiveMark, Message, MessageRecord, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
 export { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 
@@ -98,17 +98,14 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
     tag: lower,
     attrs: norm.attrs,
     handlers: norm.handlers,
-    passes: norm.passes,
     children: kids,
     key,
     name: norm.name,
     type: norm.type,
-    live: undefined,
     call: undefined,
     seg: undefined,
-    indexFree: false,
     kids: undefined,
-    pass: undefined,
+    extras: extrasOf(norm.passes),
   };
 }
 
@@ -129,18 +126,20 @@ function element(
     tag,
     attrs,
     handlers,
-    passes,
     children,
     key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name),
     name,
     type: attrs["type"],
-    live: undefined,
     call: undefined,
     seg: undefined,
-    indexFree: false,
     kids: undefined,
-    pass: undefined,
+    extras: extrasOf(passes),
   };
+}
+
+/** The extras of a view element: its style passes, if it has any (most have none, and no extras). */
+function extrasOf(passes: readonly PassTemplate[] | undefined): ElementExtras | undefined {
+  return passes === undefined ? undefined : { passes, pass: undefined, live: undefined };
 }
 
 /** The element's key by priority (docs/protocol.md#node-ids): its svc-key, else its name on a form control; sanitised. */
@@ -164,7 +163,7 @@ function keyedElement(k: string, node: UiElement): UiElement {
   const attrs = { ...node.attrs };
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;
-  return element(node.tag, attrs, node.handlers, node.passes, node.children);
+  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
 }
 
 /**
@@ -228,12 +227,12 @@ function textOnly(tag: string, kids: UiNode[], value: string | undefined): UiNod
 function selectValue(kids: UiNode[], value: string): UiNode[] {
   return kids.map((kid) => {
     if (kid.kind !== "el") return kid;
-    if (kid.tag === "optgroup") return element(kid.tag, kid.attrs, kid.handlers, kid.passes, selectValue([...kid.children], value));
+    if (kid.tag === "optgroup") return element(kid.tag, kid.attrs, kid.handlers, kid.extras?.passes, selectValue([...kid.children], value));
     if (kid.tag !== "option") return kid;
     const optionValue = kid.attrs["value"] ?? kid.children.map((c) => (c.kind === "text" ? c.text : "")).join("");
     const attrs = { ...kid.attrs };
     if (optionValue === value) attrs["selected"] = "selected";
     else delete attrs["selected"];
-    return element(kid.tag, attrs, kid.handlers, kid.passes, kid.children);
+    return element(kid.tag, attrs, kid.handlers, kid.extras?.passes, kid.children);
   });
 }

@@ -28,6 +28,23 @@ export interface LiveMark {
   readonly seg: string;
 }
 
+/**
+ * What few elements carry, in one object beside them rather than in a field each of every element
+ * of every kept page (docs/deployment.md#memory): most elements have none, and share `undefined`.
+ */
+export interface ElementExtras {
+  /** A view element's style props, which the id walk injects as style nodes before it (src/live/ids.ts). */
+  readonly passes: readonly PassTemplate[] | undefined;
+  /** An injected style node's pass. */
+  readonly pass: Pass | undefined;
+  /**
+   * The live element the id walk last built from this view element, when that is another object
+   * (the element was placed before under another seg); null when the element is resolved again on
+   * every render (its subtree's injected styles name whole ids). Not part of the view's meaning.
+   */
+  readonly live: LiveMark | null | undefined;
+}
+
 /** An element of a view, as `Ui.h` or JSX builds it. */
 export interface UiElement {
   readonly kind: "el";
@@ -36,7 +53,6 @@ export interface UiElement {
   /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
   readonly attrs: Readonly<Record<string, string>>;
   readonly handlers: Handlers | undefined;
-  readonly passes: readonly PassTemplate[] | undefined;
   readonly children: readonly UiNode[];
   /**
    * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys),
@@ -47,13 +63,6 @@ export interface UiElement {
   readonly key: string | undefined;
   readonly name: string | undefined;
   readonly type: string | undefined;
-  /**
-   * The live element last built from this element (src/live/ids.ts), kept so that an element
-   * object a view hands back again (a static part built once, a `Ui.lazy` part) is not walked
-   * again, and the diff sees the same live element and skips it. Not part of the view's meaning:
-   * the live layer, which sits above this module, owns what is stored here.
-   */
-  live: LiveMark | undefined;
   /**
    * Within a live session's render, what the `Ui.h` or `Ui.keyed` call that built this element is
    * compared with by the next render's calls (src/ui/element-log.ts); undefined outside one. Not
@@ -66,9 +75,9 @@ export interface UiElement {
    * beside it (src/live/tree.ts, LiveElement). Undefined until then. Not part of the view's meaning.
    */
   seg: string | undefined;
-  indexFree: boolean;
   kids: readonly UiNode[] | undefined;
-  pass: Pass | undefined;
+  /** Style passes, an injected style's pass, the id walk's cache (see ElementExtras); undefined for most elements. */
+  extras: ElementExtras | undefined;
 }
 /** A text node of a view. */
 export interface UiText {

@@ -3,7 +3,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { assignIds, parseId, sanitizeKey } from "../../src/live/ids.ts";
-import { childId, findElement, forEachElement, handlerFor, type LiveElement, type LiveNode, type LiveTree } from "../../src/live/tree.ts";
+import {
+  childId,
+  findElement,
+  forEachElement,
+  handlerFor,
+  isIndexFree,
+  type LiveElement,
+  type LiveNode,
+  type LiveTree,
+  passOf,
+} from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
 import { build, mutate, type Spec, specArb } from "./support/trees.ts";
 
@@ -124,11 +134,11 @@ type At = { id: string; tag: string; chain: string };
 function byPath(spec: Spec): Map<string, At> {
   const out = new Map<string, At>();
   const walk = (live: LiveElement, id: string, path: string, chain: string) => {
-    const here = `${chain}/${live.tag}:${live.key ?? ""}:${live.indexFree}`;
+    const here = `${chain}/${live.tag}:${live.key ?? ""}:${isIndexFree(live)}`;
     out.set(path, { id, tag: live.tag, chain: here });
     let index = 0;
     for (const kid of live.kids as LiveNode[]) {
-      if (kid.kind === "el" && kid.pass !== undefined) continue;
+      if (kid.kind === "el" && passOf(kid) !== undefined) continue;
       if (kid.kind === "el") walk(kid, childId(id, kid.seg), `${path}/${index}`, here);
       index++;
     }
