@@ -14,7 +14,16 @@
  * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
  * an event writes a handful.
  */
-import { type ElementExtras, type Handlers, type MessageRecord, NO_CHILDREN, type UiElement, type UiNode, type UiRaw, type UiText } from "../ui/node.ts";
+import {
+  type ElementExtras,
+  type Handlers,
+  type MessageRecord,
+  NO_CHILDREN,
+  type UiElement,
+  type UiNode,
+  type UiRaw,
+  type UiText,
+} from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */

@@ -13,6 +13,7 @@
 import type { JsonValue } from "../json.ts";
 import { EVENT_KINDS, type EventKind, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR } from "../protocol/mod.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./types.ts";
+import { HandlerMessage } from "./handler-message.ts";
 import { type CssProps, declarations, passTemplates, STYLE_PROP_NAMES, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
@@ -187,17 +188,33 @@ const MESSAGE_ATTR_LIST = EVENT_KINDS.map(messageAttr);
  * handlers record. The client finds a handler by its message attribute (docs/protocol.md#markup-attributes).
  */
 function writeHandlers(attrs: Record<string, string>, records: readonly (MessageRecord | undefined)[]): Handlers {
-  const handlers: Partial<Record<EventKind, MessageRecord>> = {};
+  let handlers: Partial<Record<EventKind, MessageRecord>> | undefined;
+  let only = -1;
   for (let i = 0; i < EVENT_KINDS.length; i++) {
     const record = records[i];
     if (record === undefined) continue;
-    handlers[EVENT_KINDS[i]!] = record;
+    if (only === -1) only = i;
+    else (handlers ??= ONE_HANDLER[EVENT_KINDS[only]!]!(records[only]!))[EVENT_KINDS[i]!] = record;
     attrs[MESSAGE_ATTR_LIST[i]!] = messageAttrValue(record);
   }
+  handlers ??= ONE_HANDLER[EVENT_KINDS[only]!]!(records[only]!);
   const filter = handlers.keydown?.key;
   if (filter !== undefined && filter !== "") attrs[KEY_FILTER_ATTR] = filter;
   return handlers;
 }
+
+/**
+ * The handlers of an element with one handler, the usual case, as an object literal of that one
+ * field: the engine sizes a literal to its fields, where an object grown from `{}` reserves four
+ * (24 bytes more per handler of every kept page, docs/deployment.md#memory).
+ */
+const ONE_HANDLER: Readonly<Record<EventKind, (record: MessageRecord) => Partial<Record<EventKind, MessageRecord>>>> = {
+  click: (record) => ({ click: record }),
+  input: (record) => ({ input: record }),
+  change: (record) => ({ change: record }),
+  submit: (record) => ({ submit: record }),
+  keydown: (record) => ({ keydown: record }),
+};
 
 /**
  * A message attribute: the name alone, or the JSON array `[msg, ...args]`. Handlers with a few plain
@@ -228,31 +245,6 @@ function attrString(name: string, value: unknown): string | undefined {
   throw new TypeError(`Ui.h: attribute ${name} must be a string, number or boolean`);
 }
 
-/**
- * A handler's message as the element keeps it: its own copy of the arguments, which nothing writes
- * into. A class of its own, so that the session memo can keep the record itself, in place of a copy
- * of the message it was made from, and tell it from plain data (src/ui/same-value.ts).
- */
-export class HandlerMessage implements MessageRecord {
-  constructor(readonly msg: string, readonly args: readonly JsonValue[]) {}
-
-  /** Whether `value`, a handler prop's value, is the message this record was made from. */
-  madeFrom(value: unknown): boolean {
-    if (!Array.isArray(value) || value.length !== this.args.length + 1 || value[0] !== this.msg) return false;
-    for (let k = 0; k < this.args.length; k++) if (value[k + 1] !== this.args[k]) return false;
-    return true;
-  }
-
-  /** Whether every argument is a string, number, boolean or null: a record the caller cannot change in place. */
-  get plain(): boolean {
-    for (const arg of this.args) if (typeof arg === "object" && arg !== null) return false;
-    return true;
-  }
-}
-
-/** The arguments of a message named alone: one shared list, since records are never written into. */
-const NO_ARGS: readonly JsonValue[] = Object.freeze([]);
-
 function messageRecord(prop: string, value: unknown): MessageRecord {
   if (prop === "onKeydown" && typeof value === "object" && value !== null && !Array.isArray(value)) {
     const { key, msg } = value as { key?: unknown; msg?: unknown };
@@ -260,9 +252,9 @@ function messageRecord(prop: string, value: unknown): MessageRecord {
     const record = messageRecord("onKeydown", msg);
     return { msg: record.msg, args: record.args, key };
   }
-  if (typeof value === "string" && value !== "") return new HandlerMessage(value, NO_ARGS);
+  if (typeof value === "string" && value !== "") return HandlerMessage.of(value, undefined);
   if (Array.isArray(value) && typeof value[0] === "string" && value[0] !== "") {
-    return new HandlerMessage(value[0], value.length === 1 ? NO_ARGS : value.slice(1) as JsonValue[]);
+    return HandlerMessage.of(value[0], value as readonly JsonValue[]);
   }
   throw new TypeError(`Ui.h: ${prop} must name a message: "Msg" or ["Msg", ...args]`);
 }

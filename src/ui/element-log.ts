@@ -35,7 +35,8 @@
  * and otherwise is built while the cursor stays (a row inserted above, or a changed call, whose
  * next call then finds its own element just ahead).
  */
-import { type Attrs, CHILDREN_PROP, HandlerMessage, handlerKind } from "./attrs.ts";
+import { type Attrs, CHILDREN_PROP, handlerKind } from "./attrs.ts";
+import { HandlerMessage } from "./handler-message.ts";
 import type { Child, UiElement, UiNode, UiText } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { CHILDREN_REWRITING_TAGS } from "./tags.ts";

@@ -13,7 +13,19 @@ import { activeElementLog } from "./lazy.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, ElementExtras, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
-export type { Child, ElementExtras, Handlers, LiveMark, Message, MessageRecord, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+export type {
+  Child,
+  ElementExtras,
+  Handlers,
+  LiveMark,
+  Message,
+  MessageRecord,
+  PassTemplate,
+  UiElement,
+  UiNode,
+  UiRaw,
+  UiText,
+} from "./types.ts";
 
 export { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 

@@ -10,7 +10,7 @@
  * nothing, so a call holding it is simply built again. A handler's record (`HandlerMessage`), which
  * the memo keeps in place of a copy of a message, equals the message it was made from.
  */
-import { HandlerMessage } from "./attrs.ts";
+import { HandlerMessage } from "./handler-message.ts";
 
 /** Deeper plain data is not compared: a call holding it is built again on every render. */
 const MAX_DEPTH = 16;

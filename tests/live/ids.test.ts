@@ -15,6 +15,7 @@ import {
   passOf,
 } from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
+import { recordData } from "./support/records.ts";
 import { build, mutate, type Spec, specArb } from "./support/trees.ts";
 
 /** Every id of a tree, in document order. */
@@ -184,9 +185,9 @@ test("handlerFor finds the message of a handler id, and nothing for ids that are
       h("ul", {}, keyed("a", h("li", {}, h("button", { onClick: "Deep" })))),
     ),
   );
-  assert.deepEqual({ ...handlerFor(tree, "r.0#button", "click") }, { msg: "Add", args: [1] });
-  assert.deepEqual({ ...handlerFor(tree, "r.1#input", "keydown") }, { msg: "Send", args: [], key: "Enter" });
-  assert.deepEqual({ ...handlerFor(tree, "r.2#ul.#li:a.0#button", "click") }, { msg: "Deep", args: [] });
+  assert.deepEqual(recordData(handlerFor(tree, "r.0#button", "click")), { msg: "Add", args: [1] });
+  assert.deepEqual(recordData(handlerFor(tree, "r.1#input", "keydown")), { msg: "Send", args: [], key: "Enter" });
+  assert.deepEqual(recordData(handlerFor(tree, "r.2#ul.#li:a.0#button", "click")), { msg: "Deep", args: [] });
   for (const id of ["r", "r.2#ul", "r.0#button.0#span", "r.9#button", "r.0#butto", "r.0#buttonx", "", "x"]) {
     assert.equal(handlerFor(tree, id, "click"), undefined, id);
   }

@@ -156,11 +156,30 @@ test("a handler's message is kept as the element's own record, and compared with
   const record = first.handlers?.click;
   assert.ok(first.call?.includes(record), "the call keeps the handler's record, not a copy of the message");
   assert.equal(renderWithMemo(memo, button(["Pick", 1, "a", true, null])), first, "the same message: reused");
-  for (const other of [["Pick", 1, "a", true], ["Pick", 2, "a", true, null], ["Drop", 1, "a", true, null], "Pick", ["Pick", 1, "a", true, null, 0]]) {
+  for (
+    const other of [["Pick", 1, "a", true], ["Pick", 2, "a", true, null], ["Drop", 1, "a", true, null], "Pick", [
+      "Pick",
+      1,
+      "a",
+      true,
+      null,
+      0,
+    ]]
+  ) {
     const built = renderWithMemo(memo, button(other));
     assert.notEqual(built, first, `${JSON.stringify(other)} is another message: built`);
     assert.deepEqual(dom(built), dom(Ui.h("button", { onClick: other } as never, "go")));
     assert.equal(renderWithMemo(memo, button(["Pick", 1, "a", true, null])).handlers?.click?.args[0], 1);
+  }
+  // One plain argument, kept in the record itself: compared by value and type.
+  const one = renderWithMemo(memo, button(["Row", 7]));
+  assert.deepEqual(one.handlers?.click?.args, [7]);
+  assert.equal(renderWithMemo(memo, button(["Row", 7])), one, "the same one-argument message: reused");
+  for (const other of [["Row", "7"], ["Row", 8], ["Row"], ["Row", 7, 7], ["Col", 7]]) {
+    const built = renderWithMemo(memo, button(other));
+    assert.notEqual(built, one, `${JSON.stringify(other)} is another message: built`);
+    assert.deepEqual(dom(built), dom(Ui.h("button", { onClick: other } as never, "go")));
+    assert.equal(renderWithMemo(memo, button(["Row", 7])).attrs["data-svc-click"], '["Row",7]');
   }
   // An argument that is itself data is copied, as any other value: a change in place is seen.
   const nested = { row: 1 };

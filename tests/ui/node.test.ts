@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Ui } from "../../src/ui/mod.ts";
 import fc from "fast-check";
+import { recordData } from "../live/support/records.ts";
 
 const { h, keyed, raw, text } = Ui;
 
@@ -15,8 +16,7 @@ test("children flatten, empty ones vanish and adjacent text merges", () => {
 
 test("handlers become message records and the attributes a client delegates on", () => {
   const el = h("input", { onInput: "Set", onChange: ["Pick", 1, { a: true }], onKeydown: { key: "Enter", msg: ["Send", "x"] } });
-  // Compared as data: a handler record is a class instance (src/ui/attrs.ts HandlerMessage), a key-filtered one a plain object.
-  assert.deepEqual(Object.fromEntries(Object.entries(el.handlers ?? {}).map(([kind, record]) => [kind, { ...record }])), {
+  assert.deepEqual(Object.fromEntries(Object.entries(el.handlers ?? {}).map(([kind, record]) => [kind, recordData(record)])), {
     input: { msg: "Set", args: [] },
     change: { msg: "Pick", args: [1, { a: true }] },
     keydown: { msg: "Send", args: ["x"], key: "Enter" },
