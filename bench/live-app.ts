@@ -259,7 +259,7 @@ export function credsFromPage(html: string, cookie: string): SessionCreds {
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
   // Every variant renders the same page (the ids the markup leaves out are derived, docs/protocol.md#derived-ids).
   const incId = idsOf(view(initialModel), (el) => el.tag === "button" && textOf(el) === "+")[0];
-  const nameId = idsOf(view(initialModel), (el) => el.tag === "input" && el.name === "name")[0];
+  const nameId = idsOf(view(initialModel), (el) => el.tag === "input" && el.attrs["name"] === "name")[0];
   if (!incId || !nameId) throw new Error("bench page lacks the + button or the name input");
   return { cookie, csrf: meta("svc-csrf"), handle: meta("svc-session"), incId, nameId };
 }

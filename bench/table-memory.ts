@@ -51,7 +51,7 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
   const html = await resp.text();
   const cookie = cookiesOf(resp);
   const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
-  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
+  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   for (let seq = 1; seq <= 10; seq++) {
     const row = (seq * 7) % rows;
     const id = ids[row]!;

@@ -30,7 +30,7 @@ export async function openTab(fetch: Fetch, rows: number, page: string): Promise
   const html = await resp.text();
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
   // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
-  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.name?.startsWith("qty-") === true);
+  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
   return {
     cookie: cookiesOf(resp),

@@ -282,7 +282,7 @@ class DiffWalk extends PairPath {
     // Index-free: matching pairs it by its seg alone (step 1). Else its shape must match, or it
     // must be the only element of its tag on both sides, which matching pairs whatever its shape.
     if (isIndexFree(x)) return this.kept(kid, TRUSTED);
-    const found = x.name === ny.name && x.type === ny.type ? this.kept(kid, VERIFY) : MISMATCH;
+    const found = x.attrs["name"] === ny.attrs["name"] && x.attrs["type"] === ny.attrs["type"] ? this.kept(kid, VERIFY) : MISMATCH;
     if (found !== MISMATCH) return found;
     if (!(onlyOfTag(parent.before.kids, x) && onlyOfTag(parent.after.kids, ny))) return NOT_IN_PLACE;
     return this.kept(kid, TRUSTED);

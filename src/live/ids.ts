@@ -171,7 +171,7 @@ function remember(child: UiElement, live: LiveElement, styled: boolean): void {
  */
 function liveElementOf(el: UiElement, seg: string, kids: readonly LiveNode[]): LiveElement {
   if (el.seg === undefined && placedInPlace(el, seg, kids)) return el as unknown as LiveElement;
-  return liveElement(el.tag, seg, el.key, el.attrs, kids, el.name, el.type, el.handlers, undefined);
+  return liveElement(el.tag, seg, el.key, el.attrs, kids, el.handlers, undefined);
 }
 
 /** Writes the live fields into a view element never placed before; false when it is frozen. */
@@ -274,8 +274,6 @@ function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
     undefined,
     {},
     [{ kind: "text", text: css }],
-    undefined,
-    undefined,
     undefined,
     pass,
   );

@@ -34,7 +34,7 @@ const LCS_LIMIT = 1_000_000;
 /** Whether two elements have the same shape; no allocation, for the hot path. */
 export function sameShape(a: LiveElement, b: LiveElement): boolean {
   if (a === b) return true;
-  if (a.tag !== b.tag || a.key !== b.key || a.name !== b.name || a.type !== b.type) return false;
+  if (a.tag !== b.tag || a.key !== b.key || a.attrs["name"] !== b.attrs["name"] || a.attrs["type"] !== b.attrs["type"]) return false;
   const ak = a.kids, bk = b.kids;
   let i = 0, j = 0;
   for (;;) {
@@ -55,7 +55,7 @@ function indexFreeNode(node: LiveNode): boolean {
 function shapeKey(el: LiveElement): string {
   let tags = "";
   for (const kid of el.kids) if (kid.kind === "el") tags += `${kid.tag},`;
-  return `${el.tag}\u0001${el.key ?? ""}\u0001${el.name ?? ""}\u0001${el.type ?? ""}\u0001${tags}`;
+  return `${el.tag}\u0001${el.key ?? ""}\u0001${el.attrs["name"] ?? ""}\u0001${el.attrs["type"] ?? ""}\u0001${tags}`;
 }
 
 /**

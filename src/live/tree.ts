@@ -45,9 +45,6 @@ export interface LiveElement {
   readonly attrs: Readonly<Record<string, string>>;
   /** DOM children: view children, with each child's injected styles just before it. */
   readonly kids: readonly LiveNode[];
-  /** The `name` and `type` attributes (child matching compares them, docs/protocol.md#kids). */
-  readonly name: string | undefined;
-  readonly type: string | undefined;
   /**
    * The element's handlers (undefined for none, and for an injected style), which its message
    * attributes render. What can be derived (whether a kid is raw HTML) is not stored: every
@@ -90,7 +87,7 @@ export function hasRawKid(el: LiveElement): boolean {
 
 /** A copy of `el` holding `kids`. */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
-  return liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.name, el.type, el.handlers, el.extras?.pass);
+  return liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass);
 }
 
 /**
@@ -104,8 +101,6 @@ export function liveElement(
   key: string | undefined,
   attrs: Readonly<Record<string, string>>,
   kids: readonly LiveNode[],
-  name: string | undefined,
-  type: string | undefined,
   handlers: Handlers | undefined,
   pass: Pass | undefined,
 ): LiveElement {
@@ -116,8 +111,6 @@ export function liveElement(
     handlers,
     children: NO_CHILDREN,
     key,
-    name,
-    type,
     call: undefined,
     seg,
     kids: kids as readonly UiNode[],

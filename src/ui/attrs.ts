@@ -68,13 +68,12 @@ export type NormalAttrs = {
   /** The `value` of a textarea or select, which is not an attribute of theirs (see node.ts). */
   readonly textValue: string | undefined;
   /**
-   * The `svc-key`, `name` and `type` attributes, noted while the attributes are written: the
-   * element keeps them in fields (node.ts), and reading them back from a bag of varying shape
-   * cost more than writing the whole bag (bench/live.bench.ts).
+   * The `svc-key` and `name` attributes, noted while the attributes are written: the element's key
+   * is worked out from them (node.ts), and reading them back from a bag of varying shape cost more
+   * than writing the whole bag (bench/live.bench.ts).
    */
   readonly key: string | undefined;
   readonly name: string | undefined;
-  readonly type: string | undefined;
 };
 
 /**
@@ -121,7 +120,6 @@ const NO_NORMAL_ATTRS: NormalAttrs = Object.freeze({
   textValue: undefined,
   key: undefined,
   name: undefined,
-  type: undefined,
 });
 
 function isEmpty(attrs: object): boolean {
@@ -142,7 +140,7 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
   // each kind up by name in an object of varying shape.
   let records: (MessageRecord | undefined)[] | undefined;
   let styleProps: Record<string, unknown> | undefined;
-  let textValue: string | undefined, key: string | undefined, name: string | undefined, type: string | undefined;
+  let textValue: string | undefined, key: string | undefined, name: string | undefined;
   const valueIsText = tag === "textarea" || tag === "select";
   for (const prop of Object.keys(input)) {
     // A JSX bag's children are the element's children, not an attribute (checked before the lookup: every JSX element has them).
@@ -167,7 +165,6 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
     if (text === undefined) continue;
     attrs[attr] = text;
     if (attr === "name") name = text;
-    else if (attr === "type") type = text;
     else if (attr === KEY_ATTR) key = text;
   }
   if (styleProps?.["style"] !== undefined) {
@@ -177,7 +174,7 @@ export function normalizeAttrs(tag: string, input: Attrs): NormalAttrs {
   }
   const handlers = records === undefined ? undefined : writeHandlers(attrs, records);
   const passes = styleProps === undefined ? undefined : passTemplates(styleProps as StyleProps);
-  return { attrs: isEmpty(attrs) ? NO_ATTRS : attrs, handlers, passes, textValue, key, name, type };
+  return { attrs: isEmpty(attrs) ? NO_ATTRS : attrs, handlers, passes, textValue, key, name };
 }
 
 const KIND_INDEX = Object.fromEntries(EVENT_KINDS.map((kind, i) => [kind, i])) as Readonly<Record<EventKind, number>>;

@@ -112,8 +112,6 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
     handlers: norm.handlers,
     children: kids,
     key,
-    name: norm.name,
-    type: norm.type,
     call: undefined,
     seg: undefined,
     kids: undefined,
@@ -132,16 +130,13 @@ function element(
   passes: readonly PassTemplate[] | undefined,
   children: readonly UiNode[],
 ): UiElement {
-  const name = attrs["name"];
   return {
     kind: "el",
     tag,
     attrs,
     handlers,
     children,
-    key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), name),
-    name,
-    type: attrs["type"],
+    key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), attrs["name"]),
     call: undefined,
     seg: undefined,
     kids: undefined,

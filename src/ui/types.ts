@@ -55,14 +55,11 @@ export interface UiElement {
   readonly handlers: Handlers | undefined;
   readonly children: readonly UiNode[];
   /**
-   * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys),
-   * and the `name` and `type` attributes: worked out once, when the element is built, so
-   * the id walk and the child matching, which run per event, read final fields instead of looking
-   * through attribute bags.
+   * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys):
+   * worked out once, when the element is built, so the id walk, which reads every child's key on
+   * every render, reads a final field instead of looking through the attribute bag.
    */
   readonly key: string | undefined;
-  readonly name: string | undefined;
-  readonly type: string | undefined;
   /**
    * Within a live session's render, what the `Ui.h` or `Ui.keyed` call that built this element is
    * compared with by the next render's calls (src/ui/element-log.ts); undefined outside one. Not

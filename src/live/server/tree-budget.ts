@@ -116,7 +116,7 @@ export class TreeBudget<Holder> {
  * of text and attribute values, a byte. Calibrated against the heap of active sessions
  * (bench/table.bench.ts, memory).
  */
-export const BYTES_PER_ELEMENT = 330;
+export const BYTES_PER_ELEMENT = 290;
 
 /** One walk over the tree: its elements and the characters of their texts and attribute values. */
 export function estimateTreeBytes(tree: LiveTree): number {
