@@ -233,13 +233,24 @@ test("the log keeps the previous render's elements alive, and none of the render
   const memo = new LazyMemo();
   const page = (word: string, rows: number) =>
     Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: word }, `${word} ${i}`)));
-  const first = new WeakRef(renderWithMemo(memo, () => page("first", 200)));
-  const firstRow = new WeakRef(first.deref()!.children[199] as UiElement);
+  // Six earlier renders, each of a page whose last row no later render's list reaches; built in a
+  // function of their own, so that no slot of this test's frame still points at them.
+  const earlier = () =>
+    Array.from({ length: 6 }, (_, n) => {
+      const built = renderWithMemo(memo, () => page(`old${n}`, 200 - n));
+      return [new WeakRef(built), new WeakRef(built.children[built.children.length - 1] as UiElement)] as const;
+    });
+  const refs = earlier();
   renderWithMemo(memo, () => page("second", 100));
   const third = renderWithMemo(memo, () => page("third", 10));
-  await heapAfterCollection();
-  assert.equal(first.deref(), undefined, "the first render's page is collected");
-  assert.equal(firstRow.deref(), undefined, "and so is its last row, which no later render's list reached");
+  // A log that kept renders before the previous one would keep all six. Bun's collector scans the
+  // stack conservatively, and a stale slot there may keep one page of its own accord.
+  let kept = refs.length;
+  for (let i = 0; i < 5 && kept > 1; i++) {
+    await heapAfterCollection();
+    kept = refs.filter(([built, lastRow]) => built.deref() !== undefined || lastRow.deref() !== undefined).length;
+  }
+  assert.ok(kept <= 1, `${kept} of 6 earlier renders' pages (or their last rows) are still alive`);
   // The previous render's elements are still handed back.
   assert.equal(renderWithMemo(memo, () => page("third", 10)), third);
 });
