@@ -155,7 +155,7 @@ function lastLive(child: UiElement): LiveElement | undefined {
 function remember(child: UiElement, live: LiveElement, styled: boolean): void {
   const extras = child.extras;
   const note = styled ? null : (live as unknown) === child ? undefined : live;
-  if (note === (extras?.live)) return;
+  if (note === extras?.live) return;
   try {
     child.extras = { passes: extras?.passes, pass: extras?.pass, live: note };
   } catch {
