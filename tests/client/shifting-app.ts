@@ -161,7 +161,10 @@ export function shiftView(model: ShiftModel): UiElement {
       h("button", { id: "add", onClick: "Add" }, "add"),
       h("button", { id: "shuffle", onClick: "Shuffle" }, "shuffle"),
       h("button", { id: "ticks", onClick: model.ticking ? "StopTicks" : "StartTicks" }, model.ticking ? "stop" : "start"),
-      h("a", { id: "next", href: "/next", onClick: "Navigate" }, "next"),
+      // Fixed in the viewport: the list above grows and shrinks at every tick, and a link that
+      // moved under the pointer between the click's hit test and its mouse events missed the
+      // click (a 30 s wait for a navigation that never came, seen once).
+      h("a", { id: "next", href: "/next", onClick: "Navigate", style: "position: fixed; top: 0; right: 0" }, "next"),
     ),
   );
 }
