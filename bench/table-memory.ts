@@ -11,11 +11,14 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes, floorBytes }, …] (estimatedBytes:
- * what the tree budget counts for the session, src/live/server/tree-budget.ts; floorBytes: the heap
- * of the page's tree as its view builds it with an h that keeps its tag, attribute bag and children
- * and nothing else, one such tree per session: the least a library that keeps a tree of objects
- * per session can keep).
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes, floorBytes, flatBytes }, …]
+ * (estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
+ * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
+ * attribute bag and children and nothing else, one such tree per session: the least a library that
+ * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per
+ * session, each element written as its tag, its attribute count, its names and values (a handler's
+ * message as its JSON), its child count and then its children, texts as strings: what a kept form
+ * that is not an object per element costs, ids and indexes aside).
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
@@ -83,6 +86,35 @@ async function floorBytes(rows: number, count: number): Promise<number> {
   return (after - before) / count;
 }
 
+/** A page written into a flat list: each element's tag, attribute count, names and values, child count, children. */
+type FlatWriter = (out: unknown[]) => void;
+const flatH: H<FlatWriter> = (tag, attrs, ...children) => (out) => {
+  let count = 0;
+  for (const name in attrs) if (attrs[name] !== undefined && attrs[name] !== false) count++;
+  out.push(tag, count);
+  for (const name in attrs) {
+    const value = attrs[name];
+    if (value === undefined || value === false) continue;
+    out.push(name, typeof value === "object" ? JSON.stringify(value) : value);
+  }
+  out.push(children.length);
+  for (const child of children) typeof child === "string" ? out.push(child) : child(out);
+};
+
+/** The heap per page of `count` pages at `rows` rows, each kept as one flat list (the model's rows are shared, as for the floor). */
+async function flatBytes(rows: number, count: number): Promise<number> {
+  const model = initialTable(rows);
+  const before = await heapUsed();
+  const kept = Array.from({ length: count }, () => {
+    const out: unknown[] = [];
+    tablePage(flatH, model)(out);
+    return out.slice(); // at its final length: a list grown by pushes keeps room it does not use
+  });
+  const after = await heapUsed();
+  if (kept.length !== count) throw new Error("the flat pages were not kept");
+  return (after - before) / count;
+}
+
 /** What this file measures at one size (the header says what each field is). */
 export type TableMemory = {
   rows: number;
@@ -91,6 +123,7 @@ export type TableMemory = {
   htmlBytes: number;
   estimatedBytes: number;
   floorBytes: number;
+  flatBytes: number;
 };
 
 const results: TableMemory[] = [];
@@ -116,6 +149,7 @@ for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
     htmlBytes: htmlBytes / sessions,
     estimatedBytes: estimatedBytes / sessions,
     floorBytes: await floorBytes(rows, sessions),
+    flatBytes: await flatBytes(rows, sessions),
   });
   app.close();
 }
