@@ -342,39 +342,45 @@ function memoryChild(): Promise<TableMemory[]> {
   });
 }
 
+/** A heap row of the memory part: `bytes` kept for the page at `m.rows` rows, against the bytes of its rendered HTML. */
+function heapRow(m: TableMemory, name: string, bytes: number, target: string, met: boolean): BenchRow {
+  return {
+    name,
+    ours: bytes / 1024,
+    peer: m.htmlBytes / 1024,
+    peerName: "the bytes of its rendered HTML",
+    unit: "KB",
+    higherIsBetter: false,
+    target,
+    met,
+  };
+}
+
 if (wants("memory")) {
   for (const m of await memoryChild()) {
-    rows.push({
-      name: `heap an active session keeps, ${m.rows}-row table (${m.sessions} sessions)`,
-      ours: m.keptBytes / 1024,
-      peer: m.htmlBytes / 1024,
-      peerName: "the bytes of its rendered HTML",
-      unit: "KB",
-      higherIsBetter: false,
-      target: "ours <= 3x peer",
-      met: m.keptBytes <= 3 * m.htmlBytes,
-    });
-    rows.push({
-      name: `heap of the page's tree as its view builds it, kept with nothing added (tag, attribute bag, children), ${m.rows}-row table`,
-      ours: m.floorBytes / 1024,
-      peer: m.htmlBytes / 1024,
-      peerName: "the bytes of its rendered HTML",
-      unit: "KB",
-      higherIsBetter: false,
-      target: "(info: the floor under a library that keeps a tree of objects)",
-      met: true,
-    });
-    rows.push({
-      name:
+    rows.push(
+      heapRow(
+        m,
+        `heap an active session keeps, ${m.rows}-row table (${m.sessions} sessions)`,
+        m.keptBytes,
+        "ours <= 3x peer",
+        m.keptBytes <= 3 * m.htmlBytes,
+      ),
+      heapRow(
+        m,
+        `heap of the page's tree as its view builds it, kept with nothing added (tag, attribute bag, children), ${m.rows}-row table`,
+        m.floorBytes,
+        "(info: the floor under a library that keeps a tree of objects)",
+        true,
+      ),
+      heapRow(
+        m,
         `heap of the page kept as one flat list (tag, attribute count, names and values, child count, children; texts as strings), ${m.rows}-row table`,
-      ours: m.flatBytes / 1024,
-      peer: m.htmlBytes / 1024,
-      peerName: "the bytes of its rendered HTML",
-      unit: "KB",
-      higherIsBetter: false,
-      target: "(info: a kept form that is not an object per element, ids and indexes aside)",
-      met: true,
-    });
+        m.flatBytes,
+        "(info: a kept form that is not an object per element, ids and indexes aside)",
+        true,
+      ),
+    );
     rows.push({
       name: `the tree budget's estimate of that session, ${m.rows}-row table`,
       ours: m.estimatedBytes / 1024,
