@@ -24,7 +24,7 @@ import { renderToString } from "hono/jsx/dom/server";
 import { diff } from "../src/live/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
-import { h, keyed, type UiElement } from "../src/ui/node.ts";
+import { elementExtras, h, keyed, type UiElement } from "../src/ui/node.ts";
 import { type BenchRow, median, report } from "./report.ts";
 
 type Row = { id: number; name: string; qty: string };
@@ -119,7 +119,7 @@ function timeSideBySide(fns: readonly (() => unknown)[]): number[] {
 
 /** Clears the live element each view element of the tree keeps from its last placement; returns the tree. */
 function forgetPlacements(el: UiElement): UiElement {
-  if (el.extras?.live !== undefined) el.extras = { ...el.extras, live: undefined };
+  el.extras = elementExtras(el.extras?.passes, el.extras?.pass, undefined);
   // A view element is its own live element the first time it is placed: made fresh again.
   el.seg = undefined;
   el.kids = undefined;

@@ -31,7 +31,7 @@
  *   a `<style>`), with ids `<owner>.~<pass>`; the root's own styles are its first children. Styles
  *   do not count in the index.
  */
-import { NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
+import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
 import { passCss } from "../ui/styles.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
@@ -157,7 +157,7 @@ function remember(child: UiElement, live: LiveElement, styled: boolean): void {
   const note = styled ? null : (live as unknown) === child ? undefined : live;
   if (note === extras?.live) return;
   try {
-    child.extras = { passes: extras?.passes, pass: extras?.pass, live: note };
+    child.extras = elementExtras(extras?.passes, extras?.pass, note);
   } catch {
     // Frozen: it keeps nothing.
   }

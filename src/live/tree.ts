@@ -16,6 +16,7 @@
  */
 import {
   type ElementExtras,
+  elementExtras,
   type Handlers,
   type MessageRecord,
   NO_CHILDREN,
@@ -114,7 +115,7 @@ export function liveElement(
     call: undefined,
     seg,
     kids: kids as readonly UiNode[],
-    extras: pass === undefined ? undefined : { passes: undefined, pass, live: undefined },
+    extras: elementExtras(undefined, pass, undefined),
   };
   return el as LiveElement;
 }

@@ -7,11 +7,11 @@
  * (a bad tag, children in a void element, a reserved attribute) throws here, at the call, and never
  * later on the event path.
  */
-import { KEY_ATTR, NAME_KEYED_TAGS, sanitizeKey } from "../protocol/mod.ts";
+import { KEY_ATTR, NAME_KEYED_TAGS, type Pass, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeElementLog } from "./lazy.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
-import type { Child, ElementExtras, Handlers, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
 export type {
   Child,
@@ -115,7 +115,7 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
     call: undefined,
     seg: undefined,
     kids: undefined,
-    extras: extrasOf(norm.passes),
+    extras: elementExtras(norm.passes, undefined, undefined),
   };
 }
 
@@ -140,13 +140,20 @@ function element(
     call: undefined,
     seg: undefined,
     kids: undefined,
-    extras: extrasOf(passes),
+    extras: elementExtras(passes, undefined, undefined),
   };
 }
 
-/** The extras of a view element: its style passes, if it has any (most have none, and no extras). */
-function extrasOf(passes: readonly PassTemplate[] | undefined): ElementExtras | undefined {
-  return passes === undefined ? undefined : { passes, pass: undefined, live: undefined };
+/**
+ * An element's extras (src/ui/types.ts ElementExtras), written in one place so that every extras
+ * object has one shape; undefined when there is nothing to carry, as for most elements.
+ */
+export function elementExtras(
+  passes: readonly PassTemplate[] | undefined,
+  pass: Pass | undefined,
+  live: LiveMark | null | undefined,
+): ElementExtras | undefined {
+  return passes === undefined && pass === undefined && live === undefined ? undefined : { passes, pass, live };
 }
 
 /** The element's key by priority (docs/protocol.md#node-ids): its svc-key, else its name on a form control; sanitised. */
