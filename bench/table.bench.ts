@@ -32,8 +32,13 @@
  *      sides and is not counted.
  *   5. One copy per tab: a tab with its stream open sends an event; the copies of its frame it
  *      receives (its reply and its own stream) against one. A second tab's stream must get it once.
+ *   6. A session past the tree budget (info): at 1,000 rows, the CPU of an event whose session
+ *      gave its tree up under `maxTreeBytes` and renders it again from its model, against an event
+ *      of a session that keeps its tree and against the whole-page peer; each side in a process of
+ *      its own (bench/table-rounds.ts, "ours-released"), in interleaved rounds. What a deployment
+ *      pays per event when its budget is smaller than the trees its active sessions use.
  *
- * Run: npx tsx bench/table.bench.ts [scale] [peer|life|memory|load|copies]
+ * Run: npx tsx bench/table.bench.ts [scale] [peer|life|memory|load|copies|released]
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -60,7 +65,7 @@ const runtime = g.Bun ? "bun" : g.Deno ? "deno" : "node";
 const args = g.Deno?.args ?? g.process?.argv.slice(2) ?? [];
 const scaleArg = args.find((arg) => Number(arg) > 0);
 const scale = scaleArg === undefined ? 1 : Number(scaleArg);
-const parts = new Set(args.filter((arg) => ["peer", "life", "memory", "load", "copies"].includes(arg)));
+const parts = new Set(args.filter((arg) => ["peer", "life", "memory", "load", "copies", "released"].includes(arg)));
 const wants = (part: string) => parts.size === 0 || parts.has(part);
 const utf8 = new TextEncoder();
 
@@ -85,7 +90,7 @@ function childCommand(name: string, exposeGc: boolean): [string, string[]] {
 /** A side of the comparison in its own process (bench/table-rounds.ts), asked for one round at a time. */
 type RoundsChild = { run(count: number): Promise<{ cpu: number; bytes: number }>; end(): void };
 
-function roundsChild(kind: "ours" | PeerKind, size: number): Promise<RoundsChild> {
+function roundsChild(kind: "ours" | "ours-released" | PeerKind, size: number): Promise<RoundsChild> {
   const [command, childArgs] = childCommand("table-rounds.ts", false);
   const child = spawn(command, [...childArgs, kind, String(size)], { stdio: ["pipe", "pipe", "inherit"] });
   // The lines each request waits for, in order; the child's exit fails every one still waiting.
@@ -502,6 +507,42 @@ if (wants("copies")) {
     target: "ours = 1",
     met: otherTab === 1,
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. A session past the tree budget
+
+if (wants("released")) {
+  const size = 1000;
+  const kinds = ["ours-released", "ours", "hono/html"] as const;
+  const children = await Promise.all(kinds.map((kind) => roundsChild(kind, size)));
+  // About 100 ms of the released side's work per round.
+  const perRound = Math.max(5, Math.round(16 * scale));
+  const cpu: number[][] = kinds.map(() => []);
+  for (let w = 0; w < 2; w++) for (const child of children) await child.run(perRound);
+  for (let r = 0; r < Math.max(5, Math.round(9 * scale)); r++) {
+    const order = r % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+    for (const k of order) cpu[k]!.push((await children[k]!.run(perRound)).cpu);
+  }
+  for (const child of children) child.end();
+  console.log(
+    `${size} rows, CPU µs per event per round: ${kinds.map((kind, k) => `${kind} ${cpu[k]!.map(Math.round).join(" ")}`).join("; ")}`,
+  );
+  const against = (k: number, peerName: string): void => {
+    const pair = medianPair(cpu[0]!, cpu[k]!);
+    rows.push({
+      name: `CPU per event, ${size}-row table, a session whose tree the tree budget took (rendered again from its model)`,
+      ours: pair.ours,
+      peer: pair.peer,
+      peerName,
+      unit: "µs",
+      higherIsBetter: false,
+      target: "(info)",
+      met: true,
+    });
+  };
+  against(1, "a session that keeps its tree");
+  against(2, "hono/html, whole page re-rendered");
 }
 
 report("table", rows);

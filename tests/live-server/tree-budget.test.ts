@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { estimateTreeBytes, TreeBudget } from "../../src/live/server/tree-budget.ts";
 import { assignIds } from "../../src/live/ids.ts";
+import { SessionRender } from "../../src/live/server/session-render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 
 test("holders within the budget keep their trees", () => {
@@ -85,4 +86,19 @@ test("the estimate of a tree grows with its elements and its text", () => {
   const large = estimateTreeBytes(list(1000, "x"));
   assert.ok(large > 90 * small, `1,000 rows (${large} B) against 10 (${small} B)`);
   assert.ok(estimateTreeBytes(list(10, "x".repeat(1000))) - small >= 10 * 999, "each character of text counts");
+});
+
+test("a tree rendered again after a release is counted at its last measure, then measured again on the usual schedule", () => {
+  const view = (rows: number) => Ui.h("ul", {}, ...Array.from({ length: rows }, (_, i) => Ui.h("li", { class: "row" }, `row ${i}`)));
+  const rendered = new SessionRender(view);
+  rendered.keep(rendered.render(100));
+  const measured = rendered.keptBytes;
+  assert.equal(measured, estimateTreeBytes(rendered.kept!), "a first tree is measured");
+  rendered.release();
+  assert.equal(rendered.keptBytes, 0, "a released tree counts nothing");
+  rendered.keep(rendered.render(150));
+  assert.equal(rendered.keptBytes, measured, "the tree rendered again is counted at the last measure, without a walk");
+  for (let i = 0; i < 40; i++) rendered.keep(rendered.render(150));
+  assert.ok(rendered.keptBytes > measured, "measured again within 40 kept trees");
+  assert.equal(rendered.keptBytes, estimateTreeBytes(rendered.kept!));
 });

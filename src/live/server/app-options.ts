@@ -26,9 +26,10 @@ export type LiveAppOptions = {
   /**
    * How many bytes of rendered trees the most recently used sessions keep between events (default
    * 256 MiB, a quarter of a 1 GB heap; docs/deployment.md#memory). A session whose tree was
-   * released past the budget renders it again from its model on its next event, which about
-   * doubles that event's cost and changes nothing else. A kept tree costs in proportion to its
-   * page (bench/table.bench.ts, memory); trees of sessions quiet for treeIdleMs are dropped either way.
+   * released past the budget renders it again from its model on its next event, which then costs
+   * a render of the whole page (several times an event with a kept tree) and changes nothing else.
+   * A kept tree costs in proportion to its page (bench/table.bench.ts, memory); trees of sessions
+   * quiet for treeIdleMs are dropped either way.
    */
   readonly maxTreeBytes?: number;
   readonly heartbeatMs?: number;

@@ -62,7 +62,8 @@ export class SessionRegistry<Model> implements SessionHost {
    * (src/live/server/tree-budget.ts).
    *
    * The tree is a cache of view(model): a session without one re-renders it from the model, as
-   * after an idle drop, which about doubles its next event's cost. A kept tree outlives many
+   * after an idle drop, which makes its next event cost a render of the whole page (several times
+   * an event with a kept tree, docs/deployment.md#memory). A kept tree outlives many
    * other sessions' events, but the diff leaves most of it the objects of earlier renders
    * (src/live/diff.ts), so it costs the collector little; what it costs is memory, in proportion
    * to its page, which the budget bounds in bytes (bench/table.bench.ts measures the heap a kept
@@ -257,7 +258,10 @@ export class SessionRegistry<Model> implements SessionHost {
     for (const oldest of this.treeHolders.use(live, live.treeBytes)) oldest.releaseTree();
   }
 
-  /** The estimated bytes of the trees kept now, and how many sessions keep one (for tests and benchmarks). */
+  /**
+   * The estimated bytes of the trees kept now, and how many sessions keep one: what to watch when
+   * sizing `maxTreeBytes` (docs/deployment.md#memory).
+   */
   get keptTrees(): { readonly bytes: number; readonly sessions: number } {
     return { bytes: this.treeHolders.usedBytes, sessions: this.treeHolders.size };
   }

@@ -2,7 +2,8 @@
  * The byte budget of the rendered trees that sessions keep between events (docs/deployment.md#memory).
  *
  * A kept tree is a cache of view(model): a session without one re-renders it from the model on its
- * next event, which about doubles that event's cost, and stays correct. What a tree costs is
+ * next event, which costs a render of the whole page (several times an event with a kept tree,
+ * docs/deployment.md#memory), and stays correct. What a tree costs is
  * memory, in proportion to the page it renders, so the bound is in bytes, not in sessions: a
  * thousand sessions of a small form cost less than ten of a 2,000-row table.
  *
