@@ -23,7 +23,8 @@ export function ratioOf(row: Pick<BenchRow, "ours" | "peer" | "higherIsBetter">)
   return row.higherIsBetter ? row.ours / row.peer : row.peer / row.ours;
 }
 
-function runtimeLabel(): string {
+/** The runtime and its version, as each section of bench/RESULTS.md is headed ("node v20.20.2"). */
+export function runtimeLabel(): string {
   const g = globalThis as { Bun?: { version: string }; Deno?: { version: { deno: string } }; process?: { version: string } };
   if (g.Bun) return `bun ${g.Bun.version}`;
   if (g.Deno) return `deno ${g.Deno.version.deno}`;

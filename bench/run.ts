@@ -17,7 +17,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type BenchRow, ratioOf } from "./report.ts";
+import { type BenchRow, ratioOf, runtimeLabel } from "./report.ts";
 
 type Runtime = "node" | "bun" | "deno";
 type AreaResult = { area: string; runtime: string; rows: BenchRow[] };
@@ -412,24 +412,26 @@ if (files.length === 0) {
 const areas: AreaResult[] = [];
 const skips: Skip[] = [];
 const failures: string[] = [];
-let label = runtime as string;
+// The runner runs under the runtime of its benches, so it names the section itself, even for a run whose benches all skipped.
+const label = runtimeLabel();
 const loadAtStart = loadAverage();
 for (const name of files) {
   console.log(`\n=== ${name} (${runtime})`);
   const { code, lines, lastError } = await runBench(`bench/${name}`);
+  // A bench reports its rows, or says why it skipped them all (the replicas bench under Bun and Deno).
   let reported = false;
   for (const line of lines) {
     if (line.startsWith("BENCH_JSON ")) {
       const result = JSON.parse(line.slice("BENCH_JSON ".length)) as AreaResult;
       areas.push(result);
-      label = result.runtime;
       reported = true;
     } else if (line.startsWith("BENCH_SKIP ")) {
       skips.push(JSON.parse(line.slice("BENCH_SKIP ".length)) as Skip);
+      reported = true;
     }
   }
   if (code !== 0) failures.push(`${name} exited with code ${code}${lastError ? `: ${clip(lastError, 240)}` : ""}`);
-  else if (!reported) failures.push(`${name} printed no BENCH_JSON line`);
+  else if (!reported) failures.push(`${name} printed no BENCH_JSON or BENCH_SKIP line`);
 }
 
 const date = new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC";
@@ -439,7 +441,8 @@ const previous = filters.length === 0 || !existsSync(resultsPath)
   ? undefined
   : readSections(readFileSync(resultsPath, "utf8")).find((sec) => sec.runtime === runtime);
 if (previous !== undefined) {
-  const ran = areas.map((area) => area.area);
+  // An area ran when it reported rows or skipped them: either way its previous rows and skips are replaced.
+  const ran = [...new Set([...areas.map((area) => area.area), ...skips.map((skip) => skip.area)])];
   const kept = previous.areas.filter((area) => !ran.includes(area.area));
   if (kept.length > 0) {
     data = {
