@@ -64,7 +64,7 @@ export type LiveNode = LiveElement | UiText | UiRaw;
  * says so (`#tag:key`, docs/protocol.md#id-grammar), rather than kept in a field of every element.
  */
 export function isIndexFree(el: LiveElement): boolean {
-  return el.seg.charCodeAt(0) === HASH_CODE || el.extras?.pass !== undefined;
+  return el.seg.charCodeAt(0) === HASH_CODE || passOf(el) !== undefined;
 }
 
 /** The pass of an injected style node; undefined for any other element. */
