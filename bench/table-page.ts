@@ -41,8 +41,22 @@ export function initialTable(rows: number): TableModel {
 
 const cents = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
 
-/** The page. */
-export function tablePage<N>(h: H<N>, model: TableModel): N {
+/** A row of the page: a `tr` of four cells. */
+export type RowOf<N> = (h: H<N>, row: Row, i: number) => N;
+
+export function tableRow<N>(h: H<N>, row: Row, i: number): N {
+  return h(
+    "tr",
+    {},
+    h("td", {}, `item ${i + 1}`),
+    h("td", {}, h("input", { type: "number", name: `qty-${i}`, value: String(row.qty), onInput: ["SetQty", i] })),
+    h("td", {}, h("input", { type: "checkbox", name: `done-${i}`, checked: row.done, onChange: ["Toggle", i] })),
+    h("td", { class: "total" }, cents(row.qty * row.price)),
+  );
+}
+
+/** The page; `rowOf` writes each row (`tableRow`, or the same row through `Ui.lazy`). */
+export function tablePage<N>(h: H<N>, model: TableModel, rowOf: RowOf<N> = tableRow): N {
   return h(
     "main",
     { class: "orders" },
@@ -51,20 +65,7 @@ export function tablePage<N>(h: H<N>, model: TableModel): N {
       "table",
       {},
       h("thead", {}, h("tr", {}, h("th", {}, "item"), h("th", {}, "qty"), h("th", {}, "done"), h("th", {}, "total"))),
-      h(
-        "tbody",
-        {},
-        ...model.rows.map((row, i) =>
-          h(
-            "tr",
-            {},
-            h("td", {}, `item ${i + 1}`),
-            h("td", {}, h("input", { type: "number", name: `qty-${i}`, value: String(row.qty), onInput: ["SetQty", i] })),
-            h("td", {}, h("input", { type: "checkbox", name: `done-${i}`, checked: row.done, onChange: ["Toggle", i] })),
-            h("td", { class: "total" }, cents(row.qty * row.price)),
-          )
-        ),
-      ),
+      h("tbody", {}, ...model.rows.map((row, i) => rowOf(h, row, i))),
     ),
   );
 }
@@ -97,8 +98,19 @@ export function tableView(model: TableModel): UiElement {
   return tablePage(uiH, model);
 }
 
-export function tableApp(rows: number, options: LiveAppOptions = {}): LiveApp<TableModel> {
-  return liveApp<TableModel>({ init: () => initialTable(rows), update: updateTable, view: tableView }, options);
+/** One row of ours, as `Ui.lazy` calls it: its arguments are the row and its index. */
+const lazyRow = (row: Row, i: number): UiElement => tableRow(uiH, row, i);
+
+/**
+ * The page with each row a `Ui.lazy` part of its row and index (docs/live-apps.md): a row whose
+ * arguments are those of the previous render is that render's element, and its calls are not made.
+ */
+export function tableLazyView(model: TableModel): UiElement {
+  return tablePage(uiH, model, (_h, row, i) => Ui.lazy(lazyRow, row, i));
+}
+
+export function tableApp(rows: number, options: LiveAppOptions = {}, view = tableView): LiveApp<TableModel> {
+  return liveApp<TableModel>({ init: () => initialTable(rows), update: updateTable, view }, options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * One side of bench/table.bench.ts's comparison in a process of its own: ours (a live app of the
- * table page), ours with every event's tree rendered again from the model ("ours-released": a live
+ * table page), ours with each row a `Ui.lazy` part ("ours-lazy"), ours with every event's tree rendered again from the model ("ours-released": a live
  * app whose tree budget is one byte, and two tabs of two sessions taking turns, so that each event
  * makes the other session give its tree up, as sessions past `maxTreeBytes` do), or a whole-page
  * peer, at a number of rows, with one tab. The bench starts one such
@@ -8,7 +8,7 @@
  * and caches hold its own work alone, as on a server that runs one of them, while the rounds of
  * the sides still interleave in time.
  *
- *   node --import tsx bench/table-rounds.ts <ours | ours-released | peer kind> <rows>
+ *   node --import tsx bench/table-rounds.ts <ours | ours-lazy | ours-released | peer kind> <rows>
  *   bun bench/table-rounds.ts …    deno run -A bench/table-rounds.ts …
  *
  * Prints READY when its tab is open. Then each line read from stdin is a count of events to run:
@@ -16,19 +16,24 @@
  * event). An empty line or the end of stdin ends it.
  */
 import process from "node:process";
-import { peerApp, type PeerKind, tableApp } from "./table-page.ts";
+import { peerApp, type PeerKind, tableApp, tableLazyView } from "./table-page.ts";
 import { events, openPeerTab, openTab, oursRequest, peerRequest } from "./table-tabs.ts";
 import { onLines } from "./stream-lines.ts";
 
 const g = globalThis as { Deno?: { args: string[] } };
 const [kind, rowsArg] = g.Deno?.args ?? process.argv.slice(2);
 const rows = Number(rowsArg);
-if (kind === undefined || !(rows > 0)) throw new Error("usage: table-rounds.ts <ours | ours-released | peer kind> <rows>");
+if (kind === undefined || !(rows > 0)) throw new Error("usage: table-rounds.ts <ours | ours-lazy | ours-released | peer kind> <rows>");
 
 let run: (count: number) => Promise<{ cpu: number; bytes: number }>;
 let close = () => {};
 if (kind === "ours") {
   const app = tableApp(rows);
+  const tab = await openTab(app.fetch, rows, "bench-page");
+  run = (count) => events(app.fetch, () => oursRequest(tab), count);
+  close = () => app.close();
+} else if (kind === "ours-lazy") {
+  const app = tableApp(rows, {}, tableLazyView);
   const tab = await openTab(app.fetch, rows, "bench-page");
   run = (count) => events(app.fetch, () => oursRequest(tab), count);
   close = () => app.close();
