@@ -1,12 +1,12 @@
 /**
  * One side of bench/table.bench.ts's comparison in a process of its own: ours (a live app of the
- * table page), ours with each row a `Ui.lazy` part ("ours-lazy"), ours with every event's tree rendered again from the model ("ours-released": a live
- * app whose tree budget is one byte, and two tabs of two sessions taking turns, so that each event
- * makes the other session give its tree up, as sessions past `maxTreeBytes` do), or a whole-page
- * peer, at a number of rows, with one tab. The bench starts one such
- * process per side and asks each in turn for a round of events, so each side's heap, collector
- * and caches hold its own work alone, as on a server that runs one of them, while the rounds of
- * the sides still interleave in time.
+ * table page), ours with each row a `Ui.lazy` part ("ours-lazy"), ours with every event's tree
+ * rendered again from the model ("ours-released": a live app whose tree budget is one byte, and
+ * two tabs of two sessions taking turns, so that each event makes the other session give its tree
+ * up, as sessions past `maxTreeBytes` do), or a whole-page peer, at a number of rows, with one tab.
+ * The bench starts one such process per side and asks each in turn for a round of events, so each
+ * side's heap, collector and caches hold its own work alone, as on a server that runs one of them,
+ * while the rounds of the sides still interleave in time.
  *
  *   node --import tsx bench/table-rounds.ts <ours | ours-lazy | ours-released | peer kind> <rows>
  *   bun bench/table-rounds.ts …    deno run -A bench/table-rounds.ts …
