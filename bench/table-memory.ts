@@ -11,8 +11,8 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, htmlBytes, estimatedBytes, floorBytes, flatBytes }, …]
- * (estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes, flatBytes }, …]
+ * (lazyKeptBytes: the same for the page with each row a `Ui.lazy` part; estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
  * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
  * attribute bag and children and nothing else, one such tree per session: the least a library that
  * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per
@@ -22,7 +22,7 @@
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
-import { type H, initialTable, tableApp, tablePage, tableView } from "./table-page.ts";
+import { type H, initialTable, tableApp, tableLazyView, tablePage, tableView } from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
 
 const g = globalThis as {
@@ -120,37 +120,49 @@ export type TableMemory = {
   rows: number;
   sessions: number;
   keptBytes: number;
+  lazyKeptBytes: number;
   htmlBytes: number;
   estimatedBytes: number;
   floorBytes: number;
   flatBytes: number;
 };
 
-const results: TableMemory[] = [];
-for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
-  // Every tree kept: what an active session costs, not what a bound leaves of it.
-  const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER });
+/** The heap per session of `sessions` active sessions of an app of the page at `rows` rows; `app` is closed after. */
+async function keptPerSession(app: ReturnType<typeof tableApp>, rows: number, sessions: number): Promise<number> {
   await activeSession(app, rows);
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
   for (let i = 0; i < sessions; i++) await activeSession(app, rows);
   const after = await heapUsed();
+  for (const s of app.sessions.all()) if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
+  return (after - before) / sessions;
+}
+
+const results: TableMemory[] = [];
+for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
+  // Every tree kept: what an active session costs, not what a bound leaves of it.
+  const everyTree = { maxTreeBytes: Number.MAX_SAFE_INTEGER };
+  const app = tableApp(rows, everyTree);
+  const keptBytes = await keptPerSession(app, rows, sessions);
   let htmlBytes = 0;
   let estimatedBytes = 0;
   for (const s of app.sessions.all()) {
-    if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
     htmlBytes += utf8.encode(render(s.currentTree())).length;
     estimatedBytes += s.treeBytes;
   }
+  app.close();
+  const lazyApp = tableApp(rows, everyTree, tableLazyView);
+  const lazyKeptBytes = await keptPerSession(lazyApp, rows, sessions);
+  lazyApp.close();
   results.push({
     rows,
     sessions,
-    keptBytes: (after - before) / sessions,
+    keptBytes,
+    lazyKeptBytes,
     htmlBytes: htmlBytes / sessions,
     estimatedBytes: estimatedBytes / sessions,
     floorBytes: await floorBytes(rows, sessions),
     flatBytes: await flatBytes(rows, sessions),
   });
-  app.close();
 }
 console.log(`TABLE_MEMORY ${JSON.stringify(results)}`);
