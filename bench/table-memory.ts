@@ -11,8 +11,9 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes, flatBytes }, …]
- * (lazyKeptBytes: the same for the page with each row a `Ui.lazy` part; estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
+ * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes,
+ * flatBytes }, …] (lazyKeptBytes: the same for the page with each row a `Ui.lazy` part;
+ * estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
  * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
  * attribute bag and children and nothing else, one such tree per session: the least a library that
  * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per
