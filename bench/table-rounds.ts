@@ -16,7 +16,7 @@
  * event). An empty line or the end of stdin ends it.
  */
 import process from "node:process";
-import { peerApp, type PeerKind, tableApp, tableLazyView } from "./table-page.ts";
+import { peerApp, type PeerKind, tableApp, tableLazyView, tableView } from "./table-page.ts";
 import { events, openPeerTab, openTab, oursRequest, peerRequest } from "./table-tabs.ts";
 import { onLines } from "./stream-lines.ts";
 
@@ -27,13 +27,8 @@ if (kind === undefined || !(rows > 0)) throw new Error("usage: table-rounds.ts <
 
 let run: (count: number) => Promise<{ cpu: number; bytes: number }>;
 let close = () => {};
-if (kind === "ours") {
-  const app = tableApp(rows);
-  const tab = await openTab(app.fetch, rows, "bench-page");
-  run = (count) => events(app.fetch, () => oursRequest(tab), count);
-  close = () => app.close();
-} else if (kind === "ours-lazy") {
-  const app = tableApp(rows, {}, tableLazyView);
+if (kind === "ours" || kind === "ours-lazy") {
+  const app = tableApp(rows, {}, kind === "ours" ? tableView : tableLazyView);
   const tab = await openTab(app.fetch, rows, "bench-page");
   run = (count) => events(app.fetch, () => oursRequest(tab), count);
   close = () => app.close();

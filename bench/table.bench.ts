@@ -45,7 +45,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { LiveApp } from "../src/live/server/app.ts";
-import { type BenchRow, medianPair, report } from "./report.ts";
+import { type BenchRow, median, medianPair, report } from "./report.ts";
 import {
   type H,
   initialTable,
@@ -209,11 +209,6 @@ async function peerComparison(size: number): Promise<SizeCpu> {
   return { ours: median(oursCpu), lazy: median(lazyCpu), peer: median(peerCpu[0]!) };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
-}
-
 if (wants("peer")) {
   const cpu: Record<number, SizeCpu> = {};
   for (const size of [20, 200, 2000]) cpu[size] = await peerComparison(size);
@@ -291,9 +286,9 @@ function viewFloor(size: number): number {
   };
   let keep: unknown;
   for (let w = 0; w < 3; w++) round();
-  const cpu = Array.from({ length: Math.max(5, Math.round(11 * scale)) }, round).sort((a, b) => a - b);
+  const cpu = Array.from({ length: Math.max(5, Math.round(11 * scale)) }, round);
   if (keep === undefined) throw new Error("the view returned nothing");
-  return cpu[cpu.length >> 1]!;
+  return median(cpu);
 }
 
 // ---------------------------------------------------------------------------------------------
