@@ -12,8 +12,9 @@
  * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
  * its current tree. A warm-up session of each size is made first and ended. Prints one line:
  * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes,
- * flatBytes }, …] (lazyKeptBytes: the same for the page with each row a `Ui.lazy` part;
- * estimatedBytes: what the tree budget counts for the session, src/live/server/tree-budget.ts;
+ * flatBytes, lazyEstimatedBytes }, …] (lazyKeptBytes: the same for the page with each row a
+ * `Ui.lazy` part; estimatedBytes and lazyEstimatedBytes: what the tree budget counts for the
+ * session of each, src/live/server/tree-budget.ts;
  * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
  * attribute bag and children and nothing else, one such tree per session: the least a library that
  * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per
@@ -124,6 +125,7 @@ export type TableMemory = {
   lazyKeptBytes: number;
   htmlBytes: number;
   estimatedBytes: number;
+  lazyEstimatedBytes: number;
   floorBytes: number;
   flatBytes: number;
 };
@@ -154,6 +156,8 @@ for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
   app.close();
   const lazyApp = tableApp(rows, everyTree, tableLazyView);
   const lazyKeptBytes = await keptPerSession(lazyApp, rows, sessions);
+  let lazyEstimatedBytes = 0;
+  for (const s of lazyApp.sessions.all()) lazyEstimatedBytes += s.treeBytes;
   lazyApp.close();
   results.push({
     rows,
@@ -162,6 +166,7 @@ for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
     lazyKeptBytes,
     htmlBytes: htmlBytes / sessions,
     estimatedBytes: estimatedBytes / sessions,
+    lazyEstimatedBytes: lazyEstimatedBytes / sessions,
     floorBytes: await floorBytes(rows, sessions),
     flatBytes: await flatBytes(rows, sessions),
   });

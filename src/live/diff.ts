@@ -55,6 +55,7 @@
  * equal in everything a render holds, so the kept tree means exactly the new render.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../ui/node.ts";
+import { LazyPart, sameLazyCall } from "../ui/lazy-part.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, reporter } from "./attrs-diff.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./diff-kids.ts";
@@ -130,8 +131,9 @@ class DiffWalk extends PairPath {
   /** A kept pair: a changed form is replaced (step 4), anything else diffed in place. `verify`: see VERIFY. */
   kept(pair: Pair, verify: boolean): Found {
     const { before, after } = pair;
-    // One live element in both renders: the view handed back the same element (src/live/ids.ts).
-    if (before === after) return EQUAL;
+    // One live element in both renders: the view handed back the same element (src/live/ids.ts),
+    // or two lazy parts of one call, whose content is the same (src/ui/lazy-part.ts).
+    if (before === after || sameLazyCall(before, after)) return EQUAL;
     diffVisits.count++;
     if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
     if (verify && !sameShape(before, after)) return MISMATCH;
@@ -217,7 +219,7 @@ class DiffWalk extends PairPath {
       const copy = this.takeRebuilt();
       if (copy !== undefined) (kids ??= after.kids.slice())[j] = copy;
     }
-    if (kids !== undefined) this.rebuilt = withKids(after, kids);
+    if (kids !== undefined && !(after instanceof LazyPart)) this.rebuilt = withKids(after, kids);
   }
 
   /**
@@ -258,11 +260,13 @@ class DiffWalk extends PairPath {
       if (found === NOT_IN_PLACE) return this.drop(mark);
       if (found !== EQUAL) equal = false;
       // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
-      const keep = found === EQUAL ? x : this.takeRebuilt();
+      // A lazy part is kept as the new one: the next render's view hands back that part.
+      const keep = found === EQUAL && !(y instanceof LazyPart) ? x : this.takeRebuilt();
       if (keep !== undefined && keep !== y) (kept ??= nk.slice())[i] = keep;
     }
-    // An equal element is kept whole as the old one by its parent.
-    if (!equal && kept !== undefined) this.rebuilt = withKids(after, kept);
+    // An equal element is kept whole as the old one by its parent. A lazy part is never copied: a
+    // copy would hold its subtree for good, and the next render hands back the part itself.
+    if (!equal && kept !== undefined && !(after instanceof LazyPart)) this.rebuilt = withKids(after, kept);
     return equal ? EQUAL : CHANGED;
   }
 

@@ -32,6 +32,7 @@
  *   do not count in the index.
  */
 import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
+import { LazyPart } from "../ui/lazy-part.ts";
 import { passCss } from "../ui/styles.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
@@ -45,8 +46,12 @@ export function keyOf(el: UiElement): string | undefined {
   return el.key;
 }
 
-/** Assigns ids to a view tree: one walk, done once per render. */
+/**
+ * Assigns ids to a view tree: one walk, done once per render. A root that is a lazy part is
+ * walked as the element it built, which the part then keeps (src/ui/lazy-part.ts).
+ */
 export function assignIds(root: UiElement): LiveTree {
+  if (root instanceof LazyPart) root = root.keptView();
   const rootStyles = root.extras?.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
   const live = resolve(root, ROOT_ID, rootStyles, 0);
@@ -130,9 +135,36 @@ function reusedOrResolved(child: UiElement, seg: string, depth: number): LiveEle
   const cached = lastLive(child);
   if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
-  const live = resolve(child, seg, undefined, depth);
+  const live = child instanceof LazyPart ? placePart(child, seg, depth) : resolve(child, seg, undefined, depth);
   remember(child, live, stylesMade !== stylesBefore);
   return live;
+}
+
+/**
+ * A lazy part under `seg`: the element it built, walked as any other, gives the part its live
+ * children, and the part stands in the tree for that element (src/ui/lazy-part.ts), so that it can
+ * drop them and place them again later (`placeDetached`).
+ */
+function placePart(part: LazyPart, seg: string, depth: number): LiveElement {
+  const stylesBefore = stylesMade;
+  const kids = resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
+  return part.placedAt(seg, kids, stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;
+}
+
+/**
+ * The live children of a part's element built again, under the part's seg, outside any walk: its
+ * subtree holds no injected styles (a part with some keeps its children), so the path above it is
+ * not needed, and the walk state is kept for a walk under way.
+ */
+function placeDetached(view: UiElement, seg: string): readonly UiNode[] {
+  const saved = path.slice();
+  try {
+    path.length = 0;
+    return resolve(view, seg, undefined, 0).kids as readonly UiNode[];
+  } finally {
+    path.length = 0;
+    path.push(...saved);
+  }
 }
 
 /**

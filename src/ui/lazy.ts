@@ -15,11 +15,13 @@
  * arrow written inline in `view` is a new function on every render and never matches.
  *
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
- * render's lazy, template and `Ui.h` calls (the last in src/ui/element-log.ts); they are dropped
- * with the tree (a quiet session, src/live/server/session.ts), and never shared with another
- * session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
+ * render's template and `Ui.h` calls (the last in src/ui/element-log.ts) and the calls of its lazy
+ * parts, which keep their arguments rather than their elements (src/ui/lazy-part.ts); all are
+ * dropped with the tree (a quiet session, src/live/server/session.ts), and never shared with
+ * another session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
 import { ElementLog } from "./element-log.ts";
+import { type LazyFn, LazyPart, releaseWarmParts } from "./lazy-part.ts";
 import type { UiElement } from "./types.ts";
 
 /**
@@ -178,8 +180,32 @@ const BY_IDENTITY: ArgRule = {
   keep: (args) => args,
 };
 
-/** A lazy call's build: its function (the key) called with its arguments. */
-const BUILD_LAZY: MemoBuild = (fn, args) => ({ element: checked((fn as (...args: unknown[]) => unknown)(...args)) });
+/**
+ * A lazy call's build: its function (the key) called with its arguments, as a part that keeps the
+ * call rather than the element between events (src/ui/lazy-part.ts). A function that returns a
+ * part already (another lazy call) gives that part.
+ */
+const BUILD_LAZY: MemoBuild = (fn, args) => {
+  const built = checked((fn as (...args: unknown[]) => unknown)(...args));
+  return { element: built instanceof LazyPart ? built : new LazyPart(fn as LazyFn, args, rebuildPart, built) };
+};
+
+/**
+ * A part's element built again from its call (when something reads a part that released it), with
+ * no session render active, so that its calls are not taken for calls of a render under way.
+ */
+const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement => {
+  const outer = active;
+  const outerLog = activeLog;
+  active = undefined;
+  activeLog = undefined;
+  try {
+    return checked((fn as (...args: readonly unknown[]) => unknown)(...args));
+  } finally {
+    active = outer;
+    activeLog = outerLog;
+  }
+};
 
 function checked(result: unknown): UiElement {
   if (typeof result !== "object" || result === null || (result as UiElement).kind !== "el") {
@@ -207,9 +233,11 @@ export function activeElementLog(): ElementLog | undefined {
 
 /**
  * Runs `view` as one render with `memo` (a session's). The memo takes the render's lazy results
- * only when it completes; a throwing view leaves the previous ones in place.
+ * only when it completes; a throwing view leaves the previous ones in place. Lazy parts built or
+ * read since the last render, in any session, first drop what they built (src/ui/lazy-part.ts).
  */
 export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
+  releaseWarmParts();
   const outer = active;
   const outerLog = activeLog;
   active = memo;

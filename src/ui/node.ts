@@ -10,6 +10,7 @@
 import { KEY_ATTR, NAME_KEYED_TAGS, type Pass, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeElementLog } from "./lazy.ts";
+import { LazyPart } from "./lazy-part.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 
@@ -177,6 +178,8 @@ function keyedElement(k: string, node: UiElement): UiElement {
   const attrs = { ...node.attrs };
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;
+  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
+  if (node instanceof LazyPart) return node.withRoot(attrs, keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(node.tag), attrs["name"]));
   return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
 }
 

@@ -11,6 +11,7 @@
  * budget, the least recently used give their trees up. The sizes are estimates
  * (`estimateTreeBytes`), measured against the heap in bench/table.bench.ts.
  */
+import { LazyPart } from "../../ui/lazy-part.ts";
 import { type LiveElement, type LiveTree } from "../tree.ts";
 
 /**
@@ -119,9 +120,20 @@ export class TreeBudget<Holder> {
  */
 export const BYTES_PER_ELEMENT = 290;
 
-/** One walk over the tree: its elements and the characters of their texts and attribute values. */
+/**
+ * About how many bytes of heap a lazy part that keeps its call costs (src/ui/lazy-part.ts): the
+ * part, its arguments and its entry in the session's memo (calibrated as above). Its arguments'
+ * own data is the model's, which the estimate does not count for any element.
+ */
+export const BYTES_PER_LAZY_PART = 350;
+
+/**
+ * One walk over the tree: its elements and the characters of their texts and attribute values. A
+ * lazy part that keeps its call only is counted as one, without building its subtree.
+ */
 export function estimateTreeBytes(tree: LiveTree): number {
   let elements = 0;
+  let parts = 0;
   let chars = 0;
   const stack: LiveElement[] = [tree.root];
   while (stack.length > 0) {
@@ -130,10 +142,11 @@ export function estimateTreeBytes(tree: LiveTree): number {
     const attrs = el.attrs;
     for (const name in attrs) chars += (attrs[name] as string).length;
     for (const kid of el.kids) {
-      if (kid.kind === "el") stack.push(kid);
+      if (kid instanceof LazyPart && kid.compact) parts++;
+      else if (kid.kind === "el") stack.push(kid);
       else if (kid.kind === "text") chars += kid.text.length;
       else chars += kid.html.length;
     }
   }
-  return elements * BYTES_PER_ELEMENT + chars;
+  return elements * BYTES_PER_ELEMENT + parts * BYTES_PER_LAZY_PART + chars;
 }

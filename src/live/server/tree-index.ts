@@ -6,6 +6,7 @@
  * Membership walks down the id's own path (findElement, src/live/tree.ts). The message set is
  * built once per tree, on the first event that needs it.
  */
+import { LazyPart } from "../../ui/lazy-part.ts";
 import { findElement, type LiveElement, type LiveTree } from "../tree.ts";
 
 /** Whether an element with this id is in the tree. */
@@ -28,5 +29,7 @@ export function messagesOf(tree: LiveTree): ReadonlySet<string> {
 function collectMessages(el: LiveElement, into: Set<string>): void {
   const handlers = el.handlers;
   if (handlers !== undefined) { for (const record of Object.values(handlers)) if (record) into.add(record.msg); }
-  for (const kid of el.kids) if (kid.kind === "el") collectMessages(kid, into);
+  // A lazy part noted the messages below it when it was placed, and is not built again for them (src/ui/lazy-part.ts).
+  if (el instanceof LazyPart) { for (const msg of el.messagesBelow) into.add(msg); }
+  else for (const kid of el.kids) if (kid.kind === "el") collectMessages(kid, into);
 }

@@ -1,0 +1,244 @@
+/**
+ * A `Ui.lazy` part of a session's page: it keeps its call, not what the call built
+ * (docs/deployment.md#memory).
+ *
+ * Why: a session keeps its page between events, and a page of 2,000 rows kept as elements held
+ * about 2 KB per row, against about 250 bytes of HTML (bench/table.bench.ts, memory). A row
+ * written as a `Ui.lazy` part is, between events, its function and arguments, because `fn` must
+ * depend on its arguments alone (docs/live-apps.md): the call is a complete description of the row.
+ *
+ * What it is: within a session's render, `Ui.lazy` returns a part (src/ui/lazy.ts). A part is an
+ * element like any other to the view, the id walk and the diff: it carries the tag, attributes,
+ * handlers and key of the element `fn` built, and its children are that element's. Only it builds
+ * them again from the call when something reads them and does not hold them: the diff of a part
+ * whose arguments changed, the lookup of an id inside it, the markup of a resync. What it built
+ * stays until the next render of any session starts (`releaseWarmParts`), so one event builds a
+ * part's subtree at most once, and a page kept between events holds each part's call only.
+ *
+ * A part whose subtree holds injected styles keeps its subtree: their CSS names whole ids, which
+ * the id walk writes with the whole path (src/live/ids.ts).
+ */
+import { type ElementExtras, type Handlers, type UiElement, type UiNode } from "./types.ts";
+
+/** A function given to `Ui.lazy`. */
+export type LazyFn = (...args: never[]) => UiElement;
+
+/** Builds a part's element again from its call, outside any session's render (src/ui/lazy.ts). */
+export type RebuildPart = (fn: LazyFn, args: readonly unknown[]) => UiElement;
+
+/** The live children of a part's element placed under `seg` (src/live/ids.ts): given to the part by the id walk. */
+export type PlaceKids = (view: UiElement, seg: string) => readonly UiNode[];
+
+/** The parts holding what they built, released together when the next render starts. */
+let warm: LazyPart[] = [];
+
+export class LazyPart implements UiElement {
+  readonly kind = "el" as const;
+  readonly tag: string;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly handlers: Handlers | undefined;
+  readonly key: string | undefined;
+  /** Never set: a part is not a `Ui.h` call of the element log (src/ui/element-log.ts). */
+  call: readonly unknown[] | undefined = undefined;
+  seg: string | undefined = undefined;
+  extras: ElementExtras | undefined;
+  /** The element `fn` built, while the part holds it. */
+  private built: UiElement | undefined;
+  /** Its live children under `seg`, while the part holds them. */
+  private liveKids: readonly UiNode[] | undefined = undefined;
+  /** How the id walk places the element's children, given when it places the part. */
+  private placeKids: PlaceKids | undefined = undefined;
+  /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
+  private keepsSubtree = false;
+  /**
+   * What child matching and the message check read of its subtree, noted when the part is placed,
+   * so that neither builds it again (`Summary`).
+   */
+  private summary: Summary = NO_SUMMARY;
+
+  constructor(
+    readonly fn: LazyFn,
+    readonly args: readonly unknown[],
+    private readonly rebuild: RebuildPart,
+    root: UiElement,
+    attrs: Readonly<Record<string, string>> = root.attrs,
+    key: string | undefined = root.key,
+  ) {
+    this.tag = root.tag;
+    this.attrs = attrs;
+    this.handlers = root.handlers;
+    this.key = key;
+    // Written as src/ui/node.ts elementExtras writes extras (one shape): the root's style props
+    // only, which the parent's id walk injects before the part; never a note of another render.
+    const passes = root.extras?.passes;
+    this.extras = passes === undefined ? undefined : { passes, pass: undefined, live: undefined };
+    this.built = root;
+    hold(this);
+  }
+
+  /** The element `fn` built: held, or built again from the call. */
+  view(): UiElement {
+    let built = this.built;
+    if (built === undefined) {
+      built = this.built = this.rebuild(this.fn, this.args);
+      hold(this);
+    }
+    return built;
+  }
+
+  /** The element it built, held for good: a part at a page's root stands for the page (src/live/ids.ts). */
+  keptView(): UiElement {
+    this.keepsSubtree = true;
+    return this.view();
+  }
+
+  /** The view children: those of the element `fn` built. */
+  get children(): readonly UiNode[] {
+    return this.view().children;
+  }
+
+  /** The live children under `seg`: held, or placed again from the element built again; undefined before the part is placed. */
+  get kids(): readonly UiNode[] | undefined {
+    let kids = this.liveKids;
+    if (kids === undefined && this.seg !== undefined && this.placeKids !== undefined) {
+      kids = this.liveKids = this.placeKids(this.view(), this.seg);
+      hold(this);
+    }
+    return kids;
+  }
+
+  set kids(kids: readonly UiNode[] | undefined) {
+    this.liveKids = kids;
+  }
+
+  /**
+   * The part placed under `seg` with these live children: this part the first time, else a part of
+   * the same call (the page keeps the old one under its old seg until the diff is done).
+   * `styled`: the children hold injected styles, so the part keeps them.
+   */
+  placedAt(seg: string, kids: readonly UiNode[], styled: boolean, placeKids: PlaceKids): LazyPart {
+    const part = this.seg === undefined ? this : this.copy(this.attrs, this.key);
+    part.seg = seg;
+    part.liveKids = kids;
+    part.placeKids = placeKids;
+    part.summary = summaryOf(kids);
+    if (styled) part.keepsSubtree = true;
+    hold(part);
+    return part;
+  }
+
+  /** The part with other root attributes and key (`Ui.keyed` of a part, src/ui/node.ts). */
+  withRoot(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
+    return this.copy(attrs, key);
+  }
+
+  /** Whether the part holds what it built now (until the next render, or for good when not `compact`). */
+  get holding(): boolean {
+    return this.built !== undefined || this.liveKids !== undefined;
+  }
+
+  /** Whether the part keeps only its call between events (no injected styles inside). */
+  get compact(): boolean {
+    return !this.keepsSubtree;
+  }
+
+  /** The tags of its element children, in order, each followed by "," (child matching's shape, src/live/match.ts). */
+  get childTags(): string {
+    return this.summary.childTags;
+  }
+
+  /** The messages the handlers below its root send (the part's own are in `handlers`). */
+  get messagesBelow(): readonly string[] {
+    return this.summary.messages;
+  }
+
+  /** Drops what the part built (not for a part that keeps its subtree). */
+  release(): void {
+    if (this.keepsSubtree) return;
+    this.built = undefined;
+    this.liveKids = undefined;
+  }
+
+  private copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
+    return new LazyPart(this.fn, this.args, this.rebuild, this.view(), attrs, key);
+  }
+}
+
+/** What a part notes of its subtree when placed. */
+type Summary = { readonly childTags: string; readonly messages: readonly string[] };
+
+const NO_SUMMARY: Summary = { childTags: "", messages: [] };
+
+/**
+ * Summaries met so far, by their text: a list's parts mostly note the same one, which they then
+ * share. Bounded, as parts of any number of shapes may come and go.
+ */
+const SUMMARIES = new Map<string, Summary>();
+const SUMMARIES_LIMIT = 4096;
+
+function summaryOf(kids: readonly UiNode[]): Summary {
+  let childTags = "";
+  for (const kid of kids) if (kid.kind === "el") childTags += `${kid.tag},`;
+  const found = new Set<string>();
+  for (const kid of kids) if (kid.kind === "el") messagesOf(kid, found);
+  const messages = [...found];
+  const text = `${childTags}\u0000${messages.join("\u0000")}`;
+  const known = SUMMARIES.get(text);
+  if (known !== undefined) return known;
+  const summary = { childTags, messages };
+  if (SUMMARIES.size < SUMMARIES_LIMIT) SUMMARIES.set(text, summary);
+  return summary;
+}
+
+/** The messages of a placed element's handlers and of those below it; a part's from its summary. */
+function messagesOf(el: UiElement, into: Set<string>): void {
+  const handlers = el.handlers;
+  if (handlers !== undefined) { for (const kind in handlers) into.add(handlers[kind as keyof Handlers]!.msg); }
+  if (el instanceof LazyPart) {
+    for (const msg of el.messagesBelow) into.add(msg);
+    return;
+  }
+  for (const kid of el.kids ?? el.children) if (kid.kind === "el") messagesOf(kid, into);
+}
+
+/** Notes a part that holds what it built, so that the next render releases it. */
+function hold(part: LazyPart): void {
+  warm.push(part);
+}
+
+/**
+ * A render starts: every part built or read since the last one drops what it built. One event's
+ * work reads a part's subtree once; between events a page keeps its parts' calls.
+ */
+export function releaseWarmParts(): void {
+  if (warm.length === 0) return;
+  const parts = warm;
+  warm = [];
+  for (const part of parts) part.release();
+}
+
+/**
+ * Whether two parts stand for the same content wherever they are placed: the same function and
+ * arguments (`Object.is`, one by one), root attributes and key, and no injected styles inside
+ * (whose CSS names whole ids). The diff and child matching then need not build either.
+ */
+export function sameLazyCall(a: object, b: object): boolean {
+  if (!(a instanceof LazyPart) || !(b instanceof LazyPart)) return false;
+  if (a.fn !== b.fn || a.key !== b.key || !a.compact || !b.compact) return false;
+  const x = a.args, y = b.args;
+  if (x !== y) {
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+  }
+  return a.attrs === b.attrs || sameAttrs(a.attrs, b.attrs);
+}
+
+function sameAttrs(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  let count = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    count++;
+  }
+  for (const _ in b) if (--count < 0) return false;
+  return true;
+}

@@ -1,0 +1,148 @@
+/**
+ * Lazy parts (src/ui/lazy-part.ts): a session's page keeps each `Ui.lazy` part as its call, and
+ * builds its subtree again when an event reads it. Whatever a part dropped and built again, every
+ * render and every diff is the one of the same page written without `Ui.lazy`, on pages where parts
+ * move, are keyed from outside, nest, hold injected styles and stand at the root.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { assignIds } from "../../src/live/ids.ts";
+import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
+import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
+import { Ui } from "../../src/ui/mod.ts";
+import type { UiElement } from "../../src/ui/node.ts";
+import { assertRendersLikeFresh } from "./support/renders.ts";
+
+type Row = { id: number; text: string; qty: number; done: boolean };
+type Model = { title: string; rows: Row[] };
+
+const rowArb: fc.Arbitrary<Row> = fc.record({
+  id: fc.integer({ min: 1, max: 9 }),
+  text: fc.constantFrom("a", "b", "c <d>", ""),
+  qty: fc.integer({ min: 0, max: 3 }),
+  done: fc.boolean(),
+});
+const modelArb: fc.Arbitrary<Model> = fc.record({
+  title: fc.constantFrom("Orders", "Orders & more"),
+  rows: fc.uniqueArray(rowArb, { selector: (r) => r.id, maxLength: 7 }),
+});
+
+/** `Ui.lazy`, or the same call made at once: the two pages of each property. */
+type Lazy = <A extends unknown[]>(fn: (...args: A) => UiElement, ...args: A) => UiElement;
+const eager: Lazy = (fn, ...args) => fn(...args);
+
+/** A row of a table, by its index: inputs named by index, so a row inserted above renames those below. */
+const indexedRow = (text: string, qty: number, done: boolean, i: number) =>
+  Ui.h(
+    "tr",
+    {},
+    Ui.h("td", {}, `${text} ${i + 1}`),
+    Ui.h("td", {}, Ui.h("input", { type: "number", name: `qty-${i}`, value: String(qty), onInput: ["SetQty", i] })),
+    Ui.h("td", {}, Ui.h("input", { type: "checkbox", name: `done-${i}`, checked: done, onChange: ["Toggle", i] })),
+    Ui.h("td", { class: "total" }, String(qty * 3)),
+  );
+
+/** A row keyed from outside the part (`Ui.keyed(id, Ui.lazy(…))`). */
+const keyedRow = (text: string, done: boolean) =>
+  Ui.h("li", { class: done ? "done" : undefined }, Ui.h("span", {}, text), Ui.h("button", { onClick: "Go" }, "go"));
+
+/** A row with a style prop: its injected style names its id, so its part keeps its subtree. */
+const styledRow = (text: string, qty: number) => Ui.h("p", {}, Ui.h("b", { hover: { color: qty > 1 ? "red" : "blue" } } as never, text));
+
+/** A section that is a part and holds parts: its rows as text, so that its call is plain data. */
+const section = (lazy: Lazy) => (rowsText: string) =>
+  Ui.h("section", {}, ...(JSON.parse(rowsText) as Row[]).map((r) => lazy(keyedRow, r.text, r.done)));
+
+function page(lazy: Lazy, sectionOf: (rowsText: string) => UiElement) {
+  return (m: Model) =>
+    Ui.h(
+      "main",
+      {},
+      Ui.h("h1", {}, m.title),
+      Ui.h("table", {}, Ui.h("tbody", {}, ...m.rows.map((r, i) => lazy(indexedRow, r.text, r.qty, r.done, i)))),
+      Ui.h("ul", {}, ...m.rows.map((r) => Ui.keyed(r.id, lazy(keyedRow, r.text, r.done)))),
+      Ui.h("div", {}, ...m.rows.map((r) => lazy(styledRow, r.text, r.qty))),
+      lazy(sectionOf, JSON.stringify(m.rows.filter((r) => r.qty > 0))),
+    );
+}
+
+const lazySection = section(Ui.lazy);
+const eagerSection = section(eager);
+const lazyPage = page(Ui.lazy, lazySection);
+const eagerPage = page(eager, eagerSection);
+const wholePage = (m: Model) => lazyPage(m);
+const rootPart = (m: Model) => Ui.lazy(wholePage, m);
+
+test("a page of lazy parts renders and diffs as the same page without them, render after render", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 8 }), (models) => assertRendersLikeFresh(models, lazyPage, eagerPage)),
+    {
+      numRuns: 300,
+    },
+  );
+});
+
+test("a part at the page's root renders and diffs as the page without it", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, rootPart, eagerPage)),
+    {
+      numRuns: 100,
+    },
+  );
+});
+
+/** The lazy parts of a tree, found through its live kids. */
+function partsOf(tree: LiveTree): LazyPart[] {
+  const found: LazyPart[] = [];
+  const walk = (el: LiveElement) => {
+    for (const kid of el.kids) {
+      if (kid instanceof LazyPart) found.push(kid);
+      else if (kid.kind === "el") walk(kid);
+    }
+  };
+  walk(tree.root);
+  return found;
+}
+
+test("between renders a page keeps its parts' calls, not their subtrees; a part with injected styles keeps its own", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 1, maxLength: 5 }), (models) => {
+      const memo = new LazyMemo();
+      let tree: LiveTree | undefined;
+      for (const m of models) tree = assignIds(renderWithMemo(memo, () => lazyPage(m)));
+      releaseWarmParts();
+      const parts = partsOf(tree!);
+      assert.equal(parts.length, models.at(-1)!.rows.length * 3 + 1);
+      for (const part of parts) assert.equal(part.holding, !part.compact, `${part.tag} ${part.seg}`);
+      // A styled row keeps its subtree; the others keep their calls only.
+      assert.deepEqual(parts.filter((p) => !p.compact).map((p) => p.tag), models.at(-1)!.rows.map(() => "p"));
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test("an id inside a part that dropped its subtree is found, and the part builds it once per event", () => {
+  const built: number[] = [];
+  const row = (i: number, qty: number) => {
+    built.push(i);
+    return Ui.h("tr", {}, Ui.h("td", {}, Ui.h("input", { name: `qty-${i}`, value: String(qty), onInput: ["SetQty", i] })));
+  };
+  const view = (qtys: number[]) => Ui.h("table", {}, Ui.h("tbody", {}, ...qtys.map((q, i) => Ui.lazy(row, i, q))));
+  const memo = new LazyMemo();
+  const qtys = Array.from({ length: 200 }, (_, i) => i % 5);
+  const first = assignIds(renderWithMemo(memo, () => view(qtys)));
+  assert.equal(built.length, 200);
+  const next = qtys.slice();
+  next[150] = 9;
+  built.length = 0;
+  const second = assignIds(renderWithMemo(memo, () => view(next)));
+  assert.deepEqual(built, [150], "the render builds the changed row only");
+  const id = "r.0#tbody.150#tr.0#td.#input:qty-150";
+  assert.equal(findElement(first, id)?.attrs["value"], "0");
+  assert.equal(findElement(first, id)?.attrs["value"], "0");
+  assert.equal(findElement(second, id)?.attrs["value"], "9");
+  assert.deepEqual(built, [150, 150], "the old row is built again once, for the lookups of this event");
+  assert.equal(findElement(first, "r.0#tbody.150#tr.0#td.#input:qty-151"), undefined);
+});
