@@ -8,7 +8,9 @@
  *
  * Inputs: a plain text input (unnamed), an upper-casing one (the server normalises), a textarea, a
  * checkbox, a select whose first option has the empty value, a radio group and a chat input whose
- * Enter sends. The app records every message it receives, in order.
+ * Enter sends. The app records every message it receives, in order. With `lazy`, the same page
+ * is written with `Ui.lazy` parts (src/ui/lazy-part.ts), which the session keeps as their calls and
+ * builds again when an event reads them.
  */
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/mod.ts";
@@ -112,70 +114,89 @@ export function shiftUpdate(model: ShiftModel, msg: string, args: readonly JsonV
 
 const h = Ui.h;
 
-export function shiftView(model: ShiftModel): UiElement {
-  return h(
-    "main",
+/** How the view makes a part of the page: at once, or as a `Ui.lazy` part (`shiftingApp({ lazy: true })`). */
+type Part = <A extends unknown[]>(fn: (...args: A) => UiElement, ...args: A) => UiElement;
+const atOnce: Part = (fn, ...args) => fn(...args);
+
+const logLine = (line: string) => h("p", { class: "log" }, line);
+const rowOf = (r: number) =>
+  h(
+    "div",
+    { class: "row", "data-row": String(r) },
+    h("span", {}, `row ${r}`),
+    h("button", { class: "remove", onClick: ["Remove", r] }, "remove"),
+  );
+const textField = (text: string) => h("div", {}, h("input", { id: "text", value: text, onInput: "SetText", autocomplete: "off" }));
+const upperField = (upper: string) =>
+  h("div", {}, h("input", { id: "upper", name: "upper", value: upper, onInput: "SetUpper", autocomplete: "off" }));
+const areaField = (area: string) => h("div", {}, h("textarea", { id: "area", name: "area", value: area, onInput: "SetArea" }));
+const chatField = (chat: string) =>
+  h(
+    "div",
     {},
-    ...model.log.map((line) => h("p", { class: "log" }, line)),
-    ...model.rows.map((r) =>
-      h(
-        "div",
-        { class: "row", "data-row": String(r) },
-        h("span", {}, `row ${r}`),
-        h("button", { class: "remove", onClick: ["Remove", r] }, "remove"),
-      )
-    ),
-    h("div", {}, h("input", { id: "text", value: model.text, onInput: "SetText", autocomplete: "off" })),
-    h("div", {}, h("input", { id: "upper", name: "upper", value: model.upper, onInput: "SetUpper", autocomplete: "off" })),
-    h("div", {}, h("textarea", { id: "area", name: "area", value: model.area, onInput: "SetArea" })),
+    h("input", {
+      id: "chat",
+      name: "chat",
+      value: chat,
+      onInput: "SetChat",
+      onKeydown: { key: "Enter", msg: "Send" },
+      autocomplete: "off",
+    }),
+  );
+const choices = (done: boolean, size: string, color: string) =>
+  h(
+    "div",
+    {},
+    h("input", { id: "done", type: "checkbox", checked: done, onChange: "SetDone" }),
     h(
-      "div",
-      {},
-      h("input", {
-        id: "chat",
-        name: "chat",
-        value: model.chat,
-        onInput: "SetChat",
-        onKeydown: { key: "Enter", msg: "Send" },
-        autocomplete: "off",
-      }),
-    ),
-    h(
-      "div",
-      {},
-      h("input", { id: "done", type: "checkbox", checked: model.done, onChange: "SetDone" }),
-      h(
-        "select",
-        { id: "size", name: "size", onChange: "SetSize" },
-        ...[["", "choose"], ["s", "small"], ["m", "medium"], ["l", "large"]].map(([v, label]) =>
-          h("option", { value: v, selected: model.size === v }, label!)
-        ),
-      ),
-      ...COLORS.map((c) =>
-        h("input", { id: `color-${c}`, type: "radio", name: "color", value: c, checked: model.color === c, onChange: ["SetColor", c] })
+      "select",
+      { id: "size", name: "size", onChange: "SetSize" },
+      ...[["", "choose"], ["s", "small"], ["m", "medium"], ["l", "large"]].map(([v, label]) =>
+        h("option", { value: v, selected: size === v }, label!)
       ),
     ),
-    h(
-      "div",
-      {},
-      h("button", { id: "add", onClick: "Add" }, "add"),
-      h("button", { id: "shuffle", onClick: "Shuffle" }, "shuffle"),
-      h("button", { id: "ticks", onClick: model.ticking ? "StopTicks" : "StartTicks" }, model.ticking ? "stop" : "start"),
-      // Fixed in the viewport: the list above grows and shrinks at every tick, and a link that
-      // moved under the pointer between the click's hit test and its mouse events missed the
-      // click (a 30 s wait for a navigation that never came, seen once).
-      h("a", { id: "next", href: "/next", onClick: "Navigate", style: "position: fixed; top: 0; right: 0" }, "next"),
+    ...COLORS.map((c) =>
+      h("input", { id: `color-${c}`, type: "radio", name: "color", value: c, checked: color === c, onChange: ["SetColor", c] })
     ),
   );
+
+function shiftViewWith(part: Part) {
+  return (model: ShiftModel): UiElement =>
+    h(
+      "main",
+      {},
+      ...model.log.map((line) => part(logLine, line)),
+      ...model.rows.map((r) => part(rowOf, r)),
+      part(textField, model.text),
+      part(upperField, model.upper),
+      part(areaField, model.area),
+      part(chatField, model.chat),
+      part(choices, model.done, model.size, model.color),
+      h(
+        "div",
+        {},
+        h("button", { id: "add", onClick: "Add" }, "add"),
+        h("button", { id: "shuffle", onClick: "Shuffle" }, "shuffle"),
+        h("button", { id: "ticks", onClick: model.ticking ? "StopTicks" : "StartTicks" }, model.ticking ? "stop" : "start"),
+        // Fixed in the viewport: the list above grows and shrinks at every tick, and a link that
+        // moved under the pointer between the click's hit test and its mouse events missed the
+        // click (a 30 s wait for a navigation that never came, seen once).
+        h("a", { id: "next", href: "/next", onClick: "Navigate", style: "position: fixed; top: 0; right: 0" }, "next"),
+      ),
+    );
 }
+
+export const shiftView = shiftViewWith(atOnce);
+/** The same page with its log lines, rows, fields and choices as `Ui.lazy` parts, which a session keeps as their calls. */
+export const shiftLazyView = shiftViewWith(Ui.lazy);
 
 export type Received = [string, readonly JsonValue[]][];
 
 /** The app; `received` holds every message in order, `model()` the latest model. */
-export function shiftingApp(options: LiveAppOptions & { tickMs?: number } = {}) {
+export function shiftingApp(options: LiveAppOptions & { tickMs?: number; lazy?: boolean } = {}) {
   const received: Received = [];
   let latest = initialShift;
-  const { tickMs = 120, ...appOptions } = options;
+  const { tickMs = 120, lazy = false, ...appOptions } = options;
   const live = app<ShiftModel>(
     {
       init: () => initialShift,
@@ -184,7 +205,7 @@ export function shiftingApp(options: LiveAppOptions & { tickMs?: number } = {}) 
         latest = shiftUpdate(model, msg, args);
         return latest;
       },
-      view: shiftView,
+      view: lazy ? shiftLazyView : shiftView,
       subscriptions: (model) => (model.ticking ? [every(tickMs, "Tick")] : []),
     },
     { title: "shifting", messages: ["Tick"], ...appOptions },

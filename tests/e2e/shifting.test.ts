@@ -107,10 +107,10 @@ function gate() {
 }
 
 /** The shifting app on 127.0.0.1 behind a wrapper that delays replies and SSE frames per `seed`. */
-async function serve(seed: number) {
+async function serve(seed: number, lazy: boolean) {
   const { serve: listen } = await import("@hono/node-server");
   const rand = random(seed);
-  const shifting = shiftingApp({ tickMs: 90 });
+  const shifting = shiftingApp({ tickMs: 90, lazy });
   const posts: Post[] = [];
   // The test can drop the stream's next frame (a gap: the page resyncs after gapMs) and hold the
   // render that resync asks for until it opens the gate.
@@ -176,10 +176,10 @@ async function serve(seed: number) {
 type Served = Awaited<ReturnType<typeof serve>>;
 
 /** One page per seed: ticks started, the main thread kept busy, keystrokes that find the caret moved counted. */
-async function withPage(name: string, seed: number, fn: (page: Page, app: Served) => Promise<void>): Promise<void> {
+async function withPage(name: string, seed: number, fn: (page: Page, app: Served) => Promise<void>, lazy = false): Promise<void> {
   const t0 = Date.now();
   console.log(`e2e shifting ${name}: seed ${seed} (SVC_E2E_SEED=${seed} to replay)`);
-  const app = await serve(seed);
+  const app = await serve(seed, lazy);
   const ctx = await browser();
   await ctx.clearCookies();
   const page = await ctx.newPage();
@@ -242,52 +242,60 @@ async function typeInto(page: Page, selector: string, text: string, human: numbe
   await page.keyboard.type(text.slice(human));
 }
 
+// The page as written with plain Ui.h, and again with its log lines, rows and fields as Ui.lazy
+// parts, which the session keeps as their calls and builds again when an event reads them.
 for (const seed of SEEDS) {
-  test(
-    `G1 on a shifting page (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`,
-    { skip, timeout: 180_000 * SLOWER },
-    async () => {
-      await withPage("G1", seed, async (page, app) => {
-        const startId = await idOf(page, "#text");
-        const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
-        const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
-        const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
-        let sent = 0;
-        for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
-          // Each input in three chunks; between them the user adds a log line above (own event).
-          const third = Math.ceil(full.length / 3);
-          for (let i = 0; i < 3; i++) {
-            await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
-            await page.click("#add");
-            sent++;
-          }
-        }
-        assert.ok(text.length + upper.length + area.length >= 500);
-        await eventually(async () => {
-          const model = app.model();
-          assert.equal(model.text, text);
-          assert.equal(model.upper, upper.toUpperCase());
-          assert.equal(model.area, area);
-          assert.equal(await value(page, "#text"), text);
-          assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
-          assert.equal(await value(page, "#area"), area);
-        }, 20_000);
-        assert.equal(
-          await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
-          0,
-          "the caret never moved away from the end",
-        );
-        await eventually(() => assert.equal(app.received.filter(([m]) => m === "Add").length, sent, "every Add arrived, once"));
-        assert.deepEqual(
-          app.posts.filter((p) => p.status !== 200 && p.status !== 204),
-          [],
-          "nothing the user touched left the page: every event applied",
-        );
-        assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
-        assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
-      });
-    },
-  );
+  for (const lazy of [false, true]) {
+    test(
+      `G1 on a shifting page${
+        lazy ? " of Ui.lazy parts" : ""
+      } (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`,
+      { skip, timeout: 180_000 * SLOWER },
+      () => g1(seed, lazy),
+    );
+  }
+}
+
+async function g1(seed: number, lazy: boolean): Promise<void> {
+  await withPage(lazy ? "G1 (Ui.lazy parts)" : "G1", seed, async (page, app) => {
+    const startId = await idOf(page, "#text");
+    const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
+    const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
+    const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
+    let sent = 0;
+    for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
+      // Each input in three chunks; between them the user adds a log line above (own event).
+      const third = Math.ceil(full.length / 3);
+      for (let i = 0; i < 3; i++) {
+        await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
+        await page.click("#add");
+        sent++;
+      }
+    }
+    assert.ok(text.length + upper.length + area.length >= 500);
+    await eventually(async () => {
+      const model = app.model();
+      assert.equal(model.text, text);
+      assert.equal(model.upper, upper.toUpperCase());
+      assert.equal(model.area, area);
+      assert.equal(await value(page, "#text"), text);
+      assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
+      assert.equal(await value(page, "#area"), area);
+    }, 20_000);
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
+      0,
+      "the caret never moved away from the end",
+    );
+    await eventually(() => assert.equal(app.received.filter(([m]) => m === "Add").length, sent, "every Add arrived, once"));
+    assert.deepEqual(
+      app.posts.filter((p) => p.status !== 200 && p.status !== 204),
+      [],
+      "nothing the user touched left the page: every event applied",
+    );
+    assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
+    assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
+  }, lazy);
 }
 
 test(
@@ -399,11 +407,18 @@ test(
   },
 );
 
-test(`checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames (seed ${SEEDS[0]})`, {
-  skip,
-  timeout: 120_000 * SLOWER,
-}, async () => {
-  await withPage("choices", SEEDS[0]!, async (page, app) => {
+for (const lazy of [false, true]) {
+  test(
+    `checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames${
+      lazy ? ", as a Ui.lazy part" : ""
+    } (seed ${SEEDS[0]})`,
+    { skip, timeout: 120_000 * SLOWER },
+    () => choices(lazy),
+  );
+}
+
+async function choices(lazy: boolean): Promise<void> {
+  await withPage(lazy ? "choices (Ui.lazy parts)" : "choices", SEEDS[0]!, async (page, app) => {
     const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
     for (const [done, size, color] of picks) {
       if ((await page.isChecked("#done")) !== done) await page.click("#done");
@@ -430,5 +445,5 @@ test(`checkboxes, selects (with an empty-valued option) and radio groups keep th
       );
     });
     assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
-  });
-});
+  }, lazy);
+}
