@@ -427,27 +427,25 @@ if (wants("memory")) {
         true,
       ),
     );
-    rows.push({
-      name: `the tree budget's estimate of that session, ${m.rows}-row table`,
-      ours: m.estimatedBytes / 1024,
-      peer: m.keptBytes / 1024,
-      peerName: "the heap it keeps, measured",
-      unit: "KB",
-      higherIsBetter: true,
-      target: "(info: near 1x)",
-      met: true,
-    });
-    rows.push({
-      name: `the tree budget's estimate of that session, ${m.rows}-row table, each row a Ui.lazy part`,
-      ours: m.lazyEstimatedBytes / 1024,
-      peer: m.lazyKeptBytes / 1024,
-      peerName: "the heap it keeps, measured",
-      unit: "KB",
-      higherIsBetter: true,
-      target: "(info: near 1x)",
-      met: true,
-    });
+    rows.push(
+      estimateRow(`${m.rows}-row table`, m.estimatedBytes, m.keptBytes),
+      estimateRow(`${m.rows}-row table, each row a Ui.lazy part`, m.lazyEstimatedBytes, m.lazyKeptBytes),
+    );
   }
+}
+
+/** The tree budget's estimate of a session (src/live/server/tree-budget.ts) against the heap it keeps. */
+function estimateRow(page: string, estimatedBytes: number, keptBytes: number): BenchRow {
+  return {
+    name: `the tree budget's estimate of that session, ${page}`,
+    ours: estimatedBytes / 1024,
+    peer: keptBytes / 1024,
+    peerName: "the heap it keeps, measured",
+    unit: "KB",
+    higherIsBetter: true,
+    target: "(info: near 1x)",
+    met: true,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
