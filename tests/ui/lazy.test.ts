@@ -214,3 +214,39 @@ test("lazy results are a session's own, and go when its rendered tree is dropped
     live.close();
   }
 });
+
+test("a lazy function that throws when an event builds its part again fails that event as a throwing view does, and the session goes on", async () => {
+  // `fn` must depend on its arguments alone (docs/live-apps.md); this one reads a flag, so the part
+  // the session kept as its call cannot be built again while the flag is set.
+  let broken = false;
+  const row = (i: number, value: string) => {
+    if (broken) throw new Error("the row read something besides its arguments");
+    return Ui.h("div", {}, Ui.h("input", { name: `q${i}`, value, onInput: ["Set", i] }));
+  };
+  type M = { values: string[]; count: number };
+  const live = app<M>({
+    init: () => ({ values: ["a", "b"], count: 0 }),
+    update: (m, msg, args) =>
+      msg === "Inc"
+        ? { ...m, count: m.count + 1 }
+        : msg === "Set"
+        ? { ...m, values: m.values.map((v, i) => (i === args[0] ? String(args[1]) : v)) }
+        : m,
+    view: (m) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, `count ${m.count}`), ...m.values.map((v, i) => Ui.lazy(row, i, v))),
+  });
+  try {
+    const tab = await openTab(live);
+    assert.equal((await tab.post({ seq: 1, msg: "Inc", args: [], handlerId: "r.0#button" })).status, 200);
+    broken = true;
+    // The handler's lookup builds the part again: the event fails, and nothing of it is kept.
+    const failed = await tab.post({ seq: 2, msg: "Set", args: [0, "x"], handlerId: "r.1#div.#input:q0" });
+    assert.equal(failed.status, 500);
+    assert.equal((await failed.json()).error, "app_error");
+    broken = false;
+    const next = await tab.post({ seq: 3, msg: "Set", args: [0, "y"], handlerId: "r.1#div.#input:q0" });
+    assert.equal(next.status, 200);
+    assert.deepEqual((await next.json()).patches, [{ id: "r.1#div.#input:q0", attrs: { value: "y" } }]);
+  } finally {
+    live.close();
+  }
+});

@@ -74,6 +74,18 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
   const pageSeqs = firstSight(state.pageSeqs, input.page, input.entry.seq);
   if (pageSeqs === undefined) return { kind: "duplicate" };
   const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
+  try {
+    return stepSeen(seen, tree, input, ctx);
+  } catch (error) {
+    // Only the app's code throws here: the lookups of this event build lazy parts again from their
+    // calls (src/ui/lazy-part.ts), and a part's function that throws now, where it did not when the
+    // part was rendered, fails the event as a throwing view does. Nothing of it is kept.
+    return { kind: "app_error", state: seen, error };
+  }
+}
+
+/** `stepEvent` for an entry seen for the first time. */
+function stepSeen<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
   const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
   if (moved === undefined) return { kind: "handler_gone", state: seen };
@@ -110,7 +122,13 @@ export function stepMessage<Model>(
   const [msg, ...args] = dispatch;
   const changed = applyMessage({ state, prev: tree, msg, args, clientValues: undefined }, ctx);
   if (changed.kind === "app_error") return changed;
-  const inputSeqs = withoutInputsNotIn(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
+  let inputSeqs: typeof state.inputSeqs;
+  try {
+    inputSeqs = withoutInputsNotIn(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
+  } catch (error) {
+    // A lazy part's function that throws when built again (see stepEvent).
+    return { kind: "app_error", state, error };
+  }
   return inputSeqs === state.inputSeqs ? changed : { ...changed, state: { ...changed.state, inputSeqs } };
 }
 
