@@ -51,6 +51,10 @@ const keyedRow = (text: string, done: boolean) =>
 /** A row with a style prop: its injected style names its id, so its part keeps its subtree. */
 const styledRow = (text: string, qty: number) => Ui.h("p", {}, Ui.h("b", { hover: { color: qty > 1 ? "red" : "blue" } } as never, text));
 
+/** An option of a select whose value picks it (the select rewrites its options), with raw markup beside. */
+const optionOf = (text: string) => Ui.h("option", { value: text }, text === "" ? "none" : text);
+const note = (text: string) => Ui.h("small", {}, Ui.raw(`<i>${text.length}</i>`), text);
+
 /** A section that is a part and holds parts: its rows as text, so that its call is plain data. */
 const section = (lazy: Lazy) => (rowsText: string) =>
   Ui.h("section", {}, ...(JSON.parse(rowsText) as Row[]).map((r) => lazy(keyedRow, r.text, r.done)));
@@ -65,6 +69,8 @@ function page(lazy: Lazy, sectionOf: (rowsText: string) => UiElement) {
       Ui.h("ul", {}, ...m.rows.map((r) => Ui.keyed(r.id, lazy(keyedRow, r.text, r.done)))),
       Ui.h("div", {}, ...m.rows.map((r) => lazy(styledRow, r.text, r.qty))),
       lazy(sectionOf, JSON.stringify(m.rows.filter((r) => r.qty > 0))),
+      Ui.h("select", { name: "pick", value: m.rows[0]?.text ?? "" }, ...m.rows.map((r) => lazy(optionOf, r.text))),
+      Ui.h("footer", {}, ...m.rows.map((r) => lazy(note, r.text))),
     );
 }
 
@@ -114,7 +120,8 @@ test("between renders a page keeps its parts' calls, not their subtrees; a part 
       for (const m of models) tree = assignIds(renderWithMemo(memo, () => lazyPage(m)));
       releaseWarmParts();
       const parts = partsOf(tree!);
-      assert.equal(parts.length, models.at(-1)!.rows.length * 3 + 1);
+      // Rows, keyed rows, styled rows and notes; the select's options are copies it made.
+      assert.equal(parts.length, models.at(-1)!.rows.length * 4 + 1);
       for (const part of parts) assert.equal(part.holding, !part.compact, `${part.tag} ${part.seg}`);
       // A styled row keeps its subtree; the others keep their calls only.
       assert.deepEqual(parts.filter((p) => !p.compact).map((p) => p.tag), models.at(-1)!.rows.map(() => "p"));
