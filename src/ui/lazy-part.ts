@@ -2,18 +2,19 @@
  * A `Ui.lazy` part of a session's page: it keeps its call, not what the call built
  * (docs/deployment.md#memory).
  *
- * Why: a session keeps its page between events, and a page of 2,000 rows kept as elements held
- * about 2 KB per row, against about 250 bytes of HTML (bench/table.bench.ts, memory). A row
- * written as a `Ui.lazy` part is, between events, its function and arguments, because `fn` must
- * depend on its arguments alone (docs/live-apps.md): the call is a complete description of the row.
+ * Why: a session keeps its page between events, and a large page kept as elements holds several
+ * times its HTML, an object and a list per element (bench/table.bench.ts, memory). A row written as
+ * a `Ui.lazy` part is, between events, its function and arguments, because `fn` must depend on its
+ * arguments alone (docs/live-apps.md): the call is a complete description of the row.
  *
  * What it is: within a session's render, `Ui.lazy` returns a part (src/ui/lazy.ts). A part is an
  * element like any other to the view, the id walk and the diff: it carries the tag, attributes,
- * handlers and key of the element `fn` built, and its children are that element's. Only it builds
- * them again from the call when something reads them and does not hold them: the diff of a part
- * whose arguments changed, the lookup of an id inside it, the markup of a resync. What it built
- * stays until the next render of any session starts (`releaseWarmParts`), so one event builds a
- * part's subtree at most once, and a page kept between events holds each part's call only.
+ * handlers and key of the element `fn` built, and its children are that element's. When something
+ * reads them while the part does not hold them (the diff of a part whose arguments changed, the
+ * lookup of an id inside it, the markup of a resync), the part builds them again from its call.
+ * What it built stays until the next render of any session starts (`releaseWarmParts`), so one
+ * event builds a part's subtree at most once, and a page kept between events holds each part's
+ * call only.
  *
  * A part whose subtree holds injected styles keeps its subtree: their CSS names whole ids, which
  * the id walk writes with the whole path (src/live/ids.ts).
@@ -76,7 +77,11 @@ export class LazyPart implements UiElement {
     hold(this);
   }
 
-  /** The element `fn` built: held, or built again from the call. */
+  /**
+   * The element `fn` built: held, or built again from the call. Every way to hold something goes
+   * through here first (the live children are placed from this element), so this is where a part
+   * is listed for the next release.
+   */
   view(): UiElement {
     let built = this.built;
     if (built === undefined) {
@@ -102,13 +107,13 @@ export class LazyPart implements UiElement {
     let kids = this.liveKids;
     if (kids === undefined && this.seg !== undefined && this.placeKids !== undefined) {
       kids = this.liveKids = this.placeKids(this.view(), this.seg);
-      hold(this);
     }
     return kids;
   }
 
-  set kids(kids: readonly UiNode[] | undefined) {
-    this.liveKids = kids;
+  /** The id walk places a part through `placedAt`; a live tree's kids are otherwise written only into view elements. */
+  set kids(_kids: readonly UiNode[] | undefined) {
+    throw new TypeError("a lazy part's children are placed by placedAt");
   }
 
   /**
@@ -123,7 +128,6 @@ export class LazyPart implements UiElement {
     part.placeKids = placeKids;
     part.summary = summaryOf(kids);
     if (styled) part.keepsSubtree = true;
-    hold(part);
     return part;
   }
 
