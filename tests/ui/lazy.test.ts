@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { render } from "../../src/live/render.ts";
-import { app } from "../../src/live/server/mod.ts";
+import { app, every } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
@@ -246,6 +246,66 @@ test("a lazy function that throws when an event builds its part again fails that
     const next = await tab.post({ seq: 3, msg: "Set", args: [0, "y"], handlerId: "r.1#div.#input:q0" });
     assert.equal(next.status, 200);
     assert.deepEqual((await next.json()).patches, [{ id: "r.1#div.#input:q0", attrs: { value: "y" } }]);
+  } finally {
+    live.close();
+  }
+});
+
+test("a lazy function that throws when a background message's bookkeeping builds its part again fails that message, and the session goes on", async () => {
+  let broken = false;
+  const row = (i: number, value: string) => {
+    if (broken) throw new Error("the row read something besides its arguments");
+    return Ui.h("div", {}, Ui.h("input", { name: `q${i}`, value, onInput: ["Set", i] }));
+  };
+  type M = { values: string[]; ticks: number; ticking: boolean };
+  const live = app<M>({
+    init: () => ({ values: ["a"], ticks: 0, ticking: false }),
+    update: (m, msg, args) =>
+      msg === "Start"
+        ? { ...m, ticking: true }
+        : msg === "Tick"
+        ? { ...m, ticks: m.ticks + 1, ticking: m.ticks < 1 }
+        : msg === "Set"
+        ? { ...m, values: m.values.map((v, i) => (i === args[0] ? String(args[1]) : v)) }
+        : m,
+    view: (m) =>
+      Ui.h(
+        "main",
+        {},
+        Ui.h("button", { onClick: "Start" }, "start"),
+        // A tick adds an item after the rows, not a row: the tick's render calls no row function.
+        Ui.h(
+          "ul",
+          {},
+          ...m.values.map((v, i) => Ui.lazy(row, i, v)),
+          ...Array.from({ length: m.ticks }, (_, k) => Ui.h("li", {}, `tick ${k}`)),
+        ),
+      ),
+    subscriptions: (m) => (m.ticking ? [every(15, "Tick")] : []),
+  }, { messages: ["Tick"] });
+  const input = "r.1#ul.0#div.#input:q0";
+  try {
+    const tab = await openTab(live);
+    // The input's seq is stored: a tick that changes the list looks it up in the new tree, inside
+    // the first row's part, which the tick's render reused and which holds nothing.
+    const set = await tab.post({
+      seq: 1,
+      page: "p",
+      msg: "Set",
+      args: [0, "x"],
+      handlerId: input,
+      inputState: { [input]: { value: "x", seq: 1 } },
+    });
+    assert.equal(set.status, 200);
+    broken = true;
+    assert.equal((await tab.post({ seq: 2, page: "p", msg: "Start", args: [], handlerId: "r.0#button" })).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    broken = false;
+    // The session goes on: the next event applies (no reported value, so the render's own is patched).
+    const next = await tab.post({ seq: 3, page: "p", msg: "Set", args: [0, "y"], handlerId: input });
+    assert.equal(next.status, 200);
+    const patches = (await next.json()).patches as unknown[];
+    assert.ok(patches.some((p) => JSON.stringify(p) === JSON.stringify({ id: input, attrs: { value: "y" } })), JSON.stringify(patches));
   } finally {
     live.close();
   }
