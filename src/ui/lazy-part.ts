@@ -184,7 +184,7 @@ function summaryOf(kids: readonly UiNode[]): Summary {
   let childTags = "";
   for (const kid of kids) if (kid.kind === "el") childTags += `${kid.tag},`;
   const found = new Set<string>();
-  for (const kid of kids) if (kid.kind === "el") messagesOf(kid, found);
+  for (const kid of kids) if (kid.kind === "el") collectMessages(kid, found);
   const messages = [...found];
   const text = `${childTags}\u0000${messages.join("\u0000")}`;
   const known = SUMMARIES.get(text);
@@ -194,15 +194,19 @@ function summaryOf(kids: readonly UiNode[]): Summary {
   return summary;
 }
 
-/** The messages of a placed element's handlers and of those below it; a part's from its summary. */
-function messagesOf(el: UiElement, into: Set<string>): void {
+/**
+ * Adds the messages of a placed element's handlers and of those below it to `into`: a lazy part's
+ * below its root from what it noted when placed, so that no part is built again for them. The
+ * part's summary and a tree's message check (src/live/server/tree-index.ts) both collect this way.
+ */
+export function collectMessages(el: UiElement, into: Set<string>): void {
   const handlers = el.handlers;
-  if (handlers !== undefined) { for (const kind in handlers) into.add(handlers[kind as keyof Handlers]!.msg); }
+  if (handlers !== undefined) { for (const record of Object.values(handlers)) if (record) into.add(record.msg); }
   if (el instanceof LazyPart) {
     for (const msg of el.messagesBelow) into.add(msg);
     return;
   }
-  for (const kid of el.kids ?? el.children) if (kid.kind === "el") messagesOf(kid, into);
+  for (const kid of el.kids ?? el.children) if (kid.kind === "el") collectMessages(kid, into);
 }
 
 /** Notes a part that holds what it built, so that the next render releases it. */
