@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
+import { estimateTreeBytes } from "../../src/live/server/tree-budget.ts";
+import { messagesOf } from "../../src/live/server/tree-index.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
 import { Ui } from "../../src/ui/mod.ts";
@@ -112,13 +114,17 @@ function partsOf(tree: LiveTree): LazyPart[] {
   return found;
 }
 
-test("between renders a page keeps its parts' calls, not their subtrees; a part with injected styles keeps its own", () => {
+test("between renders a page keeps its parts' calls, not their subtrees, and its measure and message check do not build them; a part with injected styles keeps its own", () => {
   fc.assert(
     fc.property(fc.array(modelArb, { minLength: 1, maxLength: 5 }), (models) => {
       const memo = new LazyMemo();
       let tree: LiveTree | undefined;
       for (const m of models) tree = assignIds(renderWithMemo(memo, () => lazyPage(m)));
       releaseWarmParts();
+      // The tree budget's measure and the message check read the parts without building them.
+      const eagerTree = assignIds(eagerPage(models.at(-1)!));
+      assert.ok(estimateTreeBytes(tree!) < estimateTreeBytes(eagerTree) || models.at(-1)!.rows.length === 0);
+      assert.deepEqual([...messagesOf(tree!)].sort(), [...messagesOf(eagerTree)].sort());
       const parts = partsOf(tree!);
       // Rows, keyed rows, styled rows and notes; the select's options are copies it made.
       assert.equal(parts.length, models.at(-1)!.rows.length * 4 + 1);
