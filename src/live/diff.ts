@@ -217,9 +217,9 @@ class DiffWalk extends PairPath {
       if (same !== undefined && same[j] === 1) continue;
       this.kept(this.kid(pair, before.kids[pairs[k] as number] as LiveElement, after.kids[j] as LiveElement), TRUSTED);
       const copy = this.takeRebuilt();
-      if (copy !== undefined) (kids ??= after.kids.slice())[j] = copy;
+      if (copy !== undefined && copy !== after.kids[j]) (kids ??= after.kids.slice())[j] = copy;
     }
-    if (kids !== undefined && !(after instanceof LazyPart)) this.rebuilt = withKids(after, kids);
+    if (kids !== undefined) this.rebuilt = withKids(after, kids);
   }
 
   /**
@@ -264,9 +264,9 @@ class DiffWalk extends PairPath {
       const keep = found === EQUAL && !(y instanceof LazyPart) ? x : this.takeRebuilt();
       if (keep !== undefined && keep !== y) (kept ??= nk.slice())[i] = keep;
     }
-    // An equal element is kept whole as the old one by its parent. A lazy part is never copied: a
-    // copy would hold its subtree for good, and the next render hands back the part itself.
-    if (!equal && kept !== undefined && !(after instanceof LazyPart)) this.rebuilt = withKids(after, kept);
+    // An equal element is kept whole as the old one by its parent; a changed one as a copy holding
+    // the kept kids (a lazy part as itself, see withKids).
+    if (!equal && kept !== undefined) this.rebuilt = withKids(after, kept);
     return equal ? EQUAL : CHANGED;
   }
 

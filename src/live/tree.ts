@@ -26,6 +26,7 @@ import {
   type UiText,
 } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
+import { LazyPart } from "../ui/lazy-part.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
 const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
@@ -86,8 +87,13 @@ export function hasRawKid(el: LiveElement): boolean {
   return false;
 }
 
-/** A copy of `el` holding `kids`. */
+/**
+ * A copy of `el` holding `kids` (the diff's kept tree, src/live/diff.ts). A lazy part is never
+ * copied: it builds its own kids again when read, a copy would hold them for good, and the next
+ * render hands back the part itself (src/ui/lazy-part.ts).
+ */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
+  if (el instanceof LazyPart) return el;
   return liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass);
 }
 

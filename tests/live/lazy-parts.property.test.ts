@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { diffTrees } from "../../src/live/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
 import { estimateTreeBytes } from "../../src/live/server/tree-budget.ts";
@@ -119,7 +120,11 @@ test("between renders a page keeps its parts' calls, not their subtrees, and its
     fc.property(fc.array(modelArb, { minLength: 1, maxLength: 5 }), (models) => {
       const memo = new LazyMemo();
       let tree: LiveTree | undefined;
-      for (const m of models) tree = assignIds(renderWithMemo(memo, () => lazyPage(m)));
+      // The tree a session keeps: the diff's, which keeps the old render's objects where nothing changed.
+      for (const m of models) {
+        const next = assignIds(renderWithMemo(memo, () => lazyPage(m)));
+        tree = tree === undefined ? next : diffTrees(tree, next).tree;
+      }
       releaseWarmParts();
       // The tree budget's measure and the message check read the parts without building them.
       const eagerTree = assignIds(eagerPage(models.at(-1)!));
@@ -158,4 +163,20 @@ test("an id inside a part that dropped its subtree is found, and the part builds
   assert.equal(findElement(second, id)?.attrs["value"], "9");
   assert.deepEqual(built, [150, 150], "the old row is built again once, for the lookups of this event");
   assert.equal(findElement(first, "r.0#tbody.150#tr.0#td.#input:qty-151"), undefined);
+});
+
+test("a changed part among rows that moved is kept as itself, and so is its parent: the next render hands both back", () => {
+  // Two cells: a changed row keeps its unchanged cell from the old render, which makes the diff
+  // hand its parent a row to keep in place of the new one.
+  const item = (text: string) => Ui.h("li", {}, Ui.h("b", {}, "item"), Ui.h("span", {}, text));
+  const view = (texts: string[]) => Ui.h("main", {}, Ui.h("ul", {}, ...texts.map((t) => Ui.lazy(item, t))));
+  const memo = new LazyMemo();
+  const first = assignIds(renderWithMemo(memo, () => view(["a", "b", "c"])));
+  // A row inserted above and another changed: the rows are matched, not taken in place, and the
+  // changed pair is diffed.
+  const next = assignIds(renderWithMemo(memo, () => view(["new", "a", "B", "c"])));
+  const { patches, tree } = diffTrees(first, next);
+  assert.ok(patches.length > 0);
+  assert.equal(findElement(tree, "r.0#ul"), findElement(next, "r.0#ul"), "the list is the new render's, not a copy");
+  assert.equal(partsOf(tree).length, 4);
 });
