@@ -91,16 +91,20 @@ function bodyOf(command: Command, session: LiveSession<ShiftModel>, seq: number)
   }
 }
 
-test("a session that gives its tree up before every event answers each event as a session that keeps its tree", async () => {
+test("a session that gives its tree up before every event, and a session of the page written with Ui.lazy parts, answer each event as a session that keeps its tree", async () => {
   // What the runs covered: events compared, and replies that renamed ids (a `keep` entry).
   let compared = 0;
   let renaming = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 20 }), async (commands) => {
+    fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 20 }), fc.boolean(), async (commands, releasedLazy) => {
       const kept = fresh();
-      const released = fresh({ maxTreeBytes: 1 });
+      // The released session's page is written with Ui.lazy parts in half the runs; a third app
+      // keeps its tree of Ui.lazy parts (src/ui/lazy-part.ts). Every reply must be the plain page's.
+      const released = fresh({ maxTreeBytes: 1, lazy: releasedLazy });
+      const keptLazy = fresh({ lazy: true });
       const keptTab = await openTab(kept.live);
       const releasedTab = await openTab(released.live);
+      const keptLazyTab = await openTab(keptLazy.live);
       // A second session of the released app, whose events make the first give its tree up.
       const other = await openTab(released.live);
       const [keptSession] = sessionsOf(kept);
@@ -117,16 +121,23 @@ test("a session that gives its tree up before every event answers each event as 
 
         const keptReply = await keptTab.post(body);
         const releasedReply = await releasedTab.post(body);
+        const keptLazyReply = await keptLazyTab.post(body);
         assert.equal(releasedReply.status, keptReply.status, JSON.stringify(body));
+        assert.equal(keptLazyReply.status, keptReply.status, JSON.stringify(body));
         const reply: unknown = await keptReply.json();
         assert.deepEqual(await releasedReply.json(), reply, `the reply to ${JSON.stringify(body)}`);
+        assert.deepEqual(await keptLazyReply.json(), reply, `the Ui.lazy page's reply to ${JSON.stringify(body)}`);
         compared++;
         if (JSON.stringify(reply).includes('"keep":')) renaming++;
       }
       assert.deepEqual(releasedSession!.state.model, keptSession!.state.model);
       assert.equal(releasedSession!.state.inputSeqs.size, keptSession!.state.inputSeqs.size);
+      const [keptLazySession] = sessionsOf(keptLazy);
+      assert.deepEqual(keptLazySession!.state.model, keptSession!.state.model);
+      assert.equal(keptLazySession!.state.inputSeqs.size, keptSession!.state.inputSeqs.size);
       kept.live.close();
       released.live.close();
+      keptLazy.live.close();
     }),
     { numRuns: 60 },
   );
