@@ -194,18 +194,8 @@ const BUILD_LAZY: MemoBuild = (fn, args) => {
  * A part's element built again from its call (when something reads a part that released it), with
  * no session render active, so that its calls are not taken for calls of a render under way.
  */
-const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement => {
-  const outer = active;
-  const outerLog = activeLog;
-  active = undefined;
-  activeLog = undefined;
-  try {
-    return checked((fn as (...args: readonly unknown[]) => unknown)(...args));
-  } finally {
-    active = outer;
-    activeLog = outerLog;
-  }
-};
+const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement =>
+  withRenderState(undefined, undefined, () => checked((fn as (...args: readonly unknown[]) => unknown)(...args)));
 
 function checked(result: unknown): UiElement {
   if (typeof result !== "object" || result === null || (result as UiElement).kind !== "el") {
@@ -238,18 +228,28 @@ export function activeElementLog(): ElementLog | undefined {
  */
 export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
   releaseWarmParts();
+  const log = memo.elements();
+  return withRenderState(memo, log, () => {
+    log.begin();
+    try {
+      const result = view();
+      memo.commit();
+      return result;
+    } catch (error) {
+      memo.abandon();
+      throw error;
+    }
+  });
+}
+
+/** Runs `fn` with `memo` and `log` as the render under way (none, for undefined), and puts back the outer ones. */
+function withRenderState<T>(memo: LazyMemo | undefined, log: ElementLog | undefined, fn: () => T): T {
   const outer = active;
   const outerLog = activeLog;
   active = memo;
-  activeLog = memo.elements();
-  activeLog.begin();
+  activeLog = log;
   try {
-    const result = view();
-    memo.commit();
-    return result;
-  } catch (error) {
-    memo.abandon();
-    throw error;
+    return fn();
   } finally {
     active = outer;
     activeLog = outerLog;
