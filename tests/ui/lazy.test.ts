@@ -215,34 +215,38 @@ test("lazy results are a session's own, and go when its rendered tree is dropped
   }
 });
 
-test("a lazy function that throws when an event builds its part again fails that event as a throwing view does, and the session goes on", async () => {
-  // `fn` must depend on its arguments alone (docs/live-apps.md); this one reads a flag, so the part
-  // the session kept as its call cannot be built again while the flag is set.
-  let broken = false;
+/**
+ * A row with an input that breaks `fn`'s rule (docs/live-apps.md: it must depend on its arguments
+ * alone): it reads `flag.broken`, so the part a session kept as its call cannot be built again
+ * while the flag is set. The update's "Set" message writes a row's value.
+ */
+function rowThatReadsAFlag() {
+  const flag = { broken: false };
   const row = (i: number, value: string) => {
-    if (broken) throw new Error("the row read something besides its arguments");
+    if (flag.broken) throw new Error("the row read something besides its arguments");
     return Ui.h("div", {}, Ui.h("input", { name: `q${i}`, value, onInput: ["Set", i] }));
   };
+  const setValue = (values: string[], args: readonly unknown[]) => values.map((v, i) => (i === args[0] ? String(args[1]) : v));
+  return { row, flag, setValue };
+}
+
+test("a lazy function that throws when an event builds its part again fails that event as a throwing view does, and the session goes on", async () => {
+  const { row, flag, setValue } = rowThatReadsAFlag();
   type M = { values: string[]; count: number };
   const live = app<M>({
     init: () => ({ values: ["a", "b"], count: 0 }),
-    update: (m, msg, args) =>
-      msg === "Inc"
-        ? { ...m, count: m.count + 1 }
-        : msg === "Set"
-        ? { ...m, values: m.values.map((v, i) => (i === args[0] ? String(args[1]) : v)) }
-        : m,
+    update: (m, msg, args) => msg === "Inc" ? { ...m, count: m.count + 1 } : msg === "Set" ? { ...m, values: setValue(m.values, args) } : m,
     view: (m) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, `count ${m.count}`), ...m.values.map((v, i) => Ui.lazy(row, i, v))),
   });
   try {
     const tab = await openTab(live);
     assert.equal((await tab.post({ seq: 1, msg: "Inc", args: [], handlerId: "r.0#button" })).status, 200);
-    broken = true;
+    flag.broken = true;
     // The handler's lookup builds the part again: the event fails, and nothing of it is kept.
     const failed = await tab.post({ seq: 2, msg: "Set", args: [0, "x"], handlerId: "r.1#div.#input:q0" });
     assert.equal(failed.status, 500);
     assert.equal((await failed.json()).error, "app_error");
-    broken = false;
+    flag.broken = false;
     const next = await tab.post({ seq: 3, msg: "Set", args: [0, "y"], handlerId: "r.1#div.#input:q0" });
     assert.equal(next.status, 200);
     assert.deepEqual((await next.json()).patches, [{ id: "r.1#div.#input:q0", attrs: { value: "y" } }]);
@@ -252,11 +256,7 @@ test("a lazy function that throws when an event builds its part again fails that
 });
 
 test("a lazy function that throws when a background message's bookkeeping builds its part again fails that message, and the session goes on", async () => {
-  let broken = false;
-  const row = (i: number, value: string) => {
-    if (broken) throw new Error("the row read something besides its arguments");
-    return Ui.h("div", {}, Ui.h("input", { name: `q${i}`, value, onInput: ["Set", i] }));
-  };
+  const { row, flag, setValue } = rowThatReadsAFlag();
   type M = { values: string[]; ticks: number; ticking: boolean };
   const live = app<M>({
     init: () => ({ values: ["a"], ticks: 0, ticking: false }),
@@ -266,7 +266,7 @@ test("a lazy function that throws when a background message's bookkeeping builds
         : msg === "Tick"
         ? { ...m, ticks: m.ticks + 1, ticking: m.ticks < 1 }
         : msg === "Set"
-        ? { ...m, values: m.values.map((v, i) => (i === args[0] ? String(args[1]) : v)) }
+        ? { ...m, values: setValue(m.values, args) }
         : m,
     view: (m) =>
       Ui.h(
@@ -297,10 +297,10 @@ test("a lazy function that throws when a background message's bookkeeping builds
       inputState: { [input]: { value: "x", seq: 1 } },
     });
     assert.equal(set.status, 200);
-    broken = true;
+    flag.broken = true;
     assert.equal((await tab.post({ seq: 2, page: "p", msg: "Start", args: [], handlerId: "r.0#button" })).status, 200);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    broken = false;
+    flag.broken = false;
     // The session goes on: the next event applies (no reported value, so the render's own is patched).
     const next = await tab.post({ seq: 3, page: "p", msg: "Set", args: [0, "y"], handlerId: input });
     assert.equal(next.status, 200);
