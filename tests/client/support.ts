@@ -96,6 +96,8 @@ export function page(
         fail: reject,
       };
       requests.push(req);
+      // An aborted attempt (the client's timeout) rejects, as the platform's fetch does.
+      init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
       const auto = setup.auto?.(req);
       if (auto !== undefined) resolve(auto);
     });
@@ -178,6 +180,8 @@ export function page(
     async close() {
       detach();
       client.close();
+      // Requests left unanswered end, so no resend loop outlives the page.
+      for (const req of requests) req.fail(new Error("page closed"));
       await win.happyDOM.close();
     },
   };
