@@ -37,7 +37,7 @@ import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
 import { AppEvents } from "./events.ts";
 import type { LiveAppOptions } from "./options.ts";
-import type { LiveAppParts } from "./route-context.ts";
+import type { RouteContext } from "./route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
@@ -87,7 +87,7 @@ export class LiveApp<Model> extends Hono<Env> {
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
   /** What the routes share (src/live/server/app/route-context.ts). */
-  private readonly parts: LiveAppParts<Model>;
+  private readonly routeContext: RouteContext<Model>;
   /** The event route (src/live/server/app/events.ts). */
   private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
@@ -132,7 +132,7 @@ export class LiveApp<Model> extends Hono<Env> {
       cookieName: this.cookieName,
       secure: (req) => this.secure(req),
     });
-    this.parts = {
+    this.routeContext = {
       definition,
       sessions: this.sessions,
       access: this.access,
@@ -147,7 +147,7 @@ export class LiveApp<Model> extends Hono<Env> {
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
     };
-    this.events = new AppEvents(this.parts, this.config.prefix);
+    this.events = new AppEvents(this.routeContext, this.config.prefix);
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -327,13 +327,15 @@ export class LiveApp<Model> extends Hono<Env> {
     this.use((c, next) => this.runMiddleware(c, next));
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
-    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
-    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
+    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
     const page = (
       c: Context<Env>,
-    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    ) => (isClientRequest(c.req.raw.url)
+      ? clientScript(c.req.raw)
+      : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }
