@@ -21,10 +21,10 @@ import {
   csrfFailed,
   frameReply,
   handlerGone,
+  refusalFor,
   replicaDraining,
   sessionEnded,
   sessionLost,
-  sessionRotating,
   // The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
   STORE_FAILED,
   storeFailed,
@@ -50,10 +50,7 @@ export async function handleEvent<Model>(
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
   const found = ctx.sessions.resolve(id, true);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
-  if (resolved === STORE_FAILED) return storeUnavailable();
-  if (resolved.kind === "lost") return sessionLost();
-  if (resolved.kind === "rotating") return sessionRotating();
-  if (resolved.kind === "elsewhere") return replicaDraining();
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   let session = resolved.session;
 
   if (!ctx.originAllowed(req)) return crossOrigin();
@@ -87,8 +84,7 @@ export async function handleEvent<Model>(
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
     const again = await Promise.resolve(ctx.sessions.resolve(id, true)).catch(storeFailed);
-    if (again === STORE_FAILED) return storeUnavailable();
-    if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
     session = again.session;
     const current = session;
     reply = await processed(current, body, ctx.now());

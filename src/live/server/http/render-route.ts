@@ -8,26 +8,14 @@ import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from ".
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
 import { sessionIdIn } from "./session-cookies.ts";
-import {
-  crossOrigin,
-  csrfFailed,
-  orStoreFailed,
-  replicaDraining,
-  sessionLost,
-  sessionRotating,
-  STORE_FAILED,
-  storeUnavailable,
-} from "./refusals.ts";
+import { crossOrigin, csrfFailed, orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import { checkToken } from "./rotation.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
   const resolved = await orStoreFailed(() => ctx.sessions.resolve(sessionIdIn(cookies, ctx.cookieName)));
-  if (resolved === STORE_FAILED) return storeUnavailable();
-  if (resolved.kind !== "live") {
-    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-  }
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   if (!ctx.originAllowed(req)) return crossOrigin();
   const session = resolved.session;
   const tokenState = checkToken(ctx, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);

@@ -8,7 +8,7 @@ import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
 import { readSessionId } from "./session-cookies.ts";
 import type { Resolved } from "../registry/registry.ts";
-import { orStoreFailed, replicaDraining, sessionLost, sessionRotating, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
 
@@ -22,11 +22,8 @@ export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request,
   // the missed frames as for any gap, so opening a stream never moves a session.
   const remote = ctx.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), ctx.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
-  if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved instanceof Response) return resolved;
-  if (resolved.kind !== "live") {
-    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-  }
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   const session = resolved.session as LiveSession<Model>;
   const refused = await ctx.access.admit(session, auth, req);
   if (refused !== undefined) return refused;
