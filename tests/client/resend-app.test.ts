@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { Window } from "happy-dom";
 import { LiveClient } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
-import { cookieHeader } from "../live-server/harness.ts";
-import { demoApp } from "./demo-app.ts";
+import { cookieHeader } from "../support/live-harness.ts";
+import { demoApp } from "../support/demo-app.ts";
 import { sleep } from "./support.ts";
 
 const ORIGIN = "http://app.test";

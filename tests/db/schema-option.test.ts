@@ -8,8 +8,8 @@ import postgres from "postgres";
 import { Auth, Secret } from "../../src/auth/mod.ts";
 import { Db } from "../../src/db/mod.ts";
 import { SvcError } from "../../src/errors.ts";
-import { counterApp } from "../replicas/counter-app.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "./targets.ts";
+import { counterApp } from "../support/counter-app.ts";
+import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
 
 const SECRET = "schema-option-test-secret-schema-option-test-secret";
 const tag = `${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;

@@ -4,7 +4,7 @@
  * readiness probe at `/ready`. The drain's steps are printed as `step <name>`.
  */
 import { Server } from "../../../src/server/mod.ts";
-import { counterApp } from "../../replicas/counter-app.ts";
+import { counterApp } from "../../support/counter-app.ts";
 
 export function drainTestApp() {
   const live = counterApp({ heartbeatMs: 200 });
