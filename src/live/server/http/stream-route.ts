@@ -16,11 +16,11 @@ import { openFrameStream } from "../streams/sse-stream.ts";
 export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const id = readSessionId(req, ctx.cookieName);
   const lastFrame = lastFrameOf(req);
-  // A stream of a session another replica holds listens here; its frames come over the bus. Only
-  // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
-  // does not hold (docs/protocol.md#resume); a page's `since` gets a sync, and the page waits for
-  // the missed frames as for any gap, so opening a stream never moves a session.
-  const remote = ctx.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), ctx.heartbeatMs);
+  // A stream of a session another replica holds listens here; its frames come over the bus. A
+  // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
+  // `since`) makes this replica take the session over, to send the frames or the render it missed
+  // (docs/protocol.md#resume); one that is up to date does not move the session.
+  const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved instanceof Response) return resolved;
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
