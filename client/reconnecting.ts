@@ -1,5 +1,5 @@
 /**
- * The "reconnecting" state (docs/live-apps.md#reconnecting): while a request of this page has been
+ * The "reconnecting" state (docs/protocol.md#resend): while a request of this page has been
  * failing for a moment (network errors, 502, 503, 504, timeouts, each sent again), the page's
  * `<html>` carries the class RECONNECTING_CLASS, which an app may style, and a polite live region
  * tells assistive technology. Both are cleared as soon as every failing request is answered. The

@@ -39,7 +39,7 @@ export function createSignInApp(db: Db, secret: Secret) {
     // Binds each live session to the token's user: the sign-in is what binds a user, and a page
     // load as another user starts a new live session (docs/auth.md#hono-middleware).
     .withAuth(session)
-    // Revoke and disable through Auth reach every replica at once (docs/deployment.md#revocation).
+    // Revoke and disable through Auth reach every replica at once (docs/deployment.md#several-replicas).
     .withRevocation(db)
     // Sessions live in Postgres: any replica serves any request.
     .withSharedSessions(db);
