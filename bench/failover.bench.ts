@@ -172,13 +172,16 @@ const peer = all("drop");
 const peerName = "previous client: failed clicks dropped";
 const rows: BenchRow[] = [
   {
-    name: `events lost over ${ROUNDS} SIGKILLs, ${TABS} tabs clicking (${clicks("resend")} and ${clicks("drop")} clicks)`,
-    ours: lost("resend"),
-    peer: lost("drop"),
+    // As a share, so that the ratio stays finite: ours must be 100 % (no event lost).
+    name: `clicks applied once, of the clicks made, over ${ROUNDS} SIGKILLs, ${TABS} tabs clicking (lost: ours ${lost("resend")} of ${
+      clicks("resend")
+    }, peer ${lost("drop")} of ${clicks("drop")})`,
+    ours: (100 * (clicks("resend") - lost("resend"))) / clicks("resend"),
+    peer: (100 * (clicks("drop") - lost("drop"))) / clicks("drop"),
     peerName,
-    unit: "events",
-    higherIsBetter: false,
-    target: "ours = 0",
+    unit: "%",
+    higherIsBetter: true,
+    target: "ours = 100 % (0 lost)",
     met: lost("resend") === 0,
   },
   {
