@@ -40,7 +40,7 @@ export type EventInput = {
   readonly entry: EventEntry;
   readonly inputs: ReadonlyMap<string, InputReport>;
   /** The sending page's id, when the client sent one. */
-  readonly page: string | undefined;
+  readonly page?: string | undefined;
   /** The last frame the client had applied (its ids are that tree's), when it said. */
   readonly lastAppliedSeq?: number | undefined;
   /** What recent frames did to ids, to map the entry's ids onto `tree` (docs/protocol.md#ids-that-move). */
@@ -58,7 +58,7 @@ export type Applied<Model> = {
   readonly cmd: Cmd | undefined;
 };
 
-export type Stepped<Model> =
+export type StepOutcome<Model> =
   | Applied<Model>
   /** An entry this page already sent (see `firstSight`): processed once, not again. */
   | { readonly kind: "duplicate" }
@@ -69,7 +69,12 @@ export type Stepped<Model> =
   | { readonly kind: "app_error"; readonly state: SessionState<Model>; readonly error: unknown };
 
 /** Steps 1-6 of processing an event entry against the tree the client shows. */
-export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
+export function stepEvent<Model>(
+  state: SessionState<Model>,
+  tree: LiveTree,
+  input: EventInput,
+  ctx: StepContext<Model>,
+): StepOutcome<Model> {
   // A copy of an entry already processed is recognised first: its message may be gone from the
   // render that processing produced.
   const pageSeqs = firstSight(state.pageSeqs, input.page, input.entry.seq);
@@ -86,7 +91,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
 }
 
 /** `stepEvent` for an entry seen for the first time. */
-function stepSeen<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
+function stepSeen<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): StepOutcome<Model> {
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
   const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
   if (moved === undefined) return { kind: "handler_gone", state: seen };
@@ -142,7 +147,7 @@ type Message<Model> = {
   readonly clientValues: ReadonlyMap<string, string> | undefined;
 };
 
-export type AppError<Model> = Extract<Stepped<Model>, { kind: "app_error" }>;
+export type AppError<Model> = Extract<StepOutcome<Model>, { kind: "app_error" }>;
 
 /** Update, render and diff: the model, tree and patches after the message, or the app's error. */
 function applyMessage<Model>(
