@@ -48,7 +48,7 @@ export async function handleEvent<Model>(
   const cookies = req.headers.get("Cookie");
   const id = sessionIdIn(cookies, ctx.cookieName);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
-  const found = ctx.sessions.resolve(id, true);
+  const found = ctx.sessions.resolveForEvent(id);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   let session = resolved.session;
@@ -83,7 +83,7 @@ export async function handleEvent<Model>(
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.sessions.resolve(id, true)).catch(storeFailed);
+    const again = await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed);
     if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
     session = again.session;
     ran = await runLocked(session, body, ctx.now());

@@ -295,11 +295,11 @@ export class LiveSession<Model> {
    * expired), plainly when it carries on elsewhere ("moved": drained, or taken over, when the
    * streams stay with this replica's bus listener instead and `keepStreams` is set).
    */
-  stop(how: "lost" | "moved" = "lost", keepStreams = false): void {
+  stop(how: "lost" | "moved" = "lost", { keepStreams }: { readonly keepStreams: boolean } = { keepStreams: false }): void {
     this.ended = true;
     this.movedAway = how === "moved";
     this.subscriptions.stopAll();
-    if (!keepStreams) this.frames.closeAll(how === "lost");
+    if (!keepStreams) this.frames.closeAll({ lost: how === "lost" });
     this.rendered.release();
   }
 
