@@ -35,7 +35,7 @@ export class RevocationGate {
    * are the hot path, and a chain of awaits cost about 5% of one (bench/gate.bench.ts). Otherwise
    * it is the database's answer, a promise.
    */
-  check(session: LiveSession<unknown>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | Promise<GateVerdict> {
+  check<Model>(session: LiveSession<Model>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | Promise<GateVerdict> {
     if (session.user === undefined) {
       if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);

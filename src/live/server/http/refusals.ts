@@ -159,7 +159,7 @@ export async function orStoreFailed<T>(work: () => T | Promise<T>): Promise<T | 
  * within its grace period, or a session this draining replica will not take (503, retry
  * elsewhere). Every route that looks a session up answers through here.
  */
-export function refusalFor(lookup: typeof STORE_FAILED | NotLive): Response {
+export function refusalFor<Model>(lookup: typeof STORE_FAILED | NotLive<Model>): Response {
   if (lookup === STORE_FAILED) return storeUnavailable();
   switch (lookup.kind) {
     case "lost":
@@ -172,4 +172,4 @@ export function refusalFor(lookup: typeof STORE_FAILED | NotLive): Response {
 }
 
 /** A lookup's answer other than a live session. */
-type NotLive = Exclude<Resolved<unknown>, { readonly kind: "live" }>;
+type NotLive<Model> = Exclude<Resolved<Model>, { readonly kind: "live" }>;
