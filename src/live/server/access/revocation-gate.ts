@@ -32,8 +32,8 @@ export class RevocationGate {
   /**
    * The verdict for a session's interaction. It is answered at once when known without waiting (an
    * unbound session, or a bound one whose user's access row is in the read-through cache): events
-   * are the hot path, and a chain of awaits cost about 5% of one (bench/gate.bench.ts). Otherwise
-   * it is the database's answer, a promise.
+   * are the hot path, and a chain of awaits costs a measurable share of one (bench/gate.bench.ts;
+   * the figure is in bench/RESULTS.md). Otherwise it is the database's answer, a promise.
    */
   check<Model>(session: LiveSession<Model>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | Promise<GateVerdict> {
     if (session.user === undefined) {
