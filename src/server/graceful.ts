@@ -87,7 +87,9 @@ export function graceful(options: GracefulOptions = {}): Graceful {
   let inFlight = 0;
   let started = false;
   let listening = lives.length === 0;
-  void Promise.all(lives.map((live) => live.ready?.())).then(() => (listening = true), () => undefined);
+  // A live app that could not listen still serves (it learns of takeovers from its fenced saves),
+  // so a failed start counts as started too; the database probe says whether it can serve now.
+  void Promise.allSettled(lives.map((live) => live.ready?.())).then(() => (listening = true));
 
   const closeAfter = (resp: Response): Response => {
     if (!started || !stoppers.some((s) => s.closeHeader)) return resp;

@@ -161,3 +161,11 @@ test("graceful refuses a server no runtime's serve returned, and a bad timeout",
   assert.throws(() => Server.graceful().attach({}), /@hono\/node-server's serve, Bun.serve or Deno.serve/);
   assert.throws(() => Server.graceful({ timeoutMs: 0 }), /timeoutMs must be a positive number/);
 });
+
+test("readiness: a live app that could not listen (its ready() rejected) still serves, so the replica is ready once the database answers", async () => {
+  const db = { query: () => Promise.resolve(ok([])), close: () => Promise.resolve() };
+  const live = { ready: () => Promise.reject(new Error("the bus could not listen")), drain: () => Promise.resolve() };
+  const drain = Server.graceful({ live, db, exit: false });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal((await drain.readiness()).status, 200);
+});
