@@ -1,6 +1,6 @@
 /**
  * The graceful drain of one replica (docs/deployment.md#draining): one helper for the server that
- * @hono/node-server's `serve`, `Bun.serve` or `Deno.serve` returned. On SIGTERM (or SIGINT) it
+ * @hono/node-server's `serve`, Bun's `serve` or Deno's `serve` returned. On SIGTERM (or SIGINT) it
  * reports not-ready at once, stops accepting connections, lets the requests in flight finish
  * (every answer from then on tells its connection to close), drains the live apps (their streams
  * are closed plainly, so the browsers reconnect to another replica, and their leases are given

@@ -51,8 +51,8 @@ export const Server = {
   /** `clientAddress` with its options checked once, for middleware. */
   clientAddressResolver,
   /**
-   * The graceful drain and the readiness probe of one replica, for @hono/node-server, Bun.serve
-   * and Deno.serve (docs/deployment.md#draining).
+   * The graceful drain and the readiness probe of one replica, for @hono/node-server, Bun's serve
+   * and Deno's serve (docs/deployment.md#draining).
    */
   graceful,
   /** The sliding-session re-issue middleware as plain Hono middleware. */
