@@ -149,7 +149,7 @@ export class Transport {
       for (let attempt = 0; !this.hooks.halted(); attempt++) {
         const init: RequestInit = { method: "POST", headers: this.headers(), credentials: "same-origin", body, keepalive };
         const resp = await fetchWithin(this.host.fetch, this.url(EVENT_PATH), init, this.delays.timeoutMs).catch((error: unknown) =>
-          void this.hooks.log(`svc: ${error}; sending again`)
+          void this.hooks.log(`svc: ${error}; resending`)
         );
         if (resp !== undefined && !resendable(resp.status)) return resp;
         this.hooks.failed?.(token);

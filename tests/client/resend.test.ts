@@ -184,3 +184,25 @@ test("resendDelayMs: the app's own 503 waits its Retry-After (capped), a drainin
   assert.equal(resendDelayMs(undefined, 1, DELAYS, fixed), 100);
   assert.deepEqual([200, 204, 400, 404, 409, 410, 500, 502, 503, 504].filter(resendable), [502, 503, 504]);
 });
+
+test("a resync whose render gets no answer (502, network errors) keeps trying past MAX_RETRIES instead of reloading; a refusal still ends it", async () => {
+  let failures = 12;
+  const p = page(ROOT, {
+    options: { retryMs: 1 },
+    auto: (req) => {
+      if (!req.url.includes("/_svc/render")) return undefined;
+      if (failures-- > 0) return failures % 2 === 0 ? status(502) : status(504);
+      return new Response(`<main svc-id="r"><p svc-id="r.0#p">count 5</p></main>`, { headers: { "X-Svc-Seq": "5" } });
+    },
+  });
+  await p.client.resync();
+  assert.equal(p.reloads, 0, "not reloaded");
+  assert.equal(p.requests.filter((r) => r.url.includes("/_svc/render")).length, 13);
+  assert.equal(p.client.order.lastAppliedSeq, 5);
+  await p.close();
+
+  const refused = page(ROOT, { options: { retryMs: 1 }, auto: (req) => (req.url.includes("/_svc/render") ? status(500) : undefined) });
+  await refused.client.resync();
+  assert.equal(refused.reloads, 1, "a render refused every time ends in a reload, as before");
+  await refused.close();
+});
