@@ -85,21 +85,33 @@ function netClose(server: NodeServer): (this: NodeServer, callback: () => void) 
   return server.close as (this: NodeServer, callback: () => void) => void;
 }
 
+/**
+ * Bun's stop(false) stops listening and, at the same instant, closes every connection without a
+ * request in progress, including a kept-alive one a client is about to reuse. So the listener
+ * stays open a moment first (LINGER_MS) while every answer carries Connection: close: the
+ * connections clients hold retire after their next answer, and new ones are answered too.
+ */
+const LINGER_MS = 300;
+
 function bunStopper(server: BunServer): ServerStopper {
   let stopped: Promise<void> | undefined;
+  let lingering: Promise<void> | undefined;
   return {
     kind: "bun",
     closeHeader: true,
     stopAccepting() {
-      // stop(false): no new connections; requests in flight finish.
-      stopped ??= Promise.resolve(server.stop(false)).then(() => undefined);
+      lingering ??= sleep(LINGER_MS).then(() => {
+        // stop(false): no new connections; requests in flight finish.
+        stopped = Promise.resolve(server.stop(false)).then(() => undefined);
+      });
     },
     async finish(timeoutMs) {
       this.stopAccepting();
-      const until = Date.now() + timeoutMs;
-      while (server.pendingRequests > 0 && Date.now() < until) await sleep(20);
-      await Promise.race([stopped, sleep(Math.max(0, until - Date.now()))]);
-      await Promise.resolve(server.stop(true)).catch(() => undefined);
+      await lingering;
+      // stop(false)'s promise settles once the requests in flight are answered.
+      const timedOut = sleep(timeoutMs).then(() => "timeout" as const);
+      const outcome = await Promise.race([stopped!.then(() => "closed" as const), timedOut]);
+      if (outcome === "timeout") await Promise.resolve(server.stop(true)).catch(() => undefined);
     },
   };
 }
