@@ -51,7 +51,7 @@ export class AppEvents<Model> {
     return {
       registry: parts.sessions,
       now: parts.now,
-      sessionIdOf: (cookies) => sessionIdIn(cookies, parts.cookieName),
+      sessionIdOf: parts.tokens === undefined ? (cookies) => sessionIdIn(cookies, parts.cookieName) : (_, req) => parts.sessionIdOf(req),
       // Nothing to check without a gate or a sliding token: no extra async step on the hot path.
       admit: (session, r, auth) => (parts.access.checksAnything ? parts.access.admit(session, auth, r) : undefined),
       finish: (session, r, resp) => finishReply(parts, session, r, resp),

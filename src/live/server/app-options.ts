@@ -62,6 +62,19 @@ export type LiveAppOptions = {
   readonly maxPendingSessions?: number;
   /** A session that has not connected within this long ends (default 60 s). */
   readonly pendingSessionMs?: number;
+  /**
+   * How a session is named (docs/auth.md#choosing-a-session-type): "cookie" (the default), a random
+   * id in an HttpOnly cookie; or "token", a signed token the client holds in memory and sends in
+   * the X-Svc-Session header, never in a cookie (docs/protocol.md#token-sessions). A token-session
+   * page loads the split client.
+   */
+  readonly session?: "cookie" | "token";
+  /**
+   * Lifetime of a session token in seconds (default 86,400, a day; at least 60). A reply to a
+   * request whose token is past half of it carries a fresh one; a session whose client sends no
+   * request for a whole lifetime is lost when its stream next reconnects.
+   */
+  readonly sessionTokenSeconds?: number;
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };

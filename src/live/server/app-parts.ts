@@ -8,6 +8,7 @@ import type { LiveDefinition } from "./definition.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { Replication } from "./replication.ts";
 import type { SessionAccess } from "./session-access.ts";
+import type { SessionTokens } from "./session-tokens.ts";
 
 /** The state and settings the live app's routes read. */
 export type LiveAppParts<Model> = {
@@ -18,6 +19,10 @@ export type LiveAppParts<Model> = {
   readonly csrf: CsrfTokens;
   /** The session cookie's name (docs/protocol.md#sessions-and-cookies). */
   readonly cookieName: string;
+  /** The session tokens of an app built with `{ session: "token" }` (docs/protocol.md#token-sessions); undefined: cookies. */
+  readonly tokens: SessionTokens | undefined;
+  /** The secret id of the session a request names: by its cookie, or by its X-Svc-Session token. */
+  readonly sessionIdOf: (req: Request) => string | undefined;
   readonly now: () => number;
   /** Messages accepted even when no handler of the current render names them. */
   readonly extraMessages: ReadonlySet<string>;

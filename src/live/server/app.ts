@@ -59,8 +59,12 @@ import { type Replication, shareSessions } from "./replication.ts";
 import { Sealer } from "../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { serveStream } from "./stream-route.ts";
+import { serveEnd } from "./end-route.ts";
+import { sessionIdReader, sessionTokensFor } from "./session-naming.ts";
+import type { SessionTokens } from "./session-tokens.ts";
 import {
   CLIENT_PATH,
+  END_PATH,
   EVENT_PATH,
   HOST_PREFIX,
   RENDER_PATH,
@@ -82,6 +86,8 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
   private readonly csrf: CsrfTokens;
+  /** The session tokens of a `{ session: "token" }` app (src/live/server/session-tokens.ts). */
+  private readonly tokens: SessionTokens | undefined;
   private readonly originAllowed: (req: Request) => boolean;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
@@ -126,11 +132,13 @@ export class LiveApp<Model> extends Hono<Env> {
       }),
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
+    this.tokens = sessionTokensFor(options, this.csrf, this.now);
     this.access = new SessionAccess({
       sessions: this.sessions,
       now: this.now,
       cookieName: this.cookieName,
       secure: (req) => this.secure(req),
+      cookieless: this.tokens !== undefined,
     });
     this.parts = {
       definition,
@@ -138,6 +146,8 @@ export class LiveApp<Model> extends Hono<Env> {
       access: this.access,
       csrf: this.csrf,
       cookieName: this.cookieName,
+      tokens: this.tokens,
+      sessionIdOf: sessionIdReader(this.tokens, this.cookieName),
       now: this.now,
       extraMessages: this.extraMessages,
       originAllowed: this.originAllowed,
@@ -331,6 +341,7 @@ export class LiveApp<Model> extends Hono<Env> {
     this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
     this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
     this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
+    if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.parts, c.req.raw));
     const page = (
       c: Context<Env>,
     ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base));

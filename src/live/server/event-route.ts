@@ -34,8 +34,8 @@ import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../protoco
 export type EventRouteContext<Model> = {
   readonly registry: SessionRegistry<Model>;
   readonly now: () => number;
-  /** Resolves the request's session id from its Cookie header. */
-  readonly sessionIdOf: (cookies: string | null) => string | undefined;
+  /** Resolves the request's session id from its Cookie header (or, in a token-session app, its X-Svc-Session header). */
+  readonly sessionIdOf: (cookies: string | null, req: Request) => string | undefined;
   /**
    * The revocation gate and other checks before any processing; a Response refuses the request.
    * `auth`: the verified sliding token's claims, when the app has one.
@@ -71,7 +71,7 @@ export async function handleEvent<Model>(
   if (hold !== undefined) await hold;
   // Read once: the session cookie and the CSRF cookie are both in it.
   const cookies = req.headers.get("Cookie");
-  const id = ctx.sessionIdOf(cookies);
+  const id = ctx.sessionIdOf(cookies, req);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
   const found = ctx.registry.resolve(id, true);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;

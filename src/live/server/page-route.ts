@@ -6,12 +6,13 @@
 import type { JsonObject } from "../../json.ts";
 import { render } from "../render.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { readSessionId, setSessionCookie } from "./cookies.ts";
+import { setSessionCookie } from "./cookies.ts";
 import { splitUpdate } from "./definition.ts";
 import { pathWithin } from "./mounting.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "./random.ts";
-import { replicaDraining, sessionsFull, storeUnavailable } from "./responses.ts";
+import { replicaDraining, sessionLost, sessionsFull, storeUnavailable } from "./responses.ts";
+import { BAD_TOKEN, pageSessionId, tokenPageReply } from "./token-page.ts";
 import { LiveSession } from "./session.ts";
 import { initialState } from "./session-state.ts";
 import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
@@ -26,9 +27,13 @@ export async function servePage<Model>(
   auth: JsonObject | undefined,
   base: string,
 ): Promise<Response> {
-  const kept = await orStoreFailed(() => keptSessionFor(parts, req, auth));
+  const named = pageSessionId(parts, req);
+  if (named === BAD_TOKEN) return sessionLost();
+  const kept = await orStoreFailed(() => keptSessionFor(parts, named, req, auth));
   if (kept === STORE_FAILED) return storeUnavailable();
   if (kept instanceof Response) return kept;
+  // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
+  if (kept === undefined && named !== undefined && parts.tokens !== undefined) return sessionLost();
   const opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(parts, req, auth);
   if (opened instanceof Response) return opened;
   // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
@@ -47,6 +52,7 @@ export async function servePage<Model>(
     return storeUnavailable();
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  if (page.token !== undefined) return tokenPageReply(parts, resp, page.token, opened.signOut);
   return pageCookies(parts, resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
 }
 
@@ -56,10 +62,11 @@ export async function servePage<Model>(
  */
 async function keptSessionFor<Model>(
   parts: LiveAppParts<Model>,
+  id: string | undefined,
   req: Request,
   auth: JsonObject | undefined,
 ): Promise<LiveSession<Model> | Response | undefined> {
-  const resolved = await parts.sessions.resolve(readSessionId(req, parts.cookieName));
+  const resolved = await parts.sessions.resolve(id);
   if (resolved.kind === "elsewhere") return replicaDraining();
   if (resolved.kind !== "live") return undefined;
   const session = resolved.session;
@@ -107,23 +114,26 @@ function renderPage<Model>(
   session: LiveSession<Model>,
   csrfCookie: string,
   where: { base: string; path: string },
-): Promise<{ html: string; id: string }> {
+): Promise<{ html: string; id: string; token: string | undefined }> {
   return session.mutex.run(() => {
     session.lastActive = parts.now();
     session.startPage();
     // The id the page's token is bound to is the one its session cookie gets.
     const id = session.id;
+    const token = parts.tokens?.issue(id);
     const html = pageHtml({
       title: parts.title,
       head: parts.head,
       basePath: where.base,
       appPath: where.path,
-      csrf: parts.csrf.tokenFor(id, csrfCookie),
+      // A token session needs no CSRF token: its X-Svc-Session header is the defence.
+      csrf: parts.tokens === undefined ? parts.csrf.tokenFor(id, csrfCookie) : "",
+      ...(token === undefined ? {} : { sessionToken: token }),
       seq: session.outSeq,
       handle: parts.sessions.handleOf(session),
       body: render(session.currentTree()),
     });
-    return { html, id };
+    return { html, id, token };
   });
 }
 

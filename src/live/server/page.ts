@@ -4,7 +4,19 @@
  */
 import { escapeAttr } from "../escape.ts";
 import { CLIENT_SCRIPT_QUERY } from "./client-script.ts";
-import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
+import {
+  CLIENT_QUERY_NAME,
+  META_BASE,
+  META_CSRF,
+  META_PATH,
+  META_SEQ,
+  META_SESSION,
+  META_SESSION_TOKEN,
+  SPLIT_CLIENT_QUERY_VALUE,
+} from "../../protocol/mod.ts";
+
+/** The split client, through the page's own URL (docs/protocol.md#token-sessions). */
+const SPLIT_SCRIPT_QUERY = `${CLIENT_QUERY_NAME}=${SPLIT_CLIENT_QUERY_VALUE}`;
 
 export type PageParts = {
   readonly title: string;
@@ -17,6 +29,8 @@ export type PageParts = {
   readonly seq: number;
   readonly handle: string;
   readonly body: string;
+  /** A token session's first token (docs/protocol.md#token-sessions); the page then loads the split client. */
+  readonly sessionToken?: string;
 };
 
 export function pageHtml(parts: PageParts): string {
@@ -30,8 +44,9 @@ export function pageHtml(parts: PageParts): string {
     meta(META_BASE, parts.basePath) +
     meta(META_PATH, parts.appPath) +
     meta(META_SESSION, parts.handle) +
+    (parts.sessionToken === undefined ? "" : meta(META_SESSION_TOKEN, parts.sessionToken)) +
     // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
-    `<script type="module" src="?${escapeAttr(CLIENT_SCRIPT_QUERY)}"></script>` +
+    `<script type="module" src="?${escapeAttr(parts.sessionToken === undefined ? CLIENT_SCRIPT_QUERY : SPLIT_SCRIPT_QUERY)}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );

@@ -7,15 +7,14 @@ import type { JsonObject } from "../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../protocol/mod.ts";
 import { render } from "../render.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { sessionIdIn } from "./cookies.ts";
 import { crossOrigin, csrfFailed, replicaDraining, sessionLost, sessionRotating, storeUnavailable } from "./responses.ts";
-import { checkToken } from "./rotation.ts";
+import { checkToken, tellToken } from "./rotation.ts";
 import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
-  const resolved = await orStoreFailed(() => parts.sessions.resolve(sessionIdIn(cookies, parts.cookieName)));
+  const resolved = await orStoreFailed(() => parts.sessions.resolve(parts.sessionIdOf(req)));
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved.kind !== "live") {
     return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
@@ -26,7 +25,7 @@ export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Reques
   if (tokenState === "wrong") return csrfFailed();
   const refused = await parts.access.admit(session, auth, req);
   if (refused !== undefined) return refused;
-  return session.mutex.run(() => {
+  const reply = await session.mutex.run(() => {
     session.lastActive = parts.now();
     const headers: Record<string, string> = {
       "Content-Type": "text/html; charset=utf-8",
@@ -44,6 +43,7 @@ export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Reques
     if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
     return new Response(render(session.currentTree()), { headers });
   });
+  return parts.tokens === undefined ? reply : tellToken(parts, session, req, reply, false);
 }
 
 /** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */

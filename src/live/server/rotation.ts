@@ -14,6 +14,8 @@ import type { LiveSession } from "./session.ts";
 
 /** POST <base>/_svc/rotate: the old id's cookie and token, and the ticket, for the session's new id. */
 export async function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: Request): Promise<Response> {
+  // A token session's rotation reaches its one client in the reply's X-Svc-Session: nothing to exchange.
+  if (parts.tokens !== undefined) return sessionLost();
   if (!parts.originAllowed(req)) return crossOrigin();
   // The tab exchanging its ticket still holds the old id's cookie and token.
   const oldId = readSessionId(req, parts.cookieName);
@@ -39,6 +41,9 @@ export function checkToken<Model>(
   cookies: string | null,
   token: string | undefined,
 ): TokenState {
+  // A token session was found by the X-Svc-Session header, which no form can send: that is the
+  // defence (docs/protocol.md#token-sessions).
+  if (parts.tokens !== undefined) return "current";
   return parts.csrf.check(cookies, token, session.id, () => parts.sessions.rotatedIds(session), session);
 }
 
@@ -46,10 +51,29 @@ export function checkToken<Model>(
 export function finishReply<Model>(parts: LiveAppParts<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
   const rotation = parts.sessions.takeRotation(session);
   if (session.ended) return parts.access.signedOut(resp, req);
+  if (parts.tokens !== undefined) return tellToken(parts, session, req, resp, rotation !== undefined);
   if (rotation === undefined) return resp;
   if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);
   resp.headers.set(SID_HEADER, parts.sessions.handleOf(session));
   const token = parts.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
   return setSessionCookie(resp, parts.cookieName, session.id, parts.secure(req));
+}
+
+/**
+ * A token session's reply (docs/protocol.md#token-sessions): after a rotation, the token of the new
+ * id and the new handle; the token of the same id when the one the request sent is past half its
+ * lifetime. The client replaces its Session field with it.
+ */
+export function tellToken<Model>(
+  parts: LiveAppParts<Model>,
+  session: LiveSession<Model>,
+  req: Request,
+  resp: Response,
+  rotated: boolean,
+): Response {
+  const tokens = parts.tokens!;
+  if (rotated) resp.headers.set(SID_HEADER, parts.sessions.handleOf(session));
+  else if (!tokens.isStale(req)) return resp;
+  return tokens.tell(resp, session.id);
 }

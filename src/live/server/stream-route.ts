@@ -6,7 +6,6 @@ import type { JsonObject } from "../../json.ts";
 import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../protocol/mod.ts";
 import { render } from "../render.ts";
 import type { LiveAppParts } from "./app-parts.ts";
-import { readSessionId } from "./cookies.ts";
 import type { Resolved } from "./registry.ts";
 import { replicaDraining, sessionLost, sessionRotating, storeUnavailable } from "./responses.ts";
 import type { LiveSession } from "./session.ts";
@@ -15,7 +14,7 @@ import { orStoreFailed, STORE_FAILED } from "./store-failure.ts";
 
 /** Opens the SSE stream of the cookie's session, or answers why it cannot. */
 export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
-  const id = readSessionId(req, parts.cookieName);
+  const id = parts.sessionIdOf(req);
   const lastFrame = lastFrameOf(req);
   // A stream of a session another replica holds listens here; its frames come over the bus. Only
   // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
