@@ -18,6 +18,8 @@ export const SESSION_HEADER = "X-Svc-Session"; // a token session's signed token
 export const META_SESSION_TOKEN = "svc-session-token"; // the meta tag that hands the first token to the client
 export const END_PATH = "/_svc/end"; // POST: the client cleared its Session field
 export const SPLIT_CLIENT_PATH = "/_svc/split.js";
+/** A desktop app's one-time launch token, on the one request that fetches the window's page (docs/desktop.md#the-launch-token). */
+export const LAUNCH_HEADER = "X-Svc-Launch";
 /**
  * The page loads the client as `?_svc=client.js`, a query on its own URL, which reaches the app
  * wherever it is mounted (docs/protocol.md#mounting).

@@ -249,8 +249,12 @@ export class LiveApp<Model> extends Hono<Env> {
     readonly sliding: boolean;
     readonly name: string | undefined;
     readonly prefix: string | undefined;
+    readonly session: "cookie" | "token";
+    readonly title: string;
   } {
     return {
+      session: this.tokens === undefined ? "cookie" : "token",
+      title: this.config.title,
       gate: this.access.gate !== undefined,
       sliding: this.access.tokenCookie !== undefined,
       name: this.config.name,
