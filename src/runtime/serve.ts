@@ -54,4 +54,8 @@ async function listenOnNode(handler: FetchHandler, hostname: string, port: numbe
   });
 }
 
-type NodeLikeServer = { close(callback?: () => void): void; closeAllConnections?: () => void; once?: (event: string, listener: (error: unknown) => void) => void };
+type NodeLikeServer = {
+  close(callback?: () => void): void;
+  closeAllConnections?: () => void;
+  once?: (event: string, listener: (error: unknown) => void) => void;
+};

@@ -9,7 +9,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { eventually, openTab, sleep } from "./harness.ts";
 import { metaOf, openTokenTab } from "./token-tab.ts";
 

@@ -29,7 +29,9 @@ export function bootstrapPage(title: string): string {
   if (token === "") return fail();
   let resp;
   try {
-    resp = await fetch(location.href, { headers: { ${JSON.stringify(LAUNCH_HEADER)}: token }, cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+    resp = await fetch(location.href, { headers: { ${
+    JSON.stringify(LAUNCH_HEADER)
+  }: token }, cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
   } catch {
     return fail();
   }

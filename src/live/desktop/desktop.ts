@@ -10,8 +10,8 @@
  * installed, else Chromium, Chrome or Edge as an app window (`--app=`). Starting processes and
  * finding the browser are src/runtime/'s.
  */
-import { randomToken } from "../server/random.ts";
-import type { LiveApp } from "../server/app.ts";
+import { randomToken } from "../server/registry/registry.ts";
+import type { LiveApp } from "../server/app/app.ts";
 import { log } from "../../log.ts";
 // Loaded when a desktop app starts (below), not with the library: they start processes with node:child_process.
 import type { StartedWindow } from "../../runtime/browser.ts";
@@ -144,11 +144,15 @@ async function openWindow(
     const { startNativeWindow } = await import("../../runtime/native-window.ts");
     const native = await startNativeWindow(launch, title);
     if (native !== undefined) return { ...native, kind: "native" };
-    if (which === "native") throw new Error("Live.desktop: no native window: install webview-bun and run the app on Bun (docs/desktop.md#the-window)");
+    if (which === "native") {
+      throw new Error("Live.desktop: no native window: install webview-bun and run the app on Bun (docs/desktop.md#the-window)");
+    }
   }
   const browser = runtime.findBrowser(options.browser);
   if (browser === undefined) {
-    throw new Error("Live.desktop: no Chromium, Chrome or Edge found: install one, or name it in SVC_DESKTOP_BROWSER or the browser option");
+    throw new Error(
+      "Live.desktop: no Chromium, Chrome or Edge found: install one, or name it in SVC_DESKTOP_BROWSER or the browser option",
+    );
   }
   return { ...runtime.startAppWindow(browser, launch, profile, options.browserArgs ?? []), kind: "browser" };
 }

@@ -16,8 +16,15 @@
  * stream closing is the window closing (or reloading, which also ends a desktop app's session).
  */
 import { constantTimeEqual } from "../../auth/constant-time.ts";
-import { CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, END_PATH, LAUNCH_HEADER, SESSION_HEADER, SPLIT_CLIENT_QUERY_VALUE } from "../../protocol/mod.ts";
-import { SUBSCRIBE_PATH, SSE_ALIAS_PATH } from "../../protocol/mod.ts";
+import {
+  CLIENT_QUERY_NAME,
+  CLIENT_QUERY_VALUE,
+  END_PATH,
+  LAUNCH_HEADER,
+  SESSION_HEADER,
+  SPLIT_CLIENT_QUERY_VALUE,
+} from "../../protocol/mod.ts";
+import { SSE_ALIAS_PATH, SUBSCRIBE_PATH } from "../../protocol/mod.ts";
 import { bootstrapPage, DESKTOP_PAGE_HEADERS } from "./bootstrap-page.ts";
 
 /** What the front passes requests on to: the live app. */
@@ -102,7 +109,9 @@ export class DesktopGuard {
   /** The launch token, once: the app's page, for a new session; then never again (403). */
   private async launch(req: Request, presented: string): Promise<Response> {
     const url = new URL(req.url);
-    if (this.launched || req.method !== "GET" || url.pathname.startsWith("/_svc/") || !constantTimeEqual(presented, this.options.launchToken)) {
+    if (
+      this.launched || req.method !== "GET" || url.pathname.startsWith("/_svc/") || !constantTimeEqual(presented, this.options.launchToken)
+    ) {
       return text(403, "launch token refused");
     }
     this.launched = true;

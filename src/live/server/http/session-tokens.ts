@@ -1,0 +1,116 @@
+/**
+ * The signed-token session (docs/auth.md#choosing-a-session-type, docs/protocol.md#token-sessions):
+ * a live app built with `{ session: "token" }` names each session by a token the client holds in
+ * memory and sends in the X-Svc-Session header on every request and stream, never in a cookie.
+ *
+ * The token is an HS256 JWT made by `Auth.signToken` and checked by `Auth.verifyToken`, under a key
+ * derived from the app's secret for this use alone (so a session token is never a valid token of
+ * the app's own sign-in, nor the other way round). It carries the session's secret id (`sid`) and
+ * the app it belongs to (`aud`), so the token of another app sharing the secret is refused. The
+ * token only names the session: its state lives in the app's session store, and the session ends
+ * when the client says so (POST /_svc/end), at its idle timeout, or when the gate evicts it.
+ *
+ * Every token that does not name a session this app holds (forged, cut short, too long, expired,
+ * another app's, or its session ended) is answered like an unknown cookie: the one 404
+ * session-lost, and nothing changes.
+ */
+import { Secret } from "../../../auth/secret.ts";
+import { signToken, verifyToken } from "../../../auth/token.ts";
+import { SvcError } from "../../../errors.ts";
+import { SESSION_HEADER } from "../../../protocol/mod.ts";
+import { encodeBytes } from "../../../runtime/base64url.ts";
+
+/**
+ * Longest X-Svc-Session value read. The tokens this module makes are about 250 characters; a
+ * longer header is refused before anything is decoded.
+ */
+export const MAX_SESSION_TOKEN_LENGTH = 1024;
+
+/** Default lifetime of a session token; one past half of it is replaced on the next reply. */
+export const DEFAULT_SESSION_TOKEN_SECONDS = 24 * 60 * 60;
+
+/** What a request's X-Svc-Session header says. */
+export type TokenRead =
+  /** No header at all (a browser's page load). */
+  | { readonly kind: "none" }
+  /** A header that is not a valid token of this app (the same answer whatever the reason). */
+  | { readonly kind: "bad" }
+  /** The session id the token names, and whether the token is past half its lifetime. */
+  | { readonly kind: "session"; readonly id: string; readonly stale: boolean };
+
+const NONE: TokenRead = { kind: "none" };
+const BAD: TokenRead = { kind: "bad" };
+
+export type SessionTokenOptions = {
+  /** Key material derived from the app's secret for session tokens alone (CsrfTokens.derivedKey). */
+  readonly key: Uint8Array;
+  /** The app's name (its session cookie's name would be svc_<name>_sid): the token's audience. */
+  readonly app: string;
+  /** Lifetime of a token in whole seconds. */
+  readonly lifetimeSeconds: number;
+  /** The app's clock, in ms. */
+  readonly now: () => number;
+};
+
+/** Issues and reads the session tokens of one live app. */
+export class SessionTokens {
+  private readonly secret: Secret;
+  private readonly audience: string;
+
+  constructor(private readonly options: SessionTokenOptions) {
+    if (!Number.isSafeInteger(options.lifetimeSeconds) || options.lifetimeSeconds < 60) {
+      throw new TypeError(
+        `Live.app: sessionTokenSeconds must be a whole number of seconds, at least 60, not ${String(options.lifetimeSeconds)}`,
+      );
+    }
+    this.secret = Secret.fromString(encodeBytes(options.key));
+    this.audience = `svc-live:${options.app}`;
+  }
+
+  /** A token naming the session with secret id `id`. */
+  issue(id: string): string {
+    const token = signToken(this.secret, { sid: id, aud: this.audience }, this.options.lifetimeSeconds, { now: this.seconds() });
+    // The key is derived (32 bytes) and the claims are strings: signing cannot fail.
+    if (!token.ok) throw new SvcError(token.error.code, token.error.message);
+    return token.value;
+  }
+
+  /** What the request's header names. */
+  read(req: Request): TokenRead {
+    const header = req.headers.get(SESSION_HEADER);
+    if (header === null) return NONE;
+    if (header.length === 0 || header.length > MAX_SESSION_TOKEN_LENGTH) return BAD;
+    const now = this.seconds();
+    const verified = verifyToken(this.secret, header, { now });
+    if (!verified.ok) return BAD;
+    const { sid, aud, iat } = verified.value;
+    if (aud !== this.audience || typeof sid !== "string" || sid === "") return BAD;
+    const stale = typeof iat === "number" && now - iat >= this.options.lifetimeSeconds / 2;
+    return { kind: "session", id: sid, stale };
+  }
+
+  /** The session id a request's token names; undefined for none or a bad one (both are session-lost). */
+  idOf(req: Request): string | undefined {
+    const read = this.read(req);
+    return read.kind === "session" ? read.id : undefined;
+  }
+
+  /** Whether the request's token is valid and past half its lifetime (the reply then carries a fresh one). */
+  isStale(req: Request): boolean {
+    const read = this.read(req);
+    return read.kind === "session" && read.stale;
+  }
+
+  /**
+   * Hands the client its session's token in a reply: after a rotation (a new id), or when the token
+   * it sent is past half its lifetime. The client replaces its Session field with it.
+   */
+  tell(resp: Response, id: string): Response {
+    resp.headers.set(SESSION_HEADER, this.issue(id));
+    return resp;
+  }
+
+  private seconds(): number {
+    return this.options.now() / 1000;
+  }
+}
