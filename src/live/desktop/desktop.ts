@@ -17,6 +17,7 @@ import { log } from "../../log.ts";
 import type { StartedWindow } from "../../runtime/browser.ts";
 import { listen } from "../../runtime/serve.ts";
 import { onceUnref } from "../../runtime/timers.ts";
+import { readEnv } from "../../runtime/env.ts";
 import { launchFile } from "./bootstrap-page.ts";
 import { DesktopGuard } from "./guard.ts";
 
@@ -32,7 +33,10 @@ export type DesktopOptions = {
   readonly window?: "auto" | "browser" | "native";
   /** The browser to start (default: SVC_DESKTOP_BROWSER, else the first Chromium, Chrome or Edge found). */
   readonly browser?: string;
-  /** More command-line arguments for the browser (for example `--headless=new` in CI). */
+  /**
+   * More command-line arguments for the browser (for example `--headless=new` in CI); default: the
+   * SVC_DESKTOP_BROWSER_ARGS variable, split at spaces.
+   */
   readonly browserArgs?: readonly string[];
   /** Whether the process exits when the window closes (default true). */
   readonly exitOnClose?: boolean;
@@ -154,5 +158,6 @@ async function openWindow(
       "Live.desktop: no Chromium, Chrome or Edge found: install one, or name it in SVC_DESKTOP_BROWSER or the browser option",
     );
   }
-  return { ...runtime.startAppWindow(browser, launch, profile, options.browserArgs ?? []), kind: "browser" };
+  const args = options.browserArgs ?? (readEnv("SVC_DESKTOP_BROWSER_ARGS") ?? "").split(" ").filter(Boolean);
+  return { ...runtime.startAppWindow(browser, launch, profile, args), kind: "browser" };
 }
