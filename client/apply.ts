@@ -51,8 +51,9 @@ export interface PageApplier {
 /**
  * Runs before each patch of a frame is written to the DOM. The split client applies the patch to
  * its tree there, and first rebuilds from the tree the nodes the patch needs that the DOM lost.
+ * `false`: the DOM has nothing to write (it lost the element a `remove` takes out).
  */
-export type BeforePatch = (patch: Patch, frameSeq: number) => void;
+export type BeforePatch = (patch: Patch, frameSeq: number) => boolean;
 
 export class Applier implements PageApplier {
   constructor(
@@ -65,8 +66,7 @@ export class Applier implements PageApplier {
   patches(patches: readonly Patch[], frameSeq: number): void {
     try {
       for (const patch of patches) {
-        this.beforePatch?.(patch, frameSeq);
-        this.patch(patch, frameSeq);
+        if (this.beforePatch?.(patch, frameSeq) !== false) this.patch(patch, frameSeq);
       }
     } finally {
       this.inputs.sweep();

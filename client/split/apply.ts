@@ -47,16 +47,18 @@ export class SplitApplier implements PageApplier {
   }
 
   /** Checks the tree, rebuilds what the patch needs and the DOM lost, then applies it to the tree. */
-  private prepare(patch: Patch): void {
+  private prepare(patch: Patch): boolean {
     const el = this.tree.get(patch.id);
     if (el === undefined) throw new Desync(`no element ${patch.id} in the page's tree`);
     const removeOnly = patch.remove === true && patch.replace === undefined && patch.text === undefined && patch.html === undefined &&
       patch.kids === undefined && patch.attrs === undefined;
-    if (!removeOnly || byId(this.doc, patch.id) !== null) {
+    const write = !removeOnly || byId(this.doc, patch.id) !== null;
+    if (write) {
       const dom = this.slot(el);
       for (const entry of patch.kids ?? []) if ("keep" in entry) this.keptSlot(el, dom, entry.keep);
     }
     this.tree.apply(patch);
+    return write;
   }
 
   /** The DOM element of a tree element, built again from the tree (with its parents) when the DOM lost it. */
@@ -64,10 +66,14 @@ export class SplitApplier implements PageApplier {
     if (node.id === undefined) throw new Desync("an element without an id cannot be addressed");
     const found = byId(this.doc, node.id);
     if (found !== null) return found;
-    const built = build(this.doc, node) as Element;
     const parent = node.parent;
-    if (parent === undefined) this.doc.body.appendChild(built);
-    else this.insert(this.slot(parent), parent, node, built);
+    const parentDom = parent === undefined ? undefined : this.slot(parent);
+    // A parent the DOM lost as well was built with this node inside.
+    const withParent = parentDom === undefined ? null : byId(this.doc, node.id);
+    if (withParent !== null) return withParent;
+    const built = build(this.doc, node) as Element;
+    if (parent === undefined || parentDom === undefined) this.doc.body.appendChild(built);
+    else this.insert(parentDom, parent, node, built);
     this.rebuilt++;
     return built;
   }
