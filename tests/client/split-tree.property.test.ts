@@ -11,7 +11,7 @@ import { Window } from "happy-dom";
 import { diff } from "../../src/live/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import type { LiveTree } from "../../src/live/ids.ts";
+import type { LiveTree } from "../../src/live/tree.ts";
 import { ID_ATTR, type Patch } from "../../src/protocol/mod.ts";
 import { Applier } from "../../client/apply.ts";
 import { fillPage } from "../../client/dom.ts";

@@ -3,6 +3,7 @@
  * sessions and their access policy, the CSRF tokens, the cookie's name and the page settings. The
  * app (src/live/server/app.ts) builds it once; each route module takes it as its first argument.
  */
+import type { ClientKind } from "./client-script.ts";
 import type { CsrfTokens } from "./csrf.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { SessionRegistry } from "./registry.ts";
@@ -28,6 +29,8 @@ export type LiveAppParts<Model> = {
   /** The page's <title> and extra <head> markup. */
   readonly title: string;
   readonly head: string;
+  /** The browser client the page loads (LiveAppOptions.client). */
+  readonly client: ClientKind;
   readonly heartbeatMs: number;
   /** The replication of shared sessions, once the app has it (withSharedSessions). */
   readonly replication: () => Replication | undefined;

@@ -3,7 +3,7 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../escape.ts";
-import { CLIENT_SCRIPT_QUERY } from "./client-script.ts";
+import { type ClientKind, clientScriptQuery } from "./client-script.ts";
 import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../protocol/mod.ts";
 
 export type PageParts = {
@@ -17,6 +17,8 @@ export type PageParts = {
   readonly seq: number;
   readonly handle: string;
   readonly body: string;
+  /** The browser client the page loads (default the live client). */
+  readonly client?: ClientKind;
 };
 
 export function pageHtml(parts: PageParts): string {
@@ -31,7 +33,7 @@ export function pageHtml(parts: PageParts): string {
     meta(META_PATH, parts.appPath) +
     meta(META_SESSION, parts.handle) +
     // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
-    `<script type="module" src="?${escapeAttr(CLIENT_SCRIPT_QUERY)}"></script>` +
+    `<script type="module" src="?${escapeAttr(clientScriptQuery(parts.client ?? "live"))}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );
