@@ -1,5 +1,5 @@
 /**
- * The SSE stream read with fetch and a stream reader (docs/protocol.md#token-sessions): EventSource
+ * The SSE stream read with fetch and a stream reader (docs/protocol.md#the-session-field): EventSource
  * cannot send headers, and a token session's stream must carry X-Svc-Session. It behaves as the
  * EventSource the live client drives (client/sse.ts): the same events, `id:` lines kept and sent
  * back as Last-Event-ID when it reconnects by itself after the connection drops (readyState

@@ -1,5 +1,5 @@
 /**
- * The split client's Session field (docs/protocol.md#token-sessions): a token session is named by
+ * The split client's Session field (docs/protocol.md#the-session-field): a token session is named by
  * a signed token, which the page hands over in the meta `svc-session-token` and the client keeps
  * in memory only. Every request the client makes goes through `fetch` here, which sends the token
  * in X-Svc-Session and takes a new one from a reply's X-Svc-Session (a sign-in rotated the
@@ -44,7 +44,7 @@ export class SessionField {
     };
   }
 
-  /** Takes a new token from a reply (docs/protocol.md#token-sessions, rotation). */
+  /** Takes a new token from a reply (docs/protocol.md#the-session-field, rotation). */
   read(resp: Response): void {
     const next = resp.headers.get(SESSION_HEADER);
     if (next && !this.ended) this.token = next;

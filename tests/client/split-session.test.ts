@@ -1,4 +1,4 @@
-// The split client's Session field and its stream read with fetch (docs/protocol.md#token-sessions):
+// The split client's Session field and its stream read with fetch (docs/protocol.md#the-session-field):
 // the token goes in X-Svc-Session on every request the client makes (events, renders, the unload
 // batch, the stream), a reply's X-Svc-Session replaces it, ending clears it and POSTs /_svc/end;
 // without a token the requests pass unchanged. The stream parses the event-stream format and
