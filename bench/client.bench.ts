@@ -178,7 +178,11 @@ const rows: BenchRow[] = [{
 }];
 
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
-const skip = runtime !== "Node" ? `Chromium is driven from Node (this is ${runtime})` : existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing`;
+const skip = runtime !== "Node"
+  ? `Chromium is driven from Node (this is ${runtime})`
+  : existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is missing`;
 if (skip === undefined) rows.push(...(await applyRows()));
 else console.log(`BENCH_SKIP ${JSON.stringify({ area: AREA, name: "apply a frame, Chromium", reason: skip })}`);
 report(AREA, rows);

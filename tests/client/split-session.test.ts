@@ -66,7 +66,9 @@ test("the client's event posts and its resync carry the token, and a rotated tok
   const p = page(`<main svc-id="r"><button svc-id="r.0#button" data-svc-click="Inc">+</button></main>`, {
     split: true,
     wrapFetch: (fetch) => field.wrap(fetch),
-    auto: (req) => (req.url.endsWith("/_svc/event") ? json({ seq: ++n, patches: [] }, n === 1 ? { "X-Svc-Session": "t2" } : {}) : undefined),
+    auto: (
+      req,
+    ) => (req.url.endsWith("/_svc/event") ? json({ seq: ++n, patches: [] }, n === 1 ? { "X-Svc-Session": "t2" } : {}) : undefined),
   });
   p.fire(p.el("r.0#button"), "click");
   await settle();
@@ -83,13 +85,18 @@ test("the client's event posts and its resync carry the token, and a rotated tok
 });
 
 test("the event-stream parser: fields, multi-line data, comments, id-only blocks, retry, and CRLF, LF or CR split anywhere", () => {
-  const text = ": heartbeat\r\nretry: 2500\r\nid: 1\r\nevent: patch\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\nid: 2\n\nevent: sync\rdata:x\r\rdata: plain\n\n";
+  const text =
+    ': heartbeat\r\nretry: 2500\r\nid: 1\r\nevent: patch\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: 2\n\nevent: sync\rdata:x\r\rdata: plain\n\n';
   for (const size of [1, 2, 3, 7, text.length]) {
     const events: [string, string | undefined, string][] = [];
     const retries: number[] = [];
     const parser = new EventStreamParser((type, data, id) => events.push([type, data, id]), (ms) => retries.push(ms));
     for (let i = 0; i < text.length; i += size) parser.push(text.slice(i, i + size));
-    assert.deepEqual(events, [["patch", '{"a":\n1}', "1"], ["message", undefined, "2"], ["sync", "x", "2"], ["message", "plain", "2"]], `size ${size}`);
+    assert.deepEqual(
+      events,
+      [["patch", '{"a":\n1}', "1"], ["message", undefined, "2"], ["sync", "x", "2"], ["message", "plain", "2"]],
+      `size ${size}`,
+    );
     assert.deepEqual(retries, [2500]);
   }
 });
@@ -125,7 +132,7 @@ test("the fetch stream delivers events, reconnects by itself with Last-Event-ID 
   es.onerror = () => void errors++;
   await settle();
   assert.equal(es.readyState, 1);
-  streams[0]!.write("retry: 100\nid: 3\nevent: patch\ndata: {\"seq\":3}\n\nid: 4\n\n");
+  streams[0]!.write('retry: 100\nid: 3\nevent: patch\ndata: {"seq":3}\n\nid: 4\n\n');
   await settle();
   assert.deepEqual(got, ['{"seq":3}']);
   streams[0]!.end();

@@ -12,7 +12,10 @@ import { CLIENT_BUNDLE } from "../../src/live/server/client-bundle.ts";
 import { SPLIT_BUNDLE, SPLIT_BUNDLE_VERSION } from "../../src/live/server/split-bundle.ts";
 
 const counter = (options: { client?: "live" | "split" } = {}) =>
-  app<number>({ init: () => 0, update: (n) => n + 1, view: (n) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, String(n))) }, options);
+  app<number>(
+    { init: () => 0, update: (n) => n + 1, view: (n) => Ui.h("main", {}, Ui.h("button", { onClick: "Inc" }, String(n))) },
+    options,
+  );
 
 async function scriptOf(live: { fetch(req: Request): Response | Promise<Response> }, pageUrl: string): Promise<string> {
   const html = await (await live.fetch(new Request(pageUrl, { headers: { Accept: "text/html" } }))).text();

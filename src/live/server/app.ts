@@ -63,12 +63,12 @@ import { assertStorable, jsonCodec, type ModelCodec } from "../store/codec.ts";
 import { serveStream } from "./stream-route.ts";
 import {
   CLIENT_PATH,
-  SPLIT_CLIENT_PATH,
   EVENT_PATH,
   HOST_PREFIX,
   RENDER_PATH,
   ROTATE_PATH,
   sessionCookieName,
+  SPLIT_CLIENT_PATH,
   SSE_ALIAS_PATH,
   SUBSCRIBE_PATH,
 } from "../../protocol/mod.ts";
