@@ -94,8 +94,8 @@ export class SplitApplier implements PageApplier {
 
   /**
    * Inserts `dom` (the DOM of `node`, a child of `parent` in the tree) into `parentDom` where the
-   * tree has it: after the nearest earlier sibling element the DOM still holds, and after as many
-   * texts as the tree has between the two.
+   * tree has it: after the nearest earlier sibling with an id that the DOM still holds, and after
+   * as many nodes without an id (texts, comments, raw HTML's elements) as the tree has between the two.
    */
   private insert(parentDom: Element, parent: TreeElement, node: TreeElement, dom: Node): void {
     const held = new Map<string, Element>();
@@ -104,14 +104,16 @@ export class SplitApplier implements PageApplier {
       if (id !== null) held.set(id, child);
     }
     let anchor: Element | undefined;
-    let texts = 0;
+    let between = 0;
     for (let i = parent.kids.indexOf(node) - 1; i >= 0 && anchor === undefined; i--) {
       const sibling = parent.kids[i]!;
-      if (sibling.kind !== "element") texts++;
-      else if (sibling.id !== undefined) anchor = held.get(sibling.id);
+      // A sibling with an id that the DOM lost as well takes no place.
+      if (sibling.kind === "element" && sibling.id !== undefined) anchor = held.get(sibling.id);
+      else between++;
     }
+    const unnamed = (n: Node) => n.nodeType !== 1 || !(n as Element).hasAttribute(ID_ATTR);
     let next = anchor === undefined ? parentDom.firstChild : anchor.nextSibling;
-    for (; texts > 0 && next !== null && next.nodeType !== 1; texts--) next = next.nextSibling;
+    for (; between > 0 && next !== null && unnamed(next); between--) next = next.nextSibling;
     parentDom.insertBefore(dom, next);
   }
 }

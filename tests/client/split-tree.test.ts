@@ -126,6 +126,14 @@ test("an element a patch addresses that the DOM lost is rebuilt between the righ
   assert.equal(s.applier.rebuilt, 2, "the lost paragraph is rebuilt from the tree, with its children");
 });
 
+test("a slot after raw HTML (a comment and elements without ids) is rebuilt after them", () => {
+  const s = split(`<div svc-id="r"><!----><b>bold</b> tail<textarea svc-id="r.1#textarea"></textarea><p svc-id="r.2#p">p</p></div>`);
+  s.el("r.1#textarea")!.remove();
+  s.applier.patches([{ id: "r.1#textarea", html: "typed" }], 1);
+  s.agree();
+  assert.equal(s.root().innerHTML, `<!----><b>bold</b> tail<textarea svc-id="r.1#textarea">typed</textarea><p svc-id="r.2#p">p</p>`);
+});
+
 test("a kept node a script moved or wrapped is taken back into its slot (the same node)", () => {
   const s = split(LIST);
   const b = s.el("r.1#p")!;
