@@ -35,16 +35,39 @@ import { morphElement, place, reconcile } from "./morph.ts";
 
 export class Desync extends Error {}
 
-export class Applier {
+/**
+ * What the client's frames, resyncs and full renders write the page through: the live client's
+ * Applier, or the split client's, which keeps the page's tree beside the DOM (client/split/apply.ts).
+ */
+export interface PageApplier {
+  /** Applies one frame's patches; throws Desync on a node that cannot be found. */
+  patches(patches: readonly Patch[], frameSeq: number): void;
+  /** Replays what missed frames did to ids, before a full render is reconciled by id. */
+  move(moves: readonly Move[]): void;
+  /** Replaces the root with a full render, reconciling it so dirty inputs survive (resync). */
+  root(html: string, frameSeq: number): void;
+}
+
+/**
+ * Runs before each patch of a frame is written to the DOM. The split client applies the patch to
+ * its tree there, and first rebuilds from the tree the nodes the patch needs that the DOM lost.
+ * `false`: the DOM has nothing to write (it lost the element a `remove` takes out).
+ */
+export type BeforePatch = (patch: Patch, frameSeq: number) => boolean;
+
+export class Applier implements PageApplier {
   constructor(
     private readonly doc: Document,
     private readonly inputs: InputTable,
+    private readonly beforePatch?: BeforePatch,
   ) {}
 
   /** Applies one frame's patches; throws Desync on a missing node. */
   patches(patches: readonly Patch[], frameSeq: number): void {
     try {
-      for (const patch of patches) this.patch(patch, frameSeq);
+      for (const patch of patches) {
+        if (this.beforePatch?.(patch, frameSeq) !== false) this.patch(patch, frameSeq);
+      }
     } finally {
       this.inputs.sweep();
     }

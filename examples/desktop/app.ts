@@ -25,7 +25,9 @@ function view(model: Notes) {
     h(
       "ul",
       {},
-      ...model.notes.map((note) => Ui.keyed(String(note.id), h("li", {}, note.text, " ", h("button", { onClick: ["Remove", note.id] }, "✕")))),
+      ...model.notes.map((note) =>
+        Ui.keyed(String(note.id), h("li", {}, note.text, " ", h("button", { onClick: ["Remove", note.id] }, "✕")))
+      ),
     ),
     h("button", { id: "quit", onClick: "Quit" }, "Quit"),
   );

@@ -11,7 +11,7 @@ export function desktopAppOf(exports: Record<string, unknown>): LiveApp<unknown>
   if (exports.default instanceof LiveApp) return exports.default;
   const apps = Object.entries(exports).filter(([, value]) => value instanceof LiveApp);
   if (apps.length === 1) return apps[0]![1] as LiveApp<unknown>;
-  if (apps.length === 0) return "the module exports no live app (export default Live.app(definition, { session: \"token\" }))";
+  if (apps.length === 0) return 'the module exports no live app (export default Live.app(definition, { session: "token" }))';
   return `the module exports several live apps (${apps.map(([name]) => name).join(", ")}): export the one to run as default`;
 }
 

@@ -6,6 +6,7 @@
 import { Window } from "happy-dom";
 import { LiveClient, type Options } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
+import { SplitApplier } from "../../client/split/apply.ts";
 import type { EventSourceLike } from "../../client/sse.ts";
 
 export type Req = {
@@ -74,7 +75,16 @@ export type Page = ReturnType<typeof page>;
 
 export function page(
   body: string,
-  setup: { seq?: number; options?: Options; auto?: (req: Req) => Response | undefined; base?: string } = {},
+  setup: {
+    seq?: number;
+    options?: Options;
+    auto?: (req: Req) => Response | undefined;
+    base?: string;
+    /** The split client's applier (client/split/apply.ts) instead of the live client's. */
+    split?: boolean;
+    /** Wraps the recording fetch the client is given (the split client's Session field). */
+    wrapFetch?: (fetch: (url: string, init: RequestInit) => Promise<Response>) => (url: string, init: RequestInit) => Promise<Response>;
+  } = {},
 ) {
   const win = new Window({ url: "http://app.test/" });
   const doc = win.document as unknown as Document;
@@ -102,7 +112,7 @@ export function page(
   const client = new LiveClient(
     {
       doc,
-      fetch,
+      fetch: setup.wrapFetch?.(fetch) ?? fetch,
       EventSource: class extends FakeEventSource {
         constructor(url: string) {
           super(url, sources);
@@ -118,6 +128,7 @@ export function page(
     },
     { csrf: "tok", seq: setup.seq ?? 0, base: setup.base ?? "", sessionId: "h1" },
     { debounceMs: 20, gapMs: 60, retryMs: 2, ...setup.options },
+    setup.split === true ? (d, inputs) => new SplitApplier(d, inputs) : undefined,
   );
   const detach = listen(client, win as unknown as Parameters<typeof listen>[1]);
   client.connect();

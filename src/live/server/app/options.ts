@@ -15,6 +15,12 @@ export type LiveAppOptions = {
    */
   readonly basePath?: string;
   readonly title?: string;
+  /**
+   * The browser client the page loads: "live" (the default) writes frames straight to the DOM;
+   * "split" keeps the session's page as its own tree and renders the DOM from it, so a node that
+   * other code removed is built again without a round trip (docs/live-apps.md#the-split-client).
+   */
+  readonly client?: "live" | "split";
   /** Extra markup for the page's <head> (the app vouches for it). */
   readonly head?: string;
   /** The app's <PREFIX>_ENV prefix for the production gate. */

@@ -9,6 +9,7 @@ import type { SessionRegistry } from "../registry/registry.ts";
 import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
 import type { SessionTokens } from "../http/session-tokens.ts";
+import type { ClientKind } from "./client-script.ts";
 
 /** The state and settings the live app's routes read. */
 export type LiveAppParts<Model> = {
@@ -33,6 +34,8 @@ export type LiveAppParts<Model> = {
   /** The page's <title> and extra <head> markup. */
   readonly title: string;
   readonly head: string;
+  /** The browser client the page loads (LiveAppOptions.client). */
+  readonly client: ClientKind;
   readonly heartbeatMs: number;
   /** The replication of shared sessions, once the app has it (withSharedSessions). */
   readonly replication: () => Replication | undefined;

@@ -131,6 +131,7 @@ function renderPage<Model>(
       seq: session.outSeq,
       handle: parts.sessions.handleOf(session),
       body: render(session.currentTree()),
+      client: parts.client,
     });
     return { html, id, token };
   });

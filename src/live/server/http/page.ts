@@ -3,20 +3,8 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../../escape.ts";
-import { CLIENT_SCRIPT_QUERY } from "../app/client-script.ts";
-import {
-  CLIENT_QUERY_NAME,
-  META_BASE,
-  META_CSRF,
-  META_PATH,
-  META_SEQ,
-  META_SESSION,
-  META_SESSION_TOKEN,
-  SPLIT_CLIENT_QUERY_VALUE,
-} from "../../../protocol/mod.ts";
-
-/** The split client, through the page's own URL (docs/protocol.md#token-sessions). */
-const SPLIT_SCRIPT_QUERY = `${CLIENT_QUERY_NAME}=${SPLIT_CLIENT_QUERY_VALUE}`;
+import { type ClientKind, clientScriptQuery } from "../app/client-script.ts";
+import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION, META_SESSION_TOKEN } from "../../../protocol/mod.ts";
 
 export type PageParts = {
   readonly title: string;
@@ -29,7 +17,9 @@ export type PageParts = {
   readonly seq: number;
   readonly handle: string;
   readonly body: string;
-  /** A token session's first token (docs/protocol.md#token-sessions); the page then loads the split client. */
+  /** The browser client the page loads (default the live client). */
+  readonly client?: ClientKind;
+  /** A token session's first token (docs/protocol.md#token-sessions), for the split client. */
   readonly sessionToken?: string;
 };
 
@@ -46,7 +36,7 @@ export function pageHtml(parts: PageParts): string {
     meta(META_SESSION, parts.handle) +
     (parts.sessionToken === undefined ? "" : meta(META_SESSION_TOKEN, parts.sessionToken)) +
     // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
-    `<script type="module" src="?${escapeAttr(parts.sessionToken === undefined ? CLIENT_SCRIPT_QUERY : SPLIT_SCRIPT_QUERY)}"></script>` +
+    `<script type="module" src="?${escapeAttr(clientScriptQuery(parts.client ?? "live"))}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );

@@ -28,6 +28,17 @@ export function sessionTokensFor(options: LiveAppOptions, csrf: CsrfTokens, now:
   });
 }
 
+/**
+ * The browser client a page loads: the `client` option, else the split client for a token app
+ * (only it holds a Session field; the live client cannot name a token session), else the live one.
+ */
+export function clientFor(options: LiveAppOptions, tokens: boolean): "live" | "split" {
+  if (tokens && options.client === "live") {
+    throw new TypeError('Live.app: session "token" needs the split client (client: "split", the default for it)');
+  }
+  return options.client ?? (tokens ? "split" : "live");
+}
+
 /** Reads the secret id of the session a request names. */
 export function sessionIdReader(tokens: SessionTokens | undefined, cookieName: string): (req: Request) => string | undefined {
   return tokens === undefined ? (req) => readSessionId(req, cookieName) : (req) => tokens.idOf(req);
