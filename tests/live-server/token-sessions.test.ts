@@ -104,7 +104,7 @@ describe("token-session page", () => {
     assert.equal(tab.page.headers.get("Referrer-Policy"), "no-referrer");
     assert.match(tab.token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.equal(tab.page.headers.get("X-Svc-Session"), tab.token);
-    assert.match(tab.html, /<script type="module" src="\?_svc=split\.js"><\/script>/);
+    assert.match(tab.html, /<script type="module" src="\?_svc=split\.js&amp;v=[0-9a-f]{16}"><\/script>/);
     assert.equal(metaOf(tab.html, "svc-csrf"), "", "no CSRF token: the header is the defence");
     // The token names the session's secret id for this app, and nothing else.
     const [, payload] = tab.token.split(".");
