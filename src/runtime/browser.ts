@@ -107,9 +107,9 @@ export function fileUrl(path: string): string {
 /**
  * Starts `browser` as an app window on `url`, with the profile in `profileDir`. `args` go after
  * ours (a test adds --headless and a debugging port). The process's output is dropped: a browser
- * may print the URLs it opens.
+ * may print the URLs it opens. Rejects when the browser cannot be started.
  */
-export function startAppWindow(browser: string, url: string, profileDir: string, args: readonly string[]): StartedWindow {
+export async function startAppWindow(browser: string, url: string, profileDir: string, args: readonly string[]): Promise<StartedWindow> {
   const child = spawn(
     browser,
     [
@@ -123,6 +123,10 @@ export function startAppWindow(browser: string, url: string, profileDir: string,
     ],
     { stdio: "ignore" },
   );
+  await new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", (error) => reject(new Error(`cannot start the browser ${browser}: ${error.message}`)));
+  });
   const exited = new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
     child.once("error", () => resolve());

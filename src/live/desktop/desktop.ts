@@ -159,5 +159,5 @@ async function openWindow(
     );
   }
   const args = options.browserArgs ?? (readEnv("SVC_DESKTOP_BROWSER_ARGS") ?? "").split(" ").filter(Boolean);
-  return { ...runtime.startAppWindow(browser, launch, profile, args), kind: "browser" };
+  return { ...(await runtime.startAppWindow(browser, launch, profile, args)), kind: "browser" };
 }
