@@ -18,21 +18,25 @@ const mainUrl = import.meta.url.endsWith(".ts")
 
 type BunGlobal = { resolveSync(specifier: string, from: string): string };
 
-/** Whether webview-bun can be loaded here. */
-export function hasNativeWindow(): boolean {
-  if (runtimeName !== "bun") return false;
+/** Where webview-bun is, found from the working directory (the app's project); undefined when it is not there or this is not Bun. */
+export function nativeWindowModule(): string | undefined {
+  if (runtimeName !== "bun") return undefined;
   try {
-    (globalThis as unknown as { Bun: BunGlobal }).Bun.resolveSync("webview-bun", process.cwd());
-    return true;
+    return (globalThis as unknown as { Bun: BunGlobal }).Bun.resolveSync("webview-bun", process.cwd());
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Opens a native window on `url` (a launch file's URL, never one holding a token); undefined without webview-bun. */
+/**
+ * Opens a native window on `url`, which holds the launch token in its fragment: it goes to the
+ * window's process on its standard input, never on its command line. Undefined without webview-bun.
+ */
 export function startNativeWindow(url: string, title: string): Promise<StartedWindow | undefined> {
-  if (!hasNativeWindow()) return Promise.resolve(undefined);
-  const child = spawn(process.execPath, [mainUrl.pathname, url, title], { stdio: "ignore", cwd: process.cwd() });
+  const module = nativeWindowModule();
+  if (module === undefined) return Promise.resolve(undefined);
+  const child = spawn(process.execPath, [mainUrl.pathname, module, title], { stdio: ["pipe", "ignore", "ignore"], cwd: process.cwd() });
+  child.stdin!.end(url);
   const exited = new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
     child.once("error", () => resolve());

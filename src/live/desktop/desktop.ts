@@ -92,7 +92,7 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
   let window: OpenedWindow;
   try {
     const launch = runtime.fileUrl(folder.writeLaunchFile(launchFile(`${url}#${launchToken}`)));
-    window = await openWindow(runtime, which, launch, folder.path, title, options);
+    window = await openWindow(runtime, which, { launch, direct: `${url}#${launchToken}` }, folder.path, title, options);
   } catch (error) {
     await server.close();
     folder.remove();
@@ -139,14 +139,15 @@ type BrowserRuntime = typeof import("../../runtime/browser.ts");
 async function openWindow(
   runtime: BrowserRuntime,
   which: "auto" | "browser" | "native",
-  launch: string,
+  target: { readonly launch: string; readonly direct: string },
   profile: string,
   title: string,
   options: DesktopOptions,
 ): Promise<OpenedWindow> {
   if (which !== "browser") {
     const { startNativeWindow } = await import("../../runtime/native-window.ts");
-    const native = await startNativeWindow(launch, title);
+    // The native window's process gets the address with the token on its standard input.
+    const native = await startNativeWindow(target.direct, title);
     if (native !== undefined) return { ...native, kind: "native" };
     if (which === "native") {
       throw new Error("Live.desktop: no native window: install webview-bun and run the app on Bun (docs/desktop.md#the-window)");
@@ -159,5 +160,5 @@ async function openWindow(
     );
   }
   const args = options.browserArgs ?? (readEnv("SVC_DESKTOP_BROWSER_ARGS") ?? "").split(" ").filter(Boolean);
-  return { ...(await runtime.startAppWindow(browser, launch, profile, args)), kind: "browser" };
+  return { ...(await runtime.startAppWindow(browser, target.launch, profile, args)), kind: "browser" };
 }
