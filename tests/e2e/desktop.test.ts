@@ -51,10 +51,10 @@ function raw(port: number, path: string, options: { method?: string; headers?: R
 
 const desktopFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith("svc-desktop-")).sort();
 
-test("svc-live desktop: the window works, only it can act, and closing it ends the process", { skip, timeout: 90_000 }, async () => {
+/** `svc-live desktop examples/desktop/app.ts` in headless Chromium, connected through CDP: its window's page. */
+async function launchDesktop() {
   const { chromium } = await import("playwright-core");
   const cdpPort = await freePort();
-  const foldersBefore = desktopFolders();
   const child = spawn(process.execPath, ["bin/svc-live.js", "desktop", "examples/desktop/app.ts"], {
     cwd: root,
     env: {
@@ -66,13 +66,12 @@ test("svc-live desktop: the window works, only it can act, and closing it ends t
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const run = { output: "" };
+  child.stdout!.on("data", (chunk: Buffer) => (run.output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (run.output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-
-  await eventually(() => assert.match(output, /svc-live desktop: Notes at http:\/\/127\.0\.0\.1:\d+\//), 20_000);
-  const port = Number(/127\.0\.0\.1:(\d+)/.exec(output)![1]);
+  await eventually(() => assert.match(run.output, /svc-live desktop: Notes at http:\/\/127\.0\.0\.1:\d+\//), 20_000);
+  const port = Number(/127\.0\.0\.1:(\d+)/.exec(run.output)![1]);
   let browser: Awaited<ReturnType<typeof chromium.connectOverCDP>> | undefined;
   await eventually(async () => {
     browser = await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`);
@@ -80,6 +79,15 @@ test("svc-live desktop: the window works, only it can act, and closing it ends t
   const context = browser!.contexts()[0]!;
   await eventually(() => assert.ok(context.pages().some((p) => p.url().startsWith(`http://127.0.0.1:${port}/`))), 20_000);
   const page = context.pages().find((p) => p.url().startsWith(`http://127.0.0.1:${port}/`))!;
+  await page.waitForSelector("#count", { timeout: 10_000 });
+  /** The process's exit code, or "timeout" after 20 s. */
+  const exitCode = () => Promise.race([exited, new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 20_000))]);
+  return { run, port, browser: browser!, context, page, child, exitCode };
+}
+
+test("svc-live desktop: the window works, only it can act, and closing it ends the process", { skip, timeout: 90_000 }, async () => {
+  const foldersBefore = desktopFolders();
+  const { run, port, browser, context, page, child, exitCode } = await launchDesktop();
 
   // The page works: the split client on the window's token session.
   await page.waitForSelector("#count", { timeout: 10_000 });
@@ -89,7 +97,7 @@ test("svc-live desktop: the window works, only it can act, and closing it ends t
   await page.waitForFunction(() => document.querySelector("#count")?.textContent === "1 note", null, { timeout: 10_000 });
   assert.match((await page.textContent("ul")) ?? "", /first note/);
   assert.equal(new URL(page.url()).hash, "", "the launch token left the address at once");
-  assert.doesNotMatch(output, /#|eyJ/, "neither the launch token nor a session token is logged");
+  assert.doesNotMatch(run.output, /#|eyJ/, "neither the launch token nor a session token is logged");
   const token = await page.evaluate(() => document.querySelector<HTMLMetaElement>('meta[name="svc-session-token"]')?.content ?? "");
   assert.ok(token, "the window's page holds its session token");
 
@@ -156,8 +164,22 @@ test("svc-live desktop: the window works, only it can act, and closing it ends t
 
   // Closing the window ends the session and the process.
   await page.close();
-  const code = await Promise.race([exited, new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 20_000))]);
-  assert.equal(code, 0, `the process ended when the window closed:\n${output}`);
-  await browser!.close().catch(() => {});
+  assert.equal(await exitCode(), 0, `the process ended when the window closed:\n${run.output}`);
+  await browser.close().catch(() => {});
   assert.deepEqual(desktopFolders(), foldersBefore, "the private folder (profile, launch file) was removed");
 });
+
+test(
+  "svc-live desktop: the app ending its session (Quit) closes the window's session and ends the process",
+  { skip, timeout: 90_000 },
+  async () => {
+    const { run, browser, page, exitCode } = await launchDesktop();
+    await page.click("#quit");
+    // Live.endSession answers 205: the page reloads, without a token, into the bootstrap page.
+    await page.waitForFunction(() => document.getElementById("svc-desktop")?.textContent?.includes("start the app again"), null, {
+      timeout: 10_000,
+    });
+    assert.equal(await exitCode(), 0, `the process ended with the session:\n${run.output}`);
+    await browser.close().catch(() => {});
+  },
+);

@@ -297,6 +297,28 @@ describe("token-session rotation, gate and end", () => {
   });
 });
 
+describe("token-session bounds", () => {
+  test("the session bounds hold for token pages: past maxPendingSessions the oldest never-connected session ends, and its token is lost", async () => {
+    const app = Live.app<Model>(
+      {
+        init: () => ({ user: "", n: 0 }),
+        update: (m) => ({ ...m, n: m.n + 1 }),
+        view: (m) => Ui.h("button", { onClick: "Inc" }, String(m.n)),
+      },
+      { session: "token", secret: SECRET, maxPendingSessions: 2 },
+    );
+    apps.push(app);
+    const first = await openTokenTab(app);
+    const second = await openTokenTab(app);
+    assert.equal((await second.post({ seq: 1, msg: "Inc" })).status, 200, "connected: never ended to make room");
+    const third = await openTokenTab(app);
+    const fourth = await openTokenTab(app);
+    assert.equal(app.sessionCounts().evicted, 1);
+    await assertSessionLost(await first.post({ seq: 1, msg: "Inc" }), "the evicted pending session's token");
+    for (const tab of [second, third, fourth]) assert.equal((await tab.post({ seq: 2, msg: "Inc" })).status, 200);
+  });
+});
+
 describe("bad tokens", () => {
   /** Every route a token reaches, with `token` in its header. */
   const routes = (token: string): Request[] => {
