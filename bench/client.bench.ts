@@ -9,7 +9,7 @@
  *     above a form that grows at its top in every frame, so each frame keeps and renames every row
  *     (the page's ids move, docs/protocol.md#ids-that-move); and a table of 200 rows where each
  *     frame edits one row (a text and an attribute). The frames are the server's diffs
- *     (src/live/diff.ts) of one render and the next. The start on each page (filling in the derived
+ *     (src/live/diff/diff.ts) of one render and the next. The start on each page (filling in the derived
  *     ids, and for the split client reading the page into its tree) is reported apart.
  *
  * The Chromium rows are skipped, with the reason, under Bun and Deno and without Chromium.
@@ -19,9 +19,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
-import { CLIENT_BUNDLE } from "../src/live/server/client-bundle.ts";
-import { SPLIT_BUNDLE } from "../src/live/server/split-bundle.ts";
-import { diff } from "../src/live/diff.ts";
+import { CLIENT_BUNDLE } from "../src/generated/client-bundle.ts";
+import { SPLIT_BUNDLE } from "../src/generated/split-bundle.ts";
+import { diff } from "../src/live/diff/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import type { Patch } from "../src/protocol/mod.ts";

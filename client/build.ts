@@ -1,6 +1,6 @@
 /**
  * Builds the browser clients: bundles each entry (and the wire modules it imports) into one
- * minified ES module and writes it into a module of src/live/server/ as a string the live handler
+ * minified ES module and writes it into a module of src/generated/ as a string the live handler
  * serves: the live client (client/main.ts) as CLIENT_BUNDLE in client-bundle.ts, served at
  * <base>/_svc/client.js, and the split client (client/split/main.ts) as SPLIT_BUNDLE in
  * split-bundle.ts, served at <base>/_svc/split.js (docs/protocol.md#the-split-client). Prints the
@@ -27,7 +27,7 @@ export const TARGETS: readonly Target[] = [
   {
     name: "live client",
     entry: "client/main.ts",
-    module: "src/live/server/client-bundle.ts",
+    module: "src/generated/client-bundle.ts",
     bundle: "CLIENT_BUNDLE",
     version: "CLIENT_BUNDLE_VERSION",
     limitGzip: 10 * 1024,
@@ -37,7 +37,7 @@ export const TARGETS: readonly Target[] = [
   {
     name: "split client",
     entry: "client/split/main.ts",
-    module: "src/live/server/split-bundle.ts",
+    module: "src/generated/split-bundle.ts",
     bundle: "SPLIT_BUNDLE",
     version: "SPLIT_BUNDLE_VERSION",
     limitGzip: 14 * 1024,

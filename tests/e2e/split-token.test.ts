@@ -1,5 +1,5 @@
 // The split client's Session field in a real browser (docs/protocol.md#the-session-field): the
-// client's half of a token session, against the shifting app (tests/client/shifting-app.ts) with
+// client's half of a token session, against the shifting app (tests/support/shifting-app.ts) with
 // `client: "split"` behind a wrapper that plays the server's half of the token: it hands the page
 // a token in the meta `svc-session-token`, rotates it in the reply to the first Add (X-Svc-Session),
 // answers POST /_svc/end, and records the X-Svc-Session header of every request the page makes
@@ -10,7 +10,7 @@
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { shiftingApp } from "../client/shifting-app.ts";
+import { shiftingApp } from "../support/shifting-app.ts";
 import { e2eSkipReason, eventually, sharedBrowser } from "./support.ts";
 
 const skip = e2eSkipReason();

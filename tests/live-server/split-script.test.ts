@@ -8,8 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import { CLIENT_BUNDLE } from "../../src/live/server/client-bundle.ts";
-import { SPLIT_BUNDLE, SPLIT_BUNDLE_VERSION } from "../../src/live/server/split-bundle.ts";
+import { CLIENT_BUNDLE } from "../../src/generated/client-bundle.ts";
+import { SPLIT_BUNDLE, SPLIT_BUNDLE_VERSION } from "../../src/generated/split-bundle.ts";
 
 const counter = (options: { client?: "live" | "split" } = {}) =>
   app<number>(
