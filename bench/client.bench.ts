@@ -9,7 +9,7 @@
  *     above a form that grows at its top in every frame, so each frame keeps and renames every row
  *     (the page's ids move, docs/protocol.md#ids-that-move); and a table of 200 rows where each
  *     frame edits one row (a text and an attribute). The frames are the server's diffs
- *     (src/live/diff.ts) of one render and the next. The start on each page (filling in the derived
+ *     (src/live/diff/diff.ts) of one render and the next. The start on each page (filling in the derived
  *     ids, and for the split client reading the page into its tree) is reported apart.
  *
  * The Chromium rows are skipped, with the reason, under Bun and Deno and without Chromium.

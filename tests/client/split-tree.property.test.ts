@@ -1,5 +1,5 @@
 // The split client against the live client (docs/protocol.md#the-split-client), over random view
-// trees and random edits (tests/live/support/trees.ts) diffed by the server's diff: frame after
+// trees and random edits (tests/support/trees.ts) diffed by the server's diff: frame after
 // frame, the split client's DOM is exactly the live client's, and its tree is exactly the render.
 // Then the same with a script removing, before each frame, elements the frame keeps or addresses:
 // the split client rebuilds them from its tree, with no desync, and still ends exactly as the
@@ -18,8 +18,8 @@ import { fillPage } from "../../client/dom.ts";
 import { InputTable } from "../../client/inputs.ts";
 import { SplitApplier } from "../../client/split/apply.ts";
 import { markupOf } from "../../client/split/tree.ts";
-import { canon } from "../live/support/dom.ts";
-import { build, mutate, type Spec, specArb } from "../live/support/trees.ts";
+import { canon } from "../support/dom.ts";
+import { build, mutate, type Spec, specArb } from "../support/trees.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
 console.log(`split client property: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);

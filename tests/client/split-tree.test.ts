@@ -10,7 +10,7 @@ import { fillPage } from "../../client/dom.ts";
 import { InputTable } from "../../client/inputs.ts";
 import { SplitApplier } from "../../client/split/apply.ts";
 import { markupOf } from "../../client/split/tree.ts";
-import { canon } from "../live/support/dom.ts";
+import { canon } from "../support/dom.ts";
 import { page, ROOT, settle } from "./support.ts";
 
 /** A document holding `body`, with its ids filled in, and a split applier over it. */

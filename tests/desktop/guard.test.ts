@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { DesktopGuard } from "../../src/live/desktop/guard.ts";
-import { frameReader } from "../live-server/harness.ts";
-import { metaOf } from "../live-server/token-tab.ts";
+import { frameReader } from "../support/live-harness.ts";
+import { metaOf } from "../support/token-tab.ts";
 
 type Model = { n: number; user: string };
 const HOST = "127.0.0.1:4321";

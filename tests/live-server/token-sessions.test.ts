@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
-import { eventually, openTab, sleep } from "./harness.ts";
-import { metaOf, openTokenTab } from "./token-tab.ts";
+import { eventually, openTab, sleep } from "../support/live-harness.ts";
+import { metaOf, openTokenTab } from "../support/token-tab.ts";
 
 type Model = { user: string; n: number };
 

@@ -7,9 +7,9 @@ import { after, before, test } from "node:test";
 import postgres from "postgres";
 import { Db } from "../../src/db/mod.ts";
 import { Secret } from "../../src/auth/mod.ts";
-import { counterApp } from "./counter-app.ts";
-import { openTokenTab } from "../live-server/token-tab.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../db/targets.ts";
+import { counterApp } from "../support/counter-app.ts";
+import { openTokenTab } from "../support/token-tab.ts";
+import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/token-sessions skipped: ${skip}`);

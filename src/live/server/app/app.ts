@@ -39,7 +39,7 @@ import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
 import { AppEvents } from "./events.ts";
 import type { LiveAppOptions } from "./options.ts";
-import type { LiveAppParts } from "./route-context.ts";
+import type { RouteContext } from "./route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
@@ -89,14 +89,14 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
   private readonly csrf: CsrfTokens;
-  /** The session tokens of a `{ session: "token" }` app (src/live/server/http/session-tokens.ts). */
-  private readonly tokens: SessionTokens | undefined;
   private readonly originAllowed: (req: Request) => boolean;
   private readonly middleware: MiddlewareHandler<Env>[] = [];
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
   /** What the routes share (src/live/server/app/route-context.ts). */
-  private readonly parts: LiveAppParts<Model>;
+  private readonly routeContext: RouteContext<Model>;
+  /** The session tokens of a `{ session: "token" }` app (src/live/server/http/session-tokens.ts). */
+  private readonly tokens: SessionTokens | undefined;
   /** The event route (src/live/server/app/events.ts). */
   private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
@@ -143,7 +143,7 @@ export class LiveApp<Model> extends Hono<Env> {
       secure: (req) => this.secure(req),
       cookieless: this.tokens !== undefined,
     });
-    this.parts = {
+    this.routeContext = {
       definition,
       sessions: this.sessions,
       access: this.access,
@@ -161,7 +161,7 @@ export class LiveApp<Model> extends Hono<Env> {
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
     };
-    this.events = new AppEvents(this.parts, this.config.prefix);
+    this.events = new AppEvents(this.routeContext, this.config.prefix);
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -346,14 +346,16 @@ export class LiveApp<Model> extends Hono<Env> {
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.get(base + SPLIT_CLIENT_PATH, (c) => clientScript(c.req.raw, "split"));
     this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
-    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
-    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
-    if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.parts, c.req.raw));
+    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
+    if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.routeContext, c.req.raw));
     const page = (c: Context<Env>) => {
       const asked = clientAsked(c.req.raw.url);
-      return asked !== undefined ? clientScript(c.req.raw, asked) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base);
+      return asked !== undefined
+        ? clientScript(c.req.raw, asked)
+        : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base);
     };
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);

@@ -23,9 +23,6 @@ export function clientScriptQuery(kind: ClientKind): string {
   return `${CLIENT_QUERY_NAME}=${bundle.query}&${CLIENT_VERSION_PARAM}=${bundle.version}`;
 }
 
-/** The live client's query (`clientScriptQuery("live")`). */
-export const CLIENT_SCRIPT_QUERY = clientScriptQuery("live");
-
 const FOR_GOOD = "public, max-age=31536000, immutable";
 
 /** A client's script for this request: 304 when the browser holds this bundle already. */

@@ -5,12 +5,12 @@
  * app has the route. The token in X-Svc-Session is the CSRF defence (no form can send it); the
  * origin is checked as for events (docs/security.md#origin).
  */
-import type { LiveAppParts } from "../app/route-context.ts";
+import type { RouteContext } from "../app/route-context.ts";
 import { crossOrigin, orStoreFailed, replicaDraining, sessionLost, sessionRotating, STORE_FAILED, storeUnavailable } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 
 /** Ends the session the request's token names: 204, or the refusal every route gives. */
-export async function serveEnd<Model>(parts: LiveAppParts<Model>, req: Request): Promise<Response> {
+export async function serveEnd<Model>(parts: RouteContext<Model>, req: Request): Promise<Response> {
   const resolved = await orStoreFailed(() => parts.sessions.resolve(parts.sessionIdOf(req)));
   if (resolved === STORE_FAILED) return storeUnavailable();
   if (resolved.kind !== "live") {

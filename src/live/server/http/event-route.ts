@@ -10,9 +10,10 @@
 import type { JsonObject } from "../../../json.ts";
 import { log } from "../../../log.ts";
 import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
-import type { TokenState } from "./csrf.ts";
+import type { RouteContext } from "../app/route-context.ts";
+import { checkToken, finishReply } from "./rotation.ts";
+import { sessionIdIn } from "./session-cookies.ts";
 import { fullHtmlOf } from "../streams/sse-wire.ts";
-import type { SessionRegistry } from "../registry/registry.ts";
 import {
   appError,
   badRequest,
@@ -20,10 +21,10 @@ import {
   csrfFailed,
   frameReply,
   handlerGone,
+  refusalFor,
   replicaDraining,
   sessionEnded,
   sessionLost,
-  sessionRotating,
   // The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
   STORE_FAILED,
   storeFailed,
@@ -32,54 +33,25 @@ import {
 import type { LiveSession, StepOutcome } from "../session/session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 
-export type EventRouteContext<Model> = {
-  readonly registry: SessionRegistry<Model>;
-  readonly now: () => number;
-  /** Resolves the request's session id from its Cookie header (or, in a token-session app, its X-Svc-Session header). */
-  readonly sessionIdOf: (cookies: string | null, req: Request) => string | undefined;
-  /**
-   * The revocation gate and other checks before any processing; a Response refuses the request.
-   * `auth`: the verified sliding token's claims, when the app has one.
-   */
-  readonly admit: (
-    session: LiveSession<Model>,
-    req: Request,
-    auth: JsonObject | undefined,
-  ) => Response | undefined | Promise<Response | undefined>;
-  /** Whether the request comes from the app's own origin (src/live/server/http/origin.ts). */
-  readonly originAllowed: (req: Request) => boolean;
-  /**
-   * Checks a CSRF token against the session: "current" for the token of its id, "former" for
-   * that of an id it rotated away from within the grace period (another tab, not told yet).
-   */
-  readonly checkToken: (session: LiveSession<Model>, cookies: string | null, token: string | undefined) => TokenState;
-  /** The session's current CSRF token for this request's cookie, for a reply that renames it. */
-  readonly tokenOf: (session: LiveSession<Model>, req: Request) => string | undefined;
-  /** Adds what the processing changed about the session to the reply (rotation, end). */
-  readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
-};
-
 /**
  * An event request. `hold`: the end of the turn the event waits for when the server is busy
  * (src/live/server/http/turn-batch.ts); the request is not looked at before it.
  */
 export async function handleEvent<Model>(
+  ctx: RouteContext<Model>,
   req: Request,
-  ctx: EventRouteContext<Model>,
   auth: JsonObject | undefined,
   hold?: Promise<void>,
 ): Promise<Response> {
   if (hold !== undefined) await hold;
   // Read once: the session cookie and the CSRF cookie are both in it.
   const cookies = req.headers.get("Cookie");
-  const id = ctx.sessionIdOf(cookies, req);
+  // A token app's session is its X-Svc-Session token's (docs/protocol.md#token-sessions).
+  const id = ctx.tokens === undefined ? sessionIdIn(cookies, ctx.cookieName) : ctx.sessionIdOf(req);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
-  const found = ctx.registry.resolve(id, true);
+  const found = ctx.sessions.resolve(id, true);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
-  if (resolved === STORE_FAILED) return storeUnavailable();
-  if (resolved.kind === "lost") return sessionLost();
-  if (resolved.kind === "rotating") return sessionRotating();
-  if (resolved.kind === "elsewhere") return replicaDraining();
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   let session = resolved.session;
 
   if (!ctx.originAllowed(req)) return crossOrigin();
@@ -92,18 +64,18 @@ export async function handleEvent<Model>(
   const body = parsed.value;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
   const token = headerToken ?? (body.isBatch ? body.csrf : undefined);
-  const tokenState = ctx.checkToken(session, cookies, token);
+  const tokenState = checkToken(ctx, session, cookies, token);
 
   let renamed = tokenState === "former";
-  if (body.sessionId !== undefined && body.sessionId !== ctx.registry.handleOf(session)) {
+  if (body.sessionId !== undefined && body.sessionId !== ctx.sessions.handleOf(session)) {
     // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
-    if (!ctx.registry.rotatedHandle(session, body.sessionId)) return sessionLost();
+    if (!ctx.sessions.rotatedHandle(session, body.sessionId)) return sessionLost();
     renamed = true;
   }
   if (tokenState === "wrong") return csrfFailed();
-  ctx.registry.connected(session);
+  ctx.sessions.connected(session);
 
-  const admitted = ctx.admit(session, req, auth);
+  const admitted = ctx.access.admit(session, auth, req);
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
@@ -112,9 +84,8 @@ export async function handleEvent<Model>(
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.registry.resolve(id, true)).catch(storeFailed);
-    if (again === STORE_FAILED) return storeUnavailable();
-    if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
+    const again = await Promise.resolve(ctx.sessions.resolve(id, true)).catch(storeFailed);
+    if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
     session = again.session;
     const current = session;
     reply = await processed(current, body, ctx.now());
@@ -123,9 +94,9 @@ export async function handleEvent<Model>(
   if (reply === STORE_FAILED) return storeUnavailable();
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
-  const writes = ctx.registry.settled(session);
+  const writes = ctx.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
-  return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
+  return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
 /** The answer of `process` when the session moved to another replica before its change was kept. */
@@ -202,9 +173,9 @@ function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Proc
 }
 
 /** A tab that still used the session's old handle or token is told the current ones. */
-function tellRenamed<Model>(resp: Response, ctx: EventRouteContext<Model>, session: LiveSession<Model>, req: Request): Response {
-  resp.headers.set(SID_HEADER, ctx.registry.handleOf(session));
-  const token = ctx.tokenOf(session, req);
+function tellRenamed<Model>(resp: Response, ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request): Response {
+  resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
+  const token = ctx.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
   return resp;
 }

@@ -1,7 +1,7 @@
 // A split client's stand-in for token-session tests (docs/protocol.md#token-sessions): it loads the
 // page, keeps the token from its meta in memory, and sends it in X-Svc-Session on every event,
 // render, stream and end, all through app.fetch. No cookie is ever kept.
-import { type FrameReader, frameReader } from "./harness.ts";
+import { type FrameReader, frameReader } from "./live-harness.ts";
 
 /** What answers a Request: a live app's fetch, or another replica's. */
 export type Fetcher = { fetch(req: Request): Response | Promise<Response> };
