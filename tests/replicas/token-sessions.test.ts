@@ -66,10 +66,10 @@ test("either replica serves a token session: events at both, a stream at the oth
   assert.equal(rendered.status, 200);
   assert.equal(await countOf(rendered), "6");
   const seen: number[] = [];
-  for (let frame = await stream.next(3000); frame !== undefined; frame = seen.length < 6 ? await stream.next(3000) : undefined) {
+  for (let frame = await stream.next(10_000); frame !== undefined; frame = seen.length < 6 ? await stream.next(10_000) : undefined) {
     seen.push(frame.seq);
   }
-  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6], "the stream at B got every frame, in order");
+  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6], `the stream at B got every frame, in order: ${seen.join(",")}`);
   await stream.close();
 
   // Sign-in at B rotates the session's id: the reply hands the new token, which A serves too.
