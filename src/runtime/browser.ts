@@ -139,6 +139,23 @@ export async function startAppWindow(browser: string, url: string, profileDir: s
   };
 }
 
+/**
+ * Calls `stop` once when the process is asked to stop (SIGINT, SIGTERM); returns the function that
+ * stops listening.
+ */
+export function onStopSignal(stop: () => void): () => void {
+  const signals = process.platform === "win32" ? (["SIGINT"] as const) : (["SIGINT", "SIGTERM"] as const);
+  const once = () => {
+    off();
+    stop();
+  };
+  const off = () => {
+    for (const signal of signals) process.off(signal, once);
+  };
+  for (const signal of signals) process.on(signal, once);
+  return off;
+}
+
 /** Ends this process (the desktop app's window closed). */
 export function exitProcess(code: number): never {
   process.exit(code);

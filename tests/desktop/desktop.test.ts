@@ -7,7 +7,8 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Live, Secret, Ui } from "../../src/mod.ts";
@@ -96,5 +97,35 @@ describe("Live.desktop", () => {
       Live.desktop(counter(), { window: "browser", browser: join(scratch, "no-such-browser"), exitOnClose: false }),
       /cannot start the browser/,
     );
+  });
+
+  test("svc-live desktop stopped by SIGINT closes the window, ends the session and removes its folder", {
+    skip: "Bun" in globalThis || "Deno" in globalThis ? "starts the command as a Node child process: Node only" : undefined,
+  }, async () => {
+    const out = join(scratch, "seen-hold.json");
+    const module = join(scratch, "held-app.ts");
+    const src = new URL("../../src/mod.ts", import.meta.url).pathname;
+    writeFileSync(
+      module,
+      `import { Live, Ui } from ${JSON.stringify(src)};\n` +
+        `export default Live.app({ init: () => 0, update: (n) => n + 1, view: (n) => Ui.h("button", { onClick: "Inc" }, String(n)) }, { session: "token" });\n`,
+    );
+    const bin = new URL("../../bin/svc-live.js", import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, "desktop", module, "--browser", FAKE_WINDOW, "--window", "browser"], {
+      env: { ...process.env, FAKE_WINDOW_OUT: out, FAKE_WINDOW_CLOSE: "hold" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    for (let i = 0; i < 200 && !existsSync(out); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const seen = JSON.parse(readFileSync(out, "utf8")) as Seen;
+    assert.equal(seen.event.status, 200, output);
+    const profile = seen.argv.find((arg) => arg.startsWith("--user-data-dir="))!.slice("--user-data-dir=".length);
+    assert.equal(existsSync(profile), true, "the window is open");
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, output);
+    assert.equal(existsSync(profile), false, "the private folder is removed");
   });
 });

@@ -4,8 +4,8 @@
 // (--app=<launch file URL> --user-data-dir=<folder>), it does what the launch file and the
 // bootstrap page do in a browser: it reads the launch URL, takes the token from its fragment, asks
 // for the page with X-Svc-Launch, and then acts as the split client would (an event, a stream). It
-// writes what it saw to $FAKE_WINDOW_OUT, and then, per $FAKE_WINDOW_CLOSE, exits ("exit") or
-// drops its stream and waits to be stopped ("stream").
+// writes what it saw to $FAKE_WINDOW_OUT, and then, per $FAKE_WINDOW_CLOSE, exits ("exit"), drops
+// its stream and waits to be stopped ("stream"), or keeps its stream and waits ("hold").
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -43,5 +43,5 @@ while (!frames.includes("event: patch")) {
 seen.frames = frames;
 writeFileSync(process.env.FAKE_WINDOW_OUT, JSON.stringify(seen));
 if (process.env.FAKE_WINDOW_CLOSE === "exit") process.exit(0);
-await reader.cancel();
+if (process.env.FAKE_WINDOW_CLOSE !== "hold") await reader.cancel();
 setInterval(() => {}, 1000);

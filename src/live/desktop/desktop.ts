@@ -101,21 +101,34 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
   void window.exited.then(finish);
   log.info(`svc-live desktop: ${title} at ${url} (a ${window.kind} window)`);
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    closing ??= (async () => {
-      stopGrace?.();
-      await guard.endSession().catch((error: unknown) => log.error(`live.desktop end failed: ${String(error)}`));
-      window.close();
-      await window.exited;
-      await server.close();
-      app.close();
-      folder.remove();
-    })();
-  const closed = windowGone.then(close).then(() => {
-    if (options.exitOnClose ?? true) runtime.exitProcess(0);
+  let closedByCall = false;
+  const closed = windowGone.then(async () => {
+    stopOnSignal();
+    stopGrace?.();
+    await guard.endSession().catch((error: unknown) => log.error(`live.desktop end failed: ${String(error)}`));
+    window.close();
+    await window.exited;
+    await server.close();
+    app.close();
+    folder.remove();
+    if (!closedByCall && (options.exitOnClose ?? true)) runtime.exitProcess(0);
   });
-  return { url, port: server.port, closed, close: async () => (finish(), await closing ?? (await close())) };
+  // Interrupted (Ctrl-C, a service manager's stop): the window and the folder go too.
+  const stopOnSignal = runtime.onStopSignal(() => {
+    closedByCall = true;
+    finish();
+    void closed.then(() => runtime.exitProcess(130));
+  });
+  return {
+    url,
+    port: server.port,
+    closed,
+    close: async () => {
+      closedByCall = true;
+      finish();
+      await closed;
+    },
+  };
 }
 
 /** The private folder, and its launch file removed once the window has used it. */

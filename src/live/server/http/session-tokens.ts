@@ -56,6 +56,8 @@ export type SessionTokenOptions = {
 export class SessionTokens {
   private readonly secret: Secret;
   private readonly audience: string;
+  /** What each request's header said: a request is read by its route and again by its reply. */
+  private readonly reads = new WeakMap<Request, TokenRead>();
 
   constructor(private readonly options: SessionTokenOptions) {
     if (!Number.isSafeInteger(options.lifetimeSeconds) || options.lifetimeSeconds < 60) {
@@ -77,6 +79,14 @@ export class SessionTokens {
 
   /** What the request's header names. */
   read(req: Request): TokenRead {
+    const known = this.reads.get(req);
+    if (known !== undefined) return known;
+    const read = this.verify(req);
+    this.reads.set(req, read);
+    return read;
+  }
+
+  private verify(req: Request): TokenRead {
     const header = req.headers.get(SESSION_HEADER);
     if (header === null) return NONE;
     if (header.length === 0 || header.length > MAX_SESSION_TOKEN_LENGTH) return BAD;
