@@ -7,7 +7,6 @@
  */
 import type { RouteContext } from "../app/route-context.ts";
 import { crossOrigin, orStoreFailed, replicaDraining, sessionLost, sessionRotating, STORE_FAILED, storeUnavailable } from "./refusals.ts";
-import type { LiveSession } from "../session/session.ts";
 
 /** Ends the session the request's token names: 204, or the refusal every route gives. */
 export async function serveEnd<Model>(parts: RouteContext<Model>, req: Request): Promise<Response> {
@@ -19,7 +18,7 @@ export async function serveEnd<Model>(parts: RouteContext<Model>, req: Request):
   if (!parts.originAllowed(req)) return crossOrigin();
   const session = resolved.session;
   // Under the mutex: an event in flight finishes first, and none starts on the ended session.
-  await session.mutex.run(() => parts.sessions.end(session as LiveSession<unknown>));
+  await session.mutex.run(() => parts.sessions.end(session));
   // With a shared store the id is dead there before the reply says so: no replica revives it.
   const writes = parts.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
