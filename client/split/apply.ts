@@ -87,7 +87,9 @@ export class SplitApplier implements PageApplier {
       if (!("keep" in entry)) continue;
       const id = entry.keep;
       const kid = this.tree.get(id);
-      if (kid === undefined || kid.parent !== parent) throw new Desync(`keep ${id} is not a child of ${parent.id ?? "?"} in the page's tree`);
+      if (kid === undefined || kid.parent !== parent) {
+        throw new Desync(`keep ${id} is not a child of ${parent.id ?? "?"} in the page's tree`);
+      }
       // The children's ids are read once per patch; only a keep that is not among them is looked for.
       held ??= new Set(Array.from(parentDom.children, (child) => child.getAttribute(ID_ATTR) ?? ""));
       if (held.has(id)) continue;
