@@ -58,7 +58,9 @@ export class SplitApplier implements PageApplier {
       return false;
     }
     const dom = held ?? this.slot(el);
-    if (patch.kids !== undefined) this.keptSlots(el, dom, patch);
+    // After a replace, text or html of the same patch, its keeps name the children those made.
+    const fresh = patch.replace !== undefined || patch.text !== undefined || patch.html !== undefined;
+    if (patch.kids !== undefined && !fresh) this.keptSlots(el, dom, patch);
     this.tree.apply(patch);
     return dom;
   }
