@@ -51,9 +51,10 @@ export interface PageApplier {
 /**
  * Runs before each patch of a frame is written to the DOM. The split client applies the patch to
  * its tree there, and first rebuilds from the tree the nodes the patch needs that the DOM lost.
- * `false`: the DOM has nothing to write (it lost the element a `remove` takes out).
+ * It answers the element the patch addresses, so the applier need not look for it again, or
+ * `false` when the DOM has nothing to write (it lost the element a `remove` takes out).
  */
-export type BeforePatch = (patch: Patch, frameSeq: number) => boolean;
+export type BeforePatch = (patch: Patch, frameSeq: number) => Element | false;
 
 export class Applier implements PageApplier {
   constructor(
@@ -66,7 +67,8 @@ export class Applier implements PageApplier {
   patches(patches: readonly Patch[], frameSeq: number): void {
     try {
       for (const patch of patches) {
-        if (this.beforePatch?.(patch, frameSeq) !== false) this.patch(patch, frameSeq);
+        const el = this.beforePatch === undefined ? byId(this.doc, patch.id) : this.beforePatch(patch, frameSeq);
+        if (el !== false) this.patch(patch, frameSeq, el);
       }
     } finally {
       this.inputs.sweep();
@@ -111,8 +113,8 @@ export class Applier implements PageApplier {
     this.inputs.sweep();
   }
 
-  private patch(patch: Patch, frameSeq: number): void {
-    let el = byId(this.doc, patch.id);
+  private patch(patch: Patch, frameSeq: number, found: Element | null): void {
+    let el = found;
     if (el === null) throw new Desync(`no element ${patch.id}`);
     if (patch.replace === undefined && patch.attrs !== undefined && isStale(this.inputs, el, patch.attrs, frameSeq)) return;
     if (patch.replace !== undefined) {

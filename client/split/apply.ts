@@ -47,18 +47,22 @@ export class SplitApplier implements PageApplier {
   }
 
   /** Checks the tree, rebuilds what the patch needs and the DOM lost, then applies it to the tree. */
-  private prepare(patch: Patch): boolean {
+  private prepare(patch: Patch): Element | false {
     const el = this.tree.get(patch.id);
     if (el === undefined) throw new Desync(`no element ${patch.id} in the page's tree`);
     const removeOnly = patch.remove === true && patch.replace === undefined && patch.text === undefined && patch.html === undefined &&
       patch.kids === undefined && patch.attrs === undefined;
-    const write = !removeOnly || byId(this.doc, patch.id) !== null;
-    if (write) {
-      const dom = this.slot(el);
-      for (const entry of patch.kids ?? []) if ("keep" in entry) this.keptSlot(el, dom, entry.keep);
+    const held = byId(this.doc, patch.id);
+    if (removeOnly && held === null) {
+      this.tree.apply(patch);
+      return false;
     }
+    const dom = held ?? this.slot(el);
+    // After a replace, text or html of the same patch, its keeps name the children those made.
+    const fresh = patch.replace !== undefined || patch.text !== undefined || patch.html !== undefined;
+    if (patch.kids !== undefined && !fresh) this.keptSlots(el, dom, patch);
     this.tree.apply(patch);
-    return write;
+    return dom;
   }
 
   /** The DOM element of a tree element, built again from the tree (with its parents) when the DOM lost it. */
@@ -78,18 +82,27 @@ export class SplitApplier implements PageApplier {
     return built;
   }
 
-  /** Makes sure the kept child `id` of `parent` is a child of `parentDom`. */
-  private keptSlot(parent: TreeElement, parentDom: Element, id: string): void {
-    const kid = this.tree.get(id);
-    if (kid === undefined || kid.parent !== parent) throw new Desync(`keep ${id} is not a child of ${parent.id ?? "?"} in the page's tree`);
-    const found = byId(this.doc, id);
-    if (found !== null && found.parentElement === parentDom) return;
-    if (found !== null) {
-      this.insert(parentDom, parent, kid, found);
-      return;
+  /** Makes sure every child a `kids` patch keeps is a child of `parentDom`. */
+  private keptSlots(parent: TreeElement, parentDom: Element, patch: Patch): void {
+    let held: Set<string> | undefined;
+    for (const entry of patch.kids ?? []) {
+      if (!("keep" in entry)) continue;
+      const id = entry.keep;
+      const kid = this.tree.get(id);
+      if (kid === undefined || kid.parent !== parent) {
+        throw new Desync(`keep ${id} is not a child of ${parent.id ?? "?"} in the page's tree`);
+      }
+      // The children's ids are read once per patch; only a keep that is not among them is looked for.
+      held ??= new Set(Array.from(parentDom.children, (child) => child.getAttribute(ID_ATTR) ?? ""));
+      if (held.has(id)) continue;
+      const found = byId(this.doc, id);
+      if (found !== null && found.parentElement === parentDom) continue;
+      if (found !== null) this.insert(parentDom, parent, kid, found);
+      else {
+        this.insert(parentDom, parent, kid, build(this.doc, kid));
+        this.rebuilt++;
+      }
     }
-    this.insert(parentDom, parent, kid, build(this.doc, kid));
-    this.rebuilt++;
   }
 
   /**

@@ -134,6 +134,19 @@ test("a slot after raw HTML (a comment and elements without ids) is rebuilt afte
   assert.equal(s.root().innerHTML, `<!----><b>bold</b> tail<textarea svc-id="r.1#textarea">typed</textarea><p svc-id="r.2#p">p</p>`);
 });
 
+test("the keeps of a patch that also replaces, or sets html, name the children those made, in the tree and the DOM", () => {
+  const s = split(`<div svc-id="r"><p svc-id="r.0#p">old</p><p svc-id="r.1#p">gone</p></div>`);
+  s.applier.patches([
+    { id: "r.0#p", replace: `<p svc-id="r.0#p">new</p>`, attrs: { class: "x" } },
+    { id: "r.1#p", html: `<b svc-id="r.1#p.0#b">b</b><i svc-id="r.1#p.1#i">i</i>`, kids: [{ keep: "r.1#p.1#i" }] },
+  ], 1);
+  s.agree();
+  assert.equal(s.root().innerHTML, `<p svc-id="r.0#p" class="x">new</p><p svc-id="r.1#p"><i svc-id="r.1#p.1#i">i</i></p>`);
+  s.applier.patches([{ id: "r.1#p", attrs: { class: "y" }, remove: true }], 2);
+  s.agree();
+  assert.equal(s.applier.tree.get("r.1#p.1#i"), undefined);
+});
+
 test("a kept node a script moved or wrapped is taken back into its slot (the same node)", () => {
   const s = split(LIST);
   const b = s.el("r.1#p")!;

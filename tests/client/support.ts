@@ -3,6 +3,7 @@
  * and answered by the test (at once through `auto`, or later through `respond`), SSE is a fake
  * EventSource the test pushes frames into, the beacon and reloads are recorded.
  */
+import { test } from "node:test";
 import { Window } from "happy-dom";
 import { LiveClient, type Options } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
@@ -218,4 +219,14 @@ export function pageOf(body: Record<string, unknown> | undefined): string {
   const page = body?.["page"];
   if (typeof page !== "string" || !/^[A-Za-z0-9_-]{22}$/.test(page)) throw new Error(`expected a page id, got ${JSON.stringify(page)}`);
   return page;
+}
+
+/**
+ * Registers a test once per browser client: with the live client's applier, then with the split
+ * client's (client/split/apply.ts), named so. `fn` gets `page` bound to that client.
+ */
+export function eachClient(name: string, fn: (pageOf: typeof page) => Promise<void>): void {
+  for (const split of [false, true]) {
+    test(split ? `${name} (split client)` : name, () => fn((body, setup = {}) => page(body, { ...setup, split })));
+  }
 }
