@@ -273,6 +273,28 @@ describe("token-session rotation, gate and end", () => {
     assert.equal(app.sessions.size, 0, "no session was made");
   });
 
+  test("a token session whose client never says it ended ends at its idle timeout; its token names nothing after", async () => {
+    const time = clock();
+    const app = Live.app<Model>(
+      {
+        init: () => ({ user: "", n: 0 }),
+        update: (m) => ({ ...m, n: m.n + 1 }),
+        view: (m) => Ui.h("button", { onClick: "Inc" }, String(m.n)),
+      },
+      { session: "token", secret: SECRET, now: () => time.now, idleTimeoutMs: 60_000 },
+    );
+    apps.push(app);
+    const tab = await openTokenTab(app);
+    assert.equal((await tab.post({ seq: 1, msg: "Inc" })).status, 200);
+    time.advance(59_000);
+    app.sessions.sweep();
+    assert.equal((await tab.post({ seq: 2, msg: "Inc" })).status, 200, "an event keeps it alive");
+    time.advance(61_000);
+    app.sessions.sweep();
+    assert.equal(app.sessions.size, 0);
+    await assertSessionLost(await tab.post({ seq: 3, msg: "Inc" }), "after the idle timeout");
+  });
+
   test("Live.endSession in an update answers 205 and sets no cookie; the token is dead after", async () => {
     const app = tokenApp();
     const tab = await openTokenTab(app);
