@@ -18,7 +18,7 @@ import {
   SUBSCRIBE_PATH,
   type SyncEvent,
 } from "../src/protocol/mod.ts";
-import { Applier, Desync } from "./apply.ts";
+import { Applier, Desync, type PageApplier } from "./apply.ts";
 import { fillPage } from "./dom.ts";
 import { type Boot, DEFAULTS, type Host, type Options } from "./host.ts";
 import { type InputEntry, InputTable, type Send } from "./inputs.ts";
@@ -35,7 +35,7 @@ export { type Boot, DEFAULTS, type Host, type Options };
 export class LiveClient {
   readonly inputs: InputTable;
   readonly order: FrameOrder;
-  readonly applier: Applier;
+  readonly applier: PageApplier;
   readonly options: Required<Options>;
   readonly transport: Transport;
   readonly sends: SendQueue;
@@ -45,17 +45,22 @@ export class LiveClient {
   private stream: Stream | undefined;
   private closed = false;
 
+  /**
+   * `applierOf` makes what frames are written through: the DOM alone by default; the split client
+   * passes its own, which keeps the page's tree (client/split/apply.ts).
+   */
   constructor(
     readonly host: Host,
     readonly boot: Boot,
     options: Options = {},
+    applierOf: (doc: Document, inputs: InputTable) => PageApplier = (doc, inputs) => new Applier(doc, inputs),
   ) {
     this.options = { ...DEFAULTS, ...options };
     // The page's markup leaves out the ids its places give (docs/protocol.md#derived-ids).
     fillPage(host.doc);
     this.inputs = new InputTable(host.doc);
     this.reconnecting = new Reconnecting(host.doc, this.options.reconnectingMs);
-    this.applier = new Applier(host.doc, this.inputs);
+    this.applier = applierOf(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
     this.transport = new Transport(host, boot, this.options.retryMs, {
       // A closed client sends nothing again (its page is going away, or a test is done with it).
@@ -142,6 +147,12 @@ export class LiveClient {
       // The session ended or was evicted while this page was open (docs/protocol.md#errors-and-statuses).
       lost: () => this.recovery.lostByStream(),
     });
+  }
+
+  /** Stops the client for good, without a reload: nothing is sent or applied any more (the split client's endSession). */
+  stop(): void {
+    this.recovery.halted = true;
+    this.close();
   }
 
   /** Closes the stream, clears every debounce timer and stops sending unanswered events again. */

@@ -16,7 +16,7 @@ import {
   ROOT_ID,
   SEQ_HEADER,
 } from "../src/protocol/mod.ts";
-import type { Applier } from "./apply.ts";
+import type { PageApplier } from "./apply.ts";
 import { carryDirty, landCarried } from "./carry.ts";
 import type { Control } from "./dom.ts";
 import type { Host } from "./host.ts";
@@ -43,7 +43,7 @@ export type RecoveryHooks = {
 /** The parts of the client recovery reads and drives. */
 export type RecoveryParts = ClientParts & {
   readonly host: Host;
-  readonly applier: Applier;
+  readonly applier: PageApplier;
   /** First retry delay of a failed resync, ms (doubles each time). */
   readonly retryMs: number;
   readonly hooks: RecoveryHooks;

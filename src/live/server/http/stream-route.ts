@@ -6,7 +6,6 @@ import type { JsonObject } from "../../../json.ts";
 import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
-import { readSessionId } from "./session-cookies.ts";
 import type { Resolved } from "../registry/registry.ts";
 import { orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
@@ -14,7 +13,7 @@ import { openFrameStream } from "../streams/sse-stream.ts";
 
 /** Opens the SSE stream of the cookie's session, or answers why it cannot. */
 export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
-  const id = readSessionId(req, ctx.cookieName);
+  const id = ctx.sessionIdOf(req);
   const lastFrame = lastFrameOf(req);
   // A stream of a session another replica holds listens here; its frames come over the bus. A
   // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
