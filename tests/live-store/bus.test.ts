@@ -94,7 +94,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     const big = "x".repeat(50_000) + "é";
     const frame = { seq: 7, patches: [{ id: "r", text: big }] };
     const heard = nextMessage(busB, (m) => m.t === "frame" && m.key === "big");
-    await busA.publish({ t: "frame", app: "svc_sid", key: "big", from: "replica-a", frame });
+    await busA.publish({ t: "frame", app: "svc_sid", key: "big", from: "replica-a", epoch: 1, frame });
     const message = await heard;
     assert.equal(message.t, "frame");
     assert.deepEqual(message.t === "frame" ? message.frame : undefined, frame);
@@ -124,7 +124,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
           { ...s, outSeq: seq },
           "replica-a",
           1,
-          encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame }),
+          encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame }),
         ),
         true,
       );
@@ -139,7 +139,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     const heard: number[] = [];
     const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m.frame.seq));
     const frame = (seq: number) =>
-      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq, patches: [] } });
+      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq, patches: [] } });
     assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
     await storeB.ownership(s.key, { streaming: true });
     assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
@@ -161,7 +161,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
       { ...s, outSeq: 1 },
       "replica-a",
       1,
-      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq: 1, patches: [] } }),
+      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq: 1, patches: [] } }),
     );
     assert.equal(saved, false);
     // A marker sent after it arrives after it would have: nothing came before the marker.

@@ -15,7 +15,18 @@
 import type { Frame } from "../server/streams/sse-wire.ts";
 
 export type BusMessage =
-  | { readonly t: "frame"; readonly app: string; readonly key: string; readonly from: string; readonly frame: Frame }
+  /**
+   * `epoch`: the session's epoch once the save that published the frame committed. A replica that
+   * read or claimed the session at that epoch or later already holds the frame's state.
+   */
+  | {
+    readonly t: "frame";
+    readonly app: string;
+    readonly key: string;
+    readonly from: string;
+    readonly frame: Frame;
+    readonly epoch: number;
+  }
   | { readonly t: "ended"; readonly app: string; readonly key: string; readonly from: string }
   | { readonly t: "taken"; readonly app: string; readonly key: string; readonly from: string; readonly epoch: number }
   | { readonly t: "access"; readonly user: string; readonly from: string };

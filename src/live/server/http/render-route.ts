@@ -13,7 +13,12 @@ import { checkToken, tellToken } from "./rotation.ts";
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
-  const resolved = await orStoreFailed(() => ctx.sessions.resolve(ctx.sessionIdOf(req)));
+  const id = ctx.sessionIdOf(req);
+  // A copy here that another replica has taken on since is dropped first: the render is the session's latest.
+  const resolved = await orStoreFailed(async () => {
+    await ctx.sessions.confirmHeld(id);
+    return ctx.sessions.resolve(id);
+  });
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   if (!ctx.originAllowed(req)) return crossOrigin();
   const session = resolved.session;

@@ -19,6 +19,9 @@ export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request,
   // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
   // `since`) makes this replica take the session over, to send the frames or the render it missed
   // (docs/protocol.md#resume); one that is up to date does not move the session.
+  // A copy here that another replica has taken on since is dropped first (docs/deployment.md#late-notices):
+  // the stream then listens for that replica's frames rather than joining a copy no one saves.
+  if ((await orStoreFailed(() => ctx.sessions.confirmHeld(id))) === STORE_FAILED) return refusalFor(STORE_FAILED);
   const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved instanceof Response) return resolved;

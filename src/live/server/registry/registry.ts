@@ -157,6 +157,21 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   }
 
   /**
+   * With a shared store: drops the copy of the session `id` names held here when another replica
+   * has taken it on since (a takeover whose notice is not heard yet), so that a render or a new
+   * stream gets the session's current state, not this copy's (docs/deployment.md#late-notices).
+   * Rejects when the store fails.
+   */
+  async confirmHeld(id: string | undefined): Promise<void> {
+    const shared = this.shared;
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    if (shared === undefined || session === undefined || session.ended) return;
+    // Under the session's lock: no save of this replica (which moves the epoch on) is on its way.
+    const current = await session.mutex.run(() => session.ended || shared.isCurrent(session));
+    if (!current && !session.ended) this.moved(session);
+  }
+
+  /**
    * The session a cookie names. With a shared store, one this replica does not hold is taken
    * over from its saved state (then the answer is a promise); with none, the answer is at hand.
    */

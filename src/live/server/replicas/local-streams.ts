@@ -71,7 +71,7 @@ export class StreamsHere {
 
   /** A frame of a session owned elsewhere, heard on the bus: to its streams here. */
   send(key: string, frame: Frame): void {
-    this.frames.get(key)?.send(frame);
+    this.frames.get(key)?.sendHeard(frame);
   }
 
   /** The session ended: its streams here get the lost signal and close. */

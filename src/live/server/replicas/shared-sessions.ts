@@ -188,8 +188,13 @@ export class SharedSessions<Model> {
     await this.writes.before(session, { strict });
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
-    const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
     const claim = hold.claim;
+    // The epoch the row has once this save commits (a claim moves it on by one), so that a replica
+    // hearing the notice late can tell it says nothing newer than the state it read.
+    const epoch = claim === undefined ? hold.epoch : hold.epoch + 1;
+    const notice = frame === undefined
+      ? undefined
+      : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame, epoch });
     const saved = await this.store.save(this.stored(hold.key, handle, state), this.owner, hold.epoch, notice, claim);
     if (saved && claim !== undefined && this.holds.get(session) === hold) {
       // Claimed: ours from now on, one epoch on (src/live/store/store.ts).
@@ -231,6 +236,21 @@ export class SharedSessions<Model> {
       this.streams.forget(hold.key);
       await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
     });
+  }
+
+  /**
+   * Whether the copy here is still the session's latest state, as the store says: false when
+   * another replica took the session on or saved a newer state since this replica read or claimed
+   * it (its notice not heard yet). Called under the session's lock, so that no save of this
+   * replica is on its way (docs/deployment.md#late-notices).
+   */
+  async isCurrent(session: LiveSession<Model>): Promise<boolean> {
+    const hold = this.holds.get(session);
+    if (hold === undefined) return true;
+    const found = await this.store.ownership(hold.key);
+    // Gone from the store: the end's notice, or the next request, says so.
+    if (found === undefined) return true;
+    return found.epoch <= hold.epoch && found.outSeq <= session.outSeq;
   }
 
   /** Gives up the lease (drain): the next replica to need the session takes it at once. */
@@ -284,9 +304,12 @@ export class SharedSessions<Model> {
   private hear(message: BusMessage, events: SharedEvents): void {
     if (message.t === "access" || message.from === this.owner || !("app" in message) || message.app !== this.app) return;
     if (message.t === "frame") {
-      // Only the owner's saves publish frames, so a frame from another replica also says that the
-      // copy here (if any) is stale: it is dropped before its streams get the frame.
-      events.moved(message.key);
+      // Only the owner's saves publish frames, so a frame of a later epoch than the copy here was
+      // read or claimed at says that copy is stale: it is dropped before its streams get the frame.
+      // One of that epoch or before was saved before this replica read the state (a notice heard
+      // late): the copy holds it already, and dropping it would make the save this replica is
+      // making look like a move (docs/deployment.md#late-notices).
+      if (!this.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
       this.streams.send(message.key, message.frame);
     } else if (message.t === "taken" && !this.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
     else if (message.t === "ended") this.endedElsewhere(message.key, events);

@@ -228,7 +228,8 @@ export class LiveSession<Model> {
 
   /** An applied entry's outcome: its frame, and whether the app ended the session with it. */
   private framed(frame: Frame): EventOutcome {
-    return { kind: "frame", frame, endsSession: this.ended };
+    // A copy dropped because the session moved on (keptMoving) did not end the session.
+    return { kind: "frame", frame, endsSession: this.ended && !this.movedAway };
   }
 
   /**
@@ -262,7 +263,7 @@ export class LiveSession<Model> {
     const saved = this.host.durable(this, state, frame);
     if (saved === true) return this.keep(applied, state, frame, repliedTo);
     return saved.then((ok) => {
-      if (this.ended) return undefined;
+      if (this.ended) return ok && this.movedAway ? this.keptMoving(applied, frame, repliedTo) : undefined;
       if (!ok) {
         this.host.moved(this);
         return undefined;
@@ -278,6 +279,22 @@ export class LiveSession<Model> {
       this.frames.send(frame, repliedTo);
     }
     this.afterChange(applied.cmd);
+    return { frame };
+  }
+
+  /**
+   * A change the store accepted while the copy here was being dropped (another replica took the
+   * session just after this save committed): the change is the session's, saved before that
+   * takeover read it, so its frame still goes to this replica's streams (which stay, listening
+   * for the new owner's frames) and answers the event (docs/deployment.md#late-notices). Its
+   * tasks run, their results going to the new owner as a moved session's do; a session command
+   * (rotate, bind, end) acts on a copy held here, which is gone, so it is logged, not run.
+   */
+  private keptMoving(applied: Applied<Model>, frame: Frame | undefined, repliedTo: string | undefined): Kept {
+    if (frame !== undefined) this.frames.send(frame, repliedTo);
+    const commands = flatten(applied.cmd);
+    for (const one of commands) if (one.kind === "task") this.run(one);
+    for (const one of commands) if (one.kind !== "task") log.warn(`live.session moved while saving: its ${one.kind} command was not run`);
     return { frame };
   }
 

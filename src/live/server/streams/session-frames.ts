@@ -30,6 +30,8 @@ export class SessionFrames {
   /** The page (one page load of the client, docs/protocol.md#event-request) each stream said it serves. */
   private readonly pages = new Map<FrameSink, string>();
   private readonly recent: Frame[] = [];
+  /** The highest seq sent so far (0: none). */
+  private lastSeq = 0;
 
   /**
    * Sends a frame to every open stream and keeps it for reconnecting ones. `repliedTo`: the page
@@ -38,6 +40,7 @@ export class SessionFrames {
    * frame, and drops a copy by seq.
    */
   send(frame: Frame, repliedTo?: string): void {
+    if (frame.seq > this.lastSeq) this.lastSeq = frame.seq;
     for (const stream of this.streams) {
       if (repliedTo === undefined || this.pages.get(stream) !== repliedTo) stream.send(frame);
       else if (stream.passed !== undefined) stream.passed(frame.seq);
@@ -45,6 +48,15 @@ export class SessionFrames {
     }
     this.recent.push(frame);
     if (this.recent.length > RESUME_FRAMES) this.recent.shift();
+  }
+
+  /**
+   * Sends a frame heard from another replica (docs/deployment.md#late-notices), unless a frame of
+   * that seq or a later one went out already: a notice heard late never reaches a stream after
+   * the frames that follow it.
+   */
+  sendHeard(frame: Frame): void {
+    if (frame.seq > this.lastSeq) this.send(frame);
   }
 
   /**
