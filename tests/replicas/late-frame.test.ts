@@ -12,6 +12,7 @@ import { Db } from "../../src/db/mod.ts";
 import { Secret } from "../../src/auth/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 import type { BusMessage, LiveBus } from "../../src/live/store/bus.ts";
+import type { PostgresBus } from "../../src/live/store/postgres-bus.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import { counterApp } from "../support/counter-app.ts";
 import { frameReader, openTab, type Tab } from "../support/live-harness.ts";
@@ -236,6 +237,47 @@ test(
     } finally {
       first.close();
       second.close();
+    }
+  },
+);
+
+test(
+  "a replica taking over a session its stream listens to passes on the previous owner's last frames first, heard late or not",
+  { skip },
+  async () => {
+    const { first, second, tab, stream, close } = await twoReplicas();
+    try {
+      // The second replica's bus hears notices but holds them back, as on a busy machine.
+      const bus = sharedOf(second).bus as PostgresBus;
+      const receive = bus["receive"].bind(bus);
+      let held: string[] | undefined = [];
+      let marked = () => {};
+      const markSent = new Promise<void>((resolve) => (marked = resolve));
+      const release = () => {
+        const payloads = held ?? [];
+        held = undefined;
+        for (const payload of payloads) receive(payload);
+      };
+      bus["receive"] = (payload: string) => {
+        if (held === undefined) return receive(payload);
+        held.push(payload);
+        if (payload.startsWith("mark:")) marked();
+      };
+      const two = await event(first, tab, 2); // frame 2's notice is held at the second replica
+      assert.equal(two.status, 200);
+      await two.body?.cancel();
+      const three = event(second, tab, 3); // takes the session over from the state frame 2 left
+      // Released once the takeover waits for what its bus has yet to hear (or once it answered).
+      await Promise.race([markSent, three]);
+      release();
+      const reply = await three;
+      assert.equal(reply.status, 200);
+      assert.equal(((await reply.json()) as { seq: number }).seq, 3);
+      assert.equal((await stream.next(10_000))?.seq, 2, "the previous owner's frame first");
+      assert.equal((await stream.next(10_000))?.seq, 3, "then the new owner's");
+      await stream.close();
+    } finally {
+      close();
     }
   },
 );

@@ -46,6 +46,13 @@ export interface LiveBus {
    * (docs/deployment.md#catching-up-after-a-bus-reconnect). Returns the unsubscribe.
    */
   onResume(listener: () => void): () => void;
+  /**
+   * Settles once every notice committed before the call has reached the listeners: a replica
+   * taking over a session that its streams here listen to first passes on the frames the previous
+   * owner saved before the state it read (docs/deployment.md#late-notices). Settles after
+   * `maxWaitMs` in any case (a bus that does not hear).
+   */
+  heardUpTo(maxWaitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,11 @@ export class MemoryBus implements LiveBus {
 
   subscribe(listener: BusListener): () => void {
     return this.listeners.add(listener);
+  }
+
+  /** Its messages are delivered in a microtask: one turn later, every earlier one was. */
+  async heardUpTo(_maxWaitMs: number): Promise<void> {
+    await Promise.resolve();
   }
 
   /** One process never misses its own messages. */

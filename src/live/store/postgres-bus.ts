@@ -25,7 +25,7 @@ import type { Db } from "../../db/db.ts";
 import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
 import { log } from "../../log.ts";
 import { randomId } from "../../db/random-id.ts";
-import { repeatUnref } from "../../runtime/timers.ts";
+import { onceUnref, repeatUnref } from "../../runtime/timers.ts";
 import { type BusListener, type BusMessage, decodeMessage, encodeMessage, Listeners, type LiveBus } from "./bus.ts";
 import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts";
 
@@ -33,6 +33,8 @@ import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts"
 const PING_EVERY_MS = 5000;
 /** Pings are not messages: no message's text starts with this. */
 const PING_PREFIX = "ping:";
+/** A bus's marker for `heardUpTo`: its own notice, heard after every notice committed before it. */
+const MARK_PREFIX = "mark:";
 
 export class PostgresBus implements LiveBus {
   readonly shared = true;
@@ -45,6 +47,8 @@ export class PostgresBus implements LiveBus {
   private closed = false;
   /** This bus's ping (see the header); another bus's pings start with the same prefix. */
   private readonly ping = `${PING_PREFIX}${randomId()}`;
+  /** Markers sent by `heardUpTo` and not heard yet. */
+  private readonly marks = new Map<string, () => void>();
   /** A ping is out and has not come back. */
   private pingOut = false;
   private stopPinging: (() => void) | undefined;
@@ -116,6 +120,28 @@ export class PostgresBus implements LiveBus {
     return this.listeners.add(listener);
   }
 
+  /**
+   * NOTIFY delivers notices to a listening connection in commit order, and the bus hands them to
+   * its listeners in the order heard: once its own marker, sent now, comes through the queue,
+   * every notice committed before it has been delivered.
+   */
+  async heardUpTo(maxWaitMs: number): Promise<void> {
+    if (this.closed) return;
+    const mark = `${MARK_PREFIX}${randomId()}`;
+    let stopWaiting = () => {};
+    const heard = new Promise<void>((resolve) => {
+      this.marks.set(mark, resolve);
+      stopWaiting = onceUnref(resolve, maxWaitMs);
+    });
+    try {
+      const sent = await this.db.query({ sql: "SELECT pg_notify($1, $2)::text AS sent", args: [this.channel, mark] });
+      if (sent.ok) await heard;
+    } finally {
+      stopWaiting();
+      this.marks.delete(mark);
+    }
+  }
+
   onResume(listener: () => void): () => void {
     this.resumeListeners.add(listener);
     return () => void this.resumeListeners.delete(listener);
@@ -147,6 +173,12 @@ export class PostgresBus implements LiveBus {
   private receive(payload: string): void {
     if (payload.startsWith(PING_PREFIX)) {
       if (payload === this.ping) this.pingOut = false;
+      return;
+    }
+    if (payload.startsWith(MARK_PREFIX)) {
+      // Another replica's marker is not for this bus; this bus's own settles once the queue has delivered what came before it.
+      const heard = this.marks.get(payload);
+      if (heard !== undefined) this.queue = this.queue.then(heard);
       return;
     }
     this.queue = this.queue.then(() => this.handle(payload)).catch((error: unknown) => {

@@ -93,6 +93,11 @@ export class StreamsHere {
     this.remote.clear();
   }
 
+  /** Whether streams here listen to the session stored under `key`, owned elsewhere. */
+  listening(key: string): boolean {
+    return this.remote.has(key);
+  }
+
   /** Keys of sessions owned elsewhere and streamed here. */
   remoteKeys(): string[] {
     return [...this.remote.keys()];

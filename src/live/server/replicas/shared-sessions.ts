@@ -30,6 +30,9 @@ import { StreamsHere } from "./local-streams.ts";
 import type { SessionState } from "../session/state.ts";
 import { VersionedMap } from "../session/versioned-map.ts";
 
+/** How long a takeover waits for the frames its streams here have still to hear (a bus that does not hear is not waited for longer). */
+const HEARD_UP_TO_MS = 1_000;
+
 /**
  * This replica's hold on a session: the key it is stored under and the epoch of the lease. `claim`:
  * the session was only loaded (docs/deployment.md#several-replicas), and its next save makes it ours.
@@ -163,6 +166,9 @@ export class SharedSessions<Model> {
       const from = await this.sealer.unseal(rotation.fromSealed);
       if (from !== undefined) rotatedFrom.push({ id: from, handle: rotation.fromHandle, remainingMs: rotation.remainingMs });
     }
+    // Streams here that listened to the previous owner get every frame it saved before the state
+    // read above, before this replica's own frames follow it (docs/deployment.md#late-notices).
+    if (this.streams.listening(key)) await this.bus?.heardUpTo(HEARD_UP_TO_MS);
     const frames = this.streams.framesFor(key);
     this.streams.held(key, frames);
     return { key, epoch: taken.epoch, handle: stored.handle, state, frames, rotatedFrom, claim };
