@@ -172,6 +172,36 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     assert.deepEqual(heard, []);
   });
 
+  test("heardUpTo settles once every notice committed before it has reached the listeners", async () => {
+    const key = `heard-up-to-${Math.random()}`;
+    const heard: number[] = [];
+    const stop = busB.subscribe((m) => m.t === "taken" && m.key === key && heard.push(m.epoch));
+    // Half small, half by reference, whose text the listening replica cannot fetch until heardUpTo
+    // has been called: the notices are committed, not all delivered, when it is; it waits for all.
+    const fetchPayload = storeB.framePayload.bind(storeB);
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    storeB.framePayload = async (id) => {
+      await opened;
+      return fetchPayload(id);
+    };
+    try {
+      for (let epoch = 1; epoch <= 10; epoch++) {
+        const big = epoch % 2 === 0 ? { pad: "z".repeat(9000) } : {};
+        await busA.publish({ t: "taken", app: "svc_sid", key, from: "replica-a", epoch, ...big });
+      }
+      assert.ok(heard.length < 10, "not all delivered yet");
+      const waiting = busB.heardUpTo(10_000);
+      open();
+      await waiting;
+      assert.deepEqual(heard, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    } finally {
+      open();
+      storeB.framePayload = fetchPayload;
+      stop();
+    }
+  });
+
   test("a kill's notice goes out with the kill", async () => {
     const s = await session();
     await storeA.create(s, "replica-a");
@@ -316,7 +346,9 @@ describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
         assert.ok((await direct.query({ sql: `CREATE SCHEMA ${schema}`, args: [] })).ok);
         const sender = await PostgresBus.open(direct, new PostgresLiveStore(direct, "svc_sid"));
         buses.push(sender);
-        const listener = await PostgresBus.open(viaRelay, new PostgresLiveStore(viaRelay, "svc_sid"), 100);
+        // Pings every 250 ms: often enough to find the outage soon, seldom enough that a ping slowed
+        // by a busy machine still comes back before the next one (a late one means: listen again).
+        const listener = await PostgresBus.open(viaRelay, new PostgresLiveStore(viaRelay, "svc_sid"), 250);
         buses.push(listener);
         let resumed = 0;
         listener.onResume(() => resumed++);
@@ -331,12 +363,15 @@ describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
           }
         };
         await heardAfter("before", 2000);
-        await new Promise((resolve) => setTimeout(resolve, 600)); // several pings, all heard
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // several pings, all heard
         assert.equal(resumed, 0, "a bus that hears its own pings never listens again");
         relay.cut(); // the listening connection drops; the driver's re-listen is refused
         await new Promise((resolve) => setTimeout(resolve, 4000));
         relay.restore();
         await heardAfter("after", handle.backMs);
+        // The catch-up is queued when the driver confirms the LISTEN, which can come just after the
+        // first notices the new connection hears: it follows them, it does not precede them.
+        for (const until = Date.now() + 5000; resumed === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 20));
         assert.ok(resumed >= 1, "it caught up as after any reconnect");
       } finally {
         // Closed whether or not it passed: a bus left open keeps trying to listen.
