@@ -195,6 +195,28 @@ function contract(name: string, skip: string | undefined, make: () => Promise<Ma
       assert.equal((await store.load(session.key))?.session.outSeq, 2);
     });
 
+    test("a claim is fenced off when the owner saved after the load, though the epoch is the same; a claim made on a fresh load lands", async () => {
+      const session = await freshSession();
+      await store.create(session, "replica-a");
+      const loaded = await store.load(session.key);
+      assert.ok(loaded !== undefined);
+      // The owner saves a change (its epoch stays 1) after replica B read the session.
+      assert.equal(await store.save({ ...session, outSeq: 1, model: '{"count":1}' }, "replica-a", 1), true);
+      const stale = { previousOwner: loaded.owner, version: loaded.version };
+      assert.equal(
+        await store.save({ ...session, outSeq: 1, model: '{"count":7}' }, "replica-b", loaded.epoch, undefined, stale),
+        false,
+        "the claim from the older read would overwrite the owner's change",
+      );
+      assert.equal((await store.load(session.key))?.session.model, '{"count":1}', "the owner's change stands");
+      const fresh = await store.load(session.key);
+      assert.ok(fresh !== undefined);
+      assert.notEqual(fresh.version, loaded.version);
+      const claim = { previousOwner: fresh.owner, version: fresh.version };
+      assert.equal(await store.save({ ...session, outSeq: 2, model: '{"count":2}' }, "replica-b", fresh.epoch, undefined, claim), true);
+      assert.equal((await store.ownership(session.key))?.owner, "replica-b");
+    });
+
     test("alive names, of the keys asked about, those that still have a session", async () => {
       const kept = await freshSession();
       const killed = await freshSession();

@@ -17,7 +17,8 @@ import {
   type Taken,
 } from "./store.ts";
 
-type Row = { session: StoredSession; owner: string | undefined; epoch: number; leaseUntil: number; updatedAt: number };
+/** `version`: moved on by every write of the row. */
+type Row = { session: StoredSession; owner: string | undefined; epoch: number; leaseUntil: number; updatedAt: number; version: number };
 
 export class MemoryLiveStore implements LiveStore {
   readonly shared = false;
@@ -31,7 +32,7 @@ export class MemoryLiveStore implements LiveStore {
 
   async create(session: StoredSession, owner: string): Promise<number> {
     const now = this.now();
-    this.rows.set(session.key, { session, owner, epoch: 1, leaseUntil: now + LEASE_MS, updatedAt: now });
+    this.rows.set(session.key, { session, owner, epoch: 1, leaseUntil: now + LEASE_MS, updatedAt: now, version: 1 });
     return 1;
   }
 
@@ -41,6 +42,7 @@ export class MemoryLiveStore implements LiveStore {
     const previousOwner = row.owner;
     row.owner = owner;
     row.epoch += 1;
+    row.version += 1;
     const now = this.now();
     row.leaseUntil = now + LEASE_MS;
     return { session: row.session, epoch: row.epoch, previousOwner, rotatedFrom: this.rotatedTo(key) };
@@ -56,12 +58,14 @@ export class MemoryLiveStore implements LiveStore {
   async load(key: string): Promise<Loaded | undefined> {
     const row = this.rows.get(key);
     if (row === undefined) return undefined;
-    return { session: row.session, epoch: row.epoch, owner: row.owner, rotatedFrom: this.rotatedTo(key) };
+    return { session: row.session, epoch: row.epoch, owner: row.owner, rotatedFrom: this.rotatedTo(key), version: String(row.version) };
   }
 
   async save(session: StoredSession, owner: string, epoch: number, _notice?: string, claim?: Claim): Promise<boolean> {
     const row = this.rows.get(session.key);
     if (row === undefined || row.epoch !== epoch) return false;
+    if (claim?.version !== undefined && claim.version !== String(row.version)) return false;
+    row.version += 1;
     if (claim !== undefined) {
       row.owner = owner;
       row.epoch += 1;
@@ -77,6 +81,7 @@ export class MemoryLiveStore implements LiveStore {
     if (row === undefined || row.epoch !== epoch || row.owner !== owner) return;
     row.owner = undefined;
     row.leaseUntil = 0;
+    row.version += 1;
   }
 
   async renew(owner: string): Promise<ReadonlySet<string>> {

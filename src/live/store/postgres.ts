@@ -204,7 +204,12 @@ export class PostgresLiveStore implements LiveStore {
   async load(key: string): Promise<Loaded | undefined> {
     // A plain read: no row lock, no write. The save that claims the session is fenced on this epoch.
     const [row] = await this.rows(
-      stmt(`SELECT ${COLUMNS}, epoch, owner, ${ROTATED_FROM} FROM svc_live_sessions s WHERE app = $1 AND key = $2`, this.app, key),
+      // xmin: the transaction that wrote the row's current version (a claim is fenced on it).
+      stmt(
+        `SELECT ${COLUMNS}, epoch, owner, xmin::text AS version, ${ROTATED_FROM} FROM svc_live_sessions s WHERE app = $1 AND key = $2`,
+        this.app,
+        key,
+      ),
     );
     if (row === undefined) return undefined;
     return {
@@ -212,6 +217,7 @@ export class PostgresLiveStore implements LiveStore {
       epoch: Number(row.epoch),
       owner: row.owner === null || row.owner === undefined ? undefined : String(row.owner),
       rotatedFrom: rotatedFromOf(row),
+      version: String(row.version),
     };
   }
 
@@ -220,9 +226,13 @@ export class PostgresLiveStore implements LiveStore {
     const args = [this.app, ...sessionColumns(session), epoch, this.leaseMs, notice ?? null, claim === undefined ? null : owner];
     if (claim !== undefined) args.push(claim.previousOwner ?? null);
     const claiming = claim === undefined ? "" : ", owner = $13, epoch = epoch + 1";
+    // A claim is also fenced on the row's version at the load: a save the owner made since (at
+    // the same epoch) is not overwritten; the claim fails and the event is processed again.
+    if (claim?.version !== undefined) args.push(claim.version);
+    const unchanged = claim?.version === undefined ? "" : " AND xmin::text = $15";
     const update = `UPDATE svc_live_sessions SET handle = $3, model = $4, out_seq = $5::bigint, input_seqs = $6, page_seqs = $7,
       user_id = $8, bound_at = $9::bigint, updated_at = ${NOW}, lease_until = ${NOW} + $11::bigint${claiming}
-      WHERE app = $1 AND key = $2 AND epoch = $10::bigint RETURNING remote_streams, epoch`;
+      WHERE app = $1 AND key = $2 AND epoch = $10::bigint${unchanged} RETURNING remote_streams, epoch`;
     // The previous owner drops its copy at once (its saves are fenced off either way).
     const told = claim === undefined ? "NULL" : `CASE WHEN $14::text IS NOT NULL AND $14::text <> $13::text THEN pg_notify(${CHANNEL},
       json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $13::text, 'epoch', saved.epoch)::text) END`;

@@ -56,10 +56,16 @@ export type Loaded = {
   readonly owner: string | undefined;
   /** The rotations to this session still within their grace period. */
   readonly rotatedFrom: readonly RotatedFrom[];
+  /** The row's version: it changes with every write of the row, the owner's saves included. */
+  readonly version: string;
 };
 
-/** A save that claims a loaded session: who owned it at the load (told of the move). */
-export type Claim = { readonly previousOwner: string | undefined };
+/**
+ * A save that claims a loaded session: who owned it at the load (told of the move), and the
+ * row's version then. The owner's saves keep the epoch, so the epoch alone would let a claim
+ * overwrite a change the owner saved after the load; with `version` the claim is fenced on it too.
+ */
+export type Claim = { readonly previousOwner: string | undefined; readonly version?: string };
 
 /** A session taken over: its state, the new epoch, and who held it before. */
 export type Taken = {

@@ -151,7 +151,9 @@ export class SharedSessions<Model> {
     const key = await sessionKey(id);
     const taken = lazy ? await this.store.load(key) : await this.store.take(key, this.owner);
     if (taken === undefined) return undefined;
-    const claim = "owner" in taken ? (taken.owner === this.owner ? undefined : { previousOwner: taken.owner }) : undefined;
+    const claim = "owner" in taken
+      ? (taken.owner === this.owner ? undefined : { previousOwner: taken.owner, version: taken.version })
+      : undefined;
     const stored = taken.session;
     const state: SessionState<Model> = {
       model: this.codec.decode(stored.model),
