@@ -65,7 +65,11 @@ test(
           `svc:${schema}`,
           JSON.stringify({ t: "taken", app: "svc_sid", key, from: "another-replica", epoch: at }),
         ]);
-      const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+      // Every notice committed before it has reached the replica's listeners (a marker on the bus):
+      // waited for, not timed, so a busy machine cannot make a check pass before the notice is heard.
+      const bus = second.sessions.shared?.["bus"];
+      assert.ok(bus !== undefined);
+      const settle = () => bus.heardUpTo(30_000);
 
       await notify(epoch - 1);
       await notify(epoch);

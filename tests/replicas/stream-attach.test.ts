@@ -12,7 +12,7 @@ import type { DbStatement as Statement } from "../../src/db/mod.ts";
 import { counterApp } from "../support/counter-app.ts";
 import { app as liveApp, task } from "../../src/live/server/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import { cookieHeader, frameReader, openTab } from "../support/live-harness.ts";
+import { cookieHeader, eventually, frameReader, openTab } from "../support/live-harness.ts";
 import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
 
 const skip = POSTGRES_SKIP;
@@ -111,11 +111,13 @@ test(
     // database, as on a busy connection; the task's save (seq 1) is not.
     const slowPageSave = open();
     const query = slowPageSave.query.bind(slowPageSave);
+    let saves = 0;
     slowPageSave.query = async (statement) => {
-      if (/UPDATE svc_live_sessions SET handle/.test(statement.sql) && statement.args[4] === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-      return query(statement);
+      const save = /UPDATE svc_live_sessions SET handle/.test(statement.sql);
+      if (save && statement.args[4] === 0) await new Promise((resolve) => setTimeout(resolve, 300));
+      const result = await query(statement);
+      if (save) saves++;
+      return result;
     };
     const owner = define(slowPageSave);
     const other = define(open());
@@ -123,7 +125,8 @@ test(
       await Promise.all([owner.ready(), other.ready()]);
       const tab = await openTab(owner);
       assert.match(tab.html, /loading/);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // both saves are in
+      // Both saves are in: waited for, not timed (on a busy machine 500 ms was not always enough).
+      await eventually(() => assert.ok(saves >= 2, `${saves} saves`), 30_000);
       const stream = await other.fetch(new Request("http://app.test/_svc/subscribe?page=q&since=0", { headers: { Cookie: tab.cookies } }));
       assert.equal(stream.status, 200);
       const reader = stream.body!.getReader();
