@@ -255,6 +255,22 @@ async function focusEnd(page: Page, selector: string): Promise<void> {
   });
 }
 
+/**
+ * G2's check: clicks the link to /next, then waits until the server, among the messages after the
+ * first `before`, got `typed` ahead of the navigation message, and that the model holds it.
+ */
+async function clickNextAfterTyping(page: Page, app: Served, before: number, typed: string, round: number): Promise<void> {
+  await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+  await eventually(() => {
+    const seen = app.received.slice(before);
+    const nav = seen.findIndex(([m]) => m === "Navigate");
+    assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+    const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+    assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
+    assert.equal(app.model().text, typed);
+  });
+}
+
 /** Types `text`: the first part at human speed, the rest as a burst. */
 async function typeInto(page: Page, selector: string, text: string, human: number): Promise<void> {
   await focusEnd(page, selector);
@@ -375,15 +391,7 @@ for (const client of CLIENTS) {
             const typed = `${await value(page, "#text")} r${round}`;
             await focusEnd(page, "#text");
             await page.keyboard.type(` r${round}`);
-            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-            await eventually(() => {
-              const seen = app.received.slice(before);
-              const nav = seen.findIndex(([m]) => m === "Navigate");
-              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-              const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-              assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
-              assert.equal(app.model().text, typed);
-            });
+            await clickNextAfterTyping(page, app, before, typed, round);
             await page.goto(`${app.url}/`);
           }
         },
@@ -437,15 +445,7 @@ for (const client of CLIENTS) {
             app.control.renderedTop = undefined;
             await page.waitForFunction((line) => Array.from(document.querySelectorAll("p.log")).some((p) => p.textContent === line), top);
             assert.equal(await value(page, "#text"), typed, `round ${round}: the page still shows what was typed`);
-            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-            await eventually(() => {
-              const seen = app.received.slice(before);
-              const nav = seen.findIndex(([m]) => m === "Navigate");
-              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-              const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-              assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
-              assert.equal(app.model().text, typed);
-            });
+            await clickNextAfterTyping(page, app, before, typed, round);
             await page.goto(`${app.url}/`);
           }
         },
