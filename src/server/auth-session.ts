@@ -16,6 +16,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { nowSeconds } from "../auth/claims.ts";
 import { signSlidingToken, type SlidingParams } from "../auth/sliding.ts";
 import type { Secret } from "../auth/secret.ts";
+import { requireSecretAtStart } from "./production.ts";
 import { signToken, verifyToken } from "../auth/token.ts";
 import { SvcError } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
@@ -168,6 +169,8 @@ export function slidingSession(options: SlidingSessionOptions): SessionMiddlewar
 function checkCommon(options: CommonOptions, who: string): { readonly sameSite: SameSite; readonly now: () => number } {
   if (!options || typeof options.cookie !== "string" || options.cookie === "") throw new TypeError(`${who} needs a cookie name`);
   if (options.secret === undefined && typeof options.secretEnv !== "string") throw new TypeError(`${who} needs a secret or a secretEnv`);
+  // A missing secret fails here in production, at start, rather than at the first sign-in (docs/auth.md#production-gate).
+  requireSecretAtStart(`Server.${who}`, options.secret ?? options.secretEnv!, options.prefix);
   const sameSite = options.sameSite ?? "Lax";
   if (!["Strict", "Lax", "None"].includes(sameSite)) throw new TypeError(`${who}: sameSite must be Strict, Lax or None`);
   return { sameSite, now: options.now ?? nowSeconds };

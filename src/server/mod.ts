@@ -1,7 +1,7 @@
 /** svc-live/server: the HTTP server module (docs/auth.md#cookies, docs/auth.md#secure-rule). */
 import { clientAddress, clientAddressResolver } from "./client-address.ts";
 import { addCookie, cookie, getCookie, withCookie } from "./cookies.ts";
-import { checkSecretAtStart, productionGateOn } from "./production.ts";
+import { checkSecretAtStart, productionGateOn, productionSignal } from "./production.ts";
 import { formValue, json, text, withStatus } from "./responses.ts";
 import { isHttpsRequest, secureCookies } from "./secure.ts";
 import { authSliding } from "./sliding.ts";
@@ -13,7 +13,7 @@ import { httpError, httpException, orThrow } from "./http-errors.ts";
 export type { ClientAddressOptions, TrustProxy } from "./client-address.ts";
 export type { Cookie } from "./cookies.ts";
 export { DEFAULT_COOKIE_ATTRIBUTES } from "./cookies.ts";
-export { SECRET_ENV } from "./production.ts";
+export { type ProductionSignal, SECRET_ENV } from "./production.ts";
 export type { RevokedCheck, SameSite, SlidingEnv, SlidingOptions } from "./sliding.ts";
 export { setSlidingCookie } from "./sliding.ts";
 export type {
@@ -42,6 +42,7 @@ export const Server = {
   secureCookies,
   isHttpsRequest,
   productionGateOn,
+  productionSignal,
   checkSecretAtStart,
   /** The client's address: the connection's peer, or behind `trustProxy` proxies the first untrusted hop (docs/deployment.md). */
   clientAddress,

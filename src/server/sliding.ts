@@ -11,6 +11,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { Secret } from "../auth/secret.ts";
+import { requireSecretAtStart } from "./production.ts";
 import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
 import { issuedAtOf, nowSeconds } from "../auth/claims.ts";
 import { isJsonObject, type JsonObject } from "../json.ts";
@@ -159,6 +160,7 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     throw new TypeError("withAuthSliding needs { cookie, secretEnv or secret, sameSite }");
   }
   if (!["Strict", "Lax", "None"].includes(options.sameSite)) throw new TypeError("withAuthSliding: sameSite must be Strict, Lax or None");
+  requireSecretAtStart("withAuthSliding", options.secret ?? options.secretEnv!, options.prefix);
   lastConfigured = options;
   const clock = options.now ?? nowSeconds;
   const isInteraction = options.isInteraction ?? defaultIsInteraction;

@@ -29,13 +29,15 @@
 import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
 import type { Db } from "../../db/db.ts";
 import { SvcError } from "../../errors.ts";
+import { Secret } from "../../auth/secret.ts";
 import { withCookie } from "../../server/cookies.ts";
-import { checkSecretAtStart, SECRET_ENV } from "../../server/production.ts";
+import { checkSecretAtStart, requireSecretAtStart, SECRET_ENV } from "../../server/production.ts";
 import { readEnv } from "../../runtime/env.ts";
 import { secureContextOf, secureCookies } from "../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
 import { AppEvents } from "./app-events.ts";
+import { noteBuiltApp } from "./app-watch.ts";
 import type { LiveAppOptions } from "./app-options.ts";
 import type { LiveAppParts } from "./app-parts.ts";
 import { CsrfTokens } from "./csrf.ts";
@@ -105,6 +107,8 @@ export class LiveApp<Model> extends Hono<Env> {
     }
     const started = checkSecretAtStart(options.prefix);
     if (!started.ok) throw new SvcError(started.error.code, started.error.message);
+    if (options.secret instanceof Secret) requireSecretAtStart("Live.app", options.secret, options.prefix);
+    noteBuiltApp(this);
     this.config = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
     this.cookieName = sessionCookieName(options.name);
     this.eventPath = this.config.basePath + EVENT_PATH;
