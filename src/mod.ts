@@ -9,3 +9,4 @@ export { andThen, andThenResult, type Err, err, map, mapErr, type Ok, ok, Result
 export type { JsonObject, JsonPrimitive, JsonValue } from "./json.ts";
 export { type LogLevel, type LogSink, setLogSink } from "./log.ts";
 export { createElement } from "./jsx/jsx-runtime.ts";
+export type { JsxMessages, Register } from "./jsx/register.ts";

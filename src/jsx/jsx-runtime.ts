@@ -14,6 +14,7 @@ import { type Child, hWithChildren, keyed, type UiElement } from "../ui/node.ts"
 import type { IntrinsicElementProps, Key } from "./elements.ts";
 
 export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
+export type { JsxMessages, Register } from "./register.ts";
 
 /** What a function component is: props in, a node (or text, or a list of them) out. */
 export type Component<Props = object> = (props: Props) => Child;

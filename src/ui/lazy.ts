@@ -20,6 +20,7 @@
  * dropped with the tree (a quiet session, src/live/server/session.ts), and never shared with
  * another session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
+import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
 import { type LazyFn, LazyPart, releaseWarmParts } from "./lazy-part.ts";
 import type { UiElement } from "./types.ts";
@@ -256,8 +257,25 @@ function withRenderState<T>(memo: LazyMemo | undefined, log: ElementLog | undefi
   }
 }
 
-/** `Ui.lazy(fn, ...args)`: `fn(...args)`, or the element an earlier render got from the same call. */
-export function lazy<Args extends unknown[]>(fn: (...args: Args) => UiElement, ...args: Args): UiElement {
+/**
+ * `Ui.lazy(fn, ...args)`: `fn(...args)`, except that in a session a call with the same function
+ * and the same arguments (by `Object.is`) as in the previous render gets that render's part back
+ * without running `fn` (docs/live-apps.md#unchanged-parts-are-not-built-again). `fn` must depend on
+ * its arguments alone and be defined once, outside the view.
+ *
+ * @param fn builds the part from the arguments
+ * @param args the arguments, compared one by one with the previous render's
+ * @returns the part's element
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * const row = (id: number, text: string) => Ui.keyed(id, Ui.h("li", {}, text));
+ * const view = (todos: { id: number; text: string }[]) => Ui.h("ul", {}, todos.map((t) => Ui.lazy(row, t.id, t.text)));
+ * ```
+ */
+export function lazy<Args extends unknown[], M = UntypedMessages>(fn: (...args: Args) => UiElement<M>, ...args: Args): UiElement<M> {
   if (typeof fn !== "function") throw new TypeError("Ui.lazy: expects a function, then its arguments");
-  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, BUILD_LAZY, BY_IDENTITY);
+  const build = fn as unknown as (...args: Args) => UiElement;
+  return (active === undefined ? checked(build(...args)) : active.lookup(build, args, BUILD_LAZY, BY_IDENTITY)) as unknown as UiElement<M>;
 }

@@ -14,6 +14,21 @@ export { html } from "./template.ts";
 export type { Child, Handlers, Message, MessageRecord, UiElement, UiNode, UiRaw, UiText } from "./node.ts";
 export type { Attrs, AttrValue, HandlerProps, KeyHandler } from "./attrs.ts";
 export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
+export type {
+  ClickMessage,
+  FormFields,
+  HtmlHole,
+  HtmlList,
+  IsUntyped,
+  KeyMessage,
+  MessageMap,
+  MessageMark,
+  SubmitMessage,
+  UntypedMessages,
+  UpdateCall,
+  ValueMessage,
+} from "./messages.ts";
+export type { UiElementFields } from "./types.ts";
 
 /** The view builders: `Ui.h`, `Ui.keyed`, `Ui.html`, `Ui.raw`, `Ui.text`, `Ui.lazy`. */
 export const Ui = { h, html, keyed, raw, text, lazy } as const;

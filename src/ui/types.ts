@@ -5,9 +5,9 @@
  */
 import type { JsonValue } from "../json.ts";
 import type { EventKind, Pass } from "../protocol/mod.ts";
+import type { IsUntyped, MessageMark, UntypedMessages } from "./messages.ts";
 
-/** A message a handler dispatches: a name, or a name followed by JSON arguments. */
-export type Message = string | readonly [string, ...JsonValue[]];
+export type { Message } from "./messages.ts";
 
 /** A normalised message: what the server dispatches when the handler fires. */
 export type MessageRecord = {
@@ -45,8 +45,15 @@ export interface ElementExtras {
   readonly live: LiveMark | null | undefined;
 }
 
-/** An element of a view, as `Ui.h` or JSX builds it. */
-export interface UiElement {
+/**
+ * An element of a view, as `Ui.h` or JSX builds it. `M`, the message map its handlers follow
+ * (docs/live-apps.md#typed-messages), exists at the type level only: an element of no declared map
+ * is the plain {@link UiElementFields}, which fits any view.
+ */
+export type UiElement<M = UntypedMessages> = IsUntyped<M> extends true ? UiElementFields : UiElementFields & MessageMark<M>;
+
+/** The fields of every view element, whatever messages its handlers send. */
+export interface UiElementFields {
   readonly kind: "el";
   /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
   readonly tag: string;
@@ -90,4 +97,4 @@ export interface UiRaw {
 export type UiNode = UiElement | UiText | UiRaw;
 
 /** What `h` accepts as a child: nodes, strings and numbers; null, undefined and booleans vanish. */
-export type Child = UiNode | string | number | boolean | null | undefined | readonly Child[];
+export type Child<M = UntypedMessages> = UiElement<M> | UiText | UiRaw | string | number | boolean | null | undefined | readonly Child<M>[];

@@ -43,6 +43,7 @@ import type { LiveAppParts } from "./app-parts.ts";
 import { CsrfTokens } from "./csrf.ts";
 import { originCheck } from "./origin.ts";
 import { type LiveDefinition, splitUpdate } from "./definition.ts";
+import type { UntypedMessages } from "../../ui/messages.ts";
 import { RevocationGate } from "./gate.ts";
 import { clientScript } from "./client-script.ts";
 import { isClientRequest, mountOf, pathOf } from "./mounting.ts";
@@ -360,6 +361,7 @@ export class LiveApp<Model> extends Hono<Env> {
 }
 
 /** `Live.app(definition, options)`. */
-export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
-  return new LiveApp(definition, options);
+export function app<Model, Messages = UntypedMessages>(definition: LiveDefinition<Model, Messages>, options?: LiveAppOptions): LiveApp<Model> {
+  // The message map is the type checker's alone: at run time every message arrives as a name and JSON arguments.
+  return new LiveApp(definition as unknown as LiveDefinition<Model>, options);
 }
