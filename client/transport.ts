@@ -23,8 +23,10 @@ import {
   SEQ_HEADER,
   SID_HEADER,
   STATUS_HEADER,
+  APP_ERROR,
 } from "../src/protocol/mod.ts";
 import type { Boot, Host } from "./host.ts";
+import { type AppErrorReport, isReport } from "./overlay.ts";
 import type { Frame } from "./order.ts";
 
 /** How often a session-rotating or retry-later answer, or a failed resync, is retried before giving up. */
@@ -55,6 +57,8 @@ export type TransportHooks = {
   /** A reply's frame; `clamp` is the largest client seq it can acknowledge. */
   readonly receive: (frame: Omit<Frame, "clamp">, clamp: number) => void;
   readonly log: (message: string) => void;
+  /** A development server reported an app error: show it. */
+  readonly appError: (report: AppErrorReport) => void;
 };
 
 /** Waits `ms` milliseconds. */
@@ -179,6 +183,15 @@ export class Transport {
   private async refused(body: EventBody, resp: Response): Promise<void> {
     const detail = await resp.text().catch(() => "");
     this.hooks.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
+    if (resp.headers.get(STATUS_HEADER) !== APP_ERROR) return;
+    let report: unknown;
+    try {
+      report = (JSON.parse(detail) as { report?: unknown }).report;
+    } catch {
+      return;
+    }
+    // Only a server in development sends a report (docs/live-apps.md#mistakes-are-loud-in-development).
+    if (isReport(report)) this.hooks.appError(report);
   }
 
   private async readFrame(resp: Response, clamp: number): Promise<void> {

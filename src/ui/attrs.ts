@@ -15,6 +15,7 @@ import { EVENT_KINDS, type EventKind, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_AT
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./types.ts";
 import type { ClickMessage, KeyMessage, SubmitMessage, UntypedMessages, ValueMessage } from "./messages.ts";
 import { HandlerMessage } from "./handler-message.ts";
+import { noteHandlerMessage } from "./declared-messages.ts";
 import { type CssProps, declarations, passTemplates, STYLE_PROP_NAMES, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
@@ -256,8 +257,12 @@ function messageRecord(prop: string, value: unknown): MessageRecord {
     const record = messageRecord("onKeydown", msg);
     return { msg: record.msg, args: record.args, key };
   }
-  if (typeof value === "string" && value !== "") return HandlerMessage.of(value, undefined);
+  if (typeof value === "string" && value !== "") {
+    noteHandlerMessage(value);
+    return HandlerMessage.of(value, undefined);
+  }
   if (Array.isArray(value) && typeof value[0] === "string" && value[0] !== "") {
+    noteHandlerMessage(value[0]);
     return HandlerMessage.of(value[0], value as readonly JsonValue[]);
   }
   throw new TypeError(`Ui.h: ${prop} must name a message: "Msg" or ["Msg", ...args]`);

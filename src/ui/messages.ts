@@ -117,3 +117,9 @@ export type HtmlStyle = { readonly [property: string]: string | number | { reado
 
 /** A list in a typed template's hole: nodes, numbers and lists of them. */
 export type HtmlList<Node> = readonly (Node | number | boolean | null | undefined | HtmlList<Node>)[];
+
+/**
+ * The runtime list of an app's messages, as an object whose keys are the names
+ * (`{ Draft: true, Add: true }`): under a declared map, exactly its names.
+ */
+export type MessageNames<M> = { readonly [K in keyof M]: true };

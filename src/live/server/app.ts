@@ -38,6 +38,7 @@ import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../server/auth-session.ts";
 import { AppEvents } from "./app-events.ts";
 import { noteBuiltApp } from "./app-watch.ts";
+import { forRunning } from "./development.ts";
 import type { LiveAppOptions } from "./app-options.ts";
 import type { LiveAppParts } from "./app-parts.ts";
 import { CsrfTokens } from "./csrf.ts";
@@ -363,5 +364,5 @@ export class LiveApp<Model> extends Hono<Env> {
 /** `Live.app(definition, options)`. */
 export function app<Model, Messages = UntypedMessages>(definition: LiveDefinition<Model, Messages>, options?: LiveAppOptions): LiveApp<Model> {
   // The message map is the type checker's alone: at run time every message arrives as a name and JSON arguments.
-  return new LiveApp(definition as unknown as LiveDefinition<Model>, options);
+  return new LiveApp(forRunning(definition as unknown as LiveDefinition<Model>, options ?? {}), options);
 }

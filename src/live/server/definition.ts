@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from "../../json.ts";
 import type { UiElement } from "../../ui/node.ts";
-import type { UntypedMessages, UpdateCall } from "../../ui/messages.ts";
+import type { MessageNames, UntypedMessages, UpdateCall } from "../../ui/messages.ts";
 import { type Cmd, isCmd } from "./commands.ts";
 import type { Sub } from "./subscriptions.ts";
 
@@ -39,6 +39,12 @@ export type LiveDefinition<Model, Messages = UntypedMessages> = {
   readonly view: (model: Model) => UiElement<Messages>;
   /** The timers the model wants. */
   readonly subscriptions?: (model: Model) => readonly Sub[];
+  /**
+   * The messages the app handles, each name set to `true`: under a message map, every one of its
+   * names and nothing else. In development a handler naming any other message is logged
+   * (docs/live-apps.md#mistakes-are-loud-in-development).
+   */
+  readonly messages?: MessageNames<Messages>;
 };
 
 /** Splits an update's result into the model and its command. */

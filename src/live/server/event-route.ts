@@ -187,7 +187,7 @@ function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Proc
     case "handler_gone":
       return handlerGone();
     case "app_error":
-      return appError();
+      return appError(outcome.report);
     case "ended":
       return sessionLost();
     case "duplicate":

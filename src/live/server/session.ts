@@ -18,6 +18,7 @@ import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "./frames.ts";
 import { Mutex } from "./mutex.ts";
+import { type AppErrorReport, logAppError, reportsToPage } from "./development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "./session-frames.ts";
 import { SessionRender } from "./session-render.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./session-state.ts";
@@ -53,7 +54,7 @@ export type StepOutcome =
   | { readonly kind: "unknown_message" }
   /** The entry's handler left the tree (docs/protocol.md#ids-that-move). */
   | { readonly kind: "handler_gone" }
-  | { readonly kind: "app_error" }
+  | { readonly kind: "app_error"; readonly report: AppErrorReport | undefined }
   | { readonly kind: "ended" }
   /** An entry this page already sent: processed once, not again. */
   | { readonly kind: "duplicate" }
@@ -211,10 +212,11 @@ export class LiveSession<Model> {
       case "handler_gone":
         this.state = stepped.state;
         return { kind: stepped.kind };
-      case "app_error":
+      case "app_error": {
         this.state = stepped.state;
-        logAppError(entry.msg, stepped.error);
-        return { kind: "app_error" };
+        const report = logAppError(entry.msg, stepped.error);
+        return { kind: "app_error", report: reportsToPage(this.app) ? report : undefined };
+      }
       case "applied": {
         const kept = this.keepDurably(stepped, {
           patches: stepped.patches,
@@ -351,6 +353,4 @@ const MOVED: StepOutcome = { kind: "moved" };
 /** A change kept, with its frame (none for a background change the render does not show). */
 type Kept = { readonly frame: Frame | undefined };
 
-function logAppError(msg: string, error: unknown): void {
-  log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-}
+
