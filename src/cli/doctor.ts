@@ -12,7 +12,7 @@
  *
  * This file is the pure part: it judges what the command line loaded and returns findings.
  */
-import { LiveApp } from "../live/server/app.ts";
+import { LiveApp } from "../live/server/app/app.ts";
 import { checkSecretAtStart, productionSignal, SECRET_ENV } from "../server/production.ts";
 import { readEnv } from "../runtime/env.ts";
 

@@ -6,8 +6,8 @@
 import { parseCommandArgs } from "../runtime/args.ts";
 import { fileSystem } from "../runtime/fs.ts";
 import { turnServingOff } from "../runtime/no-serve.ts";
-import { LiveApp } from "../live/server/app.ts";
-import { watchBuiltApps } from "../live/server/app-watch.ts";
+import { LiveApp } from "../live/server/app/app.ts";
+import { watchBuiltApps } from "../live/server/app/watch.ts";
 import { doctor } from "./doctor.ts";
 import { init, ownPackage } from "./init.ts";
 

@@ -7,7 +7,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Live, setLogSink, Ui } from "../../src/mod.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 import { e2eSkipReason, eventually, sharedBrowser } from "./support.ts";
 
 const skip = e2eSkipReason();

@@ -10,8 +10,8 @@ import { assignIds } from "../../src/live/ids.ts";
 import { h } from "../../src/ui/node.ts";
 import { Fragment, jsx, jsxs } from "../../src/jsx/jsx-runtime.ts";
 import { jsxDEV } from "../../src/jsx/jsx-dev-runtime.ts";
-import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
+import { assertRendersLikeFresh } from "../support/renders.ts";
+import { type TodoModel, todoModelArb } from "../support/todos.ts";
 import { spreadThenKey, spreadThenKeyTwin } from "./spread-key.tsx";
 import { hView, jsxView } from "./todo-views.tsx";
 

@@ -5,7 +5,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Live, setLogSink, Ui } from "../../src/mod.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const lines: string[] = [];
 const previousSink = setLogSink((level, line) => lines.push(`${level} ${line}`));

@@ -14,7 +14,7 @@ import { PostgresBus } from "../../src/live/store/postgres-bus.ts";
 import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { StoredSession } from "../../src/live/store/store.ts";
-import { POSTGRES_SKIP, POSTGRES_URL, targets } from "../db/targets.ts";
+import { POSTGRES_SKIP, POSTGRES_URL, targets } from "../support/db-targets.ts";
 
 const postgres = targets().find((target) => target.name === "Postgres")!;
 

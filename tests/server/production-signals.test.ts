@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Live, Secret, Server, Ui } from "../../src/mod.ts";
-import { withEnv } from "./env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const NONE = { ENV: undefined, MYAPP_ENV: undefined, NODE_ENV: undefined, SVC_AUTH_TOKEN_SECRET: undefined, SVC_TEST_GATE_SECRET: undefined };
 const GOOD = "g".repeat(40);

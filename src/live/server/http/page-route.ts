@@ -1,0 +1,140 @@
+/**
+ * GET <base>/* (docs/protocol.md#page): the page. The cookie's session if it may go on, else a new
+ * one bound as the access policy says; then its first render as full HTML, with the session and
+ * CSRF cookies.
+ */
+import type { JsonObject } from "../../../json.ts";
+import { render } from "../../render.ts";
+import type { RouteContext } from "../app/route-context.ts";
+import { readSessionId, setSessionCookie } from "./session-cookies.ts";
+import { splitUpdate } from "../session/definition.ts";
+import { pathWithin } from "../app/mounting.ts";
+import { pageHtml } from "./page.ts";
+import { randomToken } from "../registry/registry.ts";
+import { orStoreFailed, replicaDraining, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { LiveSession } from "../session/session.ts";
+import { initialState } from "../session/state.ts";
+
+/**
+ * A page load (docs/protocol.md#page): the cookie's session if it may go on, else a new one;
+ * then its first render as full HTML, with the session and CSRF cookies.
+ */
+export async function servePage<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  auth: JsonObject | undefined,
+  base: string,
+): Promise<Response> {
+  const kept = await orStoreFailed(() => keptSessionFor(ctx, req, auth));
+  if (kept === STORE_FAILED) return storeUnavailable();
+  if (kept instanceof Response) return kept;
+  const opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
+  if (opened instanceof Response) return opened;
+  // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
+  const csrfCookie = ctx.csrf.cookieFor(req);
+  const page = await renderPage(ctx, opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
+  // With a shared store, the session (and a rotation made on this load) is stored before its
+  // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
+  // session ends here (no one holds its id), a kept one stays as it was (src/live/server/http/refusals.ts).
+  // Under the session's mutex, with the state as it is then: a task of init that finished
+  // meanwhile saves its change under the mutex too, so this save can never land after it with the
+  // older state (the store would then say seq 0 while the session is at 1, and a stream opened at
+  // another replica would never learn of frame 1).
+  const session = opened.session;
+  if ((await orStoreFailed(() => session.mutex.run(() => ctx.sessions.saveNow(session)))) === STORE_FAILED) {
+    if (kept === undefined) ctx.sessions.end(session as LiveSession<unknown>);
+    return storeUnavailable();
+  }
+  const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  return pageCookies(ctx, resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
+}
+
+/**
+ * The cookie's session, when a page load may go on with it; undefined when the load starts a
+ * new session instead (none, another user's in a sliding app, or one the gate just evicted).
+ */
+async function keptSessionFor<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  auth: JsonObject | undefined,
+): Promise<LiveSession<Model> | Response | undefined> {
+  const resolved = await ctx.sessions.resolve(readSessionId(req, ctx.cookieName));
+  if (resolved.kind === "elsewhere") return replicaDraining();
+  if (resolved.kind !== "live") return undefined;
+  const session = resolved.session;
+  if (ctx.access.userChanged(session, auth)) {
+    // A new session, so that init sees the new user; the old id dies.
+    ctx.sessions.end(session as LiveSession<unknown>);
+    return undefined;
+  }
+  const refused = await ctx.access.admit(session, auth, req);
+  // An evicted session's page load starts a fresh, signed-out session.
+  if (refused !== undefined) return session.ended ? undefined : refused;
+  ctx.sessions.takeRotation(session); // a bind on page load: the new cookie goes out with the page
+  return session;
+}
+
+/** A new session for a page load: bound as the access policy says, its model from the app's init. */
+async function openSession<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  auth: JsonObject | undefined,
+): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
+  // A draining replica takes no new session: the proxy sends the retry elsewhere.
+  if (ctx.sessions.draining) return replicaDraining();
+  const access = await ctx.access.forNewSession(auth);
+  if (access instanceof Response) return access;
+  if (!ctx.sessions.makeRoom()) return sessionsFull();
+  const [model, cmd] = splitUpdate(ctx.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
+  const now = ctx.now();
+  const session = new LiveSession(
+    ctx.definition,
+    ctx.sessions,
+    { id: randomToken(), now, extraMessages: ctx.extraMessages },
+    initialState(model, now),
+  );
+  // A brand-new id needs no rotation.
+  if (access.binding) ctx.access.bind(session as LiveSession<unknown>, access.binding, { rotate: false });
+  ctx.sessions.add(session);
+  session.start(cmd);
+  return { session, signOut: access.signOut };
+}
+
+/** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
+function renderPage<Model>(
+  ctx: RouteContext<Model>,
+  session: LiveSession<Model>,
+  csrfCookie: string,
+  where: { base: string; path: string },
+): Promise<{ html: string; id: string }> {
+  return session.mutex.run(() => {
+    session.lastActive = ctx.now();
+    session.startPage();
+    // The id the page's token is bound to is the one its session cookie gets.
+    const id = session.id;
+    const html = pageHtml({
+      title: ctx.title,
+      head: ctx.head,
+      basePath: where.base,
+      appPath: where.path,
+      csrf: ctx.csrf.tokenFor(id, csrfCookie),
+      seq: session.outSeq,
+      handle: ctx.sessions.handleOf(session),
+      body: render(session.currentTree()),
+    });
+    return { html, id };
+  });
+}
+
+/** The page's cookies: the session's, a new browser's CSRF cookie, and a signed-out visitor's token cleared. */
+function pageCookies<Model>(
+  ctx: RouteContext<Model>,
+  resp: Response,
+  req: Request,
+  page: { id: string; csrfCookie: string; signOut: boolean },
+): Response {
+  const secure = ctx.secure(req);
+  let out = setSessionCookie(resp, ctx.cookieName, page.id, secure);
+  if (ctx.csrf.needsCookie(req, secure)) out = ctx.csrf.setCookie(out, page.csrfCookie, secure);
+  return page.signOut ? ctx.access.clearTokenCookie(out) : out;
+}

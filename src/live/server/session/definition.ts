@@ -1,0 +1,54 @@
+/**
+ * What an application gives Live.app: the Elm-style quartet (docs/live-apps.md#the-app-definition). `update` returns
+ * the new model, or [model, cmd]; `subscriptions` returns the timers the model wants.
+ */
+import type { JsonObject } from "../../../json.ts";
+import type { UiElement } from "../../../ui/node.ts";
+import type { MessageNames, UntypedMessages, UpdateCall } from "../../../ui/messages.ts";
+import { type Cmd, isCmd } from "./commands.ts";
+import type { Sub } from "./subscriptions.ts";
+
+/** What `update` (and `init`) returns: the new model, or the model and a command. */
+export type Update<Model> = Model | readonly [Model, Cmd];
+
+/** What `init` is given when a page load starts a session. */
+export type InitContext = {
+  /** The page URL the session started on. */
+  readonly url: URL;
+  /** Verified sliding-token claims, when the app uses withAuthSliding and the request carries one. */
+  readonly auth: JsonObject | undefined;
+  /**
+   * The page request that starts the session, for what the URL should not carry: a cookie the app
+   * set (a one-time notice after a form POST), a header. Read it; its body is not the app's.
+   */
+  readonly request: Request;
+};
+
+/**
+ * A live app's definition: `init`, `update`, `view` and optional `subscriptions`
+ * (docs/live-apps.md#the-app-definition). `Messages`, when given, maps each message's name to the
+ * arguments `update` receives (docs/live-apps.md#typed-messages): `update` then gets `msg` and
+ * `args` narrowed together, and the view's handler props are checked against it.
+ */
+export type LiveDefinition<Model, Messages = UntypedMessages> = {
+  /** Makes the model when a page load starts a session. */
+  readonly init: (context: InitContext) => Update<Model>;
+  /** Returns the new model (or `[model, cmd]`) for a message and its arguments. */
+  readonly update: (...call: UpdateCall<Model, Messages>) => Update<Model>;
+  /** Renders the model as one root element; a function of the model alone. */
+  readonly view: (model: Model) => UiElement<Messages>;
+  /** The timers the model wants. */
+  readonly subscriptions?: (model: Model) => readonly Sub[];
+  /**
+   * The messages the app handles, each name set to `true`: under a message map, every one of its
+   * names and nothing else. In development a handler naming any other message is logged
+   * (docs/live-apps.md#mistakes-are-loud-in-development).
+   */
+  readonly messages?: MessageNames<Messages>;
+};
+
+/** Splits an update's result into the model and its command. */
+export function splitUpdate<Model>(result: Update<Model>): [Model, Cmd | undefined] {
+  if (Array.isArray(result) && result.length === 2 && isCmd(result[1])) return [result[0] as Model, result[1] as Cmd];
+  return [result as Model, undefined];
+}
