@@ -21,6 +21,7 @@ step "npm pack"
 (cd "$repo" && npm pack --pack-destination "$work" --silent >/dev/null)
 tarball="$(ls "$work"/svc-live-*.tgz)"
 node "$here/check-tarball.mjs" "$tarball" "$here/expected-files.txt"
+node "$here/check-packed-links.mjs" "$tarball"
 
 step "manifests: package.json and jsr.json agree"
 node "$here/check-manifests.mjs" "$repo"
