@@ -15,6 +15,7 @@ export type Task<A> = Promise<Result<A>>;
 
 /** A successful `Result`. */
 export function ok<A>(value: A): Ok<A>;
+/** A successful `Result` with no value. */
 export function ok(): Ok<void>;
 export function ok<A>(value?: A): Ok<A | undefined> {
   return { ok: true, value };
@@ -22,6 +23,7 @@ export function ok<A>(value?: A): Ok<A | undefined> {
 
 /** A failed `Result`, from a code and message or an `SvcError`. */
 export function err(code: ErrorCode, message: string): Err;
+/** A failed `Result` carrying `error`. */
 export function err(error: SvcError): Err;
 export function err(codeOrError: ErrorCode | SvcError, message?: string): Err {
   const error = codeOrError instanceof SvcError ? codeOrError : new SvcError(codeOrError, message ?? codeOrError);
@@ -60,5 +62,7 @@ export async function andThenTask<A, B>(task: Task<A>, f: (value: A) => Task<B>)
   return result.ok ? f(result.value) : result;
 }
 
+/** The helpers of `Result`: `Result.ok(value)`, `Result.err(code, message)`, `Result.map`, `Result.andThen`, `Result.mapErr`, `Result.unwrapOr`. */
 export const Result = { ok, err, map, andThen, mapErr, unwrapOr } as const;
+/** The helpers of `Task` (a Promise of a Result): `Task.andThenResult`, `Task.andThen`. */
 export const Task = { andThenResult, andThen: andThenTask } as const;

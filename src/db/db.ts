@@ -32,6 +32,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** A database handle (SQLite through libsql, or Postgres through postgres.js) for the users table, revocation and shared live sessions: `Db.open(url)`. */
 export class Db {
+  /** The SQL dialect of the database: "sqlite" or "postgres". */
   readonly dialect: Dialect;
   /** How long this process may cache one user's access row (0 = never), in milliseconds. */
   readonly revocationCacheTtlMs: number;
@@ -89,6 +90,7 @@ export class Db {
     return new Db(dialect, () => Promise.resolve(driver), checked.value, driver);
   }
 
+  /** Whether `close()` has been called; a closed handle answers every call with Err `db_error`. */
   get closed(): boolean {
     return this.#closed;
   }

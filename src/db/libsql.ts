@@ -9,8 +9,11 @@ import { type Driver, missingDriver, type Row, type SqlValue, type Statement } f
 
 /** The part of @libsql/client's Client this adapter uses; any compatible client works. */
 export interface LibsqlClientLike {
+  /** Runs one statement. */
   execute(statement: { sql: string; args: SqlValue[] }): Promise<{ rows: ArrayLike<unknown> }>;
+  /** Runs statements in one transaction. */
   batch(statements: { sql: string; args: SqlValue[] }[], mode?: "write" | "read" | "deferred"): Promise<{ rows: ArrayLike<unknown> }[]>;
+  /** Closes the client. */
   close(): void;
 }
 
@@ -36,6 +39,10 @@ export function withHost(error: unknown, host: string | undefined): unknown {
   return new Error(`cannot reach the database at ${host}: ${error.message}${why === undefined ? "" : ` (${why})`}`, { cause: error });
 }
 
+/**
+ * The driver over a libsql client: `owned` when closing the handle closes the client, `host` the
+ * remote host named in a network failure.
+ */
 export function libsqlDriver(client: LibsqlClientLike, owned: boolean, host?: string): Driver {
   const named = (error: unknown): never => {
     throw withHost(error, host);

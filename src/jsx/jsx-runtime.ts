@@ -31,13 +31,16 @@ export declare namespace JSX {
   /** Components may return anything a child may be. */
   // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checks them
   type ElementType = string | ((props: any) => Child);
+  /** The prop that holds an element's children: `children`. */
   interface ElementChildrenAttribute {
     // deno-lint-ignore ban-types -- TypeScript's convention: the name of this one property is what counts
     children: {};
   }
+  /** The props every element and component takes: its `key`. */
   interface IntrinsicAttributes {
     readonly key?: Key | null | undefined;
   }
+  /** The HTML and SVG elements, each with its typed attributes, handler props and style props. */
   interface IntrinsicElements extends IntrinsicElementProps {}
 }
 

@@ -33,7 +33,9 @@ const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
 
 /** An element of a rendered live tree, with its id. */
 export interface LiveElement {
+  /** Always "el". */
   readonly kind: "el";
+  /** The lowercase tag. */
   readonly tag: string;
   /**
    * The id relative to the parent element in the DOM: the element's id (docs/protocol.md#node-ids) is
@@ -134,7 +136,9 @@ export function textOf(el: LiveElement): string {
 
 /** A rendered view with ids assigned: what the diff compares (docs/protocol.md#node-ids). */
 export interface LiveTree {
+  /** Always "tree". */
   readonly kind: "tree";
+  /** The root element, whose id is "r". */
   readonly root: LiveElement;
 }
 

@@ -33,36 +33,37 @@ export type Message = string | readonly [string, ...JsonValue[]];
 /** Whether `M` is the untyped map (any name), rather than a declared one. */
 export type IsUntyped<M> = unknown extends M ? true : string extends keyof M ? true : false;
 
-type Names<M> = keyof M & string;
+/** The names of the messages of map `M`. */
+export type MessageName<M> = keyof M & string;
 
 /** The form fields a submit message's last argument holds: each field's name to its value. */
 export type FormFields = { readonly [name: string]: string };
 
 /** The handler's own form of message `K` whose arguments are `P`: its name alone when `P` may be empty, else `[K, ...P]`. */
-type Sent<K extends string, P extends readonly unknown[]> = ([] extends P ? K : never) | readonly [K, ...P];
+export type HandlerForm<K extends string, P extends readonly unknown[]> = ([] extends P ? K : never) | readonly [K, ...P];
 
 /**
  * What an `onClick` or `onKeydown` handler may name under the message map `M`: `"Name"` for a
  * message without arguments, `["Name", ...args]` with the arguments `M` gives it.
  */
 export type ClickMessage<M> = IsUntyped<M> extends true ? Message
-  : { [K in Names<M>]: M[K] extends readonly unknown[] ? Sent<K, M[K]> : never }[Names<M>];
+  : { [K in MessageName<M>]: M[K] extends readonly unknown[] ? HandlerForm<K, M[K]> : never }[MessageName<M>];
 
 /**
  * What an `onInput` or `onChange` handler may name under `M`: a message whose last argument takes
  * the control's value (a string), named with the arguments before it.
  */
 export type ValueMessage<M> = IsUntyped<M> extends true ? Message : {
-  [K in Names<M>]: M[K] extends readonly [...infer P, infer V] ? string extends V ? Sent<K, P> : never : never;
-}[Names<M>];
+  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V] ? string extends V ? HandlerForm<K, P> : never : never;
+}[MessageName<M>];
 
 /**
  * What an `onSubmit` handler may name under `M`: a message whose last argument takes the form's
  * fields ({@link FormFields}), named with the arguments before it.
  */
 export type SubmitMessage<M> = IsUntyped<M> extends true ? Message : {
-  [K in Names<M>]: M[K] extends readonly [...infer P, infer V] ? FormFields extends V ? Sent<K, P> : never : never;
-}[Names<M>];
+  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V] ? FormFields extends V ? HandlerForm<K, P> : never : never;
+}[MessageName<M>];
 
 /** A keydown handler under `M`: a message, or one with a key filter (`{ key: "Enter", msg: "Send" }`). */
 export type KeyMessage<M> = ClickMessage<M> | { readonly key: string; readonly msg: ClickMessage<M> };
@@ -72,7 +73,7 @@ export type KeyMessage<M> = ClickMessage<M> | { readonly key: string; readonly m
  * `msg` narrows `args` and a `switch` over `msg` can be checked for exhaustiveness.
  */
 export type UpdateCall<Model, M> = IsUntyped<M> extends true ? [model: Model, msg: string, args: readonly JsonValue[]]
-  : { [K in Names<M>]: [model: Model, msg: K, args: M[K]] }[Names<M>];
+  : { [K in MessageName<M>]: [model: Model, msg: K, args: M[K]] }[MessageName<M>];
 
 declare const messagesBrand: unique symbol;
 

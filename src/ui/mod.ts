@@ -4,9 +4,9 @@
  * (a part built again only when its arguments change), and `Ui.html\`…\`` (views as HTML templates,
  * whose static parts are built once).
  */
-import { lazy } from "./lazy.ts";
-import { h, keyed, raw, text } from "./node.ts";
-import { html } from "./template.ts";
+import * as lazyParts from "./lazy.ts";
+import * as nodes from "./node.ts";
+import * as templates from "./template.ts";
 
 export { h, keyed, raw, text, TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
 export { lazy } from "./lazy.ts";
@@ -17,12 +17,16 @@ export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
 export type {
   ClickMessage,
   FormFields,
+  HandlerForm,
   HtmlHole,
   HtmlList,
+  HtmlStyle,
   IsUntyped,
   KeyMessage,
   MessageMap,
   MessageMark,
+  MessageName,
+  MessageNames,
   SubmitMessage,
   UntypedMessages,
   UpdateCall,
@@ -31,4 +35,12 @@ export type {
 export type { UiElementFields } from "./types.ts";
 
 /** The view builders: `Ui.h`, `Ui.keyed`, `Ui.html`, `Ui.raw`, `Ui.text`, `Ui.lazy`. */
-export const Ui = { h, html, keyed, raw, text, lazy } as const;
+// deno-lint-ignore no-namespace -- a namespace of aliases: the API reference shows each member's own signature and docs
+export namespace Ui {
+  export import h = nodes.h;
+  export import html = templates.html;
+  export import keyed = nodes.keyed;
+  export import raw = nodes.raw;
+  export import text = nodes.text;
+  export import lazy = lazyParts.lazy;
+}

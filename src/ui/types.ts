@@ -54,12 +54,15 @@ export type UiElement<M = UntypedMessages> = IsUntyped<M> extends true ? UiEleme
 
 /** The fields of every view element, whatever messages its handlers send. */
 export interface UiElementFields {
+  /** Always "el". */
   readonly kind: "el";
   /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
   readonly tag: string;
   /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
   readonly attrs: Readonly<Record<string, string>>;
+  /** The element's handlers by event kind, or undefined when it has none. */
   readonly handlers: Handlers | undefined;
+  /** The element's children, adjacent texts merged. */
   readonly children: readonly UiNode[];
   /**
    * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys):
@@ -79,18 +82,23 @@ export interface UiElementFields {
    * beside it (src/live/tree.ts, LiveElement). Undefined until then. Not part of the view's meaning.
    */
   seg: string | undefined;
+  /** The children as the id walk placed them (style nodes included). Not part of the view's meaning. */
   kids: readonly UiNode[] | undefined;
   /** Style passes, an injected style's pass, the id walk's cache (see ElementExtras); undefined for most elements. */
   extras: ElementExtras | undefined;
 }
 /** A text node of a view. */
 export interface UiText {
+  /** Always "text". */
   readonly kind: "text";
+  /** The text, unescaped; the renderer escapes it. */
   readonly text: string;
 }
 /** Raw HTML: the only way to emit unescaped markup. The app vouches for its content. */
 export interface UiRaw {
+  /** Always "raw". */
   readonly kind: "raw";
+  /** The markup, written to the page as it is. */
   readonly html: string;
 }
 /** A node of a view: an element, a text or raw markup. */
