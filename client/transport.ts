@@ -10,6 +10,7 @@
 import {
   ACK_HEADER,
   answerOf,
+  APP_ERROR,
   CSRF_HEADER,
   EVENT_PATH,
   type EventEntry,
@@ -23,7 +24,6 @@ import {
   SEQ_HEADER,
   SID_HEADER,
   STATUS_HEADER,
-  APP_ERROR,
 } from "../src/protocol/mod.ts";
 import type { Boot, Host } from "./host.ts";
 import { type AppErrorReport, isReport } from "./overlay.ts";

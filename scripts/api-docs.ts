@@ -37,10 +37,18 @@ try {
   symlinkSync(join(root, "node_modules"), join(work, "node_modules"), "dir");
   const deno = JSON.parse(readFileSync(join(root, "deno.json"), "utf8")) as Record<string, unknown>;
   // The package's name and exports: deno doc then opens on the root module's documentation.
-  const exports = Object.fromEntries(entries.map((e) => [e.specifier === manifest.name ? "." : `./${e.specifier.slice(manifest.name.length + 1)}`, `./${e.source}`]));
+  const exports = Object.fromEntries(
+    entries.map((e) => [e.specifier === manifest.name ? "." : `./${e.specifier.slice(manifest.name.length + 1)}`, `./${e.source}`]),
+  );
   writeFileSync(
     join(work, "deno.json"),
-    JSON.stringify({ name: manifest.name, exports, imports: deno["imports"], compilerOptions: deno["compilerOptions"], nodeModulesDir: "manual" }),
+    JSON.stringify({
+      name: manifest.name,
+      exports,
+      imports: deno["imports"],
+      compilerOptions: deno["compilerOptions"],
+      nodeModulesDir: "manual",
+    }),
   );
   rmSync(output, { recursive: true, force: true });
   let log: string;
@@ -75,10 +83,13 @@ function rewrite(dir: string): void {
     if (statSync(path).isDirectory()) rewrite(path);
     else if (/\.(html|js|json)$/.test(name)) {
       const text = readFileSync(path, "utf8");
-      const next = text.replace(/(from\s+)(&quot;|")([^"&]+)(&quot;|")/g, (all, from: string, open: string, spec: string, close: string) => {
-        const specifier = byPath.get(spec);
-        return specifier === undefined ? all : `${from}${open}${specifier}${close}`;
-      });
+      const next = text.replace(
+        /(from\s+)(&quot;|")([^"&]+)(&quot;|")/g,
+        (all, from: string, open: string, spec: string, close: string) => {
+          const specifier = byPath.get(spec);
+          return specifier === undefined ? all : `${from}${open}${specifier}${close}`;
+        },
+      );
       if (next !== text) {
         writeFileSync(path, next);
         rewritten++;
@@ -87,4 +98,6 @@ function rewrite(dir: string): void {
   }
 }
 rewrite(output);
-console.log(`docs/api: the reference of ${entries.length} entry points (${[...byPath.values()].join(", ")}); usage lines in ${rewritten} files`);
+console.log(
+  `docs/api: the reference of ${entries.length} entry points (${[...byPath.values()].join(", ")}); usage lines in ${rewritten} files`,
+);

@@ -16,7 +16,9 @@ import { relative, resolve } from "node:path";
 import process from "node:process";
 import ts from "typescript";
 
-const root = resolve(import.meta.dirname, "..");
+// `--root <dir>` checks another package (the tests check made-up ones); by default, this one.
+const rootArg = process.argv.indexOf("--root");
+const root = rootArg === -1 ? resolve(import.meta.dirname, "..") : resolve(process.argv[rootArg + 1]!);
 const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
 
 /** The TypeScript source of each package entry point (dist/x/mod.js is built from src/x/mod.ts). */
@@ -81,7 +83,9 @@ function undocumentedMembers(name: string, symbol: ts.Symbol, checker: ts.TypeCh
       }
     } else if (ts.isClassDeclaration(declaration)) {
       for (const member of declaration.members) {
-        if (ts.isConstructorDeclaration(member) || ts.isClassStaticBlockDeclaration(member) || ts.isIndexSignatureDeclaration(member)) continue;
+        if (ts.isConstructorDeclaration(member) || ts.isClassStaticBlockDeclaration(member) || ts.isIndexSignatureDeclaration(member)) {
+          continue;
+        }
         const modifiers = ts.canHaveModifiers(member) ? ts.getModifiers(member) ?? [] : [];
         if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
         if (member.name === undefined || ts.isPrivateIdentifier(member.name)) continue;

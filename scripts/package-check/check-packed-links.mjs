@@ -33,5 +33,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()
     console.error(`${dead.length} link(s) in the packed Markdown to files the package lacks:\n  ${dead.join("\n  ")}`);
     process.exit(1);
   }
-  console.log(`ok   the packed README and docs link only to files in the package (${files.filter((f) => f.endsWith(".md")).length} Markdown files)`);
+  console.log(
+    `ok   the packed README and docs link only to files in the package (${files.filter((f) => f.endsWith(".md")).length} Markdown files)`,
+  );
 }

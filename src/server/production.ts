@@ -121,6 +121,9 @@ export function requireSecretAtStart(who: string, source: Secret | string, prefi
   }
   const bytes = byteLength(secret);
   if (bytes < MIN_SECRET_BYTES) {
-    throw new SvcError("secret_too_short", `${who}: the secret (${secret.source}) is ${bytes} bytes; it must be at least ${MIN_SECRET_BYTES}`);
+    throw new SvcError(
+      "secret_too_short",
+      `${who}: the secret (${secret.source}) is ${bytes} bytes; it must be at least ${MIN_SECRET_BYTES}`,
+    );
   }
 }

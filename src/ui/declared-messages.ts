@@ -18,7 +18,9 @@ export class DeclaredMessages {
     this.warned.add(msg);
     log.warn(
       `live.message ${JSON.stringify(msg)} is named by a handler in ${this.app}'s view but not declared in its messages ` +
-        `(${[...this.names].map((n) => JSON.stringify(n)).join(", ")}): a misspelling? Its events will reach update, which may not handle it`,
+        `(${
+          [...this.names].map((n) => JSON.stringify(n)).join(", ")
+        }): a misspelling? Its events will reach update, which may not handle it`,
     );
   }
 }

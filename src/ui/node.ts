@@ -86,7 +86,9 @@ function tagInfo(tag: string): TagInfo {
  */
 export function h<M = UntypedMessages>(tag: string, attrs?: Attrs<NoInfer<M>> | null, ...children: NoInfer<Child<M>>[]): UiElement<M> {
   const log = activeElementLog();
-  return (log === undefined ? elementOf(tag, attrs as Attrs, children as Child[]) : log.element(tag, attrs as Attrs, children as Child[], elementOf)) as unknown as UiElement<M>;
+  return (log === undefined
+    ? elementOf(tag, attrs as Attrs, children as Child[])
+    : log.element(tag, attrs as Attrs, children as Child[], elementOf)) as unknown as UiElement<M>;
 }
 
 /**
@@ -195,7 +197,9 @@ export function keyed<M = UntypedMessages>(key: string | number, node: UiElement
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
   const k = String(key);
   const log = activeElementLog();
-  return (log === undefined ? keyedElement(k, node as unknown as UiElement) : log.keyed(k, node as unknown as UiElement, keyedElement)) as unknown as UiElement<M>;
+  return (log === undefined
+    ? keyedElement(k, node as unknown as UiElement)
+    : log.keyed(k, node as unknown as UiElement, keyedElement)) as unknown as UiElement<M>;
 }
 
 function keyedElement(k: string, node: UiElement): UiElement {

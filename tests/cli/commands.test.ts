@@ -50,7 +50,9 @@ async function generatedApp(name: string): Promise<string> {
       exports: { ".": "./src/mod.ts", "./jsx-runtime": "./src/jsx/jsx-runtime.ts", "./jsx-dev-runtime": "./src/jsx/jsx-dev-runtime.ts" },
     }),
   );
-  for (const dep of ["hono", "@hono", "@types", "tsx", "typescript"]) symlinkSync(join(REPO, "node_modules", dep), join(modules, dep), "dir");
+  for (const dep of ["hono", "@hono", "@types", "tsx", "typescript"]) {
+    symlinkSync(join(REPO, "node_modules", dep), join(modules, dep), "dir");
+  }
   return dir;
 }
 
@@ -82,7 +84,10 @@ test("doctor on a module that only exports a factory says how to point it at the
   const result = svcLive(["doctor", "examples/hono-app/app.tsx"], REPO, { NODE_ENV: "production" });
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /production: the production gate is on \(read NODE_ENV=production\)/);
-  assert.match(result.stdout, /no live app found in the module: createApp is a function that doctor does not call: point doctor at the module that calls it/);
+  assert.match(
+    result.stdout,
+    /no live app found in the module: createApp is a function that doctor does not call: point doctor at the module that calls it/,
+  );
 });
 
 test("the command line knows --version and lists it in its usage", async () => {

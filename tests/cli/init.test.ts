@@ -90,7 +90,10 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   assert.equal(tsconfig.compilerOptions["strict"], true);
   assert.equal(tsconfig.compilerOptions["jsx"], "react-jsx");
   assert.equal(tsconfig.compilerOptions["jsxImportSource"], "svc-live");
-  assert.equal((pkg as unknown as { devDependencies: Record<string, string> }).devDependencies["typescript"], own.devDependencies["typescript"]);
+  assert.equal(
+    (pkg as unknown as { devDependencies: Record<string, string> }).devDependencies["typescript"],
+    own.devDependencies["typescript"],
+  );
   assert.match(readFileSync(join(dir, "bunfig.toml"), "utf8"), /^\[run\]\nbun = true$/m, "bun run start serves with Bun, not Node");
   assert.match(readFileSync(join(dir, "server.ts"), "utf8"), /process\.env\["PORT"\]/);
 

@@ -24,7 +24,7 @@ test("a network failure is named with the host and its cause; any other error pa
   const cause = new Error("connect ECONNREFUSED 10.0.0.1:443");
   const refused = withHost(new TypeError("fetch failed", { cause }), "db.example.com") as Error;
   assert.equal(refused.message, "cannot reach the database at db.example.com: fetch failed (connect ECONNREFUSED 10.0.0.1:443)");
-  const syntax = new Error("SQLITE_ERROR: near \"selec\": syntax error");
+  const syntax = new Error('SQLITE_ERROR: near "selec": syntax error');
   assert.equal(withHost(syntax, "db.example.com"), syntax);
   assert.ok(withHost(new TypeError("fetch failed"), undefined) instanceof TypeError, "a local database has no host to name");
 

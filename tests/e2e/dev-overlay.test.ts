@@ -25,7 +25,14 @@ const definition = {
     if (msg === "Boom") throw new RangeError("the counter cannot explode");
     return n + 1;
   },
-  view: (n: number) => Ui.h("main", {}, Ui.h("output", { id: "n" }, String(n)), Ui.h("button", { id: "inc", onClick: "Inc" }, "+"), Ui.h("button", { id: "boom", onClick: "Boom" }, "boom")),
+  view: (n: number) =>
+    Ui.h(
+      "main",
+      {},
+      Ui.h("output", { id: "n" }, String(n)),
+      Ui.h("button", { id: "inc", onClick: "Inc" }, "+"),
+      Ui.h("button", { id: "boom", onClick: "Boom" }, "boom"),
+    ),
 };
 
 /** The app built under `env`, served on 127.0.0.1. */
@@ -63,7 +70,11 @@ test("development: an app error shows an overlay with the message and the log li
 });
 
 test("production: an app error is logged, and the page shows no overlay and gets no detail", { skip }, async () => {
-  const served = await serve({ ENV: undefined, NODE_ENV: "production", SVC_AUTH_TOKEN_SECRET: "production-overlay-test-secret-0123456789" });
+  const served = await serve({
+    ENV: undefined,
+    NODE_ENV: "production",
+    SVC_AUTH_TOKEN_SECRET: "production-overlay-test-secret-0123456789",
+  });
   const page = await (await browser()).newPage();
   try {
     await page.goto(served.url);
@@ -74,7 +85,9 @@ test("production: an app error is logged, and the page shows no overlay and gets
     assert.equal(resp.status(), 500);
     const body = (await resp.json()) as Record<string, unknown>;
     assert.equal(body["report"], undefined, "no detail leaves the server in production");
-    await eventually(() => assert.ok(lines.slice(before).some((line) => line.includes('live.update failed') && line.includes('msg="Boom"'))));
+    await eventually(() =>
+      assert.ok(lines.slice(before).some((line) => line.includes("live.update failed") && line.includes('msg="Boom"')))
+    );
     // The client has read the reply (it logs the refusal) before this looks for the overlay.
     await page.click("#inc");
     await eventually(async () => assert.equal(await page.textContent("#n"), "1"));

@@ -40,20 +40,27 @@ async function renderTwice(app: { request: (path: string, init?: RequestInit) =>
 
 test("in development, a handler naming an undeclared message is logged once per name", async () => {
   lines.length = 0;
-  const app = await withEnv({ ENV: undefined, NODE_ENV: undefined }, () =>
-    Live.app<Model, Messages>({ ...definition, messages: { Inc: true, Draft: true } }, { title: "counter", messages: ["Extra"] }));
+  const app = await withEnv(
+    { ENV: undefined, NODE_ENV: undefined },
+    () => Live.app<Model, Messages>({ ...definition, messages: { Inc: true, Draft: true } }, { title: "counter", messages: ["Extra"] }),
+  );
   await renderTwice(app);
   const warned = undeclared();
   assert.equal(warned.length, 1, warned.join("\n"));
-  assert.match(warned[0]!, /live\.message "Ad" is named by a handler in counter's view but not declared in its messages \("Inc", "Draft", "Extra"\)/);
+  assert.match(
+    warned[0]!,
+    /live\.message "Ad" is named by a handler in counter's view but not declared in its messages \("Inc", "Draft", "Extra"\)/,
+  );
 });
 
 test("an app that declares no messages, or one built in production, logs nothing", async () => {
   lines.length = 0;
   await renderTwice(await withEnv({ ENV: undefined, NODE_ENV: undefined }, () => Live.app<Model>(definition)));
   await renderTwice(
-    await withEnv({ ENV: "production", SVC_AUTH_TOKEN_SECRET: "declared-messages-test-secret-0123456789" }, () =>
-      Live.app<Model, Messages>({ ...definition, messages: { Inc: true, Draft: true } })),
+    await withEnv(
+      { ENV: "production", SVC_AUTH_TOKEN_SECRET: "declared-messages-test-secret-0123456789" },
+      () => Live.app<Model, Messages>({ ...definition, messages: { Inc: true, Draft: true } }),
+    ),
   );
   assert.deepEqual(undeclared(), []);
 });

@@ -22,15 +22,16 @@ test("every relative link of the Markdown package.json ships names a file it shi
 });
 
 test("a link to a file the package lacks is reported, with the file it is in; schemes, anchors and folders with files are not", () => {
-  const files = ["README.md", "docs/guide.md", "docs/other.md", "LICENSE"];
+  const files = ["README.md", "manual/guide.md", "manual/other.md", "LICENSE"];
   const texts: Record<string, string> = {
-    "README.md": "[guide](docs/guide.md#setup) [bench](bench/RESULTS.md) [web](https://example.com/x.md) [top](#install) [docs](docs/)",
-    "docs/guide.md": "[back](../README.md) [sibling](other.md) [gone](../CONTRIBUTING.md) [license](../LICENSE)",
-    "docs/other.md": "[outside](../../elsewhere.md)",
+    "README.md":
+      "[guide](manual/guide.md#setup) [bench](bench/RESULTS.md) [web](https://example.com/x.md) [top](#install) [manual](manual/)",
+    "manual/guide.md": "[back](../README.md) [sibling](other.md) [gone](../CONTRIBUTING.md) [license](../LICENSE)",
+    "manual/other.md": "[outside](../../elsewhere.md)",
   };
   assert.deepEqual(deadLinks(files, (file: string) => texts[file] ?? ""), [
     "README.md: bench/RESULTS.md (not in the package)",
-    "docs/guide.md: ../CONTRIBUTING.md (not in the package)",
-    "docs/other.md: ../../elsewhere.md (not in the package)",
+    "manual/guide.md: ../CONTRIBUTING.md (not in the package)",
+    "manual/other.md: ../../elsewhere.md (not in the package)",
   ]);
 });

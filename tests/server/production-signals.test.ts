@@ -12,7 +12,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Live, Secret, Server, Ui } from "../../src/mod.ts";
 import { withEnv } from "../support/env.ts";
 
-const NONE = { ENV: undefined, MYAPP_ENV: undefined, NODE_ENV: undefined, SVC_AUTH_TOKEN_SECRET: undefined, SVC_TEST_GATE_SECRET: undefined };
+const NONE = {
+  ENV: undefined,
+  MYAPP_ENV: undefined,
+  NODE_ENV: undefined,
+  SVC_AUTH_TOKEN_SECRET: undefined,
+  SVC_TEST_GATE_SECRET: undefined,
+};
 const GOOD = "g".repeat(40);
 
 test("NODE_ENV=production turns the gate on; other NODE_ENV values do not; ENV and <PREFIX>_ENV win over it", async () => {
@@ -49,9 +55,15 @@ test("the start-up refusal names the signal it read and what to set", async () =
 
 test("slidingSession, tokenSession and withAuthSliding resolve their secret when built: missing in production throws there", async () => {
   const builders: Array<[string, () => unknown]> = [
-    ["slidingSession", () => Server.slidingSession({ cookie: "s", secretEnv: "SVC_TEST_GATE_SECRET", windowSeconds: 60, maxLifetimeSeconds: 600 })],
-    ["slidingSession", () =>
-      Server.slidingSession({ cookie: "s", secret: Secret.fromEnv("SVC_TEST_GATE_SECRET"), windowSeconds: 60, maxLifetimeSeconds: 600 })],
+    [
+      "slidingSession",
+      () => Server.slidingSession({ cookie: "s", secretEnv: "SVC_TEST_GATE_SECRET", windowSeconds: 60, maxLifetimeSeconds: 600 }),
+    ],
+    [
+      "slidingSession",
+      () =>
+        Server.slidingSession({ cookie: "s", secret: Secret.fromEnv("SVC_TEST_GATE_SECRET"), windowSeconds: 60, maxLifetimeSeconds: 600 }),
+    ],
     ["tokenSession", () => Server.tokenSession({ cookie: "s", secretEnv: "SVC_TEST_GATE_SECRET", lifetimeSeconds: 60 })],
     ["withAuthSliding", () => Server.withAuthSliding({ cookie: "s", secretEnv: "SVC_TEST_GATE_SECRET", sameSite: "Lax" })],
   ];
@@ -59,7 +71,10 @@ test("slidingSession, tokenSession and withAuthSliding resolve their secret when
     await withEnv({ ...NONE, NODE_ENV: "production" }, () => {
       assert.throws(build, (error: Error & { code?: string }) => {
         assert.equal(error.code, "secret_missing");
-        assert.match(error.message, new RegExp(`${who}: SVC_TEST_GATE_SECRET is not set, and the production gate is on \\(NODE_ENV=production\\)`));
+        assert.match(
+          error.message,
+          new RegExp(`${who}: SVC_TEST_GATE_SECRET is not set, and the production gate is on \\(NODE_ENV=production\\)`),
+        );
         assert.match(error.message, /set SVC_TEST_GATE_SECRET to at least 32 random bytes/);
         return true;
       });
@@ -75,7 +90,10 @@ test("slidingSession, tokenSession and withAuthSliding resolve their secret when
 test("Live.app resolves its secret option when built", async () => {
   const definition = { init: () => 0, update: (n: number) => n, view: () => Ui.h("p", {}, "x") };
   await withEnv({ ...NONE, NODE_ENV: "production", SVC_AUTH_TOKEN_SECRET: GOOD }, () => {
-    assert.throws(() => Live.app(definition, { secret: Secret.fromEnv("SVC_TEST_GATE_SECRET") }), /Live\.app: SVC_TEST_GATE_SECRET is not set/);
+    assert.throws(
+      () => Live.app(definition, { secret: Secret.fromEnv("SVC_TEST_GATE_SECRET") }),
+      /Live\.app: SVC_TEST_GATE_SECRET is not set/,
+    );
   });
   await withEnv({ ...NONE, NODE_ENV: "production" }, () => {
     assert.throws(() => Live.app(definition), /SVC_AUTH_TOKEN_SECRET is not set, and the production gate is on \(NODE_ENV=production\)/);

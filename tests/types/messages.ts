@@ -51,7 +51,11 @@ export const typed = Live.app<Model, Messages>({
     Ui.h(
       "main",
       {},
-      Ui.h("form", { onSubmit: "Add" }, Ui.h("input", { name: "draft", value: model.draft, onInput: "Draft", onKeydown: { key: "Escape", msg: "Clear" } })),
+      Ui.h(
+        "form",
+        { onSubmit: "Add" },
+        Ui.h("input", { name: "draft", value: model.draft, onInput: "Draft", onKeydown: { key: "Escape", msg: "Clear" } }),
+      ),
       Ui.h("ul", {}, model.todos.map(row)),
       Ui.h("ul", {}, model.todos.map((t) => Ui.h("li", { onClick: ["Remove", t.id] }, t.text))),
       Ui.h("button", { onClick: "Clear", disabled: model.todos.length === 0 }, "Clear"),
@@ -123,7 +127,12 @@ export const untyped = Live.app<Model>({
   init: () => ({ draft: "", todos: [] }),
   update: (model, msg, args) => (msg === "Anything" ? { ...model, draft: String(args.at(-1)) } : model),
   view: (model) =>
-    Ui.h("main", {}, Ui.h("button", { onClick: ["Anything", 1, "two", { three: [3] }] }, "go"), Ui.h("input", { onInput: "Whatever", value: model.draft })),
+    Ui.h(
+      "main",
+      {},
+      Ui.h("button", { onClick: ["Anything", 1, "two", { three: [3] }] }, "go"),
+      Ui.h("input", { onInput: "Whatever", value: model.draft }),
+    ),
 });
 
 // An untyped part (built outside any typed view) fits a typed view.
@@ -139,7 +148,9 @@ export const template = Live.app<Model, Messages>({
   init: () => ({ draft: "", todos: [] }),
   update: (model, _msg, _args) => model,
   view: (model) =>
-    Ui.html`<ul class=${"todos"}>${model.todos.map((t) => Ui.html`<li svc-key=${t.id} onClick=${["Remove", t.id]} hover=${{ color: "red" }}>${t.text}</li>`)}</ul>`,
+    Ui.html`<ul class=${"todos"}>${
+      model.todos.map((t) => Ui.html`<li svc-key=${t.id} onClick=${["Remove", t.id]} hover=${{ color: "red" }}>${t.text}</li>`)
+    }</ul>`,
 });
 
 export const templateMisspelled = Live.app<Model, Messages>({

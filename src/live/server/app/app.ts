@@ -364,7 +364,10 @@ export class LiveApp<Model> extends Hono<Env> {
 }
 
 /** `Live.app(definition, options)`. */
-export function app<Model, Messages = UntypedMessages>(definition: LiveDefinition<Model, Messages>, options?: LiveAppOptions): LiveApp<Model> {
+export function app<Model, Messages = UntypedMessages>(
+  definition: LiveDefinition<Model, Messages>,
+  options?: LiveAppOptions,
+): LiveApp<Model> {
   // The message map is the type checker's alone: at run time every message arrives as a name and JSON arguments.
   return new LiveApp(forRunning(definition as unknown as LiveDefinition<Model>, options ?? {}), options);
 }

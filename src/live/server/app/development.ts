@@ -47,7 +47,9 @@ function logLineId(): string {
 /** Logs a failed update or view (`live.update failed`) under a fresh id, and returns what a page may be told of it. */
 export function logAppError(msg: string, error: unknown): AppErrorReport {
   const logId = logLineId();
-  log.error(`live.update failed id=${logId} msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  log.error(
+    `live.update failed id=${logId} msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`,
+  );
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { logId, message: `update("${msg}") failed: ${message}` };
 }

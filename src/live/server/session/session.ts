@@ -352,5 +352,3 @@ export class LiveSession<Model> {
 const MOVED: StepOutcome = { kind: "moved" };
 /** A change kept, with its frame (none for a background change the render does not show). */
 type Kept = { readonly frame: Frame | undefined };
-
-
