@@ -1,5 +1,5 @@
 /**
- * The table page of bench/table.bench.ts (issue 28), defined once for both sides: a table of rows,
+ * The table page of bench/table.bench.ts, defined once for both sides: a table of rows,
  * each with a number input, a checkbox and a computed total, under an edit counter. One event
  * edits one row (a new quantity typed into its input).
  *

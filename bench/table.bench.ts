@@ -1,5 +1,5 @@
 /**
- * An event costs what it changes (issue 28). The page (bench/table-page.ts, defined once for both
+ * An event costs what it changes. The page (bench/table-page.ts, defined once for both
  * sides) is a table of rows, each with a number input, a checkbox and a computed total, under an
  * edit counter; one event types a new quantity into one row's input (reported in inputState, as
  * the client does), which changes that row's total and the counter.

@@ -67,7 +67,7 @@ async function serveDemo() {
     dropStreams(): () => void {
       let release = () => {};
       streamsHeld = new Promise<void>((resolve) => (release = resolve));
-      for (const session of demo.live.sessions.all()) session.frames.closeAll();
+      for (const session of demo.live.sessions.all()) session.frames.closeAll({ lost: false });
       return () => {
         streamsHeld = undefined;
         release();

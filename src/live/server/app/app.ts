@@ -39,7 +39,7 @@ import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../.
 import { AppEvents } from "./events.ts";
 import { noteBuiltApp } from "./watch.ts";
 import { forRunning } from "./development.ts";
-import type { LiveAppOptions } from "./options.ts";
+import { type AppSettings, type LiveAppOptions, withDefaults } from "./options.ts";
 import type { RouteContext } from "./route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
@@ -52,7 +52,6 @@ import { servePage } from "../http/page-route.ts";
 import { SessionRegistry } from "../registry/registry.ts";
 import { serveRender } from "../http/render-route.ts";
 import { exchangeRotation } from "../http/rotation.ts";
-import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
 import { LiveSession } from "../session/session.ts";
 import { SessionAccess } from "../access/session-access.ts";
 import { sessionBoundsOptions, type SessionCounts } from "../registry/bounds.ts";
@@ -81,7 +80,7 @@ type Env = SlidingEnv;
 /** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
   readonly sessions: SessionRegistry<Model>;
-  private readonly config: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
+  private readonly config: AppSettings;
   private readonly cookieName: string;
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
@@ -111,20 +110,20 @@ export class LiveApp<Model> extends Hono<Env> {
     if (!started.ok) throw new SvcError(started.error.code, started.error.message);
     if (options.secret instanceof Secret) requireSecretAtStart("Live.app", options.secret, options.prefix);
     noteBuiltApp(this);
-    this.config = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
+    const config = this.config = withDefaults(options);
     this.cookieName = sessionCookieName(options.name);
-    this.eventPath = this.config.basePath + EVENT_PATH;
-    this.now = options.now ?? (() => Date.now());
+    this.eventPath = config.basePath + EVENT_PATH;
+    this.now = config.now;
     this.extraMessages = new Set(options.messages ?? []);
     this.csrf = new CsrfTokens(options.secret);
     this.originAllowed = originCheck(options.allowedOrigins);
     this.sessions = new SessionRegistry<Model>({
       store: options.store,
       now: this.now,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
-      treeIdleMs: options.treeIdleMs ?? 10_000,
-      sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
-      maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
+      idleTimeoutMs: config.idleTimeoutMs,
+      treeIdleMs: config.treeIdleMs,
+      sweepEveryMs: config.sweepEveryMs,
+      maxTreeBytes: config.maxTreeBytes,
       bounds: sessionBoundsOptions({
         maxSessions: options.maxSessions,
         maxPending: options.maxPendingSessions,

@@ -30,7 +30,7 @@ import {
   storeFailed,
   storeUnavailable,
 } from "./refusals.ts";
-import type { LiveSession, StepOutcome } from "../session/session.ts";
+import type { EventOutcome, LiveSession } from "../session/session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 
 /**
@@ -48,7 +48,7 @@ export async function handleEvent<Model>(
   const cookies = req.headers.get("Cookie");
   const id = sessionIdIn(cookies, ctx.cookieName);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
-  const found = ctx.sessions.resolve(id, true);
+  const found = ctx.sessions.resolveForEvent(id);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   let session = resolved.session;
@@ -78,96 +78,101 @@ export async function handleEvent<Model>(
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
-  const first = processed(session, body, ctx.now());
-  let reply = first instanceof Promise ? await first : first;
+  let ran = runLocked(session, body, ctx.now());
+  if (ran instanceof Promise) ran = await ran;
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
-  for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.sessions.resolve(id, true)).catch(storeFailed);
+  for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
+    const again = await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed);
     if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
     session = again.session;
-    const current = session;
-    reply = await processed(current, body, ctx.now());
+    ran = await runLocked(session, body, ctx.now());
   }
-  if (reply === MOVED) return replicaDraining();
-  if (reply === STORE_FAILED) return storeUnavailable();
+  if (ran === STORE_FAILED || ran.kind === "moved") return replyFor(ran);
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
   const writes = ctx.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
+  const reply = replyFor(ran);
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
-/** The answer of `process` when the session moved to another replica before its change was kept. */
-const MOVED = Symbol("moved");
-type Processed = Response | typeof MOVED;
+/** The end of a batch whose entries were processed (their frames went out over SSE). */
+const BATCH_DONE = { kind: "batch_done" } as const;
+
+/** What running an event request under the session's lock gave: the session's outcome, a batch's end, or the store failing. */
+type Ran = EventOutcome | typeof BATCH_DONE | typeof STORE_FAILED;
+
+function isMoved(ran: Ran): boolean {
+  return ran !== STORE_FAILED && ran.kind === "moved";
+}
 
 /**
- * The event processed under the session's mutex, or STORE_FAILED when the store failed. An event
- * on a free mutex whose processing is synchronous (no shared store to wait for) is answered
- * without a promise.
+ * The request's entries applied under the session's lock, or STORE_FAILED when the store failed.
+ * An event on a free lock whose processing is synchronous (no shared store to wait for) is
+ * answered without a promise.
  */
-function processed<Model>(
-  session: LiveSession<Model>,
-  body: EventBody,
-  now: number,
-): Processed | typeof STORE_FAILED | Promise<Processed | typeof STORE_FAILED> {
-  let reply: Processed | Promise<Processed>;
+function runLocked<Model>(session: LiveSession<Model>, body: EventBody, now: number): Ran | Promise<Ran> {
+  let ran: Ran | Promise<Ran>;
   try {
-    reply = session.mutex.runNow(() => process(session, body, now));
+    ran = session.mutex.runNow(() => applyEntries(session, body, now));
   } catch (error) {
     return storeFailed(error);
   }
-  return reply instanceof Promise ? reply.catch(storeFailed) : reply;
+  return ran instanceof Promise ? ran.catch(storeFailed) : ran;
 }
 
-function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Processed | Promise<Processed> {
-  if (session.ended) return session.movedAway ? MOVED : sessionLost();
+function applyEntries<Model>(session: LiveSession<Model>, body: EventBody, now: number): Ran | Promise<Ran> {
   session.lastActive = now;
-  if (body.isBatch) return processBatch(session, body);
-  const [entry] = body.entries;
-  const outcome = session.step(entry!, body.inputState, true, body.page, body.lastAppliedSeq);
-  return outcome instanceof Promise ? outcome.then((known) => replyTo(session, known)) : replyTo(session, outcome);
+  if (body.isBatch) return applyBatch(session, body);
+  return session.step({ entry: body.entries[0]!, inputs: body.inputState, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, {
+    reply: true,
+  });
 }
 
 /** docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE. */
-async function processBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Processed> {
+async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Ran> {
   // The reported inputs go with the first entry processed (a re-sent one may be skipped).
   let inputs = body.inputState;
   for (const [i, entry] of body.entries.entries()) {
-    const stepped = session.step(entry, inputs, false, body.page, body.lastAppliedSeq);
+    const stepped = session.step({ entry, inputs, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, { reply: false });
     const outcome = stepped instanceof Promise ? await stepped : stepped;
+    // A session that had ended (or moved) before the batch answers it as it would one event.
+    if (i === 0 && outcome.kind === "ended") return outcome;
     if (outcome.kind === "duplicate") continue;
     // Entries before this one are kept; the rest are the next holder's to process (a re-sent
     // batch skips the kept ones by their seqs).
-    if (outcome.kind === "moved") return MOVED;
+    if (outcome.kind === "moved") return outcome;
     inputs = new Map();
     if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
   }
-  return new Response(null, { status: HTTP.batchDone });
+  return BATCH_DONE;
 }
 
-function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Processed {
-  switch (outcome.kind) {
+/** The reply to what running the request gave (docs/protocol.md#event-reply, #errors-and-statuses). */
+function replyFor(ran: Ran): Response {
+  if (ran === STORE_FAILED) return storeUnavailable();
+  switch (ran.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
-      if (session.ended) return sessionEnded();
-      return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
+      return ran.endsSession ? sessionEnded() : frameReply(ran.frame, fullHtmlOf(ran.frame.patches));
+    case "batch_done":
+      return new Response(null, { status: HTTP.batchDone });
     case "unknown_message":
       return badRequest("unknown_message", "no handler in the current render sends this message");
     case "handler_gone":
       return handlerGone();
     case "app_error":
-      return appError(outcome.report);
+      return appError(ran.report);
     case "ended":
       return sessionLost();
     case "duplicate":
       // Already processed (from this page's navigation batch, or a copy whose reply was lost): its
       // frame went out then. The seq tells the tab how far the session is, so a tab that never got
       // that frame waits for it and resyncs when it does not come (docs/protocol.md#errors-and-statuses).
-      return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(session.outSeq) } });
+      return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(ran.outSeq) } });
     case "moved":
-      return MOVED;
+      return replicaDraining();
   }
 }
 

@@ -13,7 +13,7 @@
  */
 import { log } from "../../../log.ts";
 import type { LiveTree } from "../../tree.ts";
-import type { EventEntry, InputReport, Move } from "../../../protocol/mod.ts";
+import type { Move } from "../../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
@@ -22,44 +22,58 @@ import { type AppErrorReport, logAppError, reportsToPage } from "../app/developm
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
-import { type Applied, type StepContext, stepEvent, stepMessage } from "./step.ts";
+import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage, type StepOutcome } from "./step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
 import { RenameLog } from "./rename-log.ts";
 import type { RenderIds } from "../streams/resume.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
-export interface SessionHost {
+export interface SessionHost<Model> {
   /** Saves the session's durable snapshot after a change (the session store). */
-  persist(session: LiveSession<unknown>): void;
+  persist(session: LiveSession<Model>): void;
   /**
    * Makes a change durable before its frame goes out (docs/deployment.md#several-replicas): `true`
    * when there is nothing to wait for (one process), else the shared store's fenced save, which
    * resolves to false when another replica has taken the session over: then nothing of the change
    * is kept, sent or run.
    */
-  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean>;
+  durable(session: LiveSession<Model>, state: SessionState<Model>, frame: Frame | undefined): true | Promise<boolean>;
   /** The session was taken over by another replica: this copy stops and is forgotten here. */
-  moved(session: LiveSession<unknown>): void;
+  moved(session: LiveSession<Model>): void;
   /** A task's message for a session that moved: applied where the session now is. */
-  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void;
-  rotate(session: LiveSession<unknown>): void;
-  bind(session: LiveSession<unknown>, userId: string): void;
-  end(session: LiveSession<unknown>): void;
+  redeliver(session: LiveSession<Model>, dispatch: Dispatch): void;
+  rotate(session: LiveSession<Model>): void;
+  bind(session: LiveSession<Model>, userId: string): void;
+  end(session: LiveSession<Model>): void;
   /** The session has just rendered or used its tree; the host may free older sessions' trees. */
-  usedTree(session: LiveSession<unknown>): void;
+  usedTree(session: LiveSession<Model>): void;
 }
 
-export type StepOutcome =
-  | { readonly kind: "frame"; readonly frame: Frame }
-  | { readonly kind: "unknown_message" }
-  /** The entry's handler left the tree (docs/protocol.md#ids-that-move). */
-  | { readonly kind: "handler_gone" }
+/**
+ * What came of one event entry (docs/protocol.md#event-reply, #errors-and-statuses): the step's own
+ * answers as they are (src/live/server/session/step.ts), the frame of an applied entry, and what
+ * only the session knows: that it had ended, or that another replica owns it now. The event route
+ * turns it into a Response, once.
+ */
+export type EventOutcome =
+  /** Applied: the frame is the reply. `endsSession`: the app's command ended the session with it (Live.endSession). */
+  | { readonly kind: "frame"; readonly frame: Frame; readonly endsSession: boolean }
+  /** An entry this page already sent: processed once, not again. `outSeq`: how far the session is. */
+  | { readonly kind: "duplicate"; readonly outSeq: number }
+  /** The step refused the entry. */
+  | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate" | "app_error"> }
+  /**
+   * The app's code threw: nothing of the entry was kept. `report`: what the page is told of it in
+   * development (docs/live-apps.md#mistakes-are-loud-in-development), undefined in production.
+   */
   | { readonly kind: "app_error"; readonly report: AppErrorReport | undefined }
+  /** The session had ended before the entry. */
   | { readonly kind: "ended" }
-  /** An entry this page already sent: processed once, not again. */
-  | { readonly kind: "duplicate" }
   /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
   | { readonly kind: "moved" };
+
+/** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
+export type SessionEvent = Omit<EventInput, "renames">;
 
 export type SessionInit = {
   readonly id: string;
@@ -87,7 +101,7 @@ export class LiveSession<Model> {
 
   constructor(
     private readonly app: LiveDefinition<Model>,
-    private readonly host: SessionHost,
+    private readonly host: SessionHost<Model>,
     init: SessionInit,
     state: SessionState<Model>,
     /** The streams already open for this session on this replica (it was held by another). */
@@ -144,7 +158,7 @@ export class LiveSession<Model> {
     let tree = this.rendered.kept;
     if (tree === undefined) {
       this.rendered.keep(tree = this.rendered.render(this.state.model));
-      this.host.usedTree(this as LiveSession<unknown>);
+      this.host.usedTree(this);
     }
     return tree;
   }
@@ -186,47 +200,41 @@ export class LiveSession<Model> {
   }
 
   /**
-   * Processes one event entry (docs/protocol.md#input-state). `inputs` are the
-   * client's dirty inputs (for a batch, they come with its first entry); `respond`: the frame is
-   * the request's reply, and names the entry's seq. The ids are those of the tree after frame
-   * `lastAppliedSeq`, when the client said which.
+   * Processes one event entry (docs/protocol.md#input-state). `event.inputs` are the client's
+   * dirty inputs (for a batch, they come with its first entry); its ids are those of the tree after
+   * frame `event.lastAppliedSeq`, when the client said which. `reply`: the frame is the request's
+   * reply, names the entry's seq and is not sent again to the page's own stream.
    */
-  step(
-    entry: EventEntry,
-    inputs: ReadonlyMap<string, InputReport>,
-    respond: boolean,
-    page?: string,
-    lastAppliedSeq?: number,
-  ): StepOutcome | Promise<StepOutcome> {
-    if (this.ended) return { kind: "ended" };
-    const stepped = stepEvent(
-      this.state,
-      this.currentTree(),
-      { entry, inputs, page, lastAppliedSeq, renames: this.renames },
-      this.stepContext,
-    );
+  step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
+    if (this.ended) return this.movedAway ? MOVED : ENDED;
+    const stepped = stepEvent(this.state, this.currentTree(), { ...event, renames: this.renames }, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
-        return stepped;
+        return { kind: "duplicate", outSeq: this.state.outSeq };
       case "unknown_message":
       case "handler_gone":
         this.state = stepped.state;
         return { kind: stepped.kind };
       case "app_error": {
         this.state = stepped.state;
-        const report = logAppError(entry.msg, stepped.error);
+        const report = logAppError(event.entry.msg, stepped.error);
         return { kind: "app_error", report: reportsToPage(this.app) ? report : undefined };
       }
       case "applied": {
         const kept = this.keepDurably(stepped, {
           patches: stepped.patches,
           ackInputs: stepped.ackInputs,
-          respondingTo: respond ? entry.seq : undefined,
-        }, respond ? page : undefined);
-        if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
-        return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
+          respondingTo: reply ? event.entry.seq : undefined,
+        }, reply ? event.page : undefined);
+        if (!(kept instanceof Promise)) return this.framed(kept.frame!);
+        return kept.then((done) => (done === undefined ? MOVED : this.framed(done.frame!)));
       }
     }
+  }
+
+  /** An applied entry's outcome: its frame, and whether the app ended the session with it. */
+  private framed(frame: Frame): EventOutcome {
+    return { kind: "frame", frame, endsSession: this.ended };
   }
 
   /**
@@ -257,12 +265,12 @@ export class LiveSession<Model> {
   private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined, repliedTo?: string): Kept | Promise<Kept | undefined> {
     const state = parts === undefined ? applied.state : withNextFrame(applied.state);
     const frame = parts === undefined ? undefined : frameOf(state.outSeq, parts);
-    const saved = this.host.durable(this as LiveSession<unknown>, state as SessionState<unknown>, frame);
+    const saved = this.host.durable(this, state, frame);
     if (saved === true) return this.keep(applied, state, frame, repliedTo);
     return saved.then((ok) => {
       if (this.ended) return undefined;
       if (!ok) {
-        this.host.moved(this as LiveSession<unknown>);
+        this.host.moved(this);
         return undefined;
       }
       return this.keep(applied, state, frame, repliedTo);
@@ -294,11 +302,11 @@ export class LiveSession<Model> {
    * expired), plainly when it carries on elsewhere ("moved": drained, or taken over, when the
    * streams stay with this replica's bus listener instead and `keepStreams` is set).
    */
-  stop(how: "lost" | "moved" = "lost", keepStreams = false): void {
+  stop(how: "lost" | "moved" = "lost", { keepStreams }: { readonly keepStreams: boolean } = { keepStreams: false }): void {
     this.ended = true;
     this.movedAway = how === "moved";
     this.subscriptions.stopAll();
-    if (!keepStreams) this.frames.closeAll(how === "lost");
+    if (!keepStreams) this.frames.closeAll({ lost: how === "lost" });
     this.rendered.release();
   }
 
@@ -310,14 +318,14 @@ export class LiveSession<Model> {
   private commit(applied: Applied<Model>): void {
     this.state = applied.state;
     this.rendered.keep(applied.tree, applied.state.model);
-    this.host.usedTree(this as LiveSession<unknown>);
+    this.host.usedTree(this);
     this.reconcileSubscriptions();
   }
 
   /** After a change is kept and sent: the app's command runs, the new state is persisted. */
   private afterChange(cmd: Cmd | undefined): void {
     this.run(cmd);
-    this.host.persist(this as LiveSession<unknown>);
+    this.host.persist(this);
   }
 
   private reconcileSubscriptions(): void {
@@ -338,17 +346,18 @@ export class LiveSession<Model> {
             if (!dispatch || (this.ended && !this.movedAway)) return;
             // A completion belongs to the session wherever it now runs: the owner applies it.
             const applied = this.ended ? false : await this.background(dispatch);
-            if (!applied) this.host.redeliver(this as LiveSession<unknown>, dispatch);
+            if (!applied) this.host.redeliver(this, dispatch);
           },
           (error: unknown) => log.error(`live.task failed: ${error instanceof Error ? error.message : String(error)}`),
         );
-      } else if (one.kind === "rotate") this.host.rotate(this as LiveSession<unknown>);
-      else if (one.kind === "bind") this.host.bind(this as LiveSession<unknown>, one.userId);
-      else if (one.kind === "end") this.host.end(this as LiveSession<unknown>);
+      } else if (one.kind === "rotate") this.host.rotate(this);
+      else if (one.kind === "bind") this.host.bind(this, one.userId);
+      else if (one.kind === "end") this.host.end(this);
     }
   }
 }
 
-const MOVED: StepOutcome = { kind: "moved" };
+const MOVED: EventOutcome = { kind: "moved" };
+const ENDED: EventOutcome = { kind: "ended" };
 /** A change kept, with its frame (none for a background change the render does not show). */
 type Kept = { readonly frame: Frame | undefined };
