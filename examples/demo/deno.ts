@@ -23,6 +23,12 @@ try {
 }
 const { demo, config, notes } = startDemo((name) => Deno.env.get(name), (name, value) => Deno.env.set(name, value), dotenv);
 
-Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch);
+try {
+  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch);
+} catch (error) {
+  if ((error as Error).name !== "AddrInUse") throw error;
+  console.error(`port ${config.port} is already in use; set PORT to another port (PORT=8788 deno run -A examples/demo/deno.ts)`);
+  Deno.exit(1);
+}
 // A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
 Deno.addSignalListener("SIGTERM", () => void demo.drain().finally(() => Deno.exit(0)));
