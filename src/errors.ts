@@ -49,6 +49,8 @@ export class SvcError extends Error {
   /** Always "SvcError". */
   override readonly name = "SvcError";
   /**
+   * An error with its code and message.
+   *
    * @param code the stable code callers branch on
    * @param message what happened, for people; never a token, password or secret
    */

@@ -20,8 +20,15 @@ import { dialectOf } from "./url.ts";
 
 /** A failed query. Its code is always "db_error"; the flag lets callers map a unique violation. */
 export class DbError extends SvcError {
+  /**
+   * A failed query's error.
+   *
+   * @param message what failed, without the statement's arguments
+   * @param uniqueViolation whether the database refused a duplicate key
+   */
   constructor(
     message: string,
+    /** Whether the database refused a duplicate key (an email taken). */
     readonly uniqueViolation: boolean,
   ) {
     super("db_error", message);

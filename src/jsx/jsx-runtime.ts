@@ -33,11 +33,13 @@ export declare namespace JSX {
   type ElementType = string | ((props: any) => Child);
   /** The prop that holds an element's children: `children`. */
   interface ElementChildrenAttribute {
+    /** The children prop. */
     // deno-lint-ignore ban-types -- TypeScript's convention: the name of this one property is what counts
     children: {};
   }
   /** The props every element and component takes: its `key`. */
   interface IntrinsicAttributes {
+    /** Keys the element (its `svc-key`), or the element a component returns. */
     readonly key?: Key | null | undefined;
   }
   /** The HTML and SVG elements, each with its typed attributes, handler props and style props. */

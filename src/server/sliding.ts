@@ -124,6 +124,7 @@ function payloadOf(token: string): JsonObject | undefined {
  * and Max-Age = the time to the token's exp (the sliding window for a fresh token).
  */
 export function setSlidingCookie(c: Context, token: string): void;
+/** The same for a plain handler: the response, with the cookie the request's sliding middleware would write. */
 export function setSlidingCookie(req: Request, token: string, resp: Response): Response;
 export function setSlidingCookie(reqOrContext: Request | Context, token: string, resp?: Response): Response | void {
   const req = reqOrContext instanceof Request ? reqOrContext : reqOrContext.req.raw;
