@@ -96,9 +96,14 @@ test("the command line knows --version and lists it in its usage", async () => {
   assert.match(out.join("\n"), /svc-live --version/);
 });
 
-test("the app init writes type-checks with its strict tsconfig.json, a TSX view included, and a wrong message does not", async () => {
+test("the app init writes type-checks with its strict tsconfig.json, a TSX view and the README's tour included, and a wrong message does not", async () => {
   const dir = await generatedApp("typed");
   writeFileSync(join(dir, "badge.tsx"), `export const badge = (n: number) => <span class="badge">{n}</span>;\n`);
+  // The README's tour replaces app.ts with a typed to-do list: it compiles in the app init wrote.
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const tour = /```ts\n(import \{ Live, Ui \} from "svc-live";\nimport \{ loadEnv \} from "\.\/env\.ts";[\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(tour !== undefined && tour.includes("Live.app<Model, Messages>"), "the README's tour, in its typed form");
+  writeFileSync(join(dir, "tour.ts"), tour);
   const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
   // The Node program on PATH runs the compiler, whichever runtime runs this test.
   const ok = spawnSync("node", [tsc, "-p", dir], { encoding: "utf8" });
