@@ -62,6 +62,18 @@ export async function andThenTask<A, B>(task: Task<A>, f: (value: A) => Task<B>)
   return result.ok ? f(result.value) : result;
 }
 
+/**
+ * The value `work` computes, or the error `code` with `message` when it throws: for a platform
+ * call that answers bad input by throwing (JSON.parse, JSON.stringify of a cycle).
+ */
+export function attempt<A>(work: () => A, code: ErrorCode, message: string): Result<A> {
+  try {
+    return ok(work());
+  } catch {
+    return err(code, message);
+  }
+}
+
 /** The helpers of `Result`: `Result.ok(value)`, `Result.err(code, message)`, `Result.map`, `Result.andThen`, `Result.mapErr`, `Result.unwrapOr`. */
 export const Result = { ok, err, map, andThen, mapErr, unwrapOr } as const;
 /** The helpers of `Task` (a Promise of a Result): `Task.andThenResult`, `Task.andThen`. */

@@ -52,6 +52,10 @@ export type RegistryOptions<Model = unknown> = {
   readonly build?: BuildSession<Model>;
 };
 
+/** How a lookup takes over a session another replica holds: claimed now, or by the event's save. */
+const EAGER = { lazy: false } as const;
+const LAZY = { lazy: true } as const;
+
 export class SessionRegistry<Model> implements SessionHost<Model> {
   private readonly sessions = new Map<string, LiveSession<Model>>();
   private readonly handles = new Map<LiveSession<Model>, string>();
@@ -157,7 +161,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
    * over from its saved state (then the answer is a promise); with none, the answer is at hand.
    */
   resolve(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
-    return this.lookUp(id, { lazy: false });
+    return this.lookUp(id, EAGER);
   }
 
   /**
@@ -165,7 +169,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
    * save of the event's change (one write per move).
    */
   resolveForEvent(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
-    return this.lookUp(id, { lazy: true });
+    return this.lookUp(id, LAZY);
   }
 
   private lookUp(id: string | undefined, how: { readonly lazy: boolean }): Resolved<Model> | Promise<Resolved<Model>> {

@@ -73,7 +73,7 @@ export type EventOutcome =
   | { readonly kind: "moved" };
 
 /** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
-export type SessionEvent = Omit<EventInput, "renames">;
+export type SessionEvent = EventInput;
 
 export type SessionInit = {
   readonly id: string;
@@ -118,6 +118,7 @@ export class LiveSession<Model> {
       update: app.update,
       render: (model) => this.rendered.render(model),
       extraMessages: init.extraMessages,
+      renames: this.renames,
     };
     this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
   }
@@ -207,7 +208,7 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
-    const stepped = stepEvent(this.state, this.currentTree(), { ...event, renames: this.renames }, this.stepContext);
+    const stepped = stepEvent(this.state, this.currentTree(), event, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };
