@@ -123,7 +123,7 @@ export function requireSecretAtStart(who: string, source: Secret | string, prefi
   if (bytes < MIN_SECRET_BYTES) {
     throw new SvcError(
       "secret_too_short",
-      `${who}: the secret (${secret.source}) is ${bytes} bytes; it must be at least ${MIN_SECRET_BYTES}`,
+      `${who}: the secret (${secret.source}) is ${bytes} bytes; it must be at least ${MIN_SECRET_BYTES} bytes`,
     );
   }
 }
