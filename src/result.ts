@@ -1,6 +1,7 @@
 /**
  * Result and Task (a Promise of a Result): expected failures are values, never exceptions
- * (CONTRIBUTING.md#conventions). `Result` is both the type and a small namespace of helpers.
+ * (CONTRIBUTING.md#conventions). The package exports `Result` and `Task` as both the type and a
+ * namespace of these helpers (src/result-namespaces.ts).
  */
 import { type ErrorCode, SvcError } from "./errors.ts";
 
@@ -73,8 +74,3 @@ export function attempt<A>(work: () => A, code: ErrorCode, message: string): Res
     return err(code, message);
   }
 }
-
-/** The helpers of `Result`: `Result.ok(value)`, `Result.err(code, message)`, `Result.map`, `Result.andThen`, `Result.mapErr`, `Result.unwrapOr`. */
-export const Result = { ok, err, map, andThen, mapErr, unwrapOr } as const;
-/** The helpers of `Task` (a Promise of a Result): `Task.andThenResult`, `Task.andThen`. */
-export const Task = { andThenResult, andThen: andThenTask } as const;
