@@ -9,8 +9,7 @@ type DenoApi = {
   serve(
     options: { port: number; onListen: (addr: { port: number }) => void },
     handler: (req: Request) => Response | Promise<Response>,
-  ): unknown;
-  addSignalListener(signal: "SIGTERM", handler: () => void): void;
+  ): object;
   exit(code: number): never;
 };
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
@@ -23,12 +22,14 @@ try {
 }
 const { demo, config, notes } = startDemo((name) => Deno.env.get(name), (name, value) => Deno.env.set(name, value), dotenv);
 
+// A replica being stopped drains without cutting a request, hands its sessions over and exits
+// (docs/deployment.md#draining).
 try {
-  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch);
+  demo.graceful.attach(
+    Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch),
+  );
 } catch (error) {
   if ((error as Error).name !== "AddrInUse") throw error;
   console.error(`port ${config.port} is already in use; set PORT to another port (PORT=8788 deno run -A examples/demo/deno.ts)`);
   Deno.exit(1);
 }
-// A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
-Deno.addSignalListener("SIGTERM", () => void demo.drain().finally(() => Deno.exit(0)));

@@ -12,6 +12,7 @@ import * as trees from "./tree.ts";
 import * as apps from "./server/app/app.ts";
 import * as commands from "./server/session/commands.ts";
 import * as subscriptions from "./server/session/subscriptions.ts";
+import * as desktops from "./desktop/desktop.ts";
 
 export { type ClientValues, diff } from "./diff/diff.ts";
 export { assignIds, keyOf, NAME_KEYED_TAGS, type ParsedId, parseId, sanitizeKey } from "./ids.ts";
@@ -41,9 +42,10 @@ export type { Frame } from "./server/streams/sse-wire.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/registry/snapshot-store.ts";
 export type { SessionCounts } from "./server/registry/bounds.ts";
 export { every, type Sub } from "./server/session/subscriptions.ts";
+export { desktop, type DesktopApp, type DesktopOptions } from "./desktop/desktop.ts";
 
 /**
- * `Live`: the app builder (`Live.app(definition, options)`), the commands an update may return
+ * `Live`: the app builder (`Live.app(definition, options)`), the desktop mode (`Live.desktop(app)`), the commands an update may return
  * (`Live.task`, `Live.batch`, `Live.bindSessionUser`, `Live.endSession`, ...), subscriptions
  * (`Live.every`) and the pure core.
  */
@@ -59,6 +61,7 @@ export namespace Live {
   export import keyOf = ids.keyOf;
   export import handlerFor = trees.handlerFor;
   export import app = apps.app;
+  export import desktop = desktops.desktop;
   export import every = subscriptions.every;
   export import task = commands.task;
   export import batch = commands.batch;

@@ -9,6 +9,7 @@ import * as sessions from "./auth-session.ts";
 import * as contextCookies from "./context-cookie.ts";
 import * as guards from "./guards.ts";
 import * as httpErrors from "./http-errors.ts";
+import * as gracefulDrain from "./graceful.ts";
 
 export type { ClientAddressOptions, TrustProxy } from "./client-address.ts";
 export type { Cookie } from "./cookies.ts";
@@ -26,6 +27,8 @@ export type {
   TokenSessionOptions,
 } from "./auth-session.ts";
 export type { GuardOptions } from "./guards.ts";
+export type { Drainable, DrainStep, Graceful, GracefulOptions, ProbedStore } from "./graceful.ts";
+export type { RuntimeServer } from "../runtime/server-stop.ts";
 export { HTTP_STATUS } from "./http-errors.ts";
 export { requireRole, requireUser } from "./guards.ts";
 export { slidingSession, tokenSession } from "./auth-session.ts";
@@ -48,6 +51,7 @@ export namespace Server {
   export import checkSecretAtStart = production.checkSecretAtStart;
   export import clientAddress = clientAddresses.clientAddress;
   export import clientAddressResolver = clientAddresses.clientAddressResolver;
+  export import graceful = gracefulDrain.graceful;
   export import withAuthSliding = sliding.authSliding;
   export import setCookie = contextCookies.setCookie;
   export import slidingSession = sessions.slidingSession;
