@@ -9,7 +9,7 @@
  * - A warning fails the run: the reference must build clean.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -25,6 +25,8 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
   const js = typeof target === "string" ? target : (target as { import?: string }).import;
   if (js === undefined || !js.startsWith("./dist/") || !js.endsWith(".js") || js === "./dist/client.js") continue;
   if (subpath === "./jsx-dev-runtime") continue; // the same as ./jsx-runtime, for the compiler
+  // A browser bundle (./client.js, ./split) is built from client/, not from a module of src/.
+  if (!existsSync(join(root, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")))) continue;
   entries.push({
     source: js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"),
     specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,

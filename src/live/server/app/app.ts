@@ -86,6 +86,7 @@ type Env = SlidingEnv;
 
 /** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
+  /** The app's sessions: counts and the bytes of kept trees, for monitoring (docs/deployment.md#memory). */
   readonly sessions: SessionRegistry<Model>;
   private readonly config: AppSettings;
   private readonly cookieName: string;
@@ -383,7 +384,50 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 }
 
-/** `Live.app(definition, options)`. */
+/**
+ * Builds a live app from its definition (docs/live-apps.md#the-app-definition): `init` makes a
+ * session's model, `update` turns a message into the next model (or `[model, command]`), `view`
+ * renders the model, and svc-live sends each page only what changed. The result is a Hono app:
+ * serve its `fetch`, or mount it with `app.route(path, live)`.
+ *
+ * `Messages`, when given, maps each message's name to the arguments `update` receives
+ * (docs/live-apps.md#typed-messages): `update` gets `msg` and `args` narrowed together, and the
+ * view's handler props are checked against it. Without it, any message name is accepted.
+ *
+ * The secret is resolved here: `SVC_AUTH_TOKEN_SECRET` (or the `secret` option) under 32 bytes
+ * throws, and so does a missing one while the production gate is on (docs/auth.md#production-gate).
+ *
+ * @param definition `init`, `update`, `view`, and optionally `subscriptions` and `messages`
+ * @param options the page's title and head, a `name` for a second app, session bounds, a store
+ *   (docs/live-apps.md#options)
+ * @returns the live app
+ * @throws {TypeError} for a definition without `init`, `update` and `view`, or a bad option
+ * @throws {SvcError} `secret_too_short`, or `secret_missing` in production
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * type Model = { count: number };
+ * type Messages = { Inc: []; Add: [amount: number] };
+ *
+ * export const app = Live.app<Model, Messages>({
+ *   init: () => ({ count: 0 }),
+ *   update: (model, msg, args) => {
+ *     switch (msg) {
+ *       case "Inc":
+ *         return { count: model.count + 1 };
+ *       case "Add":
+ *         return { count: model.count + args[0] };
+ *     }
+ *   },
+ *   view: (model) =>
+ *     Ui.h("p", {}, `Clicked ${model.count} times `, Ui.h("button", { onClick: "Inc" }, "+1"), Ui.h("button", { onClick: ["Add", 10] }, "+10")),
+ *   messages: { Inc: true, Add: true },
+ * }, { title: "Counter" });
+ *
+ * export default { fetch: app.fetch };
+ * ```
+ */
 export function app<Model, Messages = UntypedMessages>(
   definition: LiveDefinition<Model, Messages>,
   options?: LiveAppOptions,
