@@ -94,7 +94,9 @@ export function privateFolder(): {
       return file;
     },
     removeFile: (name) => rmSync(join(path, name), { force: true }),
-    remove: () => rmSync(path, { recursive: true, force: true }),
+    // The browser's helper processes can still be writing to the profile for a moment after the
+    // window's own process exits; rmSync retries ENOTEMPTY and EBUSY with these options.
+    remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }),
   };
 }
 

@@ -2,7 +2,7 @@
 // #session-rotation, #errors-and-statuses).
 // Each test runs with both browser clients (the split client shares the order, transport and recovery).
 import assert from "node:assert/strict";
-import { eachClient, json, ROOT, settle, sleep, status, TITLE } from "./support.ts";
+import { eachClient, json, ROOT, settle, sleep, status, TITLE, until } from "./support.ts";
 
 const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
 
@@ -336,7 +336,7 @@ eachClient("session-rotating is retried with backoff; a held rotation ticket is 
   await settle();
   assert.equal(p.client.sessionId, "h2", "X-Svc-Sid is adopted");
   p.el("r.2#button").click();
-  await sleep(50);
+  await until(() => p.requests.length >= 5);
   const urls = p.requests.map((r) => r.url.replace("/_svc/", ""));
   assert.deepEqual(urls, ["event", "event", "rotate", "event", "event"]);
   const rotate = p.requests[2]!;
@@ -368,7 +368,7 @@ eachClient(
     p.el("r.2#button").click();
     await settle();
     p.el("r.2#button").click();
-    await sleep(50);
+    await until(() => p.requests.length >= 4);
     const sent = p.requests.map((r) => [r.url.replace("/_svc/", ""), r.headers["X-Svc-Csrf"]]);
     assert.deepEqual(sent, [["event", "tok"], ["event", "tok-2"], ["rotate", "tok-2"], ["event", "tok-3"]]);
     assert.equal(p.reloads, 0);

@@ -61,6 +61,14 @@ export class FakeEventSource implements EventSourceLike {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until `done()` holds, checking every few milliseconds, for at most `ms` (then the test's
+ * own assertions say what was missing). For waits on a backoff, which a loaded machine stretches.
+ */
+export async function until(done: () => boolean, ms = 2_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(5);
+}
 /** Lets promise callbacks (fetch resolution, the send queue) run. */
 export const settle = async () => {
   for (let i = 0; i < 5; i++) await sleep(0);
