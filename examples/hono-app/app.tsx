@@ -6,9 +6,16 @@
 import { Hono } from "hono";
 import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
-import { type AuthEnv, Live, type Secret, Server } from "svc-live";
+import { type AuthEnv, Each, Live, type Secret, Server } from "svc-live";
 
-type Todos = { user: string; draft: string; items: { id: number; text: string }[]; next: number };
+type Todo = { id: number; text: string };
+type Todos = { user: string; draft: string; items: Todo[]; next: number };
+
+const TodoItem = (item: Todo) => (
+  <li>
+    {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
+  </li>
+);
 
 const TodoPage = ({ model }: { model: Todos }) => (
   <main>
@@ -18,11 +25,7 @@ const TodoPage = ({ model }: { model: Todos }) => (
       <button type="submit">Add</button>
     </form>
     <ul>
-      {model.items.map((item) => (
-        <li key={item.id}>
-          {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
-        </li>
-      ))}
+      <Each items={model.items} by={(item) => item.id} row={TodoItem} />
     </ul>
   </main>
 );

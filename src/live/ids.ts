@@ -66,10 +66,18 @@ export function assignIds(root: UiElement): LiveTree {
 const path: string[] = [];
 
 /**
+ * Elements the id walk resolved (not those it took as one object from the previous render): a
+ * counter that tests read to check that an unchanged row of a list is not walked
+ * (tests/ui/each.test.ts).
+ */
+export const walkVisits = { count: 0 };
+
+/**
  * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
  * children (the root's own injected styles). `depth`: the element's place in `path`.
  */
 function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, depth: number): LiveElement {
+  walkVisits.count++;
   const children = el.children;
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
