@@ -11,7 +11,7 @@
  * and the seg each took when it became its own live element): otherwise every
  * call after the first would reuse those, measuring neither the ids nor the diff. The walk that
  * forgets them is counted in our time. The diff also builds the tree a session would keep
- * (src/live/diff.ts, diffTrees), which is counted too. Peer: hono/jsx renderToString of the same new
+ * (src/live/diff/diff.ts, diffTrees), which is counted too. Peer: hono/jsx renderToString of the same new
  * tree, prebuilt (what a re-render-and-send server does per event). Our own full render is printed
  * beside it. Time: median of batches from alternating rounds after a warm-up. Bytes: patch JSON vs
  * the peer's HTML.
@@ -21,7 +21,7 @@
  */
 import { jsx } from "hono/jsx";
 import { renderToString } from "hono/jsx/dom/server";
-import { diff } from "../src/live/diff.ts";
+import { diff } from "../src/live/diff/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import { elementExtras, h, keyed, type UiElement } from "../src/ui/node.ts";

@@ -40,8 +40,8 @@ import { Auth } from "../src/auth/mod.ts";
 import { Db } from "../src/db/mod.ts";
 import type { JsonValue } from "../src/json.ts";
 import { app as liveApp } from "../src/live/server/mod.ts";
-import type { LiveApp } from "../src/live/server/app.ts";
-import { bindSessionUser } from "../src/live/server/commands.ts";
+import type { LiveApp } from "../src/live/server/app/app.ts";
+import { bindSessionUser } from "../src/live/server/session/commands.ts";
 import { setLogSink } from "../src/log.ts";
 import {
   eventBody,

@@ -10,7 +10,7 @@
  * Time: the median pair of alternating rounds (bench/report.ts medianPair). Target: the JSX path
  * within 1.1x of Ui.h's time.
  */
-import { diff } from "../src/live/diff.ts";
+import { diff } from "../src/live/diff/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import type { LiveTree } from "../src/live/tree.ts";

@@ -11,10 +11,10 @@
 import { Hono } from "hono";
 import type { JsonValue } from "../src/json.ts";
 import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
-import type { LiveApp } from "../src/live/server/app.ts";
+import type { LiveApp } from "../src/live/server/app/app.ts";
 import { type LiveElement, type LiveTree, textOf } from "../src/live/tree.ts";
 import { idsOf } from "./page-ids.ts";
-import { eventHold } from "../src/live/server/turn-batch.ts";
+import { eventHold } from "../src/live/server/http/turn-batch.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
 import { type BenchRow, medianPair, percentile } from "./report.ts";
@@ -228,7 +228,7 @@ export function elementCount(tree: LiveTree): number {
 /**
  * The peer: a bare Hono route that parses the same JSON body and answers with a JSON reply. With
  * `batched`, the route batches events by event-loop turn as the live server does
- * (src/live/server/turn-batch.ts): a reference, to tell what that batching is worth on its own.
+ * (src/live/server/http/turn-batch.ts): a reference, to tell what that batching is worth on its own.
  */
 export function bareApp(batched = false): Hono {
   const bare = new Hono();

@@ -77,7 +77,7 @@ async function measure(
 }
 
 // Every session keeping its tree (the "active" figure), then the default policy, where only the
-// most recently used few keep theirs (src/live/server/registry.ts).
+// most recently used few keep theirs (src/live/server/registry/registry.ts).
 const kept = await measure({ maxTreeBytes: Number.MAX_SAFE_INTEGER });
 await heapUsed();
 const policy = await measure({});

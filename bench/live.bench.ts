@@ -32,7 +32,7 @@
  *      read in the server child around each round: on a small machine the load generator shares
  *      the cores, so this says what each event costs the server apart from how fast the client
  *      can send. A busy live server processes the events of each event-loop turn together
- *      (src/live/server/turn-batch.ts); the bare route, as a plain Hono route, does not. For the
+ *      (src/live/server/http/turn-batch.ts); the bare route, as a plain Hono route, does not. For the
  *      template form the rounds also load the bare route batched the same way, for one more row
  *      (info): ours against that, which tells the batching's share of the ratio.
  *   4. 10,000 sessions with an open SSE stream each, over HTTP (Node only): the server child's RSS

@@ -14,7 +14,7 @@
  * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes,
  * flatBytes, lazyEstimatedBytes }, …] (lazyKeptBytes: the same for the page with each row a
  * `Ui.lazy` part; estimatedBytes and lazyEstimatedBytes: what the tree budget counts for the
- * session of each, src/live/server/tree-budget.ts;
+ * session of each, src/live/server/registry/tree-budget.ts;
  * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
  * attribute bag and children and nothing else, one such tree per session: the least a library that
  * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per

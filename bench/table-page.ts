@@ -5,7 +5,7 @@
  *
  * `tablePage(h, model)` is written against a hyperscript function, and each side passes its own:
  *
- *   ours       `Ui.h` in a live app (src/live/server/app.ts), served at POST /_svc/event
+ *   ours       `Ui.h` in a live app (src/live/server/app/app.ts), served at POST /_svc/event
  *   hono/html  an `h` that writes each element with hono/html's `html` template and its escaping
  *   hono/jsx   hono/jsx's `jsx`, rendered with toString
  *
@@ -20,7 +20,7 @@ import { escapeToBuffer } from "hono/utils/html";
 import { jsx } from "hono/jsx";
 import type { JsonValue } from "../src/json.ts";
 import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
-import type { LiveApp } from "../src/live/server/app.ts";
+import type { LiveApp } from "../src/live/server/app/app.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
 

@@ -44,7 +44,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { LiveApp } from "../src/live/server/app.ts";
+import type { LiveApp } from "../src/live/server/app/app.ts";
 import { type BenchRow, median, medianPair, report } from "./report.ts";
 import {
   type H,
@@ -434,7 +434,7 @@ if (wants("memory")) {
   }
 }
 
-/** The tree budget's estimate of a session (src/live/server/tree-budget.ts) against the heap it keeps. */
+/** The tree budget's estimate of a session (src/live/server/registry/tree-budget.ts) against the heap it keeps. */
 function estimateRow(page: string, estimatedBytes: number, keptBytes: number): BenchRow {
   return {
     name: `the tree budget's estimate of that session, ${page}`,

@@ -1,6 +1,6 @@
 /**
  * Builds the browser client: bundles client/main.ts (and the wire modules it imports) into one
- * minified ES module and writes it into src/live/server/client-bundle.ts as the CLIENT_BUNDLE
+ * minified ES module and writes it into src/generated/client-bundle.ts as the CLIENT_BUNDLE
  * string the live handler serves at <base>/_svc/client.js. Prints the raw, minified and gzipped
  * sizes; the target is at most 10 KB gzipped, and the build fails above it.
  *
@@ -16,7 +16,7 @@
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-const target = `${root}src/live/server/client-bundle.ts`;
+const target = `${root}src/generated/client-bundle.ts`;
 const LIMIT_GZIP = 10 * 1024;
 const DOC = "/**\n" +
   " * The browser client, bundled from client/ into one ES module (npm run build:client writes this\n" +
@@ -59,11 +59,11 @@ console.log(
 if (gzip > LIMIT_GZIP) throw new Error("the client bundle is over its size limit");
 
 if (process.argv.includes("--check")) {
-  const written = await import("../src/live/server/client-bundle.ts");
+  const written = await import("../src/generated/client-bundle.ts");
   if (written.CLIENT_BUNDLE !== min || written.CLIENT_BUNDLE_VERSION !== version) {
-    throw new Error("src/live/server/client-bundle.ts is out of date: run npm run build:client");
+    throw new Error("src/generated/client-bundle.ts is out of date: run npm run build:client");
   }
-  console.log("src/live/server/client-bundle.ts is up to date");
+  console.log("src/generated/client-bundle.ts is up to date");
 } else {
   // esbuild prints the module verbatim after the banner; the string keeps the bundle byte for byte.
   await build({
@@ -78,5 +78,5 @@ if (process.argv.includes("--check")) {
     logLevel: "warning",
     allowOverwrite: true,
   });
-  console.log("wrote src/live/server/client-bundle.ts");
+  console.log("wrote src/generated/client-bundle.ts");
 }

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLIENT_BUNDLE } from "../src/live/server/client-bundle.ts";
+import { CLIENT_BUNDLE } from "../src/generated/client-bundle.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const src = join(root, "src");

@@ -32,7 +32,7 @@ function check(from: string, target: string, path: string, anchor: string): void
 }
 
 for (const file of tracked) {
-  if (!/\.(md|ts|tsx|js|mjs)$/.test(file) || file.startsWith("src/live/server/client-bundle")) continue;
+  if (!/\.(md|ts|tsx|js|mjs)$/.test(file) || file.startsWith("src/generated/")) continue;
   const text = readFileSync(file, "utf8");
   if (file.endsWith(".md")) {
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {

@@ -11,7 +11,7 @@
  *
  * This file is the pure part: it judges what the command line loaded and returns findings.
  */
-import { LiveApp } from "../live/server/app.ts";
+import { LiveApp } from "../live/server/app/app.ts";
 import { checkSecretAtStart, productionGateOn } from "../server/production.ts";
 
 export type Finding = { readonly level: "ok" | "warn" | "error"; readonly check: string; readonly message: string };

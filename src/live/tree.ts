@@ -88,7 +88,7 @@ export function hasRawKid(el: LiveElement): boolean {
 }
 
 /**
- * A copy of `el` holding `kids` (the diff's kept tree, src/live/diff.ts). A lazy part is never
+ * A copy of `el` holding `kids` (the diff's kept tree, src/live/diff/diff.ts). A lazy part is never
  * copied: it builds its own kids again when read, a copy would hold them for good, and the next
  * render hands back the part itself (src/ui/lazy-part.ts).
  */

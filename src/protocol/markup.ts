@@ -24,7 +24,7 @@ export const KEY_FILTER_ATTR = "data-svc-keyfilter";
 /**
  * Each handler kind's message, for the client to post back: `data-svc-<kind>` (data-svc-click,
  * data-svc-input, ...) holds the message name (`Inc`), or a JSON array (`["Add",1]`) when it has
- * arguments. The server checks a posted message against its own tree (src/live/server/session.ts).
+ * arguments. The server checks a posted message against its own tree (src/live/server/session/session.ts).
  */
 export const MSG_ATTR_PREFIX = "data-svc-";
 /** The attribute that carries a handler's message for an event kind (`data-svc-click`). */

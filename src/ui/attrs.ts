@@ -8,7 +8,7 @@
  * renders as the attribute's own name (`checked="checked"`), which the HTML parser reads as true.
  * One exception: an option's `value=""` is kept, since an option without a value takes its text as
  * its value (`<option value="">choose</option>` is a select's "nothing chosen"); the diff replaces
- * an option whose value becomes or stops being "" rather than patch it (src/live/diff.ts).
+ * an option whose value becomes or stops being "" rather than patch it (src/live/diff/diff.ts).
  */
 import type { JsonValue } from "../json.ts";
 import { EVENT_KINDS, type EventKind, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR } from "../protocol/mod.ts";

@@ -8,7 +8,7 @@
  * children are those of its previous call, its children are already the previous render's
  * objects, and the element is too: the unchanged parts of a page become the previous render's
  * objects from the leaves up, and the id walk and the diff skip each as one object
- * (src/live/ids.ts, src/live/diff.ts), as they skip static parts built once. This is what
+ * (src/live/ids.ts, src/live/diff/diff.ts), as they skip static parts built once. This is what
  * LiveView's change tracking or a template compiler (src/ui/template.ts) knows from the markup,
  * found here from the values, with no change to the app.
  *

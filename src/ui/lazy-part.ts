@@ -146,7 +146,7 @@ export class LazyPart implements UiElement {
     return !this.keepsSubtree;
   }
 
-  /** The tags of its element children, in order, each followed by "," (child matching's shape, src/live/match.ts). */
+  /** The tags of its element children, in order, each followed by "," (child matching's shape, src/live/diff/match.ts). */
   get childTags(): string {
     return this.summary.childTags;
   }
@@ -197,7 +197,7 @@ function summaryOf(kids: readonly UiNode[]): Summary {
 /**
  * Adds the messages of a placed element's handlers and of those below it to `into`: a lazy part's
  * below its root from what it noted when placed, so that no part is built again for them. The
- * part's summary and a tree's message check (src/live/server/tree-index.ts) both collect this way.
+ * part's summary and a tree's message check (src/live/server/session/step.ts) both collect this way.
  */
 export function collectMessages(el: UiElement, into: Set<string>): void {
   const handlers = el.handlers;

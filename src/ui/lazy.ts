@@ -6,7 +6,7 @@
  * lazy calls returned and the arguments they were built from. A call whose function and arguments
  * are the same (`Object.is`, one by one) as a call of the previous render gets that render's
  * element back without running `fn`; the id walk and the diff then skip it as one object
- * (src/live/ids.ts, src/live/diff.ts). An event that changes one field of a form rebuilds that
+ * (src/live/ids.ts, src/live/diff/diff.ts). An event that changes one field of a form rebuilds that
  * field only. `Ui.html` templates (src/ui/template.ts) keep their calls in the same memo, per
  * template, with a rule of their own for comparing values.
  *
@@ -17,7 +17,7 @@
  * Memory: a session keeps, beside its rendered tree, the arguments and view elements of its last
  * render's template and `Ui.h` calls (the last in src/ui/element-log.ts) and the calls of its lazy
  * parts, which keep their arguments rather than their elements (src/ui/lazy-part.ts); all are
- * dropped with the tree (a quiet session, src/live/server/session.ts), and never shared with
+ * dropped with the tree (a quiet session, src/live/server/session/session.ts), and never shared with
  * another session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
 import { ElementLog } from "./element-log.ts";

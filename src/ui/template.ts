@@ -15,7 +15,7 @@
  *
  * - an element with no hole anywhere inside it is built once per template and the same object is
  *   handed back by every call, in every session; the id walk and the diff skip an element they
- *   have seen as one object (src/live/ids.ts, src/live/diff.ts), so a page's static markup costs
+ *   have seen as one object (src/live/ids.ts, src/live/diff/diff.ts), so a page's static markup costs
  *   nothing per render;
  * - within a live session's render, a template call whose values are the same as those of a call
  *   of the same template in the previous render gets that render's element back without building

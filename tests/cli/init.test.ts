@@ -16,7 +16,7 @@ import { decodeBytes } from "../../src/runtime/base64url.ts";
 import { fileSystem } from "../../src/runtime/fs.ts";
 import { generateSecret, init, SECRET_BYTES } from "../../src/cli/init.ts";
 import { main } from "../../src/cli/main.ts";
-import { LiveApp } from "../../src/live/server/app.ts";
+import { LiveApp } from "../../src/live/server/app/app.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]+$/, "");
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";

@@ -1,7 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { LIMITS } from "../../src/protocol/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
@@ -138,7 +138,7 @@ test("an update that overflows the stack gets the app-error reply, and the sessi
 });
 
 test("the depth check counts nesting, not brackets: many shallow brackets pass, and the limit holds on both sides", async () => {
-  const { checkDepth } = await import("../../src/live/server/body-limits.ts");
+  const { checkDepth } = await import("../../src/live/server/http/body-limits.ts");
   const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
   assert.equal(checkDepth(deep(LIMITS.maxDepth)).ok, true);
   assert.equal(checkDepth(deep(LIMITS.maxDepth + 1)).ok, false);
@@ -152,7 +152,7 @@ test("the depth check counts nesting, not brackets: many shallow brackets pass, 
 
 test("the depth check on the raw text agrees with the parsed value's depth, strings with brackets and escapes included", async () => {
   const { default: fc } = await import("fast-check");
-  const { checkDepth } = await import("../../src/live/server/body-limits.ts");
+  const { checkDepth } = await import("../../src/live/server/http/body-limits.ts");
   const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
   console.log(`fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
   const tricky = fc.constantFrom("[", "]", "{", "}", '"', "\\", '\\"[', "[[[", "]]}}", "\\\\");

@@ -4,7 +4,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { CLIENT_BUNDLE, CLIENT_BUNDLE_VERSION } from "../../src/live/server/client-bundle.ts";
+import { CLIENT_BUNDLE, CLIENT_BUNDLE_VERSION } from "../../src/generated/client-bundle.ts";
 import { formAppPool } from "./apps.ts";
 
 const freshApp = formAppPool(after);

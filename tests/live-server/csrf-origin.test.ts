@@ -1,7 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Secret } from "../../src/auth/mod.ts";
-import { CsrfTokens } from "../../src/live/server/csrf.ts";
+import { CsrfTokens } from "../../src/live/server/http/csrf.ts";
 import { buttonId, formAppPool } from "./apps.ts";
 import { cookieHeader, openTab, type Tab } from "./harness.ts";
 

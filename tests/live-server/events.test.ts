@@ -4,10 +4,10 @@ import { buttonId, formAppPool } from "./apps.ts";
 import { openTab } from "./harness.ts";
 import { Live } from "../../src/live/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
 import type { FormModel } from "./apps.ts";
 import { setLogSink } from "../../src/log.ts";
-import { MemorySessionStore } from "../../src/live/server/store.ts";
+import { MemorySessionStore } from "../../src/live/server/registry/snapshot-store.ts";
 
 // docs/protocol.md#event-request, docs/protocol.md#event-reply, docs/protocol.md#sequence-numbers.
 const freshApp = formAppPool(after);

@@ -1,8 +1,8 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
-import { MemorySessionStore } from "../../src/live/server/store.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
+import { MemorySessionStore } from "../../src/live/server/registry/snapshot-store.ts";
 import { type LogLevel, setLogSink } from "../../src/log.ts";
 import { cookieHeader, eventually, openTab, sleep, type Tab } from "./harness.ts";
 import { withEnv } from "../server/env-helpers.ts";

@@ -1,7 +1,7 @@
 // A browser stand-in for the live server tests: it loads the page, keeps the cookies, posts events
 // with the CSRF header and reads SSE frames, all through app.fetch.
-import type { LiveApp } from "../../src/live/server/app.ts";
-import type { Frame } from "../../src/live/server/frames.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
+import type { Frame } from "../../src/live/server/streams/sse-wire.ts";
 
 export type Tab = {
   cookies: string;

@@ -2,15 +2,15 @@
  * A session's per-input bookkeeping (the stored input seqs, their acks and their eviction), and
  * the diff of each event, do work in proportion to what an event names and changes, not to the
  * number of inputs or rows the tab has touched over its life: counted in element visits of the id
- * lookups (src/live/tree.ts, lookupVisits) and pairs the diff compares (src/live/diff.ts,
+ * lookups (src/live/tree.ts, lookupVisits) and pairs the diff compares (src/live/diff/diff.ts,
  * diffVisits), not timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { lookupVisits } from "../../src/live/tree.ts";
-import { diffVisits } from "../../src/live/diff.ts";
-import { versionedMapWork } from "../../src/live/server/versioned-map.ts";
+import { diffVisits } from "../../src/live/diff/diff.ts";
+import { versionedMapWork } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab, type Tab } from "./harness.ts";
@@ -116,7 +116,7 @@ test("a keystroke's stored input seq costs one entry, not a copy of every input 
   assert.equal(session.inputSeqs.size, ROWS);
   assert.equal(session.inputSeqs.get(ids[ROWS - 1]!), seq.n, "the last keystroke's seq is stored");
   assert.equal(session.inputSeqs.get(ids[0]!), 1, "and the first one's is still there");
-  // Entries copied or moved between versions of the map (src/live/server/versioned-map.ts): a copy
+  // Entries copied or moved between versions of the map (src/live/server/session/versioned-map.ts): a copy
   // of the map per keystroke would count every input touched so far, ROWS * (ROWS - 1) / 2 in all.
   const total = work.reduce((a, b) => a + b, 0);
   assert.equal(total, 0, `entries copied over ${ROWS} keystrokes: ${total}`);

@@ -1,14 +1,14 @@
 /**
- * The eviction of stored input seqs from the event's patches (src/live/server/input-eviction.ts)
+ * The eviction of stored input seqs from the event's patches (src/live/server/session/input-pruning.ts)
  * finds exactly the stored ids that are not in the new tree, as looking every one of them up would.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff } from "../../src/live/diff.ts";
+import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, forEachElement, lookupVisits } from "../../src/live/tree.ts";
-import { inputsLeft } from "../../src/live/server/input-eviction.ts";
+import { inputsLeft } from "../../src/live/server/session/input-pruning.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import { build, mutate, specArb } from "../live/support/trees.ts";
 

@@ -1,6 +1,6 @@
 /**
  * A long-lived tab's kept tree and memo are rendered afresh from the model every so often
- * (src/live/server/session-render.ts, REFRESH_EVERY), so that they are not scattered over the heap.
+ * (src/live/server/session/render.ts, REFRESH_EVERY), so that they are not scattered over the heap.
  * It is the same render: across the refreshes, every event's patches are exactly what it changed,
  * the diff stays as small as on a fresh tab, and the render the client would resync from is the
  * model's.
@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { render } from "../../src/live/render.ts";
-import { diffVisits } from "../../src/live/diff.ts";
+import { diffVisits } from "../../src/live/diff/diff.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab } from "./harness.ts";

@@ -4,7 +4,7 @@
 // handler-gone and nothing is processed.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { GONE, RenameLog, UNKNOWN } from "../../src/live/server/rename-log.ts";
+import { GONE, RenameLog, UNKNOWN } from "../../src/live/server/session/rename-log.ts";
 import { shiftingApp } from "../client/shifting-app.ts";
 import { openTab } from "./harness.ts";
 import { idsIn } from "../live/support/dom.ts";
@@ -344,7 +344,7 @@ test("an event body older than the session's log has its ids read as they are (d
   const a = fresh();
   const tab = await openTab(a.live);
   for (let seq = 1; seq <= 3; seq++) await tab.post({ seq, msg: "Add", handlerId: `r.${seq + 7}#div.0#button`, lastAppliedSeq: seq - 1 });
-  // The log forgets those frames (as past its bound, or for a quiet session, src/live/server/registry.ts sweep).
+  // The log forgets those frames (as past its bound, or for a quiet session, src/live/server/registry/registry.ts sweep).
   const session = [...a.live.sessions.all()][0]!;
   session.forgetRenames();
   const textNow = TEXT_AT(6);

@@ -1,10 +1,10 @@
 /**
- * The session mutex (src/live/server/mutex.ts): one work at a time, in arrival order; a free
+ * The session mutex (src/live/server/session/mutex.ts): one work at a time, in arrival order; a free
  * mutex runs synchronous work at once.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Mutex } from "../../src/live/server/mutex.ts";
+import { Mutex } from "../../src/live/server/session/mutex.ts";
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 

@@ -9,7 +9,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { LiveSession } from "../../src/live/server/session.ts";
+import type { LiveSession } from "../../src/live/server/session/session.ts";
 import { forEachElement } from "../../src/live/tree.ts";
 import { shiftingApp, type ShiftModel } from "../client/shifting-app.ts";
 import { openTab } from "./harness.ts";

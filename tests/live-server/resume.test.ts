@@ -2,7 +2,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
 import { openTab, type Tab } from "./harness.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
 
 // docs/protocol.md#resume: frames carry `id: <seq>`; a stream that reconnects with Last-Event-ID
 // gets the frames it missed from the session's buffer, or one full render when the gap is too old.

@@ -1,17 +1,17 @@
 /**
- * The session access policy on its own (src/live/server/session-access.ts): which user a sliding
+ * The session access policy on its own (src/live/server/access/session-access.ts): which user a sliding
  * token names, when binding moves a session to a new id, when a page load starts a new session,
  * and what the revocation gate answers for a new and an existing session (real SQLite).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Auth, Db } from "../../src/mod.ts";
-import { RevocationGate } from "../../src/live/server/gate.ts";
-import { SessionRegistry } from "../../src/live/server/registry.ts";
-import { SessionAccess } from "../../src/live/server/session-access.ts";
-import { LiveSession } from "../../src/live/server/session.ts";
-import { initialState } from "../../src/live/server/session-state.ts";
-import { MemorySessionStore } from "../../src/live/server/store.ts";
+import { RevocationGate } from "../../src/live/server/access/revocation-gate.ts";
+import { SessionRegistry } from "../../src/live/server/registry/registry.ts";
+import { SessionAccess } from "../../src/live/server/access/session-access.ts";
+import { LiveSession } from "../../src/live/server/session/session.ts";
+import { initialState } from "../../src/live/server/session/state.ts";
+import { MemorySessionStore } from "../../src/live/server/registry/snapshot-store.ts";
 import { type FormModel, formUpdate, formView, initialForm } from "./apps.ts";
 
 const NOW = 1_700_000_000_000;

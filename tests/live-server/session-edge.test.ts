@@ -1,15 +1,15 @@
 /**
- * The session's edge (src/live/server/session.ts, session-frames.ts): frames stamped with the
+ * The session's edge (src/live/server/session/session.ts, src/live/server/streams/session-frames.ts): frames stamped with the
  * next outSeq and fanned out to streams, replayed to a stream that reconnects, and a session
  * restored in another process from the snapshot its host persisted, carrying on where it was.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Frame, FrameSink } from "../../src/live/server/frames.ts";
-import { LiveSession, type SessionHost } from "../../src/live/server/session.ts";
-import { SessionFrames } from "../../src/live/server/session-frames.ts";
-import { initialState, snapshotOf, stateFromSnapshot } from "../../src/live/server/session-state.ts";
-import type { SessionSnapshot } from "../../src/live/server/store.ts";
+import type { Frame, FrameSink } from "../../src/live/server/streams/sse-wire.ts";
+import { LiveSession, type SessionHost } from "../../src/live/server/session/session.ts";
+import { SessionFrames } from "../../src/live/server/streams/session-frames.ts";
+import { initialState, snapshotOf, stateFromSnapshot } from "../../src/live/server/session/state.ts";
+import type { SessionSnapshot } from "../../src/live/server/registry/snapshot-store.ts";
 import { forEachElement } from "../../src/live/tree.ts";
 import { type FormModel, formUpdate, formView, initialForm } from "./apps.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The pure session step (src/live/server/session-step.ts) under random sequences of events: it
+ * The pure session step (src/live/server/session/step.ts) under random sequences of events: it
  * never changes what it is given, takes no outSeq, keeps input seqs rising and within the tree,
  * acks only inputs the client was shown, processes a page's entry once, and its patches turn the
  * DOM of the previous render into the DOM of the next.
@@ -11,11 +11,11 @@ import type { JsonValue } from "../../src/json.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
-import type { EventEntry, InputReport } from "../../src/live/server/body.ts";
-import { initialState, type SessionState, snapshotOf, stateFromSnapshot } from "../../src/live/server/session-state.ts";
-import { RECENT_PAGES, type StepContext, stepEvent, stepMessage } from "../../src/live/server/session-step.ts";
-import { followRenames } from "../../src/live/server/rename-log.ts";
-import { VersionedMap } from "../../src/live/server/versioned-map.ts";
+import type { EventEntry, InputReport } from "../../src/live/server/http/body.ts";
+import { initialState, type SessionState, snapshotOf, stateFromSnapshot } from "../../src/live/server/session/state.ts";
+import { RECENT_PAGES, type StepContext, stepEvent, stepMessage } from "../../src/live/server/session/step.ts";
+import { followRenames } from "../../src/live/server/session/rename-log.ts";
+import { VersionedMap } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import { applyPatches } from "../live/support/apply.ts";
 import { canon, parse } from "../live/support/dom.ts";
@@ -94,7 +94,7 @@ function inputOf(event: Event, tree: LiveTree): { entry: EventEntry; inputs: Map
 }
 
 /**
- * What a state holds, as plain data: its input seqs are a versioned map (src/live/server/versioned-map.ts),
+ * What a state holds, as plain data: its input seqs are a versioned map (src/live/server/session/versioned-map.ts),
  * whose representation changes when an older version is read, not what it holds (sorted by id: the
  * order of its entries is not part of it).
  */

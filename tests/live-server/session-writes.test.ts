@@ -1,9 +1,9 @@
-// A session's ordered store writes (src/live/server/session-writes.ts; docs/deployment.md#rotation-on-any-replica):
+// A session's ordered store writes (src/live/server/replicas/store-writes.ts; docs/deployment.md#rotation-on-any-replica):
 // in order, a failed one seen only by a strict save, and a refused rotation move tried again
 // before the next save and before the reply, its failure over once it goes through.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SessionWrites } from "../../src/live/server/session-writes.ts";
+import { SessionWrites } from "../../src/live/server/replicas/store-writes.ts";
 
 const session = () => ({});
 const refused = () => Promise.reject(new Error("store down (test)"));

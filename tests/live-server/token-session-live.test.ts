@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { Live, Secret, Ui } from "../../src/mod.ts";
 import { type AuthEnv, Server } from "../../src/server/mod.ts";
-import type { LiveApp } from "../../src/live/server/app.ts";
+import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { cookieHeader } from "./harness.ts";
 import { withEnv } from "../server/env-helpers.ts";
 

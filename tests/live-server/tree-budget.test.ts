@@ -1,12 +1,12 @@
 /**
- * The byte budget of kept trees (src/live/server/tree-budget.ts): least recently used trees go
+ * The byte budget of kept trees (src/live/server/registry/tree-budget.ts): least recently used trees go
  * first, never the one in use, and the estimate follows the size of the page.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { estimateTreeBytes, TreeBudget } from "../../src/live/server/tree-budget.ts";
+import { estimateTreeBytes, TreeBudget } from "../../src/live/server/registry/tree-budget.ts";
 import { assignIds } from "../../src/live/ids.ts";
-import { SessionRender } from "../../src/live/server/session-render.ts";
+import { SessionRender } from "../../src/live/server/session/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 
 test("holders within the budget keep their trees", () => {

@@ -1,11 +1,11 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { eventHold } from "../../src/live/server/turn-batch.ts";
+import { eventHold } from "../../src/live/server/http/turn-batch.ts";
 import { atTurnEnd } from "../../src/runtime/turn.ts";
 import { buttonId, formAppPool } from "./apps.ts";
 import { openTab } from "./harness.ts";
 
-// src/live/server/turn-batch.ts: a busy server processes the events of a turn together, at its end.
+// src/live/server/http/turn-batch.ts: a busy server processes the events of a turn together, at its end.
 const freshApp = formAppPool(after);
 
 const turnEnd = () => new Promise<void>((resolve) => atTurnEnd(resolve));

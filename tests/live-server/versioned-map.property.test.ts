@@ -1,12 +1,12 @@
 /**
- * The versioned map of a session's input seqs (src/live/server/versioned-map.ts): every version
+ * The versioned map of a session's input seqs (src/live/server/session/versioned-map.ts): every version
  * keeps what it held, whichever versions are updated or read after it and in whatever order, and
  * updating the newest version copies nothing.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { VersionedMap, versionedMapWork } from "../../src/live/server/versioned-map.ts";
+import { VersionedMap, versionedMapWork } from "../../src/live/server/session/versioned-map.ts";
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`fast-check seed ${seed} (FC_SEED=${seed} to replay)`);

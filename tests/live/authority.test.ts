@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { diff } from "../../src/live/diff.ts";
+import { diff } from "../../src/live/diff/diff.ts";
 import { h } from "../../src/ui/node.ts";
 
 const field = (value: string) => h("form", {}, h("input", { name: "title", value, onInput: "Set" }));

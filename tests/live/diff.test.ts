@@ -1,7 +1,7 @@
 /** Each diff rule of docs/protocol.md#patches and docs/protocol.md#limits, with the exact patches expected. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { diff } from "../../src/live/diff.ts";
+import { diff } from "../../src/live/diff/diff.ts";
 import { render } from "../../src/live/render.ts";
 import { h, keyed, raw } from "../../src/ui/node.ts";
 import { applyPatches } from "./support/apply.ts";

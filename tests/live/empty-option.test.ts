@@ -3,7 +3,7 @@
 // to remove an attribute, and an option without a value takes its text as its value).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { diff } from "../../src/live/diff.ts";
+import { diff } from "../../src/live/diff/diff.ts";
 import { render } from "../../src/live/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 

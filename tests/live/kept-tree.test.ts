@@ -1,6 +1,6 @@
 /**
  * The render a session keeps between events. The diff returns it beside the patches: the new
- * render with the parts that equal the old one replaced by the old objects (src/live/diff.ts), so
+ * render with the parts that equal the old one replaced by the old objects (src/live/diff/diff.ts), so
  * the kept tree must still mean exactly the new render: it renders the same markup as a fresh
  * render, and the next diff from it is right. Neither tree given to the diff changes. A change the
  * client already shows (the authority map hides its patch) is a change all the same.
@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff, diffTrees } from "../../src/live/diff.ts";
+import { diff, diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";

@@ -7,11 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diffTrees } from "../../src/live/diff.ts";
+import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
-import { estimateTreeBytes } from "../../src/live/server/tree-budget.ts";
-import { messagesOf } from "../../src/live/server/tree-index.ts";
+import { estimateTreeBytes } from "../../src/live/server/registry/tree-budget.ts";
+import { messagesOf } from "../../src/live/server/session/step.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
 import { Ui } from "../../src/ui/mod.ts";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff } from "../../src/live/diff.ts";
+import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { h } from "../../src/ui/node.ts";

@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diffTrees } from "../../src/live/diff.ts";
+import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";

@@ -12,7 +12,7 @@
  * with one process it is `MemoryBus`, behind the same interface, so eviction is pushed there too.
  * Session keys are hashes (session-key.ts): a notice never carries a cookie.
  */
-import type { Frame } from "../server/frames.ts";
+import type { Frame } from "../server/streams/sse-wire.ts";
 
 export type BusMessage =
   | { readonly t: "frame"; readonly app: string; readonly key: string; readonly from: string; readonly frame: Frame }

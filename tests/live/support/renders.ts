@@ -4,7 +4,7 @@
  * same view do, and its patches turn the first page into each next one.
  */
 import assert from "node:assert/strict";
-import { diff } from "../../../src/live/diff.ts";
+import { diff } from "../../../src/live/diff/diff.ts";
 import { assignIds } from "../../../src/live/ids.ts";
 import { render } from "../../../src/live/render.ts";
 import { LazyMemo, renderWithMemo } from "../../../src/ui/lazy.ts";

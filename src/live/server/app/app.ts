@@ -1,0 +1,361 @@
+/**
+ * Live.app: the low-level live app builder (docs/protocol.md#endpoints). It is a Hono app: serve
+ * its `fetch` (a Web-standard handler), or put it in a Hono app of yours with
+ * `app.route("/live", live)` or `app.mount("/live", live.fetch)`:
+ *
+ *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
+ *                                 (src/live/server/http/page-route.ts)
+ *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below)
+ *   POST <base>/_svc/event        events (src/live/server/app/events.ts, src/live/server/http/event-route.ts)
+ *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias; src/live/server/http/stream-route.ts)
+ *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
+ *                                 (src/live/server/http/render-route.ts)
+ *   POST <base>/_svc/rotate       exchanges a rotated-away cookie, for the tab holding the ticket
+ *                                 (src/live/server/http/rotation.ts)
+ *   GET  <base>/_svc/client.js    the browser client
+ *
+ * The base is where the app is mounted, and nothing needs to say it (docs/protocol.md#mounting):
+ * a page loads the client through its own URL with a query, and tells the client its path within
+ * the app, from which the client works out the base from its location. `app.mount` hands the app
+ * a request with the mount's prefix taken off, so only the browser knows that prefix
+ * (src/live/server/app/mounting.ts).
+ *
+ * This module builds the app and wires the routes; who may use a session, and as whom, is
+ * src/live/server/access/session-access.ts.
+ *
+ * Builder methods (.withAuthSliding, .withRevocation) configure the app before its first request;
+ * the middleware they add runs at one place ahead of every route, so order never depends on calls.
+ */
+import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
+import type { Db } from "../../../db/db.ts";
+import { SvcError } from "../../../errors.ts";
+import { withCookie } from "../../../server/cookies.ts";
+import { checkSecretAtStart, SECRET_ENV } from "../../../server/production.ts";
+import { readEnv } from "../../../runtime/env.ts";
+import { secureContextOf, secureCookies } from "../../../server/secure.ts";
+import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../../server/sliding.ts";
+import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
+import { AppEvents } from "./events.ts";
+import type { LiveAppOptions } from "./options.ts";
+import type { LiveAppParts } from "./route-context.ts";
+import { CsrfTokens } from "../http/csrf.ts";
+import { originCheck } from "../http/origin.ts";
+import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
+import { RevocationGate } from "../access/revocation-gate.ts";
+import { clientScript } from "./client-script.ts";
+import { isClientRequest, mountOf, pathOf } from "./mounting.ts";
+import { servePage } from "../http/page-route.ts";
+import { SessionRegistry } from "../registry/registry.ts";
+import { serveRender } from "../http/render-route.ts";
+import { exchangeRotation } from "../http/rotation.ts";
+import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
+import { LiveSession } from "../session/session.ts";
+import { SessionAccess } from "../access/session-access.ts";
+import { sessionBoundsOptions, type SessionCounts } from "../registry/bounds.ts";
+import type { SessionState } from "../session/state.ts";
+import type { SessionFrames } from "../streams/session-frames.ts";
+import { listenForEvictions } from "../access/eviction-listener.ts";
+import { type Replication, shareSessions } from "../replicas/replication.ts";
+import { Sealer } from "../../store/seal.ts";
+import { assertStorable, jsonCodec, type ModelCodec } from "../../store/codec.ts";
+import { serveStream } from "../http/stream-route.ts";
+import {
+  CLIENT_PATH,
+  EVENT_PATH,
+  HOST_PREFIX,
+  RENDER_PATH,
+  ROTATE_PATH,
+  sessionCookieName,
+  SSE_ALIAS_PATH,
+  SUBSCRIBE_PATH,
+} from "../../../protocol/mod.ts";
+
+export type { LiveAppOptions };
+
+type Env = SlidingEnv;
+
+/** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
+export class LiveApp<Model> extends Hono<Env> {
+  readonly sessions: SessionRegistry<Model>;
+  private readonly config: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
+  private readonly cookieName: string;
+  private readonly now: () => number;
+  private readonly extraMessages: ReadonlySet<string>;
+  private readonly csrf: CsrfTokens;
+  private readonly originAllowed: (req: Request) => boolean;
+  private readonly middleware: MiddlewareHandler<Env>[] = [];
+  /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
+  private readonly access: SessionAccess<Model>;
+  /** What the routes share (src/live/server/app/route-context.ts). */
+  private readonly parts: LiveAppParts<Model>;
+  /** The event route (src/live/server/app/events.ts). */
+  private readonly events: AppEvents<Model>;
+  /** Set by the first request: the configuration is fixed from then on. */
+  private started = false;
+  private replication: Replication | undefined;
+  private stopEvictions: (() => void) | undefined;
+
+  constructor(
+    private readonly definition: LiveDefinition<Model>,
+    options: LiveAppOptions = {},
+  ) {
+    super();
+    if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
+      throw new TypeError("Live.app needs { init, update, view } functions");
+    }
+    const started = checkSecretAtStart(options.prefix);
+    if (!started.ok) throw new SvcError(started.error.code, started.error.message);
+    this.config = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
+    this.cookieName = sessionCookieName(options.name);
+    this.eventPath = this.config.basePath + EVENT_PATH;
+    this.now = options.now ?? (() => Date.now());
+    this.extraMessages = new Set(options.messages ?? []);
+    this.csrf = new CsrfTokens(options.secret);
+    this.originAllowed = originCheck(options.allowedOrigins);
+    this.sessions = new SessionRegistry<Model>({
+      store: options.store,
+      now: this.now,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
+      treeIdleMs: options.treeIdleMs ?? 10_000,
+      sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
+      maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
+      bounds: sessionBoundsOptions({
+        maxSessions: options.maxSessions,
+        maxPending: options.maxPendingSessions,
+        pendingMs: options.pendingSessionMs,
+      }),
+      onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
+    });
+    this.access = new SessionAccess({
+      sessions: this.sessions,
+      now: this.now,
+      cookieName: this.cookieName,
+      secure: (req) => this.secure(req),
+    });
+    this.parts = {
+      definition,
+      sessions: this.sessions,
+      access: this.access,
+      csrf: this.csrf,
+      cookieName: this.cookieName,
+      now: this.now,
+      extraMessages: this.extraMessages,
+      originAllowed: this.originAllowed,
+      secure: (req) => this.secure(req),
+      title: this.config.title,
+      head: this.config.head,
+      heartbeatMs: this.config.heartbeatMs,
+      replication: () => this.replication,
+    };
+    this.events = new AppEvents(this.parts, this.config.prefix);
+    this.addRoutes();
+    // Assigned here rather than declared as a field: a field's initialiser would have to read
+    // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
+    const dispatch = this.fetch;
+    /**
+     * The Web-standard handler: `export default { fetch: app.fetch }`. Events, the hot path, skip
+     * the router when no middleware is mounted (no sliding token to verify): the route is known
+     * from the method and path, and the Secure-cookie rule the middleware would apply runs here.
+     * That saves a measurable share of an event (bench/live.bench.ts).
+     */
+    this.fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
+      if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) {
+        this.started = true;
+        return this.events.direct(req);
+      }
+      return dispatch(req, env as never, ctx as never);
+    };
+  }
+
+  private readonly eventPath: string;
+
+  /**
+   * Mounts the sliding-session middleware (docs/auth.md#hono-middleware): its options, or a
+   * `Server.slidingSession` the app sits behind. Behind that middleware (`app.route`), the token
+   * was verified and slid in front and is not again; the app still starts a new session when the
+   * token names another user, so a sign-in as someone else never sees the previous user's model.
+   */
+  withAuthSliding(options: Omit<SlidingOptions, "prefix"> | SessionMiddleware): this {
+    this.configure();
+    const settings = typeof options === "function" ? options.sliding : options;
+    if (settings === undefined) throw new TypeError("withAuthSliding takes sliding options or a Server.slidingSession middleware");
+    const own = authSliding({ ...settings, prefix: this.config.prefix });
+    this.middleware.push((c, next) => (slidingRanFor(c.req.raw, settings.cookie) ? next() : own(c, next)));
+    this.access.tokenCookie = { cookie: settings.cookie, sameSite: settings.sameSite };
+    return this;
+  }
+
+  /**
+   * Binds live sessions to the user of a session middleware (docs/auth.md#hono-middleware), sliding
+   * or fixed-lifetime: a page load whose token names another user starts a new live session, and
+   * an eviction clears the token cookie. A sliding session is `withAuthSliding(session)`. Behind the
+   * middleware (`app.route`) its verdict is read from the request; mounted alone the app runs it.
+   */
+  withAuth(session: SessionMiddleware): this {
+    if (session.sliding !== undefined) return this.withAuthSliding(session);
+    this.configure();
+    const claimsFromAuth = (c: Context<AuthEnv & SlidingEnv>) => c.set("svcAuth", c.get("auth")?.claims);
+    this.middleware.push(async (c, next) => {
+      const both = c as unknown as Context<AuthEnv & SlidingEnv>;
+      if (sessionMiddlewareRan(c)) {
+        claimsFromAuth(both);
+        return next();
+      }
+      await session(c as unknown as Context<AuthEnv>, async () => {
+        claimsFromAuth(both);
+        await next();
+      });
+    });
+    this.access.tokenCookie = session.tokenCookie;
+    return this;
+  }
+
+  /**
+   * Enables the revocation gate (docs/auth.md#live-sessions-and-the-gate); `db` must be
+   * the Db given to Auth. Until this is called the gate is inert.
+   */
+  withRevocation(db: Db): this {
+    this.configure();
+    this.access.gate = new RevocationGate(db);
+    // Pushed, not lazy: a revoke or disable ends the user's sessions here at once (access/eviction-listener.ts).
+    this.stopEvictions?.();
+    this.stopEvictions = listenForEvictions(this.access.gate, this.sessions);
+    return this;
+  }
+
+  /**
+   * Drops the browser's live session cookie (both spellings) from a response, so the next page
+   * load starts a new session whose init sees the request afresh: for example a login or sign-up
+   * route that redirects back to the live app with an error in the URL.
+   */
+  freshSession(resp: Response): Response {
+    const expired = "Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
+    return withCookie(HOST_PREFIX + this.cookieName, "", expired, withCookie(this.cookieName, "", expired, resp));
+  }
+
+  /** What the app is configured with, for `svc-live doctor`. */
+  describe(): {
+    readonly gate: boolean;
+    readonly sliding: boolean;
+    readonly name: string | undefined;
+    readonly prefix: string | undefined;
+  } {
+    return {
+      gate: this.access.gate !== undefined,
+      sliding: this.access.tokenCookie !== undefined,
+      name: this.config.name,
+      prefix: this.config.prefix,
+    };
+  }
+
+  /** Live, pending (never connected), evicted and expired session counts, for monitoring. */
+  sessionCounts(): SessionCounts {
+    return this.sessions.counts();
+  }
+
+  /**
+   * Shares the app's sessions between replicas through `db` (docs/deployment.md#several-replicas):
+   * on Postgres, any replica serves any request, revocation reaches every replica at once, and a
+   * restart loses nothing saved. Another database keeps sessions in this process. The model must
+   * be plain JSON data or come with a `codec`; that is checked now, on the model `init` makes for
+   * a bare request, and a model that cannot be stored throws SvcError "model_not_serialisable".
+   */
+  withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model> } = {}): this {
+    this.configure();
+    if (db.dialect !== "postgres") return this;
+    // Each replica checks the CSRF tokens the others issued: they need one key.
+    if (this.config.secret === undefined && !readEnv(SECRET_ENV)) {
+      throw new SvcError(
+        "secret_missing",
+        `shared sessions need the same secret on every replica: set ${SECRET_ENV} or the live app's secret option`,
+      );
+    }
+    const bare = new Request("http://localhost/");
+    const [probe] = splitUpdate(this.definition.init({ url: new URL(bare.url), auth: undefined, request: bare }));
+    assertStorable(probe, options.codec);
+    const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
+    const build = (id: string, state: SessionState<Model>, frames: SessionFrames) =>
+      new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages }, state, frames);
+    // Rotated-away ids are stored sealed under a key from the app's secret (src/live/store/seal.ts).
+    const sealer = new Sealer(this.csrf.derivedKey("live-rotation-seal"));
+    this.replication = shareSessions({
+      registry: this.sessions,
+      db,
+      app: this.cookieName,
+      codec,
+      now: this.now,
+      build,
+      gate: () => this.access.gate,
+      sealer,
+    });
+    return this;
+  }
+
+  /** Resolves once the app listens for other replicas' notices (at once without shared sessions). */
+  ready(): Promise<void> {
+    return this.replication?.ready ?? Promise.resolve();
+  }
+
+  /**
+   * Graceful shutdown (docs/deployment.md#several-replicas): stops taking new sessions, lets each
+   * session finish what it is doing (every change is already saved), gives up its lease and
+   * closes its streams, so its clients reconnect to another replica. Wire it to SIGTERM.
+   */
+  async drain(): Promise<void> {
+    this.stopEvictions?.();
+    await this.sessions.drain();
+  }
+
+  /** Ends every session and stops the app's timers (for shutdown and tests). */
+  close(): void {
+    this.stopEvictions?.();
+    this.sessions.close();
+  }
+
+  /** Builder methods must come before the first request. */
+  protected configure(): void {
+    if (this.started) throw new TypeError("configure the live app before its first request");
+  }
+
+  /**
+   * The routes, on this app itself, so `app.route(path, live)` copies them into another Hono app.
+   * The builders' middleware runs from one place ahead of them (`runMiddleware`).
+   */
+  private addRoutes(): void {
+    const base = this.config.basePath;
+    this.use(secureCookies({ prefix: this.config.prefix }));
+    this.use((c, next) => this.runMiddleware(c, next));
+    this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
+    this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
+    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
+    const page = (
+      c: Context<Env>,
+    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    this.get(`${base}/*`, page);
+    if (base !== "") this.get(base, page);
+  }
+
+  /** The builders' middleware (the sliding token's), in the order they were added. */
+  private runMiddleware(c: Context<Env>, next: Next): Promise<void> | Promise<Response | void> {
+    this.started = true;
+    const chain = this.middleware;
+    const step = async (i: number): Promise<void> => {
+      if (i === chain.length) return next();
+      const res = await chain[i]!(c, () => step(i + 1));
+      if (res instanceof Response && !c.finalized) c.res = res;
+    };
+    return chain.length === 0 ? next() : step(0);
+  }
+
+  private secure(req: Request): boolean {
+    return secureContextOf(req, this.config.prefix);
+  }
+}
+
+/** `Live.app(definition, options)`. */
+export function app<Model>(definition: LiveDefinition<Model>, options?: LiveAppOptions): LiveApp<Model> {
+  return new LiveApp(definition, options);
+}

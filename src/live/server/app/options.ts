@@ -1,0 +1,67 @@
+/**
+ * The options of `Live.app` (src/live/server/app/app.ts): the page, the session lifetimes and bounds,
+ * the store, the CSRF key and the origins the app is served at.
+ */
+import type { Secret } from "../../../auth/secret.ts";
+import type { SessionStore } from "../registry/snapshot-store.ts";
+
+/** Options of `Live.app`. */
+export type LiveAppOptions = {
+  /** A sub-app's name: its session cookie is svc_<name>_sid (docs/protocol.md#sessions-and-cookies). */
+  readonly name?: string;
+  /**
+   * Deprecated: a live app finds where it is mounted (`app.route`, `app.mount`). A prefix of its
+   * own routes, for the old way of serving it under a path (`app.all("/live/*", (c) => live.fetch(c.req.raw))`).
+   */
+  readonly basePath?: string;
+  readonly title?: string;
+  /** Extra markup for the page's <head> (the app vouches for it). */
+  readonly head?: string;
+  /** The app's <PREFIX>_ENV prefix for the production gate. */
+  readonly prefix?: string;
+  /** A session with no event and no open stream for this long ends (default 30 min). */
+  readonly idleTimeoutMs?: number;
+  /** A quiet session frees its rendered tree after this long (default 10 s). */
+  readonly treeIdleMs?: number;
+  /**
+   * How many bytes of rendered trees the most recently used sessions keep between events (default
+   * 256 MiB, a quarter of a 1 GB heap; docs/deployment.md#memory). A session whose tree was
+   * released past the budget renders it again from its model on its next event, which then costs
+   * a render of the whole page (several times an event with a kept tree) and changes nothing else.
+   * A kept tree costs in proportion to its page (bench/table.bench.ts, memory); trees of sessions
+   * quiet for treeIdleMs are dropped either way.
+   */
+  readonly maxTreeBytes?: number;
+  readonly heartbeatMs?: number;
+  /**
+   * Receives each session's snapshot after every change, and its end (`kill`, `delete`): for an
+   * app's own record of sessions. Nothing is read back from it; sessions that outlive a process
+   * or move between replicas are `withSharedSessions(db)` (docs/deployment.md#several-replicas).
+   * None by default, and then no snapshot is made.
+   */
+  readonly store?: SessionStore;
+  /** Messages accepted even when no handler of the current render names them. */
+  readonly messages?: readonly string[];
+  /**
+   * The key of the CSRF tokens (docs/security.md#csrf); default SVC_AUTH_TOKEN_SECRET, else a
+   * random key per app (development: tokens then do not survive a restart).
+   */
+  readonly secret?: Secret;
+  /**
+   * Public origins the app is served at besides the one its requests' URLs show, for a proxy that
+   * rewrites the host (docs/security.md#origin), e.g. ["https://app.example.com"].
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Most sessions kept at once (default 10,000; docs/security.md#session-bounds). At the cap the
+   * oldest never-connected session ends to make room; connected ones never do, and a page load
+   * finding only connected sessions is answered 503.
+   */
+  readonly maxSessions?: number;
+  /** Most sessions that have never connected (no event, no stream) kept at once (default 1,000). */
+  readonly maxPendingSessions?: number;
+  /** A session that has not connected within this long ends (default 60 s). */
+  readonly pendingSessionMs?: number;
+  /** Clock in ms, for tests. */
+  readonly now?: () => number;
+};

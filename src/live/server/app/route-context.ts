@@ -1,0 +1,34 @@
+/**
+ * What the live app's routes share (docs/protocol.md#endpoints): the app's definition, its
+ * sessions and their access policy, the CSRF tokens, the cookie's name and the page settings. The
+ * app (src/live/server/app/app.ts) builds it once; each route module takes it as its first argument.
+ */
+import type { CsrfTokens } from "../http/csrf.ts";
+import type { LiveDefinition } from "../session/definition.ts";
+import type { SessionRegistry } from "../registry/registry.ts";
+import type { Replication } from "../replicas/replication.ts";
+import type { SessionAccess } from "../access/session-access.ts";
+
+/** The state and settings the live app's routes read. */
+export type LiveAppParts<Model> = {
+  readonly definition: LiveDefinition<Model>;
+  readonly sessions: SessionRegistry<Model>;
+  /** Who may use a session, and as whom: token binding and the revocation gate. */
+  readonly access: SessionAccess<Model>;
+  readonly csrf: CsrfTokens;
+  /** The session cookie's name (docs/protocol.md#sessions-and-cookies). */
+  readonly cookieName: string;
+  readonly now: () => number;
+  /** Messages accepted even when no handler of the current render names them. */
+  readonly extraMessages: ReadonlySet<string>;
+  /** Whether a request comes from the app's own origin (src/live/server/http/origin.ts). */
+  readonly originAllowed: (req: Request) => boolean;
+  /** Whether a request came over HTTPS (its cookies are then Secure and __Host- prefixed). */
+  readonly secure: (req: Request) => boolean;
+  /** The page's <title> and extra <head> markup. */
+  readonly title: string;
+  readonly head: string;
+  readonly heartbeatMs: number;
+  /** The replication of shared sessions, once the app has it (withSharedSessions). */
+  readonly replication: () => Replication | undefined;
+};

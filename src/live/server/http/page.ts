@@ -1,0 +1,38 @@
+/**
+ * The full HTML page of the first render: the root element, the client script and the values the
+ * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
+ */
+import { escapeAttr } from "../../escape.ts";
+import { CLIENT_SCRIPT_QUERY } from "../app/client-script.ts";
+import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../../protocol/mod.ts";
+
+export type PageParts = {
+  readonly title: string;
+  readonly head: string;
+  /** Where the app is mounted, as far as the server can tell (see META_BASE). */
+  readonly basePath: string;
+  /** The page's path within the app. */
+  readonly appPath: string;
+  readonly csrf: string;
+  readonly seq: number;
+  readonly handle: string;
+  readonly body: string;
+};
+
+export function pageHtml(parts: PageParts): string {
+  const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeAttr(content)}">`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeAttr(parts.title)}</title>` +
+    meta(META_CSRF, parts.csrf) +
+    meta(META_SEQ, String(parts.seq)) +
+    meta(META_BASE, parts.basePath) +
+    meta(META_PATH, parts.appPath) +
+    meta(META_SESSION, parts.handle) +
+    // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
+    `<script type="module" src="?${escapeAttr(CLIENT_SCRIPT_QUERY)}"></script>` +
+    parts.head +
+    `</head><body>${parts.body}</body></html>`
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * GET <base>/_svc/render (docs/protocol.md#client-rules): the current render as full HTML, for a
+ * client that must resync, with what the frames since its `?since=<seq>` did to ids
+ * (docs/protocol.md#ids-that-move) and the input acks it missed.
+ */
+import type { JsonObject } from "../../../json.ts";
+import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
+import { render } from "../../render.ts";
+import type { LiveAppParts } from "../app/route-context.ts";
+import { sessionIdIn } from "./session-cookies.ts";
+import {
+  crossOrigin,
+  csrfFailed,
+  orStoreFailed,
+  replicaDraining,
+  sessionLost,
+  sessionRotating,
+  STORE_FAILED,
+  storeUnavailable,
+} from "./refusals.ts";
+import { checkToken } from "./rotation.ts";
+
+/** The cookie's session's current render, or why it cannot be had. */
+export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
+  const cookies = req.headers.get("Cookie");
+  const resolved = await orStoreFailed(() => parts.sessions.resolve(sessionIdIn(cookies, parts.cookieName)));
+  if (resolved === STORE_FAILED) return storeUnavailable();
+  if (resolved.kind !== "live") {
+    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+  }
+  if (!parts.originAllowed(req)) return crossOrigin();
+  const session = resolved.session;
+  const tokenState = checkToken(parts, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
+  if (tokenState === "wrong") return csrfFailed();
+  const refused = await parts.access.admit(session, auth, req);
+  if (refused !== undefined) return refused;
+  return session.mutex.run(() => {
+    session.lastActive = parts.now();
+    const headers: Record<string, string> = {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      [SEQ_HEADER]: String(session.outSeq),
+    };
+    // A tab still holding the token of a rotated-away id learns the current one.
+    if (tokenState === "former") {
+      Object.assign(headers, { [SID_HEADER]: parts.sessions.handleOf(session), [CSRF_HEADER]: parts.csrf.tokenOf(req, session.id) });
+    }
+    const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
+    if (moves !== undefined) headers[MOVES_HEADER] = moves;
+    // The acks a tab catching up has missed: a value the render shows applies to an input only
+    // once its keystrokes are acked, and the frames that carried those acks are skipped.
+    if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
+    return new Response(render(session.currentTree()), { headers });
+  });
+}
+
+/** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */
+const MAX_MOVES_BYTES = 16 * 1024;
+
+/**
+ * The X-Svc-Moves header of a render asked for with `?since=<seq>` (docs/protocol.md#ids-that-move):
+ * what the frames since then did to ids, or undefined when unknown or too long for a header.
+ */
+function movesHeader(session: { movesSince(since: number): readonly unknown[] | undefined }, since: string | null): string | undefined {
+  if (since === null || !/^\d{1,15}$/.test(since)) return undefined;
+  const moves = session.movesSince(Number(since));
+  if (moves === undefined) return undefined;
+  const json = JSON.stringify(moves);
+  return json.length <= MAX_MOVES_BYTES ? json : undefined;
+}

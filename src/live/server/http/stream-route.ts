@@ -1,0 +1,62 @@
+/**
+ * GET <base>/_svc/subscribe (docs/protocol.md#sse-stream): the session's SSE stream. It resumes from
+ * Last-Event-ID when the frames are still held, or starts with a full render (docs/protocol.md#resume).
+ */
+import type { JsonObject } from "../../../json.ts";
+import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../protocol/mod.ts";
+import { render } from "../../render.ts";
+import type { LiveAppParts } from "../app/route-context.ts";
+import { readSessionId } from "./session-cookies.ts";
+import type { Resolved } from "../registry/registry.ts";
+import { orStoreFailed, replicaDraining, sessionLost, sessionRotating, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import type { LiveSession } from "../session/session.ts";
+import { openFrameStream } from "../streams/sse-stream.ts";
+
+/** Opens the SSE stream of the cookie's session, or answers why it cannot. */
+export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
+  const id = readSessionId(req, parts.cookieName);
+  const lastFrame = lastFrameOf(req);
+  // A stream of a session another replica holds listens here; its frames come over the bus. Only
+  // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
+  // does not hold (docs/protocol.md#resume); a page's `since` gets a sync, and the page waits for
+  // the missed frames as for any gap, so opening a stream never moves a session.
+  const remote = parts.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), parts.heartbeatMs);
+  const resolved = await orStoreFailed(() => remote ?? (parts.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
+  if (resolved === STORE_FAILED) return storeUnavailable();
+  if (resolved instanceof Response) return resolved;
+  if (resolved.kind !== "live") {
+    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
+  }
+  const session = resolved.session as LiveSession<Model>;
+  const refused = await parts.access.admit(session, auth, req);
+  if (refused !== undefined) return refused;
+  parts.sessions.connected(session);
+  const { sink, body, write } = openFrameStream({
+    heartbeatMs: parts.heartbeatMs,
+    onHeartbeat: () => (session.lastActive = parts.now()),
+    onClose: (closed) => session.frames.closed(closed),
+  });
+  // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
+  await session.mutex.run(() => {
+    const renderRoot = () => render(session.currentTree());
+    write(session.frames.catchUp(lastFrame, session.outSeq, renderRoot, session.renderIds));
+    session.frames.open(sink, pageOf(req.url));
+  });
+  return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+}
+
+/**
+ * The last frame the client has: the browser's Last-Event-ID when it reconnects by itself, else
+ * the `since` a client names when it opens a stream (its page's render, or the frames it applied
+ * since), so the frames stamped before the stream opened are sent on it (docs/protocol.md#resume).
+ */
+function lastFrameOf(req: Request): string | null {
+  const header = req.headers.get(LAST_EVENT_ID_HEADER);
+  return header !== null && header !== "" ? header : new URL(req.url).searchParams.get(STREAM_SINCE_PARAM);
+}
+
+/** The `page` a stream's URL names (`?page=<id>`, the client's id of its page load), if any and well formed. */
+function pageOf(url: string): string | undefined {
+  const page = new URL(url).searchParams.get("page");
+  return page !== null && page.length > 0 && page.length <= LIMITS.maxNameLength ? page : undefined;
+}

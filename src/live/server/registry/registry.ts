@@ -1,0 +1,383 @@
+/**
+ * The sessions of one live app in this process, and their ids (docs/protocol.md#session-rotation
+ * states, docs/protocol.md#errors-and-statuses).
+ *
+ * A session has a secret id (its cookie) and a public handle (the advisory `sessionId` of event
+ * bodies, safe to show to page scripts). Rotation moves both to fresh values; the old secret id
+ * answers "rotating" for 60 s and "lost" after. Only the tab whose event caused the rotation gets
+ * the one-time rotation ticket that exchanges the old cookie for the new one (see ROTATE_PATH).
+ * A sweeper ends idle sessions and frees the rendered tree of quiet ones.
+ *
+ * The parts: the rotated-away ids and their tickets are src/live/server/registry/rotation-table.ts, the
+ * bookkeeping for sessions shared between replicas src/live/server/replicas/registry-sharing.ts (a takeover
+ * from the shared store src/live/server/replicas/takeover.ts), the caps on sessions
+ * src/live/server/registry/bounds.ts and the kept trees' byte budget src/live/server/registry/tree-budget.ts;
+ * this module holds the table of sessions and their lifecycle.
+ */
+import { log } from "../../../log.ts";
+import { repeatUnref } from "../../../runtime/timers.ts";
+import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionBoundsOptions, type SessionCounts } from "./bounds.ts";
+import type { Dispatch } from "../session/commands.ts";
+import type { Frame } from "../streams/sse-wire.ts";
+import type { LiveSession, SessionHost } from "../session/session.ts";
+import { type SessionState, snapshotOf } from "../session/state.ts";
+import type { Loaded, SharedSessions } from "../replicas/shared-sessions.ts";
+import type { SessionStore } from "./snapshot-store.ts";
+import { RegistrySharing } from "../replicas/registry-sharing.ts";
+import { type Rotation, RotationTable } from "./rotation-table.ts";
+import { type BuildSession, ELSEWHERE, LOST, type Resolved } from "../replicas/takeover.ts";
+import { TreeBudget } from "./tree-budget.ts";
+import { encodeBytes } from "../../../runtime/base64url.ts";
+
+export type { Resolved, Rotation };
+
+export type RegistryOptions<Model = unknown> = {
+  /** Receives each session's snapshot after a change, and its end; none by default (see app/options.ts). */
+  readonly store: SessionStore | undefined;
+  readonly now: () => number;
+  /** A session with no interaction for this long ends. */
+  readonly idleTimeoutMs: number;
+  /** A session with no interaction for this long drops its rendered tree (re-rendered on demand). */
+  readonly treeIdleMs: number;
+  readonly sweepEveryMs: number;
+  /** How many bytes of rendered trees sessions keep between events (the most recently used ones; src/live/server/registry/tree-budget.ts). */
+  readonly maxTreeBytes: number;
+  /** How many sessions, and for how long sessions that never connect, are kept (src/live/server/registry/bounds.ts). */
+  readonly bounds?: SessionBoundsOptions;
+  /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
+  readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
+  /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
+  readonly shared?: SharedSessions<Model>;
+  /** Builds a session taken over from the shared store (its effects not yet started). */
+  readonly build?: BuildSession<Model>;
+};
+
+export class SessionRegistry<Model> implements SessionHost {
+  private readonly sessions = new Map<string, LiveSession<Model>>();
+  private readonly handles = new Map<LiveSession<Model>, string>();
+  /** The ids sessions rotated away from, and the tickets waiting for their replies. */
+  private readonly rotations: RotationTable;
+  /**
+   * Sessions holding a rendered tree, least recently used first, within a byte budget
+   * (src/live/server/registry/tree-budget.ts).
+   *
+   * The tree is a cache of view(model): a session without one re-renders it from the model, as
+   * after an idle drop, which makes its next event cost a render of the whole page (several times
+   * an event with a kept tree, docs/deployment.md#memory). A kept tree outlives many
+   * other sessions' events, but the diff leaves most of it the objects of earlier renders
+   * (src/live/diff/diff.ts), so it costs the collector little; what it costs is memory, in proportion
+   * to its page, which the budget bounds in bytes (bench/table.bench.ts measures the heap a kept
+   * tree costs). A quiet session drops its tree at the sweep, unless it has an open stream, whose
+   * background frames are diffed against it.
+   */
+  private readonly treeHolders: TreeBudget<LiveSession<Model>>;
+  private stopSweeper: (() => void) | undefined;
+  private readonly bounds: SessionBounds<LiveSession<Model>>;
+  /** Set by drain: no new session, and no takeover, on this replica. */
+  draining = false;
+  /** What this registry does for sessions shared between replicas (src/live/server/replicas/registry-sharing.ts). */
+  readonly sharing: RegistrySharing<Model>;
+
+  constructor(private readonly options: RegistryOptions<Model>) {
+    this.rotations = new RotationTable(options.now);
+    this.sharing = new RegistrySharing({
+      sessions: () => this.sessions.values(),
+      draining: () => this.draining,
+      adopt: (id, session, handle, rotatedFrom) => this.adopt(id, session, handle, rotatedFrom),
+      moved: (session) => this.moved(session as LiveSession<unknown>),
+      forgetLocal: (session) => this.forgetLocal(session),
+    });
+    this.treeHolders = new TreeBudget(options.maxTreeBytes);
+    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
+    if (options.shared !== undefined) this.sharing.attach(options.shared, options.build!);
+  }
+
+  /** The shared store of several replicas, once attached; none: this process only. */
+  get shared(): SharedSessions<Model> | undefined {
+    return this.sharing.shared;
+  }
+
+  /**
+   * Makes room for a new session, ending the oldest never-connected ones as the bounds require;
+   * false when every session is connected and the cap is reached.
+   */
+  makeRoom(): boolean {
+    return this.bounds.makeRoom(() => this.sessions.size);
+  }
+
+  /** Whether this replica holds the session with this id now. */
+  holds(id: string): boolean {
+    const session = this.sessions.get(id);
+    return session !== undefined && !session.ended;
+  }
+
+  /**
+   * Saves a session's state now (a page load's), after any store write it waits for (a create or a
+   * move, whose failure fails this too); with one process, nothing to do. Rejects when the store
+   * fails. A save refused because the session moved is left to the next request.
+   */
+  async saveNow(session: LiveSession<Model>): Promise<void> {
+    if (this.shared === undefined) return;
+    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, true);
+    if (!saved) this.moved(session as LiveSession<unknown>);
+  }
+
+  add(session: LiveSession<Model>): void {
+    this.sessions.set(session.id, session);
+    const handle = randomToken().slice(0, 22);
+    this.handles.set(session, handle);
+    this.bounds.added(session);
+    if (this.shared !== undefined) void this.shared.create(session, handle).catch(() => undefined);
+    else this.persist(session as LiveSession<unknown>);
+    this.stopSweeper ??= repeatUnref(() => this.sweep(), Math.min(this.options.sweepEveryMs, this.bounds.sweepEveryMs));
+  }
+
+  /** The session sent an event or opened a stream: no longer pending, never evicted to make room. */
+  connected(session: LiveSession<Model>): void {
+    this.bounds.connected(session);
+  }
+
+  /** Live, pending, evicted and expired session counts, for monitoring. */
+  counts(): SessionCounts {
+    return this.bounds.counts(this.sessions.size);
+  }
+
+  /** The store writes a reply about this session must wait for (shared store only). */
+  settled(session: LiveSession<Model>): Promise<void> | undefined {
+    return this.shared?.settled(session);
+  }
+
+  /** The public handle a page script may see and post back as `sessionId`. */
+  handleOf(session: LiveSession<Model>): string {
+    return this.handles.get(session) ?? "";
+  }
+
+  /**
+   * The session a cookie names. With a shared store, one this replica does not hold is taken
+   * over from its saved state (then the answer is a promise); with none, the answer is at hand.
+   * `lazy` (an event): only read, and claimed by the save of the event's change.
+   */
+  resolve(id: string | undefined, lazy = false): Resolved<Model> | Promise<Resolved<Model>> {
+    if (id === undefined) return LOST;
+    const session = this.sessions.get(id);
+    if (session !== undefined && !session.ended) return { kind: "live", session };
+    const rotation = this.rotations.rotating(id);
+    if (rotation !== undefined) return { kind: "rotating", rotation };
+    if (this.shared === undefined) return LOST;
+    if (this.draining) return ELSEWHERE;
+    return this.sharing.take(id, lazy);
+  }
+
+  /** Holds a session taken over from the shared store (src/live/server/replicas/takeover.ts) from now on. */
+  private adopt(id: string, session: LiveSession<Model>, handle: string, rotatedFrom: Loaded<Model>["rotatedFrom"]): void {
+    this.sessions.set(id, session);
+    this.handles.set(session, handle);
+    // Its rotated-away ids keep their grace period here: a tab with the old token or handle is told the new ones.
+    this.rotations.adopt(session as LiveSession<unknown>, rotatedFrom);
+    // A session taken over is one a client is using: never a pending one to evict for room.
+    this.bounds.added(session);
+    this.bounds.connected(session);
+    session.start(undefined);
+    this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
+  }
+
+  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean> {
+    if (this.shared === undefined) return true;
+    const live = session as LiveSession<Model>;
+    return this.shared.save(live, this.handleOf(live), state as SessionState<Model>, frame);
+  }
+
+  /** The session now runs at another replica: this copy stops; its streams keep listening here. */
+  moved(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    live.stop("moved", true);
+    this.forgetLocal(live);
+    this.shared?.forget(live);
+  }
+
+  /** A task completed for a session that moved: its message goes to the session wherever it is now. */
+  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void {
+    void (async () => {
+      const resolved = await this.resolve(session.id);
+      if (resolved.kind === "live") await resolved.session.background(dispatch);
+    })().catch((error: unknown) => log.error(`live.task result not delivered: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private forgetLocal(session: LiveSession<Model>): void {
+    this.treeHolders.forget(session);
+    this.bounds.removed(session);
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    this.handles.delete(session);
+  }
+
+  /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
+  rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
+    return this.rotations.rotatedHandle(session as LiveSession<unknown>, handle);
+  }
+
+  /** The ids this session rotated away from that still answer "rotating" (their grace period). */
+  rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
+    return this.rotations.rotatedIds(session as LiveSession<unknown>);
+  }
+
+  /**
+   * Exchanges a rotated-away id for the current session, for the holder of the ticket only; with a
+   * shared store, also for a rotation another replica made (the session is then taken over here).
+   */
+  exchange(
+    oldId: string | undefined,
+    ticket: string | undefined,
+  ): LiveSession<Model> | undefined | Promise<LiveSession<Model> | undefined> {
+    const here = this.rotations.exchange(oldId, ticket) as LiveSession<Model> | undefined;
+    if (here !== undefined || this.shared === undefined || oldId === undefined || ticket === undefined || ticket === "") return here;
+    return this.shared.rotation(oldId, ticket).then(async (found) => {
+      if (found?.to === undefined) return undefined;
+      const resolved = await this.resolve(found.to);
+      return resolved.kind === "live" ? resolved.session : undefined;
+    });
+  }
+
+  rotate(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    if (live.ended || this.sessions.get(live.id) !== live) return;
+    const from = live.id;
+    const fromHandle = this.handleOf(live);
+    const rotation: Rotation = { from, fromHandle, to: session, at: this.options.now(), ticket: randomToken() };
+    this.sessions.delete(from);
+    live.id = randomToken();
+    this.sessions.set(live.id, live);
+    this.handles.set(live, randomToken().slice(0, 22));
+    this.rotations.add(rotation);
+    if (this.shared !== undefined) {
+      void this.shared.move(live, this.handleOf(live), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
+    } else void this.options.store?.kill(from);
+  }
+
+  usedTree(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    for (const oldest of this.treeHolders.use(live, live.treeBytes)) oldest.releaseTree();
+  }
+
+  /**
+   * The estimated bytes of the trees kept now, and how many sessions keep one: what to watch when
+   * sizing `maxTreeBytes` (docs/deployment.md#memory).
+   */
+  get keptTrees(): { readonly bytes: number; readonly sessions: number } {
+    return { bytes: this.treeHolders.usedBytes, sessions: this.treeHolders.size };
+  }
+
+  persist(session: LiveSession<unknown>): void {
+    // A shared store has the state already: each change is saved before its frame goes out.
+    const store = this.options.store;
+    if (session.ended || this.shared !== undefined || store === undefined) return;
+    store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
+      log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`)
+    );
+  }
+
+  bind(session: LiveSession<unknown>, userId: string): void {
+    if (this.options.onBind) this.options.onBind(session, userId);
+    else session.bindUser(userId, session.boundAt);
+  }
+
+  /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
+  end(session: LiveSession<unknown>): void {
+    this.drop(session);
+    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    else void this.options.store?.kill(session.id);
+  }
+
+  /**
+   * Ends a session that never connected, to respect the bounds: its snapshot is deleted rather
+   * than its id put on the store's dead list, which a flood would otherwise grow by an id per
+   * request. Such a session never ran an event, so no later save can bring it back.
+   */
+  private discard(session: LiveSession<unknown>): void {
+    this.drop(session);
+    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    else void this.options.store?.delete(session.id);
+  }
+
+  private drop(session: LiveSession<unknown>): void {
+    const live = session as LiveSession<Model>;
+    live.stop("lost");
+    this.forgetLocal(live);
+    this.rotations.forget(session);
+  }
+
+  /**
+   * Drain (docs/deployment.md#several-replicas): no new sessions; each held session finishes
+   * what it is doing, is saved (it already is: every change is saved before it is sent), gives
+   * up its lease and closes its streams plainly, so its clients reconnect to another replica.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    // Takeovers already on their way finish first (and hand their session back, see takeOver).
+    await this.sharing.takeoversSettled();
+    const held = [...this.sessions.values()];
+    await Promise.all(
+      held.map(async (session) => {
+        await session.mutex.run(() => undefined);
+        session.stop("moved");
+        this.forgetLocal(session);
+        await this.shared?.release(session).catch((error: unknown) =>
+          log.error(`live.drain release failed: ${error instanceof Error ? error.message : String(error)}`)
+        );
+      }),
+    );
+    this.shared?.streams.closeAll();
+    this.stopSweeper?.();
+    this.stopSweeper = undefined;
+    await this.shared?.stop();
+  }
+
+  /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
+  takeRotation(session: LiveSession<Model>): Rotation | undefined {
+    return this.rotations.take(session as LiveSession<unknown>);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Every live session (for tests and benchmarks). */
+  all(): IterableIterator<LiveSession<Model>> {
+    return this.sessions.values();
+  }
+
+  sweep(): void {
+    const now = this.options.now();
+    this.bounds.sweep(now);
+    for (const session of [...this.sessions.values()]) {
+      const idle = now - session.lastActive;
+      if (idle >= this.options.idleTimeoutMs) {
+        log.info(`live.session expired after ${Math.round(idle / 1000)} s idle`);
+        this.end(session as LiveSession<unknown>);
+      } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
+        session.releaseTree();
+        // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
+        session.frames.forgetRecent();
+        session.forgetRenames();
+        this.treeHolders.forget(session);
+      }
+    }
+    this.rotations.sweep(now);
+  }
+
+  /** Ends every session and stops the sweeper (one process: its sessions end with it). */
+  close(): void {
+    if (this.shared !== undefined) {
+      // With a shared store the sessions outlive this process: stop here, do not end them.
+      for (const session of [...this.sessions.values()]) this.moved(session as LiveSession<unknown>);
+      this.shared.streams.closeAll();
+      void this.shared.stop();
+    } else for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
+    this.stopSweeper?.();
+    this.stopSweeper = undefined;
+  }
+}
+
+/** Unguessable tokens for session ids, CSRF tokens and rotation tickets: 32 random bytes, base64url. */
+export function randomToken(): string {
+  return encodeBytes(crypto.getRandomValues(new Uint8Array(32)));
+}

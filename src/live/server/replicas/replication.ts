@@ -1,0 +1,117 @@
+/**
+ * Sets up a live app's shared sessions on Postgres (docs/deployment.md#several-replicas): the
+ * store, the bus, and the one route that differs when the session is held by another replica: an
+ * SSE stream, which stays here and gets the session's frames over the bus rather than moving the
+ * session (an open stream would otherwise pull it away from the replica serving its events).
+ */
+import type { Db } from "../../../db/db.ts";
+import type { ModelCodec } from "../../store/codec.ts";
+import { PostgresBus } from "../../store/postgres-bus.ts";
+import { PostgresLiveStore } from "../../store/postgres.ts";
+import type { Sealer } from "../../store/seal.ts";
+import { recheckEveryone } from "../access/eviction-listener.ts";
+import type { RevocationGate } from "../access/revocation-gate.ts";
+import type { Resolved, SessionRegistry } from "../registry/registry.ts";
+import { gateUnavailable, replicaDraining, sessionLost } from "../http/refusals.ts";
+import type { BuildSession } from "./takeover.ts";
+import { SharedSessions } from "./shared-sessions.ts";
+import { sessionKey } from "../../store/session-key.ts";
+import { openFrameStream } from "../streams/sse-stream.ts";
+
+export type Replication = {
+  /** Settles once this replica listens on the bus. */
+  readonly ready: Promise<void>;
+  /**
+   * For a subscribe whose session this replica does not hold: the stream, listening here, when
+   * another replica holds the session under a live lease; else what resolving it gives (taken
+   * over here, lost, rotating). Undefined when the session is held here: the ordinary route.
+   */
+  streamHere(id: string | undefined, lastEventId: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
+};
+
+/** What sharing a live app's sessions needs. */
+export type ShareOptions<Model> = {
+  readonly registry: SessionRegistry<Model>;
+  readonly db: Db;
+  /** The app's name in the store: its session cookie's name. */
+  readonly app: string;
+  readonly codec: ModelCodec<Model>;
+  readonly now: () => number;
+  /** Builds a session taken over from the store. */
+  readonly build: BuildSession<Model>;
+  /** The app's revocation gate, once it has one: a bus that reconnects re-checks every held user. */
+  readonly gate: () => RevocationGate | undefined;
+  /** Seals the rotated-away ids the store keeps (src/live/store/seal.ts). */
+  readonly sealer: Sealer;
+};
+
+/** Shares a registry's sessions through Postgres: the store, the bus that tells replicas of moves and ends, and streams held here. */
+export function shareSessions<Model>({ registry, db, app, codec, now, build, gate, sealer }: ShareOptions<Model>): Replication {
+  const store = new PostgresLiveStore(db, app);
+  const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
+  const ready = PostgresBus.open(db, store).then((bus) =>
+    shared.start(bus, {
+      moved: (key) => registry.sharing.movedKey(key),
+      ended: (key) => registry.sharing.endedElsewhere(key),
+      resumed: () => {
+        const checking = gate();
+        if (checking !== undefined) void recheckEveryone(checking, registry);
+      },
+    })
+  );
+  // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
+  shared.ready = ready.catch(() => undefined);
+  registry.sharing.attach(shared, build);
+  return {
+    ready,
+    streamHere(id, lastEventId, heartbeatMs) {
+      if (id === undefined || registry.holds(id)) return undefined;
+      return (async () => {
+        await shared.ready;
+        const key = await sessionKey(id);
+        // The stream joins this replica's streams of the session before the ownership read marks
+        // the session as streamed from elsewhere: from that mark on the owner publishes every
+        // frame, and one published while the checks below are awaited (a task's result, saved in
+        // that window) must reach this stream, not find no stream here.
+        const { sink, body, write } = openFrameStream({
+          heartbeatMs,
+          onHeartbeat: () => {},
+          onClose: (closed) => shared.streams.closed(key, closed, registry.sharing.holdsKey(key)),
+        });
+        shared.streams.attach(key, sink);
+        const notStreamed = <T>(answer: T): T => {
+          sink.close();
+          return answer;
+        };
+        try {
+          const owner = await shared.ownership(id);
+          // Held by no one (its owner drained or died): taken over here, so its timers run again.
+          // A stream resuming from a frame this replica may not have is taken over too: the owner's
+          // render is what it needs (docs/protocol.md#resume).
+          const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
+          if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
+            return notStreamed((await registry.resolve(id)) as Resolved<unknown>);
+          }
+          if (registry.draining) return notStreamed(replicaDraining());
+          const checking = gate();
+          if (checking !== undefined && owner.user !== undefined) {
+            const verdict = await checking.verdictFor(owner.user, owner.boundAt);
+            if (verdict === "unavailable") return notStreamed(gateUnavailable());
+            // Evicted: the kill ends the streams of that key here, this one with them.
+            if (verdict === "evict") {
+              await shared.killRemote(owner.key);
+              return notStreamed(sessionLost());
+            }
+          }
+          write(shared.streams.listen(owner.key, owner, lastEventId));
+          return new Response(body, {
+            headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+          });
+        } catch (error) {
+          sink.close();
+          throw error;
+        }
+      })();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Commands: values an app's update returns beside the new model (CONTRIBUTING.md: update returns a model
+ * or [model, cmd]). The runtime carries them out after the update: a background task whose
+ * completion dispatches a message (and so produces an SSE frame), a batch, and session commands.
+ */
+import type { JsonValue } from "../../../json.ts";
+
+const CMD = Symbol.for("svc.live.cmd");
+
+/** A message to dispatch: its name, then its arguments. */
+export type Dispatch = readonly [msg: string, ...args: JsonValue[]];
+
+/** A command an update returns beside the model: a task, a batch, a session binding or ending (docs/live-apps.md). */
+export type Cmd =
+  | { readonly [CMD]: true; readonly kind: "none" }
+  | { readonly [CMD]: true; readonly kind: "batch"; readonly cmds: readonly Cmd[] }
+  | { readonly [CMD]: true; readonly kind: "task"; readonly run: () => Promise<Dispatch | undefined> }
+  | { readonly [CMD]: true; readonly kind: "rotate" }
+  | { readonly [CMD]: true; readonly kind: "bind"; readonly userId: string }
+  | { readonly [CMD]: true; readonly kind: "end" };
+
+export function isCmd(value: unknown): value is Cmd {
+  return typeof value === "object" && value !== null && (value as { [CMD]?: unknown })[CMD] === true;
+}
+
+/** The command that does nothing. */
+export const none: Cmd = { [CMD]: true, kind: "none" };
+
+/** Several commands run together. */
+export function batch(...cmds: Cmd[]): Cmd {
+  return { [CMD]: true, kind: "batch", cmds };
+}
+
+/**
+ * A background task: `work` runs off the event path; when it settles, `toMsg` turns its outcome
+ * into the message to dispatch (or undefined for none). A rejection reaches toMsg as
+ * `{ ok: false, error }`, so a failing task never goes unnoticed.
+ */
+export function task<T>(
+  work: () => Promise<T>,
+  toMsg: (outcome: { ok: true; value: T } | { ok: false; error: unknown }) => Dispatch | undefined,
+): Cmd {
+  return {
+    [CMD]: true,
+    kind: "task",
+    run: () => work().then((value) => toMsg({ ok: true, value }), (error: unknown) => toMsg({ ok: false, error })),
+  };
+}
+
+/** Moves the session to a new id (the fixation defence; docs/protocol.md#session-rotation). */
+export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
+
+/**
+ * Binds the session to a user (docs/auth.md#live-sessions-and-the-gate): the first bind and every change to a
+ * different user move the session to a new id (fixation defence). The id takes the canonical form
+ * of the admin APIs: a string verbatim, an integer as its decimal text.
+ */
+export function bindSessionUser(userId: string | number | bigint): Cmd {
+  const canonical = typeof userId === "string" ? userId : typeof userId === "bigint" || Number.isSafeInteger(userId) ? String(userId) : "";
+  if (canonical === "") throw new TypeError("Live.bindSessionUser: the user id must be a non-empty string or a safe integer");
+  return { [CMD]: true, kind: "bind", userId: canonical };
+}
+
+/** Ends the session on the server: its snapshot and binding end and its id is dead (docs/auth.md#sign-out). */
+export function endSession(): Cmd {
+  return { [CMD]: true, kind: "end" };
+}
+
+/** Flattens batches into the list of commands to carry out, in order. */
+export function flatten(cmd: Cmd | undefined): Cmd[] {
+  if (cmd === undefined || cmd.kind === "none") return [];
+  return cmd.kind === "batch" ? cmd.cmds.flatMap(flatten) : [cmd];
+}

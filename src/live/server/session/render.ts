@@ -1,0 +1,110 @@
+/**
+ * A session's rendered tree, kept between events as a cache of view(model): the diff of the next
+ * event compares with it, and a session without one (its tree released) renders it again from
+ * the model. Beside the tree it keeps the memo of that render's Ui.lazy, template and Ui.h calls
+ * (src/ui/lazy.ts), which the next render reuses and which goes with the tree.
+ */
+import type { UiElement } from "../../../ui/node.ts";
+import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
+import { assignIds } from "../../ids.ts";
+import type { LiveTree } from "../../tree.ts";
+import { estimateTreeBytes } from "../registry/tree-budget.ts";
+
+/**
+ * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
+ * tree, and a page grows or shrinks by little per event, so most events only read the last one.
+ */
+const MEASURE_EVERY = 32;
+
+/**
+ * Every this many kept trees, the kept tree and its memo are rendered afresh from the model. A
+ * long-lived tab's kept tree and memo are made of objects from many renders, each event's few new
+ * ones allocated among other garbage, and they end up scattered over the heap, where reading them
+ * costs an aged tab more than a fresh one (bench/table.bench.ts, a tab 750 events old against a
+ * fresh tab). A render from the model allocates them together again, once in a while. It is the
+ * same render: a session released under the tree budget renders its tree from the model too
+ * (`release`).
+ */
+const REFRESH_EVERY = 200;
+
+export class SessionRender<Model> {
+  private tree: LiveTree | undefined;
+  private memo: LazyMemo | undefined;
+  /** About how many bytes the kept tree costs (src/live/server/registry/tree-budget.ts), and the trees kept since it was measured. */
+  private bytes = 0;
+  private keptSinceMeasure = 0;
+  private keptSinceRefresh = 0;
+
+  constructor(private readonly view: (model: Model) => UiElement) {}
+
+  /** The kept tree, if any. */
+  get kept(): LiveTree | undefined {
+    return this.tree;
+  }
+
+  /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
+  render(model: Model): LiveTree {
+    return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))));
+  }
+
+  /** Keeps the tree of `model`; every REFRESH_EVERY trees, one rendered afresh from `model` in its place. */
+  keep(tree: LiveTree, model?: Model): void {
+    if (model !== undefined && ++this.keptSinceRefresh >= REFRESH_EVERY) {
+      this.keptSinceRefresh = 0;
+      tree = this.fresh(model, tree);
+    }
+    // A tree rendered again after a release is of about the page last measured, and is counted at
+    // that size: measuring it would walk the whole tree on every event of a session past the
+    // budget, which renders its tree from the model each time (bench/table.bench.ts, released).
+    const unmeasured = this.tree === undefined && this.bytes === 0;
+    this.tree = tree;
+    if (unmeasured || ++this.keptSinceMeasure >= MEASURE_EVERY) {
+      this.bytes = estimateTreeBytes(tree);
+      this.keptSinceMeasure = 0;
+    }
+  }
+
+  /** The tree of `model` rendered with a new memo; `tree` (and the old memo) when the view throws. */
+  private fresh(model: Model, tree: LiveTree): LiveTree {
+    const memo = this.memo;
+    this.memo = undefined;
+    try {
+      return this.render(model);
+    } catch {
+      this.memo = memo;
+      return tree;
+    }
+  }
+
+  /** About how many bytes of heap the kept tree and its memo cost; 0 without one. */
+  get keptBytes(): number {
+    return this.tree === undefined ? 0 : this.bytes;
+  }
+
+  /**
+   * Frees the tree and its memo; the next event renders the tree again from the model. The last
+   * measure of its bytes stays, for the tree rendered again (`keep`).
+   */
+  release(): void {
+    this.tree = undefined;
+    this.memo = undefined;
+  }
+}
+
+/**
+ * A view returns one element, the page's root (docs/protocol.md#node-ids). A fragment, a list or
+ * a text is refused here with a message that says so, rather than failing deep in the id walk.
+ */
+function oneElement(root: UiElement): UiElement {
+  if ((root as { kind?: unknown } | null)?.kind === "el") return root;
+  const what = Array.isArray(root)
+    ? "a list of nodes (a fragment?)"
+    : root === null || root === undefined
+    ? String(root)
+    : typeof root === "object"
+    ? `a ${String((root as { kind?: unknown }).kind)} node`
+    : `a ${typeof root}`;
+  throw new TypeError(
+    `a live app's view must return one element, the page's root; it returned ${what}: wrap it in an element such as <main>`,
+  );
+}

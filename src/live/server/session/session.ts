@@ -1,0 +1,356 @@
+/**
+ * One live session at the edge: where the pure step (src/live/server/session/step.ts) meets the
+ * world (docs/protocol.md#sequence-numbers, #input-state, #event-reply).
+ *
+ * Every change (an event, a background completion, a subscription tick) runs under the session's
+ * mutex: the step computes the next state, tree and patches; this class then keeps them, stamps the
+ * next outSeq on the frame, sends it to every open stream, carries out the app's command and has
+ * the host persist the new state. An exception in the app's update or view is contained: the
+ * state and tree stay as they were, and the caller is told.
+ *
+ * The session's durable state is one value (`state`, src/live/server/session/state.ts); a session
+ * restored elsewhere from a snapshot of it starts its effects again with `start`.
+ */
+import { log } from "../../../log.ts";
+import type { LiveTree } from "../../tree.ts";
+import type { EventEntry, InputReport, Move } from "../../../protocol/mod.ts";
+import { type Cmd, type Dispatch, flatten } from "./commands.ts";
+import type { LiveDefinition } from "./definition.ts";
+import type { Frame, FrameSink } from "../streams/sse-wire.ts";
+import { Mutex } from "./mutex.ts";
+import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
+import { SessionRender } from "./render.ts";
+import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
+import { type Applied, type StepContext, stepEvent, stepMessage } from "./step.ts";
+import { SubscriptionSet } from "./subscriptions.ts";
+import { RenameLog } from "./rename-log.ts";
+import type { RenderIds } from "../streams/resume.ts";
+
+/** What the registry does for a session's session commands (rotation, binding, ending). */
+export interface SessionHost {
+  /** Saves the session's durable snapshot after a change (the session store). */
+  persist(session: LiveSession<unknown>): void;
+  /**
+   * Makes a change durable before its frame goes out (docs/deployment.md#several-replicas): `true`
+   * when there is nothing to wait for (one process), else the shared store's fenced save, which
+   * resolves to false when another replica has taken the session over: then nothing of the change
+   * is kept, sent or run.
+   */
+  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean>;
+  /** The session was taken over by another replica: this copy stops and is forgotten here. */
+  moved(session: LiveSession<unknown>): void;
+  /** A task's message for a session that moved: applied where the session now is. */
+  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void;
+  rotate(session: LiveSession<unknown>): void;
+  bind(session: LiveSession<unknown>, userId: string): void;
+  end(session: LiveSession<unknown>): void;
+  /** The session has just rendered or used its tree; the host may free older sessions' trees. */
+  usedTree(session: LiveSession<unknown>): void;
+}
+
+export type StepOutcome =
+  | { readonly kind: "frame"; readonly frame: Frame }
+  | { readonly kind: "unknown_message" }
+  /** The entry's handler left the tree (docs/protocol.md#ids-that-move). */
+  | { readonly kind: "handler_gone" }
+  | { readonly kind: "app_error" }
+  | { readonly kind: "ended" }
+  /** An entry this page already sent: processed once, not again. */
+  | { readonly kind: "duplicate" }
+  /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
+  | { readonly kind: "moved" };
+
+export type SessionInit = {
+  readonly id: string;
+  readonly now: number;
+  /** Messages accepted even when no handler in the current render names them. */
+  readonly extraMessages: ReadonlySet<string>;
+};
+
+export class LiveSession<Model> {
+  id: string;
+  /** The durable state: replaced by each step, never changed in place. */
+  state: SessionState<Model>;
+  lastActive: number;
+  readonly createdAt: number;
+  ended = false;
+  /** Stopped because it carries on at another replica (taken over, drained), not because it ended. */
+  movedAway = false;
+  readonly frames: SessionFrames;
+  readonly mutex: Mutex = new Mutex();
+  /** What recent frames did to ids, to map an event's ids onto the current tree. */
+  private readonly renames: RenameLog;
+  private readonly rendered: SessionRender<Model>;
+  private readonly subscriptions: SubscriptionSet;
+  private readonly stepContext: StepContext<Model>;
+
+  constructor(
+    private readonly app: LiveDefinition<Model>,
+    private readonly host: SessionHost,
+    init: SessionInit,
+    state: SessionState<Model>,
+    /** The streams already open for this session on this replica (it was held by another). */
+    frames: SessionFrames = new SessionFrames(),
+  ) {
+    this.frames = frames;
+    this.id = init.id;
+    this.state = state;
+    this.renames = new RenameLog(state.outSeq);
+    this.lastActive = init.now;
+    this.createdAt = init.now;
+    this.rendered = new SessionRender(app.view);
+    this.stepContext = {
+      update: app.update,
+      render: (model) => this.rendered.render(model),
+      extraMessages: init.extraMessages,
+    };
+    this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
+  }
+
+  get model(): Model {
+    return this.state.model;
+  }
+  get outSeq(): number {
+    return this.state.outSeq;
+  }
+  get inputSeqs(): ReadonlyMap<string, number> {
+    return this.state.inputSeqs;
+  }
+  /** The bound user (docs/auth.md#live-sessions-and-the-gate), canonical String id. */
+  get user(): string | undefined {
+    return this.state.user;
+  }
+  /** When the current binding (or the session) began, in ms: the gate's issuedAt. */
+  get boundAt(): number {
+    return this.state.boundAt;
+  }
+  get streams(): ReadonlySet<FrameSink> {
+    return this.frames.streams;
+  }
+
+  /** Binds the session to `user` from `boundAt` on (the caller decides about rotation). */
+  bindUser(user: string, boundAt: number): void {
+    this.state = withUser(this.state, user, boundAt);
+  }
+
+  /** A new page of the session loads: its client counts event seqs from 1 again. */
+  startPage(): void {
+    this.state = forNewPage(this.state);
+  }
+
+  /** The tree the client shows: kept between events, rendered from the model after a release. */
+  currentTree(): LiveTree {
+    let tree = this.rendered.kept;
+    if (tree === undefined) {
+      this.rendered.keep(tree = this.rendered.render(this.state.model));
+      this.host.usedTree(this as LiveSession<unknown>);
+    }
+    return tree;
+  }
+
+  /** What the frames after `since` did to ids, for a render a tab catches up from; undefined when not kept. */
+  movesSince(since: number): Move[] | undefined {
+    return this.renames.movesSince(since);
+  }
+
+  /** The moves and acks a stream's render carries (docs/protocol.md#resume), read when it is written. */
+  readonly renderIds: RenderIds = {
+    movesSince: (since) => this.movesSince(since),
+    ackInputs: () => (this.state.inputSeqs.size === 0 ? undefined : Object.fromEntries(this.state.inputSeqs)),
+  };
+
+  /** Forgets what past frames did to ids (a quiet session's): older ids are then taken as they are. */
+  forgetRenames(): void {
+    this.renames.reset(this.state.outSeq);
+  }
+
+  /** Frees the rendered tree (an idle session's, or one of the least recently used); re-rendered on demand. */
+  releaseTree(): void {
+    this.rendered.release();
+  }
+
+  get hasTree(): boolean {
+    return this.rendered.kept !== undefined;
+  }
+
+  /** About how many bytes of heap the kept tree costs (0 without one): what the registry's tree budget counts. */
+  get treeBytes(): number {
+    return this.rendered.keptBytes;
+  }
+
+  /** Starts the effects of the state's model (its subscriptions) and the init command. */
+  start(cmd: Cmd | undefined): void {
+    this.reconcileSubscriptions();
+    this.run(cmd);
+  }
+
+  /**
+   * Processes one event entry (docs/protocol.md#input-state). `inputs` are the
+   * client's dirty inputs (for a batch, they come with its first entry); `respond`: the frame is
+   * the request's reply, and names the entry's seq. The ids are those of the tree after frame
+   * `lastAppliedSeq`, when the client said which.
+   */
+  step(
+    entry: EventEntry,
+    inputs: ReadonlyMap<string, InputReport>,
+    respond: boolean,
+    page?: string,
+    lastAppliedSeq?: number,
+  ): StepOutcome | Promise<StepOutcome> {
+    if (this.ended) return { kind: "ended" };
+    const stepped = stepEvent(
+      this.state,
+      this.currentTree(),
+      { entry, inputs, page, lastAppliedSeq, renames: this.renames },
+      this.stepContext,
+    );
+    switch (stepped.kind) {
+      case "duplicate":
+        return stepped;
+      case "unknown_message":
+      case "handler_gone":
+        this.state = stepped.state;
+        return { kind: stepped.kind };
+      case "app_error":
+        this.state = stepped.state;
+        logAppError(entry.msg, stepped.error);
+        return { kind: "app_error" };
+      case "applied": {
+        const kept = this.keepDurably(stepped, {
+          patches: stepped.patches,
+          ackInputs: stepped.ackInputs,
+          respondingTo: respond ? entry.seq : undefined,
+        }, respond ? page : undefined);
+        if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
+        return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
+      }
+    }
+  }
+
+  /**
+   * A message from a background completion or a subscription tick: its frame goes over SSE.
+   * Resolves to false when the session had moved to another replica (nothing was kept).
+   */
+  background(dispatch: Dispatch): Promise<boolean> {
+    return this.mutex.run(() => {
+      if (this.ended) return true;
+      const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext);
+      if (stepped.kind === "app_error") {
+        logAppError(dispatch[0], stepped.error);
+        return true;
+      }
+      // A background change the render does not show sends nothing (and takes no seq).
+      const parts = stepped.patches.length > 0 ? { patches: stepped.patches, ackInputs: undefined, respondingTo: undefined } : undefined;
+      const kept = this.keepDurably(stepped, parts);
+      return kept instanceof Promise ? kept.then((done) => done !== undefined) : true;
+    });
+  }
+
+  /**
+   * Keeps an applied step: durable first (the host's save, when the store is shared), then kept
+   * here, sent and its command run. A save refused because the session moved keeps nothing.
+   * Without a frame (`parts` undefined) the state still changes, and no seq is taken. `repliedTo`:
+   * the page the frame is the reply to, whose stream does not get it again (one copy per tab).
+   */
+  private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined, repliedTo?: string): Kept | Promise<Kept | undefined> {
+    const state = parts === undefined ? applied.state : withNextFrame(applied.state);
+    const frame = parts === undefined ? undefined : frameOf(state.outSeq, parts);
+    const saved = this.host.durable(this as LiveSession<unknown>, state as SessionState<unknown>, frame);
+    if (saved === true) return this.keep(applied, state, frame, repliedTo);
+    return saved.then((ok) => {
+      if (this.ended) return undefined;
+      if (!ok) {
+        this.host.moved(this as LiveSession<unknown>);
+        return undefined;
+      }
+      return this.keep(applied, state, frame, repliedTo);
+    });
+  }
+
+  private keep(applied: Applied<Model>, state: SessionState<Model>, frame: Frame | undefined, repliedTo: string | undefined): Kept {
+    this.commit({ ...applied, state });
+    if (frame !== undefined) {
+      this.renames.record(frame.seq, frame.patches);
+      this.frames.send(frame, repliedTo);
+    }
+    this.afterChange(applied.cmd);
+    return { frame };
+  }
+
+  /** Stamps the next outSeq on a frame and sends it; every frame, reply or SSE, takes one. */
+  emit(parts: FrameParts): Frame {
+    this.state = withNextFrame(this.state);
+    const frame = frameOf(this.state.outSeq, parts);
+    this.renames.record(frame.seq, frame.patches);
+    this.frames.send(frame);
+    return frame;
+  }
+
+  /**
+   * Ends the session's running effects: timers stop, completions are dropped, and the streams
+   * close: with the session-lost signal when the session is gone ("lost": ended, evicted,
+   * expired), plainly when it carries on elsewhere ("moved": drained, or taken over, when the
+   * streams stay with this replica's bus listener instead and `keepStreams` is set).
+   */
+  stop(how: "lost" | "moved" = "lost", keepStreams = false): void {
+    this.ended = true;
+    this.movedAway = how === "moved";
+    this.subscriptions.stopAll();
+    if (!keepStreams) this.frames.closeAll(how === "lost");
+    this.rendered.release();
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  /** Keeps what a step applied: its state and tree; the model's subscriptions follow it. */
+  private commit(applied: Applied<Model>): void {
+    this.state = applied.state;
+    this.rendered.keep(applied.tree, applied.state.model);
+    this.host.usedTree(this as LiveSession<unknown>);
+    this.reconcileSubscriptions();
+  }
+
+  /** After a change is kept and sent: the app's command runs, the new state is persisted. */
+  private afterChange(cmd: Cmd | undefined): void {
+    this.run(cmd);
+    this.host.persist(this as LiveSession<unknown>);
+  }
+
+  private reconcileSubscriptions(): void {
+    if (!this.app.subscriptions) return;
+    try {
+      this.subscriptions.reconcile(this.app.subscriptions(this.state.model));
+    } catch (error) {
+      log.error(`live.subscriptions failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Carries out a command: tasks in the background, session commands through the host. */
+  private run(cmd: Cmd | undefined): void {
+    for (const one of flatten(cmd)) {
+      if (one.kind === "task") {
+        one.run().then(
+          async (dispatch) => {
+            if (!dispatch || (this.ended && !this.movedAway)) return;
+            // A completion belongs to the session wherever it now runs: the owner applies it.
+            const applied = this.ended ? false : await this.background(dispatch);
+            if (!applied) this.host.redeliver(this as LiveSession<unknown>, dispatch);
+          },
+          (error: unknown) => log.error(`live.task failed: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      } else if (one.kind === "rotate") this.host.rotate(this as LiveSession<unknown>);
+      else if (one.kind === "bind") this.host.bind(this as LiveSession<unknown>, one.userId);
+      else if (one.kind === "end") this.host.end(this as LiveSession<unknown>);
+    }
+  }
+}
+
+const MOVED: StepOutcome = { kind: "moved" };
+/** A change kept, with its frame (none for a background change the render does not show). */
+type Kept = { readonly frame: Frame | undefined };
+
+function logAppError(msg: string, error: unknown): void {
+  log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+}
