@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonValue } from "../../src/json.ts";
 import { app, type LiveApp, type LiveAppOptions } from "../../src/live/server/mod.ts";
-import type { LiveSession } from "../../src/live/server/session.ts";
+import type { LiveSession } from "../../src/live/server/session/session.ts";
 import { forEachElement } from "../../src/live/tree.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";

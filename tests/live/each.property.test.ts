@@ -8,11 +8,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { diff, diffTrees } from "../../src/live/diff.ts";
+import { diff, diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { findElement, forEachElement, type LiveTree } from "../../src/live/tree.ts";
-import { messagesOf } from "../../src/live/server/tree-index.ts";
+import { messagesOf } from "../../src/live/server/session/step.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";

@@ -5,12 +5,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { diffTrees } from "../../src/live/diff.ts";
-import { diffVisits } from "../../src/live/diff.ts";
+import { diffTrees } from "../../src/live/diff/diff.ts";
+import { diffVisits } from "../../src/live/diff/diff.ts";
 import { assignIds, walkVisits } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { findElement, type LiveTree } from "../../src/live/tree.ts";
-import { messagesOf } from "../../src/live/server/tree-index.ts";
+import { messagesOf } from "../../src/live/server/session/step.ts";
 import { eachVisits } from "../../src/ui/each.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart } from "../../src/ui/lazy-part.ts";
