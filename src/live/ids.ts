@@ -112,8 +112,17 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
     }
     const k = child.key;
     const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
-    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const passes = child.extras?.passes;
+    // A uniquely keyed child placed before under the seg it gets now (a row of a kept list) is
+    // taken as it is, without joining its seg again: one string per row of a long list per render.
+    if (unique && passes === undefined) {
+      const cached = lastLive(child);
+      if (cached !== undefined && isKeyedSeg(cached.seg, child.tag, k)) {
+        kids[w++] = cached;
+        continue;
+      }
+    }
+    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     if (passes) {
       const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
       for (const p of passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
@@ -132,6 +141,15 @@ function sameAsChildren(kids: readonly LiveNode[], children: readonly UiNode[]):
   for (let i = 0; i < kids.length; i++) if ((kids[i] as unknown) !== children[i]) return false;
   return true;
 }
+
+/** Whether `seg` is `#<tag>:<key>`, the seg of a uniquely keyed element, without joining it. */
+function isKeyedSeg(seg: string, tag: string, key: string): boolean {
+  return seg.length === tag.length + key.length + 2 && seg.charCodeAt(0) === HASH && seg.startsWith(tag, 1) &&
+    seg.charCodeAt(tag.length + 1) === COLON && seg.endsWith(key);
+}
+
+const HASH = "#".charCodeAt(0);
+const COLON = ":".charCodeAt(0);
 
 /**
  * A view element the view handed back again (built once outside `view`, or memoised) keeps the

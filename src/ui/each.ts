@@ -11,7 +11,8 @@
  * function does, and be defined once, outside `view`.
  *
  * Finding a row's previous part: the parts of the previous list are read in order, the one at the
- * item's place first; an item whose key is not there (rows inserted, removed or moved) is looked up
+ * item's place first (the same item there is the same row: `key`, like `row`, must depend on the
+ * item alone, so its key is not asked again); an item whose key is not there (rows inserted, removed or moved) is looked up
  * by key in an index of the previous list, made once for the render that needs it. A row is built
  * outside the session's render (as a part is built again), so a row is built whole and its calls
  * leave nothing in the session's memo.
@@ -58,8 +59,14 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
   let shift = 0;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as T;
-    const k = keyText(key(item));
     let at = i + shift;
+    // The item at its expected place, as in a steady list: its key, a function of the item, is too.
+    if (at < previous.length && taken![at] === 0 && Object.is(previous[at]!.args[0], item)) {
+      taken![at] = 1;
+      out[i] = previous[at]!;
+      continue;
+    }
+    const k = keyText(key(item));
     if (taken !== undefined && (at >= previous.length || partKey(previous[at]!) !== k)) {
       byKey ??= indexByKey(previous);
       const found = byKey.get(k);
