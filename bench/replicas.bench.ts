@@ -1,6 +1,6 @@
 /**
  * Several replicas (docs/deployment.md#several-replicas): events/s and latency of the counter app
- * (tests/replicas/counter-app.ts) as
+ * (tests/support/counter-app.ts) as
  *   - 1 replica, sessions in memory (the peer: what one process does today)
  *   - 1 replica, sessions on Postgres
  *   - 3 replicas on Postgres behind the round-robin proxy (a session moves with most events)
@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import process from "node:process";
 import postgres from "postgres";
 import type { Mode } from "../examples/replicas/proxy.ts";
-import { Cluster } from "../tests/replicas/harness.ts";
+import { Cluster } from "../tests/support/replicas-harness.ts";
 import { Tab } from "../tests/replicas/tab.ts";
 import { type BenchRow, percentile, report } from "./report.ts";
 
@@ -113,7 +113,7 @@ async function round(config: Config, tabs: Tab[]): Promise<Round> {
 }
 
 function spawnMemoryReplica(): Promise<{ child: ChildProcess; url: string }> {
-  const main = new URL("../tests/replicas/replica-main.ts", import.meta.url).pathname;
+  const main = new URL("../tests/support/replica-main.ts", import.meta.url).pathname;
   const child = spawn(process.execPath, ["--import", "tsx", main], {
     env: { ...process.env, DATABASE_URL: "", PORT: "0", SVC_AUTH_TOKEN_SECRET: "replica-bench-secret-replica-bench-secret-0123456789" },
     stdio: ["ignore", "pipe", "inherit"],

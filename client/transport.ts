@@ -4,7 +4,7 @@
  * (docs/protocol.md#errors-and-statuses, docs/protocol.md#session-rotation).
  *
  * Every body names this page load (`page`), and the server processes a page's seq once, whichever
- * copy arrives first (src/live/server/session/session.ts, firstSight). What an answer asks of the rest of
+ * copy arrives first (src/live/server/session/step.ts, recordIfNew). What an answer asks of the rest of
  * the client (apply a frame, resync, reload) goes through TransportHooks.
  */
 import {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth } from "../../src/auth/mod.ts";
 import type { Db } from "../../src/db/mod.ts";
-import { targets } from "../db/targets.ts";
+import { targets } from "../support/db-targets.ts";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 let counter = 0;

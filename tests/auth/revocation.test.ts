@@ -1,13 +1,13 @@
 /**
  * The revocation and suspension gate (docs/auth.md#revocation-and-suspension, docs/auth.md#revocation-and-suspension
  * suspension, docs/auth.md#limits: SVC_LIVE_REVOCATION_CACHE_TTL), as one contract run against every target
- * in tests/db/targets.ts. Times are driven by an injected clock (milliseconds).
+ * in tests/support/db-targets.ts. Times are driven by an injected clock (milliseconds).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth, type UserIdInput } from "../../src/auth/mod.ts";
 import type { Db } from "../../src/db/mod.ts";
-import { manualClock, num, sql, targets } from "../db/targets.ts";
+import { manualClock, num, sql, targets } from "../support/db-targets.ts";
 
 const cost = 4;
 /** 2023-11-14T22:13:20Z: a whole second, so the sub-second offsets below are easy to read. */

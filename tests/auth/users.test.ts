@@ -1,13 +1,13 @@
 /**
  * Layer 2, the built-in users table (docs/auth.md#users-table; issue 3),
- * as one contract run against every target in tests/db/targets.ts.
+ * as one contract run against every target in tests/support/db-targets.ts.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth } from "../../src/auth/mod.ts";
 import type { Db } from "../../src/db/mod.ts";
 import { setLogSink } from "../../src/log.ts";
-import { num, sql, targets } from "../db/targets.ts";
+import { num, sql, targets } from "../support/db-targets.ts";
 
 /** Cheap bcrypt for fixtures (docs/auth.md#limits: 10 or less only for tests). */
 const cost = 4;

@@ -6,8 +6,8 @@ import { Window } from "happy-dom";
 import { LiveClient } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
 import type { EventSourceLike } from "../../client/sse.ts";
-import { cookieHeader } from "../live-server/harness.ts";
-import { demoApp } from "./demo-app.ts";
+import { cookieHeader } from "../support/live-harness.ts";
+import { demoApp } from "../support/demo-app.ts";
 import { sleep } from "./support.ts";
 
 const ORIGIN = "http://app.test";

@@ -1,5 +1,5 @@
 // The client's state machine on a page whose ids move under the user, against the real server in
-// process (tests/client/shifting-app.ts), with the network in the test's hands: random
+// process (tests/support/shifting-app.ts), with the network in the test's hands: random
 // interleavings of typing, debounce flushes, clicks that grow, reorder and shrink the rows above
 // the inputs, server ticks that do the same from another request, the server processing a post,
 // its reply delivered late, SSE frames delivered out of order and twice. Every kids patch renames
@@ -18,8 +18,8 @@ import { Window } from "happy-dom";
 import { LiveClient } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
 import type { EventSourceLike } from "../../client/sse.ts";
-import { cookieHeader } from "../live-server/harness.ts";
-import { COLORS, shiftingApp } from "./shifting-app.ts";
+import { cookieHeader } from "../support/live-harness.ts";
+import { COLORS, shiftingApp } from "../support/shifting-app.ts";
 
 const ORIGIN = "http://app.test";
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);

@@ -14,7 +14,7 @@ import postgres from "postgres";
 import { Auth } from "../../src/auth/mod.ts";
 import { Db, REVOCATION_CACHE_TTL_ENV } from "../../src/db/mod.ts";
 import { SvcError } from "../../src/errors.ts";
-import { POSTGRES_SKIP, POSTGRES_URL, sql } from "./targets.ts";
+import { POSTGRES_SKIP, POSTGRES_URL, sql } from "../support/db-targets.ts";
 
 const cost = 4;
 const unique = () => `svc_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;

@@ -2,7 +2,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { doctor, type Finding } from "../../src/cli/doctor.ts";
 import { Db, Live, Ui } from "../../src/mod.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const definition = { init: () => 0, update: (n: number) => n + 1, view: (n: number) => Ui.h("p", {}, String(n)) };
 const db = Db.open(":memory:");

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { demoApp } from "../client/demo-app.ts";
-import { e2eSkipReason, eventually, imeComposition, sharedBrowser, sleep, value } from "./support.ts";
+import { demoApp } from "../support/demo-app.ts";
+import { composeAndConfirm, e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e skipped: ${skip}`);
@@ -67,7 +67,7 @@ async function serveDemo() {
     dropStreams(): () => void {
       let release = () => {};
       streamsHeld = new Promise<void>((resolve) => (release = resolve));
-      for (const session of demo.live.sessions.all()) session.frames.closeAll();
+      for (const session of demo.live.sessions.all()) session.frames.closeAll({ lost: false });
       return () => {
         streamsHeld = undefined;
         release();
@@ -191,21 +191,8 @@ test(
   { skip },
   async () => {
     await withPage("IME", async (page, demo) => {
-      const ime = await imeComposition(page);
       await page.click("#chat");
-      await ime.compose(["に", "にほ", "日本"]);
-      await sleep(400); // longer than the debounce: nothing may go out while composing
-      assert.equal(demo.received.length, 0);
-      // The Enter that confirms the composition, then the commit.
-      await ime.confirm("日本");
-      await eventually(() => assert.equal(demo.model().chat, "日本"));
-      await sleep(500);
-      assert.deepEqual(demo.received, [["SetChat", ["日本"]]], "one dispatch, and no Send");
-      await page.keyboard.press("Enter");
-      await eventually(async () => {
-        assert.deepEqual(demo.model().sent, ["日本"]);
-        assert.equal(await value(page, "#chat"), "");
-      });
+      await composeAndConfirm(page, demo);
     });
   },
 );

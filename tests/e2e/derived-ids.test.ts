@@ -10,10 +10,10 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { assignIds } from "../../src/live/ids.ts";
 import { fillIds } from "../../client/dom.ts";
-import { document } from "../live/support/dom.ts";
-import { agree, type Case, casesOf } from "../live/support/derived-ids.ts";
-import { build, specArb } from "../live/support/trees.ts";
-import { mixedTreeArb } from "../live/support/mixed-trees.ts";
+import { document } from "../support/dom.ts";
+import { agree, type Case, casesOf } from "../support/derived-ids.ts";
+import { build, specArb } from "../support/trees.ts";
+import { mixedTreeArb } from "../support/mixed-trees.ts";
 import { e2eSkipReason, sharedBrowser } from "./support.ts";
 
 const skip = e2eSkipReason();

@@ -9,8 +9,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
-import { Cluster, DEMO_MAIN } from "../replicas/harness.ts";
-import { POSTGRES_SKIP } from "../db/targets.ts";
+import { Cluster, DEMO_MAIN } from "../support/replicas-harness.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
 
 const skip = e2eSkipReason() ?? POSTGRES_SKIP;
 if (skip !== undefined) console.log(`tests/e2e/replicas skipped: ${skip}`);

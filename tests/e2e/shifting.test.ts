@@ -1,5 +1,5 @@
 // Live input authority in a real browser (Chromium through playwright-core) on a page whose node
-// ids shift under the user (tests/client/shifting-app.ts): a log above the inputs grows at its top
+// ids shift under the user (tests/support/shifting-app.ts): a log above the inputs grows at its top
 // from the user's own events and from server ticks, and rows above them are added, reversed and
 // removed, so every frame renames the inputs' wrappers as a chain. The test server holds every
 // event reply and every SSE frame back 0-300 ms (so frames arrive out of order), sends some SSE
@@ -12,8 +12,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { shiftingApp } from "../client/shifting-app.ts";
-import { e2eSkipReason, eventually, imeComposition, sharedBrowser, sleep, value } from "./support.ts";
+import { shiftingApp } from "../support/shifting-app.ts";
+import { composeAndConfirm, e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
 if (skip !== undefined) console.log(`tests/e2e/shifting skipped: ${skip}`);
@@ -227,7 +227,7 @@ function busyPage(): void {
 /**
  * A click on the Add button itself, as the button's own click. A pointer click aims at the point
  * where the button was, and a frame that moves the list above between the aim and the press can
- * land it on whatever moved there, as it did for the link (see tests/client/shifting-app.ts). The
+ * land it on whatever moved there, as it did for the link (see tests/support/shifting-app.ts). The
  * count of Adds below checks the events the page sends, not the pointer's aim.
  */
 const pressAdd = (page: Page) => page.$eval("#add", (el) => (el as HTMLElement).click());
@@ -323,21 +323,9 @@ test(
   { skip, timeout: 120_000 * SLOWER },
   async () => {
     await withPage("IME", SEEDS[0]!, async (page, app) => {
-      const ime = await imeComposition(page);
       await focusEnd(page, "#chat");
-      await ime.compose(["に", "にほ", "日本"], 150);
-      await sleep(400); // longer than the debounce, while ticks rename the chat input's wrapper
-      assert.deepEqual(app.received.filter(([m]) => m === "SetChat"), [], "nothing goes out while composing");
-      await ime.confirm("日本");
-      await eventually(() => assert.equal(app.model().chat, "日本"));
-      await sleep(600);
-      assert.deepEqual(app.received.filter(([m]) => m === "SetChat" || m === "Send"), [["SetChat", ["日本"]]], "one dispatch, and no Send");
-      assert.equal(await value(page, "#chat"), "日本");
-      await page.keyboard.press("Enter");
-      await eventually(async () => {
-        assert.deepEqual(app.model().sent, ["日本"]);
-        assert.equal(await value(page, "#chat"), "");
-      });
+      // Ticks rename the chat input's wrapper meanwhile, and dispatch their own messages.
+      await composeAndConfirm(page, app, { counted: (msg) => msg === "SetChat" || msg === "Send", pause: 150 });
     });
   },
 );

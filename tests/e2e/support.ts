@@ -1,5 +1,6 @@
 // Shared helpers of the real-browser tests.
 import { after } from "node:test";
+import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,10 +66,10 @@ export function sharedBrowser(prefix: string, skip: string | undefined, onClosed
  * apart; `confirm` sends the Enter that confirms it (keyCode 229, as a key the IME takes), the
  * committed text (compositionend) and the Enter's keyup.
  */
-export async function imeComposition(page: Page) {
+async function imeComposition(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   return {
-    async compose(texts: readonly string[], pause = 0): Promise<void> {
+    async compose(texts: readonly string[], pause: number): Promise<void> {
       for (const [i, text] of texts.entries()) {
         if (i > 0 && pause > 0) await sleep(pause);
         await cdp.send("Input.imeSetComposition", { text, selectionStart: text.length, selectionEnd: text.length });
@@ -86,4 +87,39 @@ export async function imeComposition(page: Page) {
       await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
     },
   };
+}
+
+/** What the IME check reads of an app under test: the messages it received, and its model's chat field and sent list. */
+export type ChatApp = {
+  readonly received: readonly (readonly [string, readonly unknown[]])[];
+  model(): { readonly chat: string; readonly sent: readonly string[] } | undefined;
+};
+
+/**
+ * Composes 日本 in the focused #chat through the IME, confirms it with Enter and then sends it
+ * with a second Enter, checking each step: nothing goes out while composing, the committed text
+ * is dispatched once, the confirming Enter sends nothing, and the second Enter sends the text and
+ * clears the field. `counted`: the messages the checks look at (an app whose ticks dispatch
+ * others meanwhile names the chat's); `pause`: ms between the composition's updates.
+ */
+export async function composeAndConfirm(
+  page: Page,
+  app: ChatApp,
+  { counted = () => true, pause = 0 }: { readonly counted?: (msg: string) => boolean; readonly pause?: number } = {},
+): Promise<void> {
+  const ime = await imeComposition(page);
+  const seen = () => app.received.filter(([msg]) => counted(msg));
+  await ime.compose(["に", "にほ", "日本"], pause);
+  await sleep(400); // longer than the debounce: nothing may go out while composing
+  assert.deepEqual(seen(), [], "nothing goes out while composing");
+  await ime.confirm("日本");
+  await eventually(() => assert.equal(app.model()?.chat, "日本"));
+  await sleep(600);
+  assert.deepEqual(seen(), [["SetChat", ["日本"]]], "one dispatch, and no Send");
+  assert.equal(await value(page, "#chat"), "日本");
+  await page.keyboard.press("Enter");
+  await eventually(async () => {
+    assert.deepEqual(app.model()?.sent, ["日本"]);
+    assert.equal(await value(page, "#chat"), "");
+  });
 }

@@ -2,8 +2,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Auth, Db, Secret } from "../../src/mod.ts";
 import { createAuthFlowApp, SESSION_COOKIE } from "../../examples/auth-flow/app.ts";
-import { withEnv } from "../server/env-helpers.ts";
-import { connectionEnv } from "../server/connection.ts";
+import { withEnv } from "../support/env.ts";
+import { connectionEnv } from "../support/connection.ts";
 
 // docs/auth.md#reference-flow, end to end through app.fetch on SQLite.
 const secret = Secret.fromString("reference-flow-secret-reference-flow-0123");

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { Auth, Db } from "../../src/mod.ts";
 import { createDemo } from "../../examples/demo/app.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const handles: Db[] = [];
 after(async () => {

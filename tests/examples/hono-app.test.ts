@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Secret } from "../../src/mod.ts";
 import { baseOfPage } from "../../src/protocol/mod.ts";
 import { createApp } from "../../examples/hono-app/app.tsx";
-import { cookieHeader } from "../live-server/harness.ts";
+import { cookieHeader } from "../support/live-harness.ts";
 
 const { app, todos } = createApp(Secret.fromString("hono-app-example-secret-0123456789abcdef"));
 after(() => todos.close());

@@ -4,7 +4,7 @@
  * component, a fragment, `key=`, handlers with arguments, style props and a keydown filter.
  */
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
-import type { TodoModel, TodoRow } from "../live/support/todos.ts";
+import type { TodoModel, TodoRow } from "../support/todos.ts";
 
 function Row({ row, last }: { row: TodoRow; last: boolean }) {
   return (

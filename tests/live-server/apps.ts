@@ -2,7 +2,7 @@
 import { Ui } from "../../src/ui/mod.ts";
 import { app, every, type LiveAppOptions, rotateSession, task } from "../../src/live/server/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
-import { idsIn, textsIn } from "../live/support/dom.ts";
+import { idsIn, textsIn } from "../support/dom.ts";
 
 export type FormModel = {
   count: number;

@@ -6,7 +6,7 @@ import { LIMITS } from "../../src/protocol/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { setLogSink } from "../../src/log.ts";
-import { openTab } from "./harness.ts";
+import { openTab } from "../support/live-harness.ts";
 
 // docs/protocol.md#limits: the shape limits of an event body, and an update that throws.
 type Model = { depth: number; size: number; runs: number };

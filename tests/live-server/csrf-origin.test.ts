@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Secret } from "../../src/auth/mod.ts";
 import { CsrfTokens } from "../../src/live/server/http/csrf.ts";
 import { buttonId, formAppPool } from "./apps.ts";
-import { cookieHeader, openTab, type Tab } from "./harness.ts";
+import { cookieHeader, openTab, type Tab } from "../support/live-harness.ts";
 
 // docs/security.md#csrf and #origin: tokens bound to the session, and the same-origin check.
 const freshApp = formAppPool(after);

@@ -1,7 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
-import { openTab } from "./harness.ts";
+import { openTab } from "../support/live-harness.ts";
 import { Live } from "../../src/live/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";

@@ -4,10 +4,10 @@ import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { MemorySessionStore } from "../../src/live/server/registry/snapshot-store.ts";
 import { type LogLevel, setLogSink } from "../../src/log.ts";
-import { cookieHeader, eventually, openTab, sleep, type Tab } from "./harness.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { cookieHeader, eventually, openTab, sleep, type Tab } from "../support/live-harness.ts";
+import { withEnv } from "../support/env.ts";
 import { postgresTarget } from "./gate-targets.ts";
-import { sql } from "../db/targets.ts";
+import { sql } from "../support/db-targets.ts";
 
 // docs/auth.md#live-sessions-and-the-gate: Live session and the revocation gate; docs/auth.md#sign-out by session type.
 type Model = { user: string; n: number; fetched: string; ticking: boolean };

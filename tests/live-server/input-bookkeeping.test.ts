@@ -13,8 +13,8 @@ import { diffVisits } from "../../src/live/diff/diff.ts";
 import { versionedMapWork } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
-import { openTab, type Tab } from "./harness.ts";
-import { idsIn } from "../live/support/dom.ts";
+import { openTab, type Tab } from "../support/live-harness.ts";
+import { idsIn } from "../support/dom.ts";
 
 const ROWS = 400;
 type Model = { edits: number; qty: readonly number[] };

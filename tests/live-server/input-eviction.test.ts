@@ -10,7 +10,7 @@ import { assignIds } from "../../src/live/ids.ts";
 import { findElement, forEachElement, lookupVisits } from "../../src/live/tree.ts";
 import { inputsLeft } from "../../src/live/server/session/input-pruning.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import { build, mutate, specArb } from "../live/support/trees.ts";
+import { build, mutate, specArb } from "../support/trees.ts";
 
 const bogus = fc.constantFrom("r.9#div", "r.0#div.7#span", "x", "r.", "r.0#div.~mq", "r.#input:nope");
 

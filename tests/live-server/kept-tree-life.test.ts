@@ -11,7 +11,7 @@ import { render } from "../../src/live/render.ts";
 import { diffVisits } from "../../src/live/diff/diff.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
-import { openTab } from "./harness.ts";
+import { openTab } from "../support/live-harness.ts";
 
 const ROWS = 30;
 type Model = readonly number[];

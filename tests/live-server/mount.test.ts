@@ -15,7 +15,7 @@ import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
 import { baseOfPage } from "../../src/protocol/mod.ts";
 import { buttonId, formAppPool } from "./apps.ts";
-import { cookieHeader, frameReader } from "./harness.ts";
+import { cookieHeader, frameReader } from "../support/live-harness.ts";
 
 const freshApp = formAppPool(after);
 type Host = { request(input: string, init?: RequestInit): Response | Promise<Response> };

@@ -5,9 +5,9 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { GONE, RenameLog, UNKNOWN } from "../../src/live/server/session/rename-log.ts";
-import { shiftingApp } from "../client/shifting-app.ts";
-import { openTab } from "./harness.ts";
-import { idsIn } from "../live/support/dom.ts";
+import { shiftingApp } from "../support/shifting-app.ts";
+import { openTab } from "../support/live-harness.ts";
+import { idsIn } from "../support/dom.ts";
 
 const made: ReturnType<typeof shiftingApp>[] = [];
 after(() => made.forEach((a) => a.live.close()));

@@ -6,7 +6,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
-import { openTab } from "./harness.ts";
+import { openTab } from "../support/live-harness.ts";
 
 const freshApp = formAppPool(after);
 

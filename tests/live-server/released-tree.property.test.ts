@@ -2,7 +2,7 @@
  * A session past the tree budget stays correct (docs/deployment.md#memory): its tree given up
  * before every event, it renders the tree again from its model, with a memo that starts empty, and
  * answers every event exactly as a session that kept its tree does. Tested where that is hardest:
- * the shifting app (tests/client/shifting-app.ts), whose log and rows above the inputs rename
+ * the shifting app (tests/support/shifting-app.ts), whose log and rows above the inputs rename
  * every input's id as they grow, shrink and reorder, under random sequences of clicks, typing with
  * input reports (some of them stale) and removals.
  */
@@ -11,8 +11,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { LiveSession } from "../../src/live/server/session/session.ts";
 import { forEachElement } from "../../src/live/tree.ts";
-import { shiftingApp, type ShiftModel } from "../client/shifting-app.ts";
-import { openTab } from "./harness.ts";
+import { shiftingApp, type ShiftModel } from "../support/shifting-app.ts";
+import { openTab } from "../support/live-harness.ts";
 
 const made: ReturnType<typeof shiftingApp>[] = [];
 after(() => made.forEach((a) => a.live.close()));

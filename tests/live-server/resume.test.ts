@@ -1,7 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
-import { openTab, type Tab } from "./harness.ts";
+import { openTab, type Tab } from "../support/live-harness.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 
 // docs/protocol.md#resume: frames carry `id: <seq>`; a stream that reconnects with Last-Event-ID

@@ -1,7 +1,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
-import { cookieHeader, openTab } from "./harness.ts";
+import { cookieHeader, openTab } from "../support/live-harness.ts";
 
 // docs/protocol.md#sessions-and-cookies, docs/protocol.md#session-rotation states, docs/protocol.md#errors-and-statuses; the hostile-body corpus.
 const freshApp = formAppPool(after);

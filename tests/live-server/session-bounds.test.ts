@@ -1,8 +1,8 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { formAppPool } from "./apps.ts";
-import { heapAfterCollection } from "./heap.ts";
-import { openTab, type Tab } from "./harness.ts";
+import { heapAfterCollection } from "../support/heap.ts";
+import { openTab, type Tab } from "../support/live-harness.ts";
 
 // docs/security.md#session-bounds: sessions that never connect are bounded in number and age.
 const freshApp = formAppPool(after);

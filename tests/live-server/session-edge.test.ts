@@ -68,7 +68,9 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   const first = recordingSink();
   session.frames.open(first);
   const inc = idOf(session, "button", "Inc");
-  const replies = [1, 2, 3].map((seq) => sync(session.step({ seq, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page")));
+  const replies = [1, 2, 3].map((seq) =>
+    sync(session.step({ entry: { seq, msg: "Inc", args: [], handlerId: inc }, inputs: new Map(), page: "page" }, { reply: true }))
+  );
   assert.deepEqual(replies.map((r) => r.kind === "frame" && r.frame.seq), [1, 2, 3]);
   assert.deepEqual(replies.map((r) => r.kind === "frame" && r.frame.respondingTo), [1, 2, 3]);
   assert.deepEqual(first.frames.map((f) => f.seq), [1, 2, 3], "the stream got every frame");
@@ -83,7 +85,10 @@ test("every frame takes the next outSeq, reaches every open stream, and a reconn
   session.stop();
   assert.equal(again.closed, true, "an ended session closes its streams");
   assert.equal(session.streams.size, 0);
-  assert.deepEqual(sync(session.step({ seq: 4, msg: "Inc", args: [], handlerId: inc }, new Map(), true, "page")), { kind: "ended" });
+  assert.deepEqual(
+    sync(session.step({ entry: { seq: 4, msg: "Inc", args: [], handlerId: inc }, inputs: new Map(), page: "page" }, { reply: true })),
+    { kind: "ended" },
+  );
 });
 
 test("a stream resuming from before the kept frames, or after they were forgotten, gets a full render instead", () => {
@@ -124,7 +129,9 @@ test("a session restored from its persisted snapshot carries on: the next outSeq
   const session = sessionOf(a.host);
   const title = idOf(session, "input");
   const setTitle = { seq: 1, msg: "SetTitle", args: ["hello"], handlerId: title };
-  const reply = sync(session.step(setTitle, new Map([[title, { value: "hello", seq: 9 }]]), true, "page-1"));
+  const reply = sync(
+    session.step({ entry: setTitle, inputs: new Map([[title, { value: "hello", seq: 9 }]]), page: "page-1" }, { reply: true }),
+  );
   assert.equal(reply.kind, "frame");
   assert.deepEqual(reply.kind === "frame" && reply.frame.ackInputs, { [title]: 9 });
   const snapshot = JSON.parse(JSON.stringify(a.saved.at(-1)));
@@ -135,17 +142,16 @@ test("a session restored from its persisted snapshot carries on: the next outSeq
   assert.equal(restored.model.title, "HELLO");
   assert.equal(restored.hasTree, false, "the tree is not stored: it is rendered on demand");
   assert.deepEqual(
-    sync(restored.step(setTitle, new Map(), true, "page-1")),
-    { kind: "duplicate" },
+    sync(restored.step({ entry: setTitle, inputs: new Map(), page: "page-1" }, { reply: true })),
+    { kind: "duplicate", outSeq: 1 },
     "the entry the first process processed is not processed again",
   );
   const next = sync(
-    restored.step(
-      { seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title },
-      new Map([[title, { value: "hello", seq: 3 }]]),
-      true,
-      "page-1",
-    ),
+    restored.step({
+      entry: { seq: 2, msg: "SetTitle", args: ["hello"], handlerId: title },
+      inputs: new Map([[title, { value: "hello", seq: 3 }]]),
+      page: "page-1",
+    }, { reply: true }),
   );
   assert.equal(next.kind === "frame" && next.frame.seq, 2, "the outSeq goes on from the snapshot's");
   assert.deepEqual(next.kind === "frame" && next.frame.ackInputs, { [title]: 9 }, "the stored seq of the input still rules");
@@ -159,8 +165,8 @@ test("a released tree is rendered again from the model on the next event, with t
   released.currentTree();
   released.releaseTree();
   assert.equal(released.hasTree, false);
-  const a = sync(kept.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true));
-  const b = sync(released.step({ seq: 1, msg: "Inc", args: [], handlerId: inc }, new Map(), true));
+  const a = sync(kept.step({ entry: { seq: 1, msg: "Inc", args: [], handlerId: inc }, inputs: new Map() }, { reply: true }));
+  const b = sync(released.step({ entry: { seq: 1, msg: "Inc", args: [], handlerId: inc }, inputs: new Map() }, { reply: true }));
   assert.deepEqual(b, a);
   assert.equal(released.hasTree, true);
 });
@@ -168,7 +174,12 @@ test("a released tree is rendered again from the model on the next event, with t
 test("a bind and a new page replace the state value; the old value is left as it was", () => {
   const session = sessionOf(recordingHost().host);
   const title = idOf(session, "input");
-  sync(session.step({ seq: 1, msg: "SetTitle", args: ["x"], handlerId: title }, new Map([[title, { value: "x", seq: 2 }]]), true));
+  sync(
+    session.step(
+      { entry: { seq: 1, msg: "SetTitle", args: ["x"], handlerId: title }, inputs: new Map([[title, { value: "x", seq: 2 }]]) },
+      { reply: true },
+    ),
+  );
   const before = session.state;
   session.bindUser("42", 77);
   assert.deepEqual([session.user, session.boundAt], ["42", 77]);

@@ -17,8 +17,8 @@ import { RECENT_PAGES, type StepContext, stepEvent, stepMessage } from "../../sr
 import { followRenames } from "../../src/live/server/session/rename-log.ts";
 import { VersionedMap } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import { applyPatches } from "../live/support/apply.ts";
-import { canon, parse } from "../live/support/dom.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
 
 type Model = { readonly count: number; readonly title: string; readonly showTitle: boolean; readonly items: readonly string[] };
 

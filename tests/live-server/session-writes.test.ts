@@ -30,7 +30,7 @@ test("a failed write holds up only a strict save", async () => {
   const s = session();
   await quiet(writes.then(s, refused));
   await writes.before(s); // an event's save goes on (the store fences it)
-  await assert.rejects(writes.before(s, true), /store down/); // a page load's does not
+  await assert.rejects(writes.before(s, { strict: true }), /store down/); // a page load's does not
   assert.equal(await writes.settled(s), undefined);
 });
 
@@ -49,9 +49,9 @@ test("a refused move is tried again before the next save and the reply; refused 
   await assert.rejects(writes.settled(s)!, /store down/, "no reply with the new id while it is refused");
   assert.equal(moves, 3);
   storeUp = true;
-  await writes.before(s, true);
+  await writes.before(s, { strict: true });
   assert.equal(moves, 4, "tried once more, and through");
-  await writes.before(s, true); // a strict save: the refused move's failure is over
+  await writes.before(s, { strict: true }); // a strict save: the refused move's failure is over
   await writes.settled(s);
   assert.equal(moves, 4, "not tried again once through");
 });

@@ -1,7 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { buttonId, formAppPool } from "./apps.ts";
-import { openTab, sleep } from "./harness.ts";
+import { openTab, sleep } from "../support/live-harness.ts";
 
 // docs/protocol.md#sse-stream, docs/protocol.md#sequence-numbers.
 const freshApp = formAppPool(after);

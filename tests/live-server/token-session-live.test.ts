@@ -10,8 +10,8 @@ import { Hono } from "hono";
 import { Live, Secret, Ui } from "../../src/mod.ts";
 import { type AuthEnv, Server } from "../../src/server/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
-import { cookieHeader } from "./harness.ts";
-import { withEnv } from "../server/env-helpers.ts";
+import { cookieHeader } from "../support/live-harness.ts";
+import { withEnv } from "../support/env.ts";
 
 const secret = Secret.fromString("token-session-live-secret-0123456789");
 const DEV = { ENV: undefined };

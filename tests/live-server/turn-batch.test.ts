@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { eventHold } from "../../src/live/server/http/turn-batch.ts";
 import { atTurnEnd } from "../../src/runtime/turn.ts";
 import { buttonId, formAppPool } from "./apps.ts";
-import { openTab } from "./harness.ts";
+import { openTab } from "../support/live-harness.ts";
 
 // src/live/server/http/turn-batch.ts: a busy server processes the events of a turn together, at its end.
 const freshApp = formAppPool(after);

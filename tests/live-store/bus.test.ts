@@ -14,7 +14,7 @@ import { PostgresBus } from "../../src/live/store/postgres-bus.ts";
 import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { StoredSession } from "../../src/live/store/store.ts";
-import { POSTGRES_SKIP, POSTGRES_URL, targets } from "../db/targets.ts";
+import { POSTGRES_SKIP, POSTGRES_URL, targets } from "../support/db-targets.ts";
 
 const postgres = targets().find((target) => target.name === "Postgres")!;
 
@@ -104,7 +104,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     const s = await session();
     await storeA.create(s, "replica-a");
     // Replica B streams the session: from now on A's saves publish their frames.
-    assert.equal((await storeB.ownership(s.key, true))?.owner, "replica-a");
+    assert.equal((await storeB.ownership(s.key, { streaming: true }))?.owner, "replica-a");
     const seqs: number[] = [];
     const all = new Promise<void>((resolve) => {
       const stop = busB.subscribe((m) => {
@@ -141,7 +141,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
     const frame = (seq: number) =>
       encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", frame: { seq, patches: [] } });
     assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
-    await storeB.ownership(s.key, true);
+    await storeB.ownership(s.key, { streaming: true });
     assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
     const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-streamed-" + s.key);
     await busA.publish({ t: "taken", app: "svc_sid", key: "marker-streamed-" + s.key, from: "replica-a", epoch: 0 });
@@ -153,7 +153,7 @@ describe("the bus on Postgres", { skip: postgres.skip }, () => {
   test("a fenced-off save sends no notice", async () => {
     const s = await session();
     await storeA.create(s, "replica-a");
-    await storeB.ownership(s.key, true);
+    await storeB.ownership(s.key, { streaming: true });
     await storeB.take(s.key, "replica-b");
     const heard: BusMessage[] = [];
     const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));

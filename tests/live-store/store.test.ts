@@ -1,6 +1,6 @@
 /**
  * The live session store's contract (src/live/store/store.ts), run against the in-memory store and
- * a real Postgres (tests/db/targets.ts): ownership under a lease with an epoch, saves fenced on
+ * a real Postgres (tests/support/db-targets.ts): ownership under a lease with an epoch, saves fenced on
  * the epoch, dead keys, and keys that are hashes of the ids.
  */
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
 import { Sealer } from "../../src/live/store/seal.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { LiveStore, StoredSession } from "../../src/live/store/store.ts";
-import { sql, targets } from "../db/targets.ts";
+import { sql, targets } from "../support/db-targets.ts";
 
 const postgres = targets().find((target) => target.name === "Postgres")!;
 

@@ -3,7 +3,7 @@
  * gives, and the client fills them in (client/dom.ts `fillIds`). The property: for random trees,
  * the ids the client derives over the server's markup are exactly the server's ids, for the page
  * and for every fragment a patch carries (an `html` patch's children, a `replace` or `{html}` kid
- * entry). The trees are the page shapes of specArb (tests/live/support/trees.ts), and trees with
+ * entry). The trees are the page shapes of specArb (tests/support/trees.ts), and trees with
  * tables, shared keys, styled elements, raw HTML and nestings the HTML parser rearranges, where
  * the renderer must write the ids (src/live/parser-fit.ts). Parsed with happy-dom, as the client
  * tests are; tests/e2e/derived-ids.test.ts runs the same check over Chromium's parser.
@@ -11,10 +11,10 @@
 import { test } from "node:test";
 import fc from "fast-check";
 import { assignIds } from "../../src/live/ids.ts";
-import { parseIn } from "./support/dom.ts";
-import { agree, casesOf } from "./support/derived-ids.ts";
-import { build, specArb } from "./support/trees.ts";
-import { mixedTreeArb } from "./support/mixed-trees.ts";
+import { parseIn } from "../support/dom.ts";
+import { agree, casesOf } from "../support/derived-ids.ts";
+import { build, specArb } from "../support/trees.ts";
+import { mixedTreeArb } from "../support/mixed-trees.ts";
 import { h, type UiElement } from "../../src/ui/node.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);

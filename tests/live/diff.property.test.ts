@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
-import { build, mutate, specArb } from "./support/trees.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
+import { build, mutate, specArb } from "../support/trees.ts";
 
 const RUNS = 1000;
 

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { diff } from "../../src/live/diff/diff.ts";
 import { render } from "../../src/live/render.ts";
 import { h, keyed, raw } from "../../src/ui/node.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
 
 /** Checks the patches against the reference applier too, so every expectation is also a correct one. */
 function patches(prev: ReturnType<typeof h>, next: ReturnType<typeof h>) {

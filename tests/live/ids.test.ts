@@ -15,8 +15,8 @@ import {
   passOf,
 } from "../../src/live/tree.ts";
 import { h, keyed } from "../../src/ui/node.ts";
-import { recordData } from "./support/records.ts";
-import { build, mutate, type Spec, specArb } from "./support/trees.ts";
+import { recordData } from "../support/records.ts";
+import { build, mutate, type Spec, specArb } from "../support/trees.ts";
 
 /** Every id of a tree, in document order. */
 function ids(tree: LiveTree): string[] {

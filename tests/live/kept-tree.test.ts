@@ -13,9 +13,9 @@ import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
 import { h } from "../../src/ui/node.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
-import { build, mutate, specArb } from "./support/trees.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
+import { build, mutate, specArb } from "../support/trees.ts";
 
 /** A chain of renders, each diffed against the kept one. */
 function chainProperty() {

@@ -16,7 +16,7 @@ import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { assertRendersLikeFresh } from "./support/renders.ts";
+import { assertRendersLikeFresh } from "../support/renders.ts";
 
 type Row = { id: number; text: string; qty: number; done: boolean };
 type Model = { title: string; rows: Row[] };

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { render } from "../../src/live/render.ts";
 import { h, raw } from "../../src/ui/node.ts";
-import { parse } from "./support/dom.ts";
+import { parse } from "../support/dom.ts";
 
 const hostile = fc.oneof(
   fc.constantFrom('"', "'", "<", ">", "&", "&amp;", "</script>", "</style>", "<!--", "\u2028", "\u2029", "\r", "\r\n", "\0", "`${x}`"),

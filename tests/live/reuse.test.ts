@@ -10,9 +10,9 @@ import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { h } from "../../src/ui/node.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
-import { build, mutate, specArb } from "./support/trees.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
+import { build, mutate, specArb } from "../support/trees.ts";
 
 test("a view element handed back again keeps its live element, and the diff does not walk it", () => {
   const footer = h("footer", {}, h("p", {}, "static"), h("button", { onClick: "Help" }, "?"));

@@ -15,9 +15,9 @@ import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { h, type UiElement } from "../../src/ui/node.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
-import { build, mutate, type Spec, specArb } from "./support/trees.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
+import { build, mutate, type Spec, specArb } from "../support/trees.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
 console.log(`shared-parts property: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth } from "../../src/auth/mod.ts";
 import { Db } from "../../src/db/mod.ts";
-import { counterApp } from "./counter-app.ts";
-import { Cluster } from "./harness.ts";
+import { counterApp } from "../support/counter-app.ts";
+import { Cluster } from "../support/replicas-harness.ts";
 import { eventually, sleep, SseStream, Tab } from "./tab.ts";
-import { cookieHeader, openTab } from "../live-server/harness.ts";
-import { POSTGRES_SKIP } from "../db/targets.ts";
+import { cookieHeader, openTab } from "../support/live-harness.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
 
 const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "Node";
 const skip = runtime !== "Node"

@@ -10,10 +10,10 @@ import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { Db } from "../../src/db/mod.ts";
 import { err } from "../../src/result.ts";
-import { counterApp } from "./counter-app.ts";
+import { counterApp } from "../support/counter-app.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
-import { openTab, type Tab } from "../live-server/harness.ts";
-import { targets } from "../db/targets.ts";
+import { openTab, type Tab } from "../support/live-harness.ts";
+import { targets } from "../support/db-targets.ts";
 
 const postgres = targets().find((target) => target.name === "Postgres")!;
 // Both replicas check the CSRF tokens the other issued: one key.

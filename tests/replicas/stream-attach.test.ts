@@ -9,11 +9,11 @@ import postgres from "postgres";
 import { Db } from "../../src/db/mod.ts";
 import { Secret } from "../../src/auth/mod.ts";
 import type { DbStatement as Statement } from "../../src/db/mod.ts";
-import { counterApp } from "./counter-app.ts";
+import { counterApp } from "../support/counter-app.ts";
 import { app as liveApp, task } from "../../src/live/server/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
-import { cookieHeader, frameReader, openTab } from "../live-server/harness.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../db/targets.ts";
+import { cookieHeader, frameReader, openTab } from "../support/live-harness.ts";
+import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/stream-attach skipped: ${skip}`);

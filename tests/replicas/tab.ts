@@ -3,7 +3,7 @@
  * keeps its cookies, posts events one at a time with seq, page id and CSRF header as the browser
  * client does, and holds an SSE stream that records every frame's seq and the session-lost signal.
  */
-import { cookieHeader } from "../live-server/harness.ts";
+import { cookieHeader } from "../support/live-harness.ts";
 
 export type Reply = { status: number; seq?: number; lost: boolean; body: string };
 

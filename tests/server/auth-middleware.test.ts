@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { Auth, Secret } from "../../src/auth/mod.ts";
 import { type AuthEnv, Server, type SessionMiddleware } from "../../src/server/mod.ts";
-import { withEnv } from "./env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const SECRET_TEXT = "middleware-secret-middleware-secret-0123";
 const secret = Secret.fromString(SECRET_TEXT);

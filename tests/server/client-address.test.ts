@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { Server, type TrustProxy } from "../../src/mod.ts";
 import { proxyChain } from "../../src/server/client-address.ts";
-import { connectionEnv } from "./connection.ts";
+import { connectionEnv } from "../support/connection.ts";
 
 // docs/deployment.md "Client addresses and trustProxy".
 function appWith(trustProxy?: TrustProxy): Hono {

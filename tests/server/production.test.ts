@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Server } from "../../src/server/mod.ts";
-import { withEnv } from "./env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 const SHORT = "s".repeat(31);
 const GOOD = "g".repeat(32);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { Server } from "../../src/server/mod.ts";
-import { withEnv } from "./env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 // docs/auth.md#secure-rule, table-driven over every combination of transport, production
 // signal and cookie kind, through a Hono app with the secureCookies middleware and app.fetch.

@@ -5,7 +5,7 @@ import { Auth, Secret } from "../../src/auth/mod.ts";
 import { setLogSink } from "../../src/log.ts";
 import { err, ok } from "../../src/result.ts";
 import { type RevokedCheck, Server, setSlidingCookie, type SlidingEnv } from "../../src/server/mod.ts";
-import { withEnv } from "./env-helpers.ts";
+import { withEnv } from "../support/env.ts";
 
 // Every row of docs/auth.md#live-sessions-and-the-gate: Sliding token, with an injected clock.
 const SECRET_ENV = "SVC_TEST_SLIDING_SECRET";

@@ -12,12 +12,12 @@ import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { canon, idIn, parse } from "../live/support/dom.ts";
-import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
-import { build, mutate, specArb } from "../live/support/trees.ts";
-import { openTab } from "../live-server/harness.ts";
-import { heapAfterCollection } from "../live-server/heap.ts";
+import { canon, idIn, parse } from "../support/dom.ts";
+import { assertRendersLikeFresh } from "../support/renders.ts";
+import { type TodoModel, todoModelArb } from "../support/todos.ts";
+import { build, mutate, specArb } from "../support/trees.ts";
+import { openTab } from "../support/live-harness.ts";
+import { heapAfterCollection } from "../support/heap.ts";
 
 /** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
 const dom = (el: UiElement) => canon(parse(render(assignIds(el))));

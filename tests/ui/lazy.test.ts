@@ -11,9 +11,9 @@ import { app, every } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { type TodoModel, todoModelArb } from "../live/support/todos.ts";
-import { openTab } from "../live-server/harness.ts";
+import { assertRendersLikeFresh } from "../support/renders.ts";
+import { type TodoModel, todoModelArb } from "../support/todos.ts";
+import { openTab } from "../support/live-harness.ts";
 
 /** A row builder that counts its calls. */
 function countingRow() {

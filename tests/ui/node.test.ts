@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Ui } from "../../src/ui/mod.ts";
 import fc from "fast-check";
-import { recordData } from "../live/support/records.ts";
+import { recordData } from "../support/records.ts";
 
 const { h, keyed, raw, text } = Ui;
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { render } from "../../src/live/render.ts";
 import { escapeCss, keyframesName } from "../../src/ui/styles.ts";
 import { h } from "../../src/ui/node.ts";
-import { parse } from "../live/support/dom.ts";
+import { parse } from "../support/dom.ts";
 
 test("each pass becomes a style element before its owner, in the order mq, pc, tr, anim", () => {
   const button = h("button", {

@@ -13,11 +13,11 @@ import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { canon, parse } from "../live/support/dom.ts";
-import { assertRendersLikeFresh } from "../live/support/renders.ts";
-import { type TodoModel, todoModelArb, type TodoRow } from "../live/support/todos.ts";
-import { build, type Spec, specArb } from "../live/support/trees.ts";
-import { openTab } from "../live-server/harness.ts";
+import { canon, parse } from "../support/dom.ts";
+import { assertRendersLikeFresh } from "../support/renders.ts";
+import { type TodoModel, todoModelArb, type TodoRow } from "../support/todos.ts";
+import { build, type Spec, specArb } from "../support/trees.ts";
+import { openTab } from "../support/live-harness.ts";
 
 /** The page markup of an element, ids included, as a comparable DOM (attribute order aside). */
 const dom = (el: UiElement) => canon(parse(render(assignIds(el))));

@@ -268,7 +268,7 @@ export class PostgresLiveStore implements LiveStore {
     return new Set(rows.map((row) => String(row.key)));
   }
 
-  async ownership(key: string, streaming = false): Promise<Ownership | undefined> {
+  async ownership(key: string, { streaming }: { readonly streaming: boolean } = { streaming: false }): Promise<Ownership | undefined> {
     const columns = `owner, epoch, lease_until > ${NOW} AS live, out_seq, user_id, bound_at`;
     const [row] = await this.rows(
       streaming

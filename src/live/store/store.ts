@@ -113,7 +113,7 @@ export interface LiveStore {
    * Who owns the session; with `streaming`, this replica is about to stream it while another owns
    * it, which the store records (in the same statement) so that the owner's saves publish frames.
    */
-  ownership(key: string, streaming?: boolean): Promise<Ownership | undefined>;
+  ownership(key: string, how?: { readonly streaming: boolean }): Promise<Ownership | undefined>;
   /**
    * Moves a session to a new key (its id rotated): the new key's row is the session's state, owned
    * by `owner` at epoch 1, and the old key is dead, in one transaction; with `rotation`, the old

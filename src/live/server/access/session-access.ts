@@ -83,6 +83,8 @@ export class SessionAccess<Model> {
    * the revocation gate decides. Undefined lets the request through; a Response refuses it.
    */
   admit(session: LiveSession<Model>, auth: Claims, req: Request): Response | undefined | Promise<Response | undefined> {
+    // Nothing to check without a gate or a token middleware: no extra step on the events' hot path.
+    if (!this.checksAnything) return undefined;
     const binding = this.tokenBinding(auth);
     if (binding) this.bind(session as LiveSession<unknown>, binding, { rotate: true });
     const gate = this.gate;

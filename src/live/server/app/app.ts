@@ -36,8 +36,8 @@ import { secureContextOf, secureCookies } from "../../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
 import { AppEvents } from "./events.ts";
-import type { LiveAppOptions } from "./options.ts";
-import type { LiveAppParts } from "./route-context.ts";
+import { type AppSettings, type LiveAppOptions, withDefaults } from "./options.ts";
+import type { RouteContext } from "./route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
@@ -48,7 +48,6 @@ import { servePage } from "../http/page-route.ts";
 import { SessionRegistry } from "../registry/registry.ts";
 import { serveRender } from "../http/render-route.ts";
 import { exchangeRotation } from "../http/rotation.ts";
-import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
 import { LiveSession } from "../session/session.ts";
 import { SessionAccess } from "../access/session-access.ts";
 import { sessionBoundsOptions, type SessionCounts } from "../registry/bounds.ts";
@@ -77,7 +76,7 @@ type Env = SlidingEnv;
 /** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
   readonly sessions: SessionRegistry<Model>;
-  private readonly config: Required<Pick<LiveAppOptions, "basePath" | "title" | "head" | "heartbeatMs">> & LiveAppOptions;
+  private readonly config: AppSettings;
   private readonly cookieName: string;
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
@@ -87,7 +86,7 @@ export class LiveApp<Model> extends Hono<Env> {
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
   /** What the routes share (src/live/server/app/route-context.ts). */
-  private readonly parts: LiveAppParts<Model>;
+  private readonly routeContext: RouteContext<Model>;
   /** The event route (src/live/server/app/events.ts). */
   private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
@@ -105,20 +104,20 @@ export class LiveApp<Model> extends Hono<Env> {
     }
     const started = checkSecretAtStart(options.prefix);
     if (!started.ok) throw new SvcError(started.error.code, started.error.message);
-    this.config = { basePath: "", title: "svc", head: "", heartbeatMs: 15_000, ...options };
+    const config = this.config = withDefaults(options);
     this.cookieName = sessionCookieName(options.name);
-    this.eventPath = this.config.basePath + EVENT_PATH;
-    this.now = options.now ?? (() => Date.now());
+    this.eventPath = config.basePath + EVENT_PATH;
+    this.now = config.now;
     this.extraMessages = new Set(options.messages ?? []);
     this.csrf = new CsrfTokens(options.secret);
     this.originAllowed = originCheck(options.allowedOrigins);
     this.sessions = new SessionRegistry<Model>({
       store: options.store,
       now: this.now,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
-      treeIdleMs: options.treeIdleMs ?? 10_000,
-      sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor((options.idleTimeoutMs ?? 30 * 60_000) / 4))),
-      maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
+      idleTimeoutMs: config.idleTimeoutMs,
+      treeIdleMs: config.treeIdleMs,
+      sweepEveryMs: config.sweepEveryMs,
+      maxTreeBytes: config.maxTreeBytes,
       bounds: sessionBoundsOptions({
         maxSessions: options.maxSessions,
         maxPending: options.maxPendingSessions,
@@ -132,7 +131,7 @@ export class LiveApp<Model> extends Hono<Env> {
       cookieName: this.cookieName,
       secure: (req) => this.secure(req),
     });
-    this.parts = {
+    this.routeContext = {
       definition,
       sessions: this.sessions,
       access: this.access,
@@ -147,7 +146,7 @@ export class LiveApp<Model> extends Hono<Env> {
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
     };
-    this.events = new AppEvents(this.parts, this.config.prefix);
+    this.events = new AppEvents(this.routeContext, this.config.prefix);
     this.addRoutes();
     // Assigned here rather than declared as a field: a field's initialiser would have to read
     // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
@@ -327,13 +326,15 @@ export class LiveApp<Model> extends Hono<Env> {
     this.use((c, next) => this.runMiddleware(c, next));
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
-    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.parts, c.req.raw, c.get("svcAuth")));
-    this.get(base + RENDER_PATH, (c) => serveRender(this.parts, c.req.raw, c.get("svcAuth")));
-    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.parts, c.req.raw));
+    this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
+    this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
     const page = (
       c: Context<Env>,
-    ) => (isClientRequest(c.req.raw.url) ? clientScript(c.req.raw) : servePage(this.parts, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    ) => (isClientRequest(c.req.raw.url)
+      ? clientScript(c.req.raw)
+      : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }

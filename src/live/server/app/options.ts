@@ -4,6 +4,7 @@
  */
 import type { Secret } from "../../../auth/secret.ts";
 import type { SessionStore } from "../registry/snapshot-store.ts";
+import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
 
 /** Options of `Live.app`. */
 export type LiveAppOptions = {
@@ -65,3 +66,34 @@ export type LiveAppOptions = {
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };
+
+/** The options with their defaults filled in (each default is documented on its option): what the app is built from. */
+export type AppSettings = LiveAppOptions & {
+  readonly basePath: string;
+  readonly title: string;
+  readonly head: string;
+  readonly heartbeatMs: number;
+  readonly idleTimeoutMs: number;
+  readonly treeIdleMs: number;
+  readonly maxTreeBytes: number;
+  readonly now: () => number;
+  /** How often the sweeper looks for idle sessions: a quarter of the idle timeout, from 1 s to 1 min. */
+  readonly sweepEveryMs: number;
+};
+
+/** `Live.app`'s options with the defaults of those not given. */
+export function withDefaults(options: LiveAppOptions): AppSettings {
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  return {
+    basePath: "",
+    title: "svc",
+    head: "",
+    heartbeatMs: 15_000,
+    ...options,
+    idleTimeoutMs,
+    treeIdleMs: options.treeIdleMs ?? 10_000,
+    maxTreeBytes: options.maxTreeBytes ?? DEFAULT_TREE_BUDGET_BYTES,
+    now: options.now ?? (() => Date.now()),
+    sweepEveryMs: Math.min(60_000, Math.max(1_000, Math.floor(idleTimeoutMs / 4))),
+  };
+}

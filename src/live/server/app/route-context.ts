@@ -1,7 +1,7 @@
 /**
- * What the live app's routes share (docs/protocol.md#endpoints): the app's definition, its
+ * What every route of the live app reads (docs/protocol.md#endpoints): the app's definition, its
  * sessions and their access policy, the CSRF tokens, the cookie's name and the page settings. The
- * app (src/live/server/app/app.ts) builds it once; each route module takes it as its first argument.
+ * app (src/live/server/app/app.ts) builds it once; every route takes it as its first argument.
  */
 import type { CsrfTokens } from "../http/csrf.ts";
 import type { LiveDefinition } from "../session/definition.ts";
@@ -10,7 +10,7 @@ import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
 
 /** The state and settings the live app's routes read. */
-export type LiveAppParts<Model> = {
+export type RouteContext<Model> = {
   readonly definition: LiveDefinition<Model>;
   readonly sessions: SessionRegistry<Model>;
   /** Who may use a session, and as whom: token binding and the revocation gate. */

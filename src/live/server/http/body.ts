@@ -22,7 +22,7 @@ export type EventBody = {
   readonly csrf: string | undefined;
   /**
    * The sending page's id (one page load of the client), an extension of the spec's body: with it
-   * an entry sent twice (see firstSight, src/live/server/session/step.ts) is processed once. Optional.
+   * an entry sent twice (see recordIfNew, src/live/server/session/step.ts) is processed once. Optional.
    */
   readonly page: string | undefined;
   /**

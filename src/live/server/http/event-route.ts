@@ -10,9 +10,10 @@
 import type { JsonObject } from "../../../json.ts";
 import { log } from "../../../log.ts";
 import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
-import type { TokenState } from "./csrf.ts";
+import type { RouteContext } from "../app/route-context.ts";
+import { checkToken, finishReply } from "./rotation.ts";
+import { sessionIdIn } from "./session-cookies.ts";
 import { fullHtmlOf } from "../streams/sse-wire.ts";
-import type { SessionRegistry } from "../registry/registry.ts";
 import {
   appError,
   badRequest,
@@ -20,66 +21,36 @@ import {
   csrfFailed,
   frameReply,
   handlerGone,
+  refusalFor,
   replicaDraining,
   sessionEnded,
   sessionLost,
-  sessionRotating,
   // The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
   STORE_FAILED,
   storeFailed,
   storeUnavailable,
 } from "./refusals.ts";
-import type { LiveSession, StepOutcome } from "../session/session.ts";
+import type { EventOutcome, LiveSession } from "../session/session.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
-
-export type EventRouteContext<Model> = {
-  readonly registry: SessionRegistry<Model>;
-  readonly now: () => number;
-  /** Resolves the request's session id from its Cookie header. */
-  readonly sessionIdOf: (cookies: string | null) => string | undefined;
-  /**
-   * The revocation gate and other checks before any processing; a Response refuses the request.
-   * `auth`: the verified sliding token's claims, when the app has one.
-   */
-  readonly admit: (
-    session: LiveSession<Model>,
-    req: Request,
-    auth: JsonObject | undefined,
-  ) => Response | undefined | Promise<Response | undefined>;
-  /** Whether the request comes from the app's own origin (src/live/server/http/origin.ts). */
-  readonly originAllowed: (req: Request) => boolean;
-  /**
-   * Checks a CSRF token against the session: "current" for the token of its id, "former" for
-   * that of an id it rotated away from within the grace period (another tab, not told yet).
-   */
-  readonly checkToken: (session: LiveSession<Model>, cookies: string | null, token: string | undefined) => TokenState;
-  /** The session's current CSRF token for this request's cookie, for a reply that renames it. */
-  readonly tokenOf: (session: LiveSession<Model>, req: Request) => string | undefined;
-  /** Adds what the processing changed about the session to the reply (rotation, end). */
-  readonly finish: (session: LiveSession<Model>, req: Request, resp: Response) => Response;
-};
 
 /**
  * An event request. `hold`: the end of the turn the event waits for when the server is busy
  * (src/live/server/http/turn-batch.ts); the request is not looked at before it.
  */
 export async function handleEvent<Model>(
+  ctx: RouteContext<Model>,
   req: Request,
-  ctx: EventRouteContext<Model>,
   auth: JsonObject | undefined,
   hold?: Promise<void>,
 ): Promise<Response> {
   if (hold !== undefined) await hold;
   // Read once: the session cookie and the CSRF cookie are both in it.
   const cookies = req.headers.get("Cookie");
-  const id = ctx.sessionIdOf(cookies);
+  const id = sessionIdIn(cookies, ctx.cookieName);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
-  const found = ctx.registry.resolve(id, true);
+  const found = ctx.sessions.resolveForEvent(id);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
-  if (resolved === STORE_FAILED) return storeUnavailable();
-  if (resolved.kind === "lost") return sessionLost();
-  if (resolved.kind === "rotating") return sessionRotating();
-  if (resolved.kind === "elsewhere") return replicaDraining();
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   let session = resolved.session;
 
   if (!ctx.originAllowed(req)) return crossOrigin();
@@ -92,97 +63,101 @@ export async function handleEvent<Model>(
   const body = parsed.value;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
   const token = headerToken ?? (body.isBatch ? body.csrf : undefined);
-  const tokenState = ctx.checkToken(session, cookies, token);
+  const tokenState = checkToken(ctx, session, cookies, token);
 
   let renamed = tokenState === "former";
-  if (body.sessionId !== undefined && body.sessionId !== ctx.registry.handleOf(session)) {
+  if (body.sessionId !== undefined && body.sessionId !== ctx.sessions.handleOf(session)) {
     // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
-    if (!ctx.registry.rotatedHandle(session, body.sessionId)) return sessionLost();
+    if (!ctx.sessions.rotatedHandle(session, body.sessionId)) return sessionLost();
     renamed = true;
   }
   if (tokenState === "wrong") return csrfFailed();
-  ctx.registry.connected(session);
+  ctx.sessions.connected(session);
 
-  const admitted = ctx.admit(session, req, auth);
+  const admitted = ctx.access.admit(session, auth, req);
   const refused = admitted instanceof Promise ? await admitted : admitted;
   if (refused !== undefined) return refused;
 
-  const first = processed(session, body, ctx.now());
-  let reply = first instanceof Promise ? await first : first;
+  let ran = runLocked(session, body, ctx.now());
+  if (ran instanceof Promise) ran = await ran;
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
-  for (let attempt = 0; reply === MOVED && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.registry.resolve(id, true)).catch(storeFailed);
-    if (again === STORE_FAILED) return storeUnavailable();
-    if (again.kind !== "live") return again.kind === "elsewhere" ? replicaDraining() : sessionLost();
+  for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
+    const again = await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed);
+    if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
     session = again.session;
-    const current = session;
-    reply = await processed(current, body, ctx.now());
+    ran = await runLocked(session, body, ctx.now());
   }
-  if (reply === MOVED) return replicaDraining();
-  if (reply === STORE_FAILED) return storeUnavailable();
+  if (ran === STORE_FAILED || ran.kind === "moved") return replyFor(ran);
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
-  const writes = ctx.registry.settled(session);
+  const writes = ctx.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
-  return ctx.finish(session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
+  const reply = replyFor(ran);
+  return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
-/** The answer of `process` when the session moved to another replica before its change was kept. */
-const MOVED = Symbol("moved");
-type Processed = Response | typeof MOVED;
+/** The end of a batch whose entries were processed (their frames went out over SSE). */
+const BATCH_DONE = { kind: "batch_done" } as const;
+
+/** What running an event request under the session's lock gave: the session's outcome, a batch's end, or the store failing. */
+type Ran = EventOutcome | typeof BATCH_DONE | typeof STORE_FAILED;
+
+function isMoved(ran: Ran): boolean {
+  return ran !== STORE_FAILED && ran.kind === "moved";
+}
 
 /**
- * The event processed under the session's mutex, or STORE_FAILED when the store failed. An event
- * on a free mutex whose processing is synchronous (no shared store to wait for) is answered
- * without a promise.
+ * The request's entries applied under the session's lock, or STORE_FAILED when the store failed.
+ * An event on a free lock whose processing is synchronous (no shared store to wait for) is
+ * answered without a promise.
  */
-function processed<Model>(
-  session: LiveSession<Model>,
-  body: EventBody,
-  now: number,
-): Processed | typeof STORE_FAILED | Promise<Processed | typeof STORE_FAILED> {
-  let reply: Processed | Promise<Processed>;
+function runLocked<Model>(session: LiveSession<Model>, body: EventBody, now: number): Ran | Promise<Ran> {
+  let ran: Ran | Promise<Ran>;
   try {
-    reply = session.mutex.runNow(() => process(session, body, now));
+    ran = session.mutex.runNow(() => applyEntries(session, body, now));
   } catch (error) {
     return storeFailed(error);
   }
-  return reply instanceof Promise ? reply.catch(storeFailed) : reply;
+  return ran instanceof Promise ? ran.catch(storeFailed) : ran;
 }
 
-function process<Model>(session: LiveSession<Model>, body: EventBody, now: number): Processed | Promise<Processed> {
-  if (session.ended) return session.movedAway ? MOVED : sessionLost();
+function applyEntries<Model>(session: LiveSession<Model>, body: EventBody, now: number): Ran | Promise<Ran> {
   session.lastActive = now;
-  if (body.isBatch) return processBatch(session, body);
-  const [entry] = body.entries;
-  const outcome = session.step(entry!, body.inputState, true, body.page, body.lastAppliedSeq);
-  return outcome instanceof Promise ? outcome.then((known) => replyTo(session, known)) : replyTo(session, outcome);
+  if (body.isBatch) return applyBatch(session, body);
+  return session.step({ entry: body.entries[0]!, inputs: body.inputState, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, {
+    reply: true,
+  });
 }
 
 /** docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE. */
-async function processBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Processed> {
+async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): Promise<Ran> {
   // The reported inputs go with the first entry processed (a re-sent one may be skipped).
   let inputs = body.inputState;
   for (const [i, entry] of body.entries.entries()) {
-    const stepped = session.step(entry, inputs, false, body.page, body.lastAppliedSeq);
+    const stepped = session.step({ entry, inputs, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, { reply: false });
     const outcome = stepped instanceof Promise ? await stepped : stepped;
+    // A session that had ended (or moved) before the batch answers it as it would one event.
+    if (i === 0 && outcome.kind === "ended") return outcome;
     if (outcome.kind === "duplicate") continue;
     // Entries before this one are kept; the rest are the next holder's to process (a re-sent
     // batch skips the kept ones by their seqs).
-    if (outcome.kind === "moved") return MOVED;
+    if (outcome.kind === "moved") return outcome;
     inputs = new Map();
     if (outcome.kind !== "frame") log.warn(`live.batch entry ${i} (${entry.msg}) not processed: ${outcome.kind}`);
   }
-  return new Response(null, { status: HTTP.batchDone });
+  return BATCH_DONE;
 }
 
-function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Processed {
-  switch (outcome.kind) {
+/** The reply to what running the request gave (docs/protocol.md#event-reply, #errors-and-statuses). */
+function replyFor(ran: Ran): Response {
+  if (ran === STORE_FAILED) return storeUnavailable();
+  switch (ran.kind) {
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
-      if (session.ended) return sessionEnded();
-      return frameReply(outcome.frame, fullHtmlOf(outcome.frame.patches));
+      return ran.endsSession ? sessionEnded() : frameReply(ran.frame, fullHtmlOf(ran.frame.patches));
+    case "batch_done":
+      return new Response(null, { status: HTTP.batchDone });
     case "unknown_message":
       return badRequest("unknown_message", "no handler in the current render sends this message");
     case "handler_gone":
@@ -195,16 +170,16 @@ function replyTo<Model>(session: LiveSession<Model>, outcome: StepOutcome): Proc
       // Already processed (from this page's navigation batch, or a copy whose reply was lost): its
       // frame went out then. The seq tells the tab how far the session is, so a tab that never got
       // that frame waits for it and resyncs when it does not come (docs/protocol.md#errors-and-statuses).
-      return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(session.outSeq) } });
+      return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(ran.outSeq) } });
     case "moved":
-      return MOVED;
+      return replicaDraining();
   }
 }
 
 /** A tab that still used the session's old handle or token is told the current ones. */
-function tellRenamed<Model>(resp: Response, ctx: EventRouteContext<Model>, session: LiveSession<Model>, req: Request): Response {
-  resp.headers.set(SID_HEADER, ctx.registry.handleOf(session));
-  const token = ctx.tokenOf(session, req);
+function tellRenamed<Model>(resp: Response, ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request): Response {
+  resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
+  const token = ctx.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
   return resp;
 }

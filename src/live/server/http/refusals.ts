@@ -4,6 +4,7 @@
  * (docs/protocol.md#sessions-and-cookies).
  */
 import type { Frame } from "../streams/sse-wire.ts";
+import type { Resolved } from "../replicas/takeover.ts";
 import {
   ACK_HEADER,
   APP_ERROR,
@@ -151,3 +152,24 @@ export async function orStoreFailed<T>(work: () => T | Promise<T>): Promise<T | 
     return storeFailed(error);
   }
 }
+
+/**
+ * The answer to a session lookup that found no live session (docs/protocol.md#errors-and-statuses):
+ * the store failed (503, retry), no such session (the one constant 404), an id rotated away from
+ * within its grace period, or a session this draining replica will not take (503, retry
+ * elsewhere). Every route that looks a session up answers through here.
+ */
+export function refusalFor(lookup: typeof STORE_FAILED | NotLive): Response {
+  if (lookup === STORE_FAILED) return storeUnavailable();
+  switch (lookup.kind) {
+    case "lost":
+      return sessionLost();
+    case "rotating":
+      return sessionRotating();
+    case "elsewhere":
+      return replicaDraining();
+  }
+}
+
+/** A lookup's answer other than a live session. */
+type NotLive = Exclude<Resolved<unknown>, { readonly kind: "live" }>;

@@ -6,36 +6,24 @@
 import type { JsonObject } from "../../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
-import type { LiveAppParts } from "../app/route-context.ts";
+import type { RouteContext } from "../app/route-context.ts";
 import { sessionIdIn } from "./session-cookies.ts";
-import {
-  crossOrigin,
-  csrfFailed,
-  orStoreFailed,
-  replicaDraining,
-  sessionLost,
-  sessionRotating,
-  STORE_FAILED,
-  storeUnavailable,
-} from "./refusals.ts";
+import { crossOrigin, csrfFailed, orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import { checkToken } from "./rotation.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
-export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
+export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
-  const resolved = await orStoreFailed(() => parts.sessions.resolve(sessionIdIn(cookies, parts.cookieName)));
-  if (resolved === STORE_FAILED) return storeUnavailable();
-  if (resolved.kind !== "live") {
-    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-  }
-  if (!parts.originAllowed(req)) return crossOrigin();
+  const resolved = await orStoreFailed(() => ctx.sessions.resolve(sessionIdIn(cookies, ctx.cookieName)));
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
+  if (!ctx.originAllowed(req)) return crossOrigin();
   const session = resolved.session;
-  const tokenState = checkToken(parts, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
+  const tokenState = checkToken(ctx, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
   if (tokenState === "wrong") return csrfFailed();
-  const refused = await parts.access.admit(session, auth, req);
+  const refused = await ctx.access.admit(session, auth, req);
   if (refused !== undefined) return refused;
   return session.mutex.run(() => {
-    session.lastActive = parts.now();
+    session.lastActive = ctx.now();
     const headers: Record<string, string> = {
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": "no-store",
@@ -43,7 +31,7 @@ export async function serveRender<Model>(parts: LiveAppParts<Model>, req: Reques
     };
     // A tab still holding the token of a rotated-away id learns the current one.
     if (tokenState === "former") {
-      Object.assign(headers, { [SID_HEADER]: parts.sessions.handleOf(session), [CSRF_HEADER]: parts.csrf.tokenOf(req, session.id) });
+      Object.assign(headers, { [SID_HEADER]: ctx.sessions.handleOf(session), [CSRF_HEADER]: ctx.csrf.tokenOf(req, session.id) });
     }
     const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
     if (moves !== undefined) headers[MOVES_HEADER] = moves;

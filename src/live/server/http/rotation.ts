@@ -5,27 +5,27 @@
  * hands a rotation to the tab that caused it or clears an ended session's cookie.
  */
 import { CSRF_HEADER, ROTATION_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
-import type { LiveAppParts } from "../app/route-context.ts";
+import type { RouteContext } from "../app/route-context.ts";
 import { readSessionId, setSessionCookie } from "./session-cookies.ts";
 import type { TokenState } from "./csrf.ts";
 import { crossOrigin, csrfFailed, orStoreFailed, sessionLost, STORE_FAILED, storeUnavailable } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 
 /** POST <base>/_svc/rotate: the old id's cookie and token, and the ticket, for the session's new id. */
-export async function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: Request): Promise<Response> {
-  if (!parts.originAllowed(req)) return crossOrigin();
+export async function exchangeRotation<Model>(ctx: RouteContext<Model>, req: Request): Promise<Response> {
+  if (!ctx.originAllowed(req)) return crossOrigin();
   // The tab exchanging its ticket still holds the old id's cookie and token.
-  const oldId = readSessionId(req, parts.cookieName);
-  if (oldId === undefined || !parts.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
+  const oldId = readSessionId(req, ctx.cookieName);
+  if (oldId === undefined || !ctx.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
   // A rotation another replica made is read from the shared store (docs/deployment.md#rotation-on-any-replica).
-  const session = await orStoreFailed(() => parts.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined));
+  const session = await orStoreFailed(() => ctx.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined));
   if (session === STORE_FAILED) return storeUnavailable();
   if (session === undefined) return sessionLost();
   const resp = new Response(null, {
     status: 204,
-    headers: { [SID_HEADER]: parts.sessions.handleOf(session), [CSRF_HEADER]: parts.csrf.tokenOf(req, session.id) ?? "" },
+    headers: { [SID_HEADER]: ctx.sessions.handleOf(session), [CSRF_HEADER]: ctx.csrf.tokenOf(req, session.id) ?? "" },
   });
-  return setSessionCookie(resp, parts.cookieName, session.id, parts.secure(req));
+  return setSessionCookie(resp, ctx.cookieName, session.id, ctx.secure(req));
 }
 
 /**
@@ -33,22 +33,22 @@ export async function exchangeRotation<Model>(parts: LiveAppParts<Model>, req: R
  * grace period. `cookies`: the request's Cookie header.
  */
 export function checkToken<Model>(
-  parts: LiveAppParts<Model>,
+  ctx: RouteContext<Model>,
   session: LiveSession<Model>,
   cookies: string | null,
   token: string | undefined,
 ): TokenState {
-  return parts.csrf.check(cookies, token, session.id, () => parts.sessions.rotatedIds(session), session);
+  return ctx.csrf.check(cookies, token, session.id, () => ctx.sessions.rotatedIds(session), session);
 }
 
 /** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
-export function finishReply<Model>(parts: LiveAppParts<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
-  const rotation = parts.sessions.takeRotation(session);
-  if (session.ended) return parts.access.signedOut(resp, req);
+export function finishReply<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
+  const rotation = ctx.sessions.takeRotation(session);
+  if (session.ended) return ctx.access.signedOut(resp, req);
   if (rotation === undefined) return resp;
   if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);
-  resp.headers.set(SID_HEADER, parts.sessions.handleOf(session));
-  const token = parts.csrf.tokenOf(req, session.id);
+  resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
+  const token = ctx.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
-  return setSessionCookie(resp, parts.cookieName, session.id, parts.secure(req));
+  return setSessionCookie(resp, ctx.cookieName, session.id, ctx.secure(req));
 }

@@ -5,35 +5,32 @@
 import type { JsonObject } from "../../../json.ts";
 import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
-import type { LiveAppParts } from "../app/route-context.ts";
+import type { RouteContext } from "../app/route-context.ts";
 import { readSessionId } from "./session-cookies.ts";
 import type { Resolved } from "../registry/registry.ts";
-import { orStoreFailed, replicaDraining, sessionLost, sessionRotating, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
 
 /** Opens the SSE stream of the cookie's session, or answers why it cannot. */
-export async function serveStream<Model>(parts: LiveAppParts<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
-  const id = readSessionId(req, parts.cookieName);
+export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
+  const id = readSessionId(req, ctx.cookieName);
   const lastFrame = lastFrameOf(req);
   // A stream of a session another replica holds listens here; its frames come over the bus. Only
   // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
   // does not hold (docs/protocol.md#resume); a page's `since` gets a sync, and the page waits for
   // the missed frames as for any gap, so opening a stream never moves a session.
-  const remote = parts.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), parts.heartbeatMs);
-  const resolved = await orStoreFailed(() => remote ?? (parts.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
-  if (resolved === STORE_FAILED) return storeUnavailable();
+  const remote = ctx.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), ctx.heartbeatMs);
+  const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved instanceof Response) return resolved;
-  if (resolved.kind !== "live") {
-    return resolved.kind === "rotating" ? sessionRotating() : resolved.kind === "elsewhere" ? replicaDraining() : sessionLost();
-  }
+  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   const session = resolved.session as LiveSession<Model>;
-  const refused = await parts.access.admit(session, auth, req);
+  const refused = await ctx.access.admit(session, auth, req);
   if (refused !== undefined) return refused;
-  parts.sessions.connected(session);
+  ctx.sessions.connected(session);
   const { sink, body, write } = openFrameStream({
-    heartbeatMs: parts.heartbeatMs,
-    onHeartbeat: () => (session.lastActive = parts.now()),
+    heartbeatMs: ctx.heartbeatMs,
+    onHeartbeat: () => (session.lastActive = ctx.now()),
     onClose: (closed) => session.frames.closed(closed),
   });
   // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.

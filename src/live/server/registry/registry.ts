@@ -118,7 +118,7 @@ export class SessionRegistry<Model> implements SessionHost {
    */
   async saveNow(session: LiveSession<Model>): Promise<void> {
     if (this.shared === undefined) return;
-    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, true);
+    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, { strict: true });
     if (!saved) this.moved(session as LiveSession<unknown>);
   }
 
@@ -155,9 +155,20 @@ export class SessionRegistry<Model> implements SessionHost {
   /**
    * The session a cookie names. With a shared store, one this replica does not hold is taken
    * over from its saved state (then the answer is a promise); with none, the answer is at hand.
-   * `lazy` (an event): only read, and claimed by the save of the event's change.
    */
-  resolve(id: string | undefined, lazy = false): Resolved<Model> | Promise<Resolved<Model>> {
+  resolve(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
+    return this.lookUp(id, { lazy: false });
+  }
+
+  /**
+   * `resolve` for an event: a session held by another replica is only read, and claimed by the
+   * save of the event's change (one write per move).
+   */
+  resolveForEvent(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
+    return this.lookUp(id, { lazy: true });
+  }
+
+  private lookUp(id: string | undefined, how: { readonly lazy: boolean }): Resolved<Model> | Promise<Resolved<Model>> {
     if (id === undefined) return LOST;
     const session = this.sessions.get(id);
     if (session !== undefined && !session.ended) return { kind: "live", session };
@@ -165,7 +176,7 @@ export class SessionRegistry<Model> implements SessionHost {
     if (rotation !== undefined) return { kind: "rotating", rotation };
     if (this.shared === undefined) return LOST;
     if (this.draining) return ELSEWHERE;
-    return this.sharing.take(id, lazy);
+    return this.sharing.take(id, how);
   }
 
   /** Holds a session taken over from the shared store (src/live/server/replicas/takeover.ts) from now on. */
@@ -190,7 +201,7 @@ export class SessionRegistry<Model> implements SessionHost {
   /** The session now runs at another replica: this copy stops; its streams keep listening here. */
   moved(session: LiveSession<unknown>): void {
     const live = session as LiveSession<Model>;
-    live.stop("moved", true);
+    live.stop("moved", { keepStreams: true });
     this.forgetLocal(live);
     this.shared?.forget(live);
   }

@@ -76,7 +76,7 @@ export class StreamsHere {
 
   /** The session ended: its streams here get the lost signal and close. */
   ended(key: string): void {
-    this.frames.get(key)?.closeAll(true);
+    this.frames.get(key)?.closeAll({ lost: true });
     this.forget(key);
   }
 
@@ -88,7 +88,7 @@ export class StreamsHere {
 
   /** Closes every stream plainly (drain): the clients reconnect to another replica. */
   closeAll(): void {
-    for (const frames of this.frames.values()) frames.closeAll(false);
+    for (const frames of this.frames.values()) frames.closeAll({ lost: false });
     this.frames.clear();
     this.remote.clear();
   }

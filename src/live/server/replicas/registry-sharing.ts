@@ -76,8 +76,8 @@ export class RegistrySharing<Model> {
   }
 
   /** Takes over the session a cookie names from the shared store (attached only). */
-  take(id: string, lazy: boolean): Promise<Resolved<Model>> {
-    return this.takeovers.take(id, lazy);
+  take(id: string, how: { readonly lazy: boolean }): Promise<Resolved<Model>> {
+    return this.takeovers.take(id, how);
   }
 
   /** Settles when every takeover already on its way has finished. */

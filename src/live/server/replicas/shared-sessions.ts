@@ -143,7 +143,7 @@ export class SharedSessions<Model> {
    * `lazy` (an event's takeover): the session is only read, and the save of the event's change
    * claims it, fenced on the epoch read, so a move costs a read and the save the event makes anyway.
    */
-  async take(id: string, lazy = false): Promise<Loaded<Model> | undefined> {
+  async take(id: string, { lazy }: { readonly lazy: boolean }): Promise<Loaded<Model> | undefined> {
     await this.ready;
     const key = await sessionKey(id);
     const taken = lazy ? await this.store.load(key) : await this.store.take(key, this.owner);
@@ -182,10 +182,10 @@ export class SharedSessions<Model> {
     handle: string,
     state: SessionState<Model>,
     frame: Frame | undefined,
-    /** Rejects when the write it waits for (a create, a move) failed, rather than saving over a missing row. */
-    strict = false,
+    /** `strict`: rejects when the write it waits for (a create, a move) failed, rather than saving over a missing row. */
+    { strict }: { readonly strict: boolean } = { strict: false },
   ): Promise<boolean> {
-    await this.writes.before(session, strict);
+    await this.writes.before(session, { strict });
     const hold = this.holds.get(session);
     if (hold === undefined) return false;
     const notice = frame === undefined ? undefined : encodeMessage({ t: "frame", app: this.app, key: hold.key, from: this.owner, frame });
@@ -263,7 +263,7 @@ export class SharedSessions<Model> {
   /** Who holds the session with this id (for a stream deciding whether to take it or listen). */
   async ownership(id: string): Promise<(Ownership & { key: string }) | undefined> {
     const key = await sessionKey(id);
-    const found = await this.store.ownership(key, true);
+    const found = await this.store.ownership(key, { streaming: true });
     return found && { ...found, key };
   }
 

@@ -18,7 +18,7 @@ export class SessionWrites<Session extends object> {
   /** A refused move of each session, to try again. */
   private readonly unmoved = new WeakMap<Session, () => Promise<void>>();
 
-  /** Runs `write` after the session's earlier writes; its failure is logged, and seen by `before(session, true)`. */
+  /** Runs `write` after the session's earlier writes; its failure is logged, and seen by a strict `before`. */
   then(session: Session, write: () => Promise<void>): Promise<void> {
     return this.track(session, (this.writes.get(session) ?? Promise.resolve()).then(write));
   }
@@ -34,7 +34,7 @@ export class SessionWrites<Session extends object> {
    * Settles when a save of the session may go: its earlier writes are done (`strict`: rejects if
    * one failed) and a refused move went through on a new try (rejects if refused again).
    */
-  async before(session: Session, strict = false): Promise<void> {
+  async before(session: Session, { strict }: { readonly strict: boolean } = { strict: false }): Promise<void> {
     await this.writes.get(session);
     // A refused move is tried again first: once it goes through, the failure it left is over.
     if (this.unmoved.has(session)) await this.moveAgain(session);

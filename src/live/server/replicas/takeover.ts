@@ -45,10 +45,10 @@ export class Takeovers<Model> {
   constructor(private readonly parts: TakeoverParts<Model>) {}
 
   /** The takeover of `id`: the one in progress, or a new one (`lazy`: claimed by its first save, see SharedSessions.take). */
-  take(id: string, lazy = false): Promise<Resolved<Model>> {
+  take(id: string, how: { readonly lazy: boolean }): Promise<Resolved<Model>> {
     let taking = this.taking.get(id);
     if (taking === undefined) {
-      taking = this.takeOver(id, lazy).finally(() => this.taking.delete(id));
+      taking = this.takeOver(id, how).finally(() => this.taking.delete(id));
       this.taking.set(id, taking);
     }
     return taking;
@@ -60,10 +60,10 @@ export class Takeovers<Model> {
   }
 
   /** Loads a session from the shared store and holds it here from now on. */
-  private async takeOver(id: string, lazy: boolean): Promise<Resolved<Model>> {
+  private async takeOver(id: string, how: { readonly lazy: boolean }): Promise<Resolved<Model>> {
     const shared = this.parts.shared();
     await shared.ready;
-    const loaded = await shared.take(id, lazy);
+    const loaded = await shared.take(id, how);
     // A rotated-away id: another replica may have rotated it, within the grace period.
     if (loaded === undefined) return (await shared.rotation(id)) === undefined ? LOST : ROTATING;
     if (this.parts.draining()) {

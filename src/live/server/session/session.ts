@@ -13,7 +13,7 @@
  */
 import { log } from "../../../log.ts";
 import type { LiveTree } from "../../tree.ts";
-import type { EventEntry, InputReport, Move } from "../../../protocol/mod.ts";
+import type { Move } from "../../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
@@ -21,7 +21,7 @@ import { Mutex } from "./mutex.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
-import { type Applied, type StepContext, stepEvent, stepMessage } from "./step.ts";
+import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage, type StepOutcome } from "./step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
 import { RenameLog } from "./rename-log.ts";
 import type { RenderIds } from "../streams/resume.ts";
@@ -48,17 +48,26 @@ export interface SessionHost {
   usedTree(session: LiveSession<unknown>): void;
 }
 
-export type StepOutcome =
-  | { readonly kind: "frame"; readonly frame: Frame }
-  | { readonly kind: "unknown_message" }
-  /** The entry's handler left the tree (docs/protocol.md#ids-that-move). */
-  | { readonly kind: "handler_gone" }
-  | { readonly kind: "app_error" }
+/**
+ * What came of one event entry (docs/protocol.md#event-reply, #errors-and-statuses): the step's own
+ * answers as they are (src/live/server/session/step.ts), the frame of an applied entry, and what
+ * only the session knows: that it had ended, or that another replica owns it now. The event route
+ * turns it into a Response, once.
+ */
+export type EventOutcome =
+  /** Applied: the frame is the reply. `endsSession`: the app's command ended the session with it (Live.endSession). */
+  | { readonly kind: "frame"; readonly frame: Frame; readonly endsSession: boolean }
+  /** An entry this page already sent: processed once, not again. `outSeq`: how far the session is. */
+  | { readonly kind: "duplicate"; readonly outSeq: number }
+  /** The step refused the entry, or the app's code threw (nothing of it was kept). */
+  | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate"> }
+  /** The session had ended before the entry. */
   | { readonly kind: "ended" }
-  /** An entry this page already sent: processed once, not again. */
-  | { readonly kind: "duplicate" }
   /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
   | { readonly kind: "moved" };
+
+/** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
+export type SessionEvent = Omit<EventInput, "renames">;
 
 export type SessionInit = {
   readonly id: string;
@@ -185,46 +194,40 @@ export class LiveSession<Model> {
   }
 
   /**
-   * Processes one event entry (docs/protocol.md#input-state). `inputs` are the
-   * client's dirty inputs (for a batch, they come with its first entry); `respond`: the frame is
-   * the request's reply, and names the entry's seq. The ids are those of the tree after frame
-   * `lastAppliedSeq`, when the client said which.
+   * Processes one event entry (docs/protocol.md#input-state). `event.inputs` are the client's
+   * dirty inputs (for a batch, they come with its first entry); its ids are those of the tree after
+   * frame `event.lastAppliedSeq`, when the client said which. `reply`: the frame is the request's
+   * reply, names the entry's seq and is not sent again to the page's own stream.
    */
-  step(
-    entry: EventEntry,
-    inputs: ReadonlyMap<string, InputReport>,
-    respond: boolean,
-    page?: string,
-    lastAppliedSeq?: number,
-  ): StepOutcome | Promise<StepOutcome> {
-    if (this.ended) return { kind: "ended" };
-    const stepped = stepEvent(
-      this.state,
-      this.currentTree(),
-      { entry, inputs, page, lastAppliedSeq, renames: this.renames },
-      this.stepContext,
-    );
+  step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
+    if (this.ended) return this.movedAway ? MOVED : ENDED;
+    const stepped = stepEvent(this.state, this.currentTree(), { ...event, renames: this.renames }, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
-        return stepped;
+        return { kind: "duplicate", outSeq: this.state.outSeq };
       case "unknown_message":
       case "handler_gone":
         this.state = stepped.state;
         return { kind: stepped.kind };
       case "app_error":
         this.state = stepped.state;
-        logAppError(entry.msg, stepped.error);
+        logAppError(event.entry.msg, stepped.error);
         return { kind: "app_error" };
       case "applied": {
         const kept = this.keepDurably(stepped, {
           patches: stepped.patches,
           ackInputs: stepped.ackInputs,
-          respondingTo: respond ? entry.seq : undefined,
-        }, respond ? page : undefined);
-        if (!(kept instanceof Promise)) return { kind: "frame", frame: kept.frame! };
-        return kept.then((done) => (done === undefined ? MOVED : { kind: "frame", frame: done.frame! }));
+          respondingTo: reply ? event.entry.seq : undefined,
+        }, reply ? event.page : undefined);
+        if (!(kept instanceof Promise)) return this.framed(kept.frame!);
+        return kept.then((done) => (done === undefined ? MOVED : this.framed(done.frame!)));
       }
     }
+  }
+
+  /** An applied entry's outcome: its frame, and whether the app ended the session with it. */
+  private framed(frame: Frame): EventOutcome {
+    return { kind: "frame", frame, endsSession: this.ended };
   }
 
   /**
@@ -292,11 +295,11 @@ export class LiveSession<Model> {
    * expired), plainly when it carries on elsewhere ("moved": drained, or taken over, when the
    * streams stay with this replica's bus listener instead and `keepStreams` is set).
    */
-  stop(how: "lost" | "moved" = "lost", keepStreams = false): void {
+  stop(how: "lost" | "moved" = "lost", { keepStreams }: { readonly keepStreams: boolean } = { keepStreams: false }): void {
     this.ended = true;
     this.movedAway = how === "moved";
     this.subscriptions.stopAll();
-    if (!keepStreams) this.frames.closeAll(how === "lost");
+    if (!keepStreams) this.frames.closeAll({ lost: how === "lost" });
     this.rendered.release();
   }
 
@@ -347,7 +350,8 @@ export class LiveSession<Model> {
   }
 }
 
-const MOVED: StepOutcome = { kind: "moved" };
+const MOVED: EventOutcome = { kind: "moved" };
+const ENDED: EventOutcome = { kind: "ended" };
 /** A change kept, with its frame (none for a background change the render does not show). */
 type Kept = { readonly frame: Frame | undefined };
 

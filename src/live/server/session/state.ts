@@ -22,7 +22,7 @@ export type SessionState<Model> = {
   readonly inputSeqs: VersionedMap<string, number>;
   /**
    * Per page id (one page load of the client), the highest event seq processed, least recent
-   * first; at most RECENT_PAGES of them (see step.ts, `firstSight`).
+   * first; at most RECENT_PAGES of them (see step.ts, `recordIfNew`).
    */
   readonly pageSeqs: ReadonlyMap<string, number>;
   /** The bound user (docs/auth.md#live-sessions-and-the-gate), canonical String id. */

@@ -40,7 +40,7 @@ export type EventInput = {
   readonly entry: EventEntry;
   readonly inputs: ReadonlyMap<string, InputReport>;
   /** The sending page's id, when the client sent one. */
-  readonly page: string | undefined;
+  readonly page?: string | undefined;
   /** The last frame the client had applied (its ids are that tree's), when it said. */
   readonly lastAppliedSeq?: number | undefined;
   /** What recent frames did to ids, to map the entry's ids onto `tree` (docs/protocol.md#ids-that-move). */
@@ -58,9 +58,9 @@ export type Applied<Model> = {
   readonly cmd: Cmd | undefined;
 };
 
-export type Stepped<Model> =
+export type StepOutcome<Model> =
   | Applied<Model>
-  /** An entry this page already sent (see `firstSight`): processed once, not again. */
+  /** An entry this page already sent (see `recordIfNew`): processed once, not again. */
   | { readonly kind: "duplicate" }
   | { readonly kind: "unknown_message"; readonly state: SessionState<Model> }
   /** The entry's handler is not in the tree, even with its id mapped (docs/protocol.md#ids-that-move). */
@@ -69,14 +69,19 @@ export type Stepped<Model> =
   | { readonly kind: "app_error"; readonly state: SessionState<Model>; readonly error: unknown };
 
 /** Steps 1-6 of processing an event entry against the tree the client shows. */
-export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
+export function stepEvent<Model>(
+  state: SessionState<Model>,
+  tree: LiveTree,
+  input: EventInput,
+  ctx: StepContext<Model>,
+): StepOutcome<Model> {
   // A copy of an entry already processed is recognised first: its message may be gone from the
   // render that processing produced.
-  const pageSeqs = firstSight(state.pageSeqs, input.page, input.entry.seq);
+  const pageSeqs = recordIfNew(state.pageSeqs, input.page, input.entry.seq);
   if (pageSeqs === undefined) return { kind: "duplicate" };
   const seen = pageSeqs === state.pageSeqs ? state : { ...state, pageSeqs };
   try {
-    return stepSeen(seen, tree, input, ctx);
+    return stepNewEntry(seen, tree, input, ctx);
   } catch (error) {
     // Only the app's code throws here: the lookups of this event build lazy parts again from their
     // calls (src/ui/lazy-part.ts), and a part's function that throws now, where it did not when the
@@ -86,7 +91,7 @@ export function stepEvent<Model>(state: SessionState<Model>, tree: LiveTree, inp
 }
 
 /** `stepEvent` for an entry seen for the first time. */
-function stepSeen<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): Stepped<Model> {
+function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): StepOutcome<Model> {
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
   const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
   if (moved === undefined) return { kind: "handler_gone", state: seen };
@@ -104,7 +109,7 @@ function stepSeen<Model>(seen: SessionState<Model>, tree: LiveTree, input: Event
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = withoutInputsNotIn(renamed(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
+  const inputSeqs = dropInputsThatLeft(renamed(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -125,7 +130,7 @@ export function stepMessage<Model>(
   if (changed.kind === "app_error") return changed;
   let inputSeqs: typeof state.inputSeqs;
   try {
-    inputSeqs = withoutInputsNotIn(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
+    inputSeqs = dropInputsThatLeft(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
   } catch (error) {
     // A lazy part's function that throws when built again (see stepEvent).
     return { kind: "app_error", state, error };
@@ -142,7 +147,7 @@ type Message<Model> = {
   readonly clientValues: ReadonlyMap<string, string> | undefined;
 };
 
-export type AppError<Model> = Extract<Stepped<Model>, { kind: "app_error" }>;
+export type AppError<Model> = Extract<StepOutcome<Model>, { kind: "app_error" }>;
 
 /** Update, render and diff: the model, tree and patches after the message, or the app's error. */
 function applyMessage<Model>(
@@ -168,7 +173,7 @@ function applyMessage<Model>(
  * order. Whichever copy arrives second is a seq this page has already had, and is not processed
  * again. Without a page id (an older client) or a seq, every entry is new (the seqs unchanged).
  */
-export function firstSight(
+export function recordIfNew(
   pageSeqs: ReadonlyMap<string, number>,
   page: string | undefined,
   seq: number,
@@ -222,7 +227,7 @@ function renamed(seqs: VersionedMap<string, number>, patches: readonly Patch[]):
  * when none left): only the ids the patches could have removed, and the ids the event reported,
  * are looked up (src/live/server/session/input-pruning.ts).
  */
-function withoutInputsNotIn(
+function dropInputsThatLeft(
   seqs: VersionedMap<string, number>,
   prev: LiveTree,
   tree: LiveTree,

@@ -77,7 +77,7 @@ export class SessionFrames {
    * Closes every stream: with the session-lost signal when the session is gone (the client
    * reloads), plainly when it carries on elsewhere (the client reconnects, to any replica).
    */
-  closeAll(lost = false): void {
+  closeAll({ lost }: { readonly lost: boolean }): void {
     for (const stream of this.streams) {
       if (lost && stream.lost !== undefined) stream.lost();
       else stream.close();

@@ -3,7 +3,7 @@
  * It follows the wire contract literally and checks it strictly: a patch or keep addressing an id
  * that is not there throws (a desync the real client would resync on).
  */
-import { ID_ATTR, type Patch, PROPERTY_ATTRS } from "../../../src/protocol/mod.ts";
+import { ID_ATTR, type Patch, PROPERTY_ATTRS } from "../../src/protocol/mod.ts";
 import { parseIn } from "./dom.ts";
 
 export function applyPatches(container: Element, patches: readonly Patch[]): void {

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import postgres from "postgres";
-import { POSTGRES_URL } from "../db/targets.ts";
+import { POSTGRES_URL } from "./db-targets.ts";
 import { type Mode, Proxy } from "../../examples/replicas/proxy.ts";
 
 const MAIN = new URL("./replica-main.ts", import.meta.url).pathname;

@@ -8,7 +8,7 @@
  * forms), since the property compares the DOM of render(new) with the patched DOM of render(old).
  */
 import fc from "fast-check";
-import { type Child, h, keyed, raw, type UiElement } from "../../../src/ui/node.ts";
+import { type Child, h, keyed, raw, type UiElement } from "../../src/ui/node.ts";
 
 export type Ctx = "flow" | "formflow" | "phrasing" | "ul" | "select";
 export type Spec = { tag: string; ctx: Ctx; attrs: Record<string, unknown>; key?: string; kids: Kid[] };

@@ -6,7 +6,7 @@
  * renderer must write every id the parser could move.
  */
 import fc from "fast-check";
-import { type Child, h, keyed, raw, type UiElement } from "../../../src/ui/node.ts";
+import { type Child, h, keyed, raw, type UiElement } from "../../src/ui/node.ts";
 
 const CONTAINERS = [
   "div",
@@ -59,7 +59,7 @@ type Node = UiElement | string | ReturnType<typeof raw>;
 
 /**
  * Every element gets its own `data-n`, so a check can tell which of the server's elements a
- * parsed element is, wherever the parser put it (tests/live/support/derived-ids.ts).
+ * parsed element is, wherever the parser put it (tests/support/derived-ids.ts).
  */
 let next = 0;
 const numbered = (attrs: Record<string, unknown>) => ({ ...attrs, [ELEMENT_NUMBER]: String(next++) });

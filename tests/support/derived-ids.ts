@@ -5,8 +5,8 @@
  * what the ids the client fills in over the parsed markup must be.
  */
 import assert from "node:assert/strict";
-import { render, renderElement, renderKids } from "../../../src/live/render.ts";
-import { childId, forEachElement, type LiveElement, type LiveTree } from "../../../src/live/tree.ts";
+import { render, renderElement, renderKids } from "../../src/live/render.ts";
+import { childId, forEachElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
 
 /** One markup to parse as the children of a `contextTag` element, and the subtree it stands for. */
 export type Case = {
@@ -72,7 +72,7 @@ function clientIds(nodes: readonly Node[]): { id: string | null; n: string | nul
   return out;
 }
 
-/** The attribute that numbers the elements of a mixed tree (tests/live/support/mixed-trees.ts). */
+/** The attribute that numbers the elements of a mixed tree (tests/support/mixed-trees.ts). */
 const NUMBER = "data-n";
 
 /**

@@ -1,6 +1,6 @@
 /** A happy-dom document for the live tests, and a canonical form of DOM subtrees to compare. */
 import { Window } from "happy-dom";
-import { fillIds } from "../../../client/dom.ts";
+import { fillIds } from "../../client/dom.ts";
 
 const window = new Window();
 export const document = window.document as unknown as Document;

@@ -4,11 +4,11 @@
  * same view do, and its patches turn the first page into each next one.
  */
 import assert from "node:assert/strict";
-import { diff } from "../../../src/live/diff/diff.ts";
-import { assignIds } from "../../../src/live/ids.ts";
-import { render } from "../../../src/live/render.ts";
-import { LazyMemo, renderWithMemo } from "../../../src/ui/lazy.ts";
-import type { UiElement } from "../../../src/ui/node.ts";
+import { diff } from "../../src/live/diff/diff.ts";
+import { assignIds } from "../../src/live/ids.ts";
+import { render } from "../../src/live/render.ts";
+import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import type { UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "./apply.ts";
 import { canon, parse } from "./dom.ts";
 
