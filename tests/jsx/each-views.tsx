@@ -4,7 +4,7 @@
  */
 import { Each } from "../../src/ui/each.ts";
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
-import type { TodoModel, TodoRow } from "../live/support/todos.ts";
+import type { TodoModel, TodoRow } from "../support/todos.ts";
 
 /** A row: a function of its item alone, defined once, as `<Each>` wants it. */
 const TodoItem = (row: TodoRow) => (

@@ -16,7 +16,7 @@ import type { LiveSession } from "../../src/live/server/session/session.ts";
 import { forEachElement } from "../../src/live/tree.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { openTab, type Tab } from "./harness.ts";
+import { openTab, type Tab } from "../support/live-harness.ts";
 
 type Item = { readonly id: number; readonly key: number; readonly qty: number; readonly done: boolean };
 type Model = { readonly items: readonly Item[]; readonly nextId: number; readonly edits: number };

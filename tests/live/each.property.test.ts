@@ -16,8 +16,8 @@ import { messagesOf } from "../../src/live/server/session/step.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { applyPatches } from "./support/apply.ts";
-import { canon, parse } from "./support/dom.ts";
+import { applyPatches } from "../support/apply.ts";
+import { canon, parse } from "../support/dom.ts";
 
 type Sub = { readonly id: number; readonly text: string };
 type Item = { readonly id: number; readonly text: string; readonly qty: number; readonly done: boolean; readonly subs: readonly Sub[] };

@@ -17,7 +17,7 @@ import { LazyPart } from "../../src/ui/lazy-part.ts";
 import { Each, Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { app } from "../../src/live/server/mod.ts";
-import { openTab } from "../live-server/harness.ts";
+import { openTab } from "../support/live-harness.ts";
 
 type Item = { readonly id: number; readonly qty: number; readonly done: boolean };
 
