@@ -19,7 +19,7 @@
  *
  * Outside a session (a test, a static page), `each` simply builds every row.
  */
-import { KEY_ATTR } from "../protocol/mod.ts";
+import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
 import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
 import { type LazyFn, LazyPart } from "./lazy-part.ts";
 import type { ListMemo, ListRows } from "./list-memo.ts";
@@ -88,8 +88,33 @@ function newRow(row: LazyFn, item: unknown, k: string): LazyPart {
   eachVisits.built++;
   const args = [item];
   const built = rowElement(outsideRender(() => (row as (item: unknown) => unknown)(item)));
-  const { attrs, key } = keyedRoot(k, built);
+  const { attrs, key } = isEmpty(built.attrs) ? keyedBare(k) : keyedRoot(k, built);
   return new LazyPart(row, args, rebuildPart, built, attrs, key);
+}
+
+function isEmpty(attrs: Readonly<Record<string, string>>): boolean {
+  for (const _ in attrs) return false;
+  return true;
+}
+
+/**
+ * The root attributes and key of a row whose element has no attributes of its own (a `tr` of
+ * cells, the usual row), keyed by `k`: one object per key, shared by the rows of that key in every
+ * session, rather than one per row kept (docs/deployment.md#memory). Bounded: cleared when full.
+ */
+const BARE_KEYED = new Map<string, { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined }>();
+const BARE_KEYED_LIMIT = 65_536;
+const NO_KEY = { attrs: Object.freeze({}), key: undefined };
+
+function keyedBare(k: string): { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined } {
+  if (k === "") return NO_KEY;
+  let keyed = BARE_KEYED.get(k);
+  if (keyed === undefined) {
+    if (BARE_KEYED.size >= BARE_KEYED_LIMIT) BARE_KEYED.clear();
+    keyed = { attrs: Object.freeze({ [KEY_ATTR]: k }), key: sanitizeKey(k) };
+    BARE_KEYED.set(k, keyed);
+  }
+  return keyed;
 }
 
 /** The key a part of a list was made with ("" for none). */
