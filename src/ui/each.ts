@@ -4,7 +4,7 @@
  * Each item becomes `row(item)`, keyed by `key(item)` (`Ui.keyed`). Within a live session, an item
  * that is the same value (`Object.is`) under the same key as in the previous render's list of the
  * same row function gets that render's row back: `row` is not called, and the id walk and the diff
- * take the row as one object (src/live/ids.ts, src/live/diff.ts), whatever moved around it. A row
+ * take the row as one object (src/live/ids.ts, src/live/diff/diff.ts), whatever moved around it. A row
  * is a lazy part of its call (src/ui/lazy-part.ts): between events the session keeps the row
  * function and the item, not the elements, and builds them again when an event reads inside the
  * row (a handler, an input, a resync). So `row` must depend on its item alone, as a `Ui.lazy`
@@ -12,10 +12,10 @@
  *
  * Finding a row's previous part: the parts of the previous list are read in order, the one at the
  * item's place first (the same item there is the same row: `key`, like `row`, must depend on the
- * item alone, so its key is not asked again); an item whose key is not there (rows inserted, removed or moved) is looked up
- * by key in an index of the previous list, made once for the render that needs it. A row is built
- * outside the session's render (as a part is built again), so a row is built whole and its calls
- * leave nothing in the session's memo.
+ * item alone, so its key is not asked again); an item whose key is not there (rows inserted,
+ * removed or moved) is looked up by key in an index of the previous list, made once for the render
+ * that needs it. A row is built outside the session's render (as a part is built again), so a row
+ * is built whole and its calls leave nothing in the session's memo.
  *
  * Outside a session (a test, a static page), `each` simply builds every row.
  */
