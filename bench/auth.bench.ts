@@ -1,5 +1,5 @@
 /**
- * Auth benchmarks (issue 2): ours beside the usual peers, in one process, so that every ratio is
+ * Auth benchmarks: ours beside the usual peers, in one process, so that every ratio is
  * taken on the same machine, runtime and moment.
  *
  *   - HS256 sign and verify: Auth.signToken / Auth.verifyToken against jose and hono/jwt.

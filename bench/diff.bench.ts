@@ -1,5 +1,5 @@
 /**
- * The diff engine against re-rendering (issue 5). For trees of about 100, 1,000 and 10,000 nodes
+ * The diff engine against re-rendering. For trees of about 100, 1,000 and 10,000 nodes
  * (a table: each row a <tr> with three <td>, the last holding an <input>), four edits: one text
  * change, one input value change, a keyed reorder (last row to the top), an insert at the top
  * (unkeyed rows, so every row below is renamed: the worst case for the kids list).

@@ -1,5 +1,5 @@
 /**
- * Revocation gate benchmark (issue 8): what `.withRevocation(db)` costs per event, side by side in
+ * Revocation gate benchmark: what `.withRevocation(db)` costs per event, side by side in
  * one process. Every contender is the same live app (a form of about 100 elements, as in
  * bench/live-app.ts) with sessions bound to a user by a "SignIn" message that returns
  * Live.bindSessionUser; they differ only in the gate:

@@ -1,5 +1,5 @@
 /**
- * Events over HTTP against a bare Hono JSON route (issue 28): 50 connections, each a tab of its own
+ * Events over HTTP against a bare Hono JSON route: 50 connections, each a tab of its own
  * session, driven by autocannon in a separate Node process (bench/http-load.ts), against a server
  * process of the runtime running this bench (bench/http-server.ts: @hono/node-server on Node,
  * Bun.serve on Bun, Deno.serve on Deno). Ours is the bench form (bench/live-app.ts, about 100

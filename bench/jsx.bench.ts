@@ -1,5 +1,5 @@
 /**
- * The JSX runtime against Ui.h (issue 25): the same to-do page (bench/jsx-views.tsx) written in
+ * The JSX runtime against Ui.h: the same to-do page (bench/jsx-views.tsx) written in
  * TSX and with Ui.h, 100 rows (about 800 elements).
  *
  * - event: what a session does per event after update: the view built under the session's log of

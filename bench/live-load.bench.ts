@@ -1,5 +1,5 @@
 /**
- * HTTP load at 1,000 concurrent sessions (issue 9), beside bench/live.bench.ts's 100-session run.
+ * HTTP load at 1,000 concurrent sessions, beside bench/live.bench.ts's 100-session run.
  *
  * The server child is bench/live-server.ts: the bench form app (bench/live-app.ts, about 100
  * elements) and the bare Hono route that parses the same JSON and answers JSON, each served by

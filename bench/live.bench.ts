@@ -1,5 +1,5 @@
 /**
- * Live server benchmarks (issue 6). The workload (bench/live-app.ts) is a form app of about 100
+ * Live server benchmarks. The workload (bench/live-app.ts) is a form app of about 100
  * elements: six labelled inputs, a counter, a ten-row table, a twenty-item list, buttons. Each
  * event changes one thing: odd events click "+" (one text patch), even events type a name into
  * the name input with its inputState report (the greeting text changes; the value patch is

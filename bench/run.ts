@@ -168,7 +168,7 @@ function writeResults(runtimeName: Runtime, body: string): void {
   const begin = `<!-- ${runtimeName}:begin -->`;
   const end = `<!-- ${runtimeName}:end -->`;
   const header =
-    "# Benchmark results\n\nWritten by `bench/run.ts` (`npm run bench`, `npx bun bench/run.ts`, `npx deno run -A bench/run.ts`); each bench measures ours and its peers side by side in one process. Do not edit by hand. The ratios of every section are drawn in [ratios.svg](ratios.svg).\n";
+    "# Benchmark results\n\nWritten by `bench/run.ts` (`npm run bench`, `npx bun bench/run.ts`, `npx deno run -A bench/run.ts`); each bench measures ours and its peers side by side in one process. Do not edit the runtimes' sections by hand; the notes after them are written with the change they measured. The ratios of every section are drawn in [ratios.svg](ratios.svg).\n";
   let text = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : header;
   // Keep the header current: everything before the first section is the runner's own text.
   const first = text.indexOf("<!-- ");

@@ -1,5 +1,5 @@
 /**
- * Users and revocation benchmarks (issue 3). There is no library peer for a built-in users table
+ * Users and revocation benchmarks. There is no library peer for a built-in users table
  * on libsql / postgres.js, so every row compares with the floor: the same work done by hand
  * through the raw driver in the same run.
  *

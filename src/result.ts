@@ -60,5 +60,17 @@ export async function andThenTask<A, B>(task: Task<A>, f: (value: A) => Task<B>)
   return result.ok ? f(result.value) : result;
 }
 
+/**
+ * The value `work` computes, or the error `code` with `message` when it throws: for a platform
+ * call that answers bad input by throwing (JSON.parse, JSON.stringify of a cycle).
+ */
+export function attempt<A>(work: () => A, code: ErrorCode, message: string): Result<A> {
+  try {
+    return ok(work());
+  } catch {
+    return err(code, message);
+  }
+}
+
 export const Result = { ok, err, map, andThen, mapErr, unwrapOr } as const;
 export const Task = { andThenResult, andThen: andThenTask } as const;

@@ -1,5 +1,5 @@
 /**
- * Email addresses of the built-in users table (docs/auth.md#users-table; issue 3).
+ * Email addresses of the built-in users table (docs/auth.md#users-table).
  *
  * The stored form is trimmed and lower-cased, so equality in the UNIQUE column is the
  * case-insensitive comparison, enforced by the database rather than by a check-then-insert.

@@ -1,5 +1,5 @@
 /**
- * Equal work for unknown and known emails at login (issue 3, Users; docs/auth.md#users-table).
+ * Equal work for unknown and known emails at login (docs/auth.md#users-table).
  *
  * An unknown email still runs one bcrypt verify, against a fixed dummy hash, so a wrong password
  * and an unknown address take the same time. bcrypt's time depends only on the cost in the hash,

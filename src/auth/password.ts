@@ -37,21 +37,24 @@ function verifyInput(password: unknown, hash: unknown): Result<{ password: strin
 const useNative = (password: string) => nativeBcrypt !== undefined && password !== "";
 
 async function hashOffThread(password: string, cost: number): Task<string> {
-  try {
-    if (nativeBcrypt && useNative(password)) return ok(await nativeBcrypt.hash(password, cost));
-    const answer = await sharedPool().run({ op: "hash", password, cost });
-    return answer.ok ? ok(answer.value as string) : err("hash_failed", answer.message);
-  } catch (error) {
-    return err("hash_failed", `bcrypt failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return offThread(password, (bcrypt) => bcrypt.hash(password, cost), { op: "hash", password, cost });
 }
 
 async function verifyOffThread(password: string, hash: string): Task<boolean> {
   if (isTooLong(password)) return ok(false);
+  return offThread(password, (bcrypt) => bcrypt.verify(password, hash), { op: "verify", password, hash });
+}
+
+/** A bcrypt job: on the runtime's own bcrypt when it takes this password, else on the worker pool. */
+async function offThread<A>(
+  password: string,
+  native: (bcrypt: NonNullable<typeof nativeBcrypt>) => Promise<A>,
+  job: Parameters<ReturnType<typeof sharedPool>["run"]>[0],
+): Task<A> {
   try {
-    if (nativeBcrypt && useNative(password)) return ok(await nativeBcrypt.verify(password, hash));
-    const answer = await sharedPool().run({ op: "verify", password, hash });
-    return answer.ok ? ok(answer.value as boolean) : err("hash_failed", answer.message);
+    if (nativeBcrypt && useNative(password)) return ok(await native(nativeBcrypt));
+    const answer = await sharedPool().run(job);
+    return answer.ok ? ok(answer.value as A) : err("hash_failed", answer.message);
   } catch (error) {
     return err("hash_failed", `bcrypt failed: ${error instanceof Error ? error.message : String(error)}`);
   }

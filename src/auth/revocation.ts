@@ -124,8 +124,8 @@ export async function userAccessState(db: Db, userId: UserIdInput, issuedAt: num
  * The access state from the read-through cache alone (revocationCacheTtlMs > 0), without a query
  * or a pause: undefined when the cache holds no fresh row for this canonical id, and then
  * `userAccessState` decides. A live event checks every bound session (docs/auth.md#live-sessions-and-the-gate);
- * answering a cached row synchronously spares it the chain of awaits of the full read, about 5%
- * of an event (bench/gate.bench.ts).
+ * answering a cached row synchronously spares it the chain of awaits of the full read, a
+ * measurable share of an event (bench/gate.bench.ts; the figure is in bench/RESULTS.md).
  */
 export function cachedAccessState(db: Db, canonicalId: string, issuedAt: number): AccessState | undefined {
   const row = cacheOf(db)?.get(canonicalId);

@@ -8,9 +8,9 @@
  */
 import type { JsonObject } from "../json.ts";
 import { err, ok, type Result } from "../result.ts";
-import { type Claims, clockOf, ISSUED_MS_CLAIM, issueTimes } from "./claims.ts";
+import { type Claims, clockOf, ISSUED_MS_CLAIM } from "./claims.ts";
 import type { Secret } from "./secret.ts";
-import { claimsObject, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
+import { claimsAtNow, type ClockOptions, isPositiveWholeSeconds, signPayload, verifyToken } from "./token.ts";
 
 /** A sliding token's window and absolute cap, in whole seconds (docs/auth.md#sliding-tokens). */
 export type SlidingParams = {
@@ -29,13 +29,11 @@ export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: S
   if (windowSeconds > maxLifetimeSeconds) {
     return err("sliding_window_too_long", "signSlidingToken: windowSeconds must not exceed maxLifetimeSeconds");
   }
-  const now = clockOf(options, "signSlidingToken");
-  if (!now.ok) return now;
-  const payload = claimsObject(claims);
-  if (!payload.ok) return payload;
-  const { iat, iatMs } = issueTimes(now.value);
+  const stamped = claimsAtNow(claims, options, "signSlidingToken");
+  if (!stamped.ok) return stamped;
+  const { fields, iat, iatMs } = stamped.value;
   return signPayload(secret, {
-    ...payload.value,
+    ...fields,
     iat,
     [ISSUED_MS_CLAIM]: iatMs,
     exp: iat + windowSeconds,

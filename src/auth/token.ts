@@ -10,7 +10,7 @@
  * No error message ever contains the token or any part of it.
  */
 import { isJsonObject, type JsonObject } from "../json.ts";
-import { err, ok, type Result } from "../result.ts";
+import { attempt, err, ok, type Result } from "../result.ts";
 import { decodeText, encodeText } from "../runtime/base64url.ts";
 import { type HmacBase64urlKey, hmacSha256Key } from "../runtime/hmac.ts";
 import { hasCanonicalEnd, hasCompactJwsChars, hasUrlAlphabetAt } from "./base64url.ts";
@@ -92,14 +92,10 @@ function signStamped(secret: Secret, fields: Record<string, unknown>, iat: numbe
   }
   const key = keyFor(secret);
   if (!key.ok) return key;
-  let json: string;
-  try {
-    json = JSON.stringify(fields);
-  } catch {
-    return err("claims_not_json", "claims have no JSON form (a bigint or a cycle)");
-  }
+  const json = attempt(() => JSON.stringify(fields), "claims_not_json", "claims have no JSON form (a bigint or a cycle)");
+  if (!json.ok) return json;
   const times = `"iat":${iat},"${ISSUED_MS_CLAIM}":${iatMs},"exp":${exp}}`;
-  return ok(signJson(key.value, json.length === 2 ? `{${times}` : `${json.slice(0, -1)},${times}`));
+  return ok(signJson(key.value, json.value.length === 2 ? `{${times}` : `${json.value.slice(0, -1)},${times}`));
 }
 
 /**
@@ -129,12 +125,26 @@ export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: n
   if (!isPositiveWholeSeconds(expirySeconds)) {
     return err("invalid_argument", "signToken: expirySeconds must be a positive whole number of seconds");
   }
-  const now = clockOf(options, "signToken");
+  const stamped = claimsAtNow(claims, options, "signToken");
+  if (!stamped.ok) return stamped;
+  const { fields, iat, iatMs } = stamped.value;
+  return signStamped(secret, fields, iat, iatMs, iat + expirySeconds);
+}
+
+/**
+ * A token's caller claims as a payload object, and the issue times of now by the options' clock:
+ * what every signer stamps its time claims onto. `operation` names the signer in errors.
+ */
+export function claimsAtNow(
+  claims: unknown,
+  options: ClockOptions | undefined,
+  operation: string,
+): Result<{ readonly fields: Record<string, unknown>; readonly iat: number; readonly iatMs: number }> {
+  const now = clockOf(options, operation);
   if (!now.ok) return now;
   const payload = claimsObject(claims);
   if (!payload.ok) return payload;
-  const { iat, iatMs } = issueTimes(now.value);
-  return signStamped(secret, payload.value, iat, iatMs, iat + expirySeconds);
+  return ok({ fields: payload.value, ...issueTimes(now.value) });
 }
 
 /** The JSON object a base64url segment holds; undefined when it is not UTF-8, not JSON or not an object. */

@@ -1,5 +1,5 @@
 /**
- * Layer 2, the built-in users table (docs/auth.md#users-table; issue 3).
+ * Layer 2, the built-in users table (docs/auth.md#users-table).
  *
  *   register(db, email, password, { cost }?) -> Task<number>   the new user id
  *   login(db, email, password, { cost }?)    -> Task<number>   the authenticated user id

@@ -1,5 +1,5 @@
 /**
- * The Db handle (issue 3, "The Db handle"; docs/auth.md#users-table takes it as its first argument).
+ * The Db handle (docs/auth.md#users-table takes it as its first argument).
  *
  * Db.open picks the dialect from the URL scheme; Db.fromLibsql / Db.fromPostgres wrap a client
  * the application already has. The driver module is imported, and the connection made, on the

@@ -1,5 +1,5 @@
 /**
- * Which dialect a database URL names (issue 3, "The Db handle"). Only the scheme is read here;
+ * Which dialect a database URL names. Only the scheme is read here;
  * the driver itself validates the rest when it connects.
  */
 import { err, ok, type Result } from "../result.ts";

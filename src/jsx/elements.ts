@@ -51,6 +51,8 @@ export type VoidElementProps<Extra = object> = GlobalAttributes & HandlerProps &
 type FormControl = { readonly name?: Value; readonly form?: Value; readonly disabled?: Flag; readonly autocomplete?: Value };
 type Sized = { readonly width?: Value; readonly height?: Value };
 type Fetched = { readonly crossorigin?: "anonymous" | "use-credentials" | "" | null | undefined; readonly referrerpolicy?: Value };
+/** A fetched resource's type, and the digest its bytes must match (Subresource Integrity). */
+type Checked = { readonly type?: Value; readonly integrity?: Value };
 
 type Anchor = Fetched & {
   readonly href?: Value;
@@ -178,15 +180,9 @@ type SpecificElements = {
   label: ElementProps<{ readonly for?: Value; readonly form?: Value }>;
   li: ElementProps<{ readonly value?: Value }>;
   link: VoidElementProps<
-    Fetched & {
-      readonly rel?: Value;
-      readonly href?: Value;
-      readonly type?: Value;
+    Fetched & Checked & { readonly rel?: Value; readonly href?: Value; readonly as?: Value; readonly hreflang?: Value } & {
       readonly media?: Value;
       readonly sizes?: Value;
-      readonly integrity?: Value;
-      readonly as?: Value;
-      readonly hreflang?: Value;
     }
   >;
   meta: VoidElementProps<{ readonly name?: Value; readonly content?: Value; readonly charset?: Value; readonly media?: Value }>;
@@ -208,14 +204,7 @@ type SpecificElements = {
   progress: ElementProps<{ readonly value?: Value; readonly max?: Value }>;
   q: ElementProps<{ readonly cite?: Value }>;
   script: ElementProps<
-    Fetched & {
-      readonly src?: Value;
-      readonly type?: Value;
-      readonly async?: Flag;
-      readonly defer?: Flag;
-      readonly integrity?: Value;
-      readonly nomodule?: Flag;
-    }
+    Fetched & Checked & { readonly src?: Value; readonly async?: Flag; readonly defer?: Flag; readonly nomodule?: Flag }
   >;
   select: ElementProps<Select>;
   source: VoidElementProps<

@@ -117,31 +117,24 @@ export function textFits(parent: string, text: string): boolean {
 
 /** The flags below an element `tag` opened under `flags`. */
 export function flagsBelow(flags: number, tag: string): number {
-  switch (tag) {
-    case "p":
-      return flags | P_OPEN;
-    case "a":
-      return flags | IN_A;
-    case "button":
-      return flags | IN_BUTTON;
-    case "form":
-      return flags | IN_FORM;
-    case "nobr":
-      return flags | IN_NOBR;
-    case "li":
-      return flags | LI_OPEN;
-    case "ul":
-    case "ol":
-    case "menu":
-      return flags & ~LI_OPEN;
-    case "dd":
-    case "dt":
-      return flags | DD_OPEN;
-    case "dl":
-      return flags & ~DD_OPEN;
-    case "svg":
-    case "math":
-      return flags | FOREIGN;
-  }
-  return flags;
+  const opened = OPENED.get(tag);
+  return opened === undefined ? flags : (flags | opened.set) & ~opened.clear;
 }
+
+/** What opening each tag that matters does to the flags: the flags it sets and those it clears. */
+const OPENED: ReadonlyMap<string, { readonly set: number; readonly clear: number }> = new Map([
+  ["p", { set: P_OPEN, clear: 0 }],
+  ["a", { set: IN_A, clear: 0 }],
+  ["button", { set: IN_BUTTON, clear: 0 }],
+  ["form", { set: IN_FORM, clear: 0 }],
+  ["nobr", { set: IN_NOBR, clear: 0 }],
+  ["li", { set: LI_OPEN, clear: 0 }],
+  ["ul", { set: 0, clear: LI_OPEN }],
+  ["ol", { set: 0, clear: LI_OPEN }],
+  ["menu", { set: 0, clear: LI_OPEN }],
+  ["dd", { set: DD_OPEN, clear: 0 }],
+  ["dt", { set: DD_OPEN, clear: 0 }],
+  ["dl", { set: 0, clear: DD_OPEN }],
+  ["svg", { set: FOREIGN, clear: 0 }],
+  ["math", { set: FOREIGN, clear: 0 }],
+]);

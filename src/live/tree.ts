@@ -10,9 +10,9 @@
  *
  * An element stores its id segment, not its whole id: the id is `<parent id>.<seg>`, and the walks
  * that need ids (render, diff, lookups) go down from the root and join the segments of their path
- * only where an id is written out. Building every id string in every render cost about a third of
- * the per-render work and most of its garbage (bench/diff.bench.ts, 10,000 nodes), for ids of which
- * an event writes a handful.
+ * only where an id is written out. Building every id string in every render cost a large share of
+ * the per-render work and most of its garbage (bench/diff.bench.ts; the figure is in
+ * bench/RESULTS.md), for ids of which an event writes a handful.
  */
 import {
   type ElementExtras,

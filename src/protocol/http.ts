@@ -129,23 +129,18 @@ export type Answer =
 
 /** The meaning of an HTTP status from the live endpoints (docs/protocol.md#errors-and-statuses). */
 export function answerOf(status: number): Answer {
-  switch (status) {
-    case HTTP.batchDone:
-      return "done";
-    case HTTP.sessionEnded:
-      return "session-ended";
-    case HTTP.sessionLost:
-      return "session-lost";
-    case HTTP.sessionRotating:
-      return "session-rotating";
-    case HTTP.gateUnavailable:
-      return "retry-later";
-    case HTTP.handlerGone:
-      return "handler-gone";
-    default:
-      return status >= 200 && status < 300 ? "frame" : "refused";
-  }
+  return ANSWER_OF_STATUS.get(status) ?? (status >= 200 && status < 300 ? "frame" : "refused");
 }
+
+/** The statuses with an answer of their own; any other 2xx is a frame, anything else a refusal. */
+const ANSWER_OF_STATUS: ReadonlyMap<number, Answer> = new Map([
+  [HTTP.batchDone, "done"],
+  [HTTP.sessionEnded, "session-ended"],
+  [HTTP.sessionLost, "session-lost"],
+  [HTTP.sessionRotating, "session-rotating"],
+  [HTTP.gateUnavailable, "retry-later"],
+  [HTTP.handlerGone, "handler-gone"],
+]);
 
 /** The delay a Retry-After header asks for, in ms; undefined when it is absent or not a positive number of seconds. */
 export function retryAfterMs(headers: { get(name: string): string | null }): number | undefined {

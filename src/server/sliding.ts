@@ -38,7 +38,7 @@ export type SlidingOptions = {
    * each request. Give this or `secret`.
    */
   readonly secretEnv?: string;
-  /** The HMAC secret itself, for an app that holds it already (src/server/session.ts). */
+  /** The HMAC secret itself, for an app that holds it already (as `Server.slidingSession` passes it, src/server/auth-session.ts). */
   readonly secret?: Secret | undefined;
   readonly sameSite: SameSite;
   readonly revokedCheck?: RevokedCheck | undefined;

@@ -1,5 +1,5 @@
 /**
- * Layer 2, the built-in users table (docs/auth.md#users-table; issue 3),
+ * Layer 2, the built-in users table (docs/auth.md#users-table),
  * as one contract run against every target in tests/support/db-targets.ts.
  */
 import assert from "node:assert/strict";

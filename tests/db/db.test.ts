@@ -1,5 +1,5 @@
 /**
- * The Db handle (issue 3, "The Db handle"): dialect by URL scheme, wrapping existing clients,
+ * The Db handle: dialect by URL scheme, wrapping existing clients,
  * startup errors, lazy connection, failure as Err "db_error", idempotent and race-safe schema
  * creation, and a connection killed in the middle of a call.
  */

@@ -60,16 +60,16 @@ test("a sliding token names its sub (a string, or a safe integer as its text) is
 test("binding an existing session to a new user moves it to a new id; the same user again, or a brand-new session, keeps its id", async () => {
   const { sessions, access, open } = setup();
   const session = open();
-  access.bind(session as LiveSession<unknown>, { userId: "u1", at: 5 }, { rotate: true });
+  access.bind(session, { userId: "u1", at: 5 }, { rotate: true });
   assert.notEqual(session.id, "sid-1");
   assert.deepEqual([session.user, session.boundAt], ["u1", 5]);
   assert.equal((await sessions.resolve("sid-1")).kind, "rotating");
   assert.ok(sessions.takeRotation(session), "the ticket waits for the request that caused it");
   const id = session.id;
-  access.bind(session as LiveSession<unknown>, { userId: "u1", at: 9 }, { rotate: true });
+  access.bind(session, { userId: "u1", at: 9 }, { rotate: true });
   assert.deepEqual([session.id, session.boundAt], [id, 5], "the same user: nothing changes");
   const fresh = open("sid-2");
-  access.bind(fresh as LiveSession<unknown>, { userId: "u2", at: 7 }, { rotate: false });
+  access.bind(fresh, { userId: "u2", at: 7 }, { rotate: false });
   assert.deepEqual([fresh.id, fresh.user], ["sid-2", "u2"]);
 });
 
@@ -81,7 +81,7 @@ test("only a sliding app's page load with another user's token (or none) starts 
   const b = sliding.open();
   assert.equal(sliding.access.userChanged(b, undefined), false, "signed out, and still signed out");
   assert.equal(sliding.access.userChanged(b, { sub: "u1" }), true, "a sign-in");
-  sliding.access.bind(b as LiveSession<unknown>, { userId: "u1", at: 0 }, { rotate: false });
+  sliding.access.bind(b, { userId: "u1", at: 0 }, { rotate: false });
   assert.equal(sliding.access.userChanged(b, { sub: "u1" }), false);
   assert.equal(sliding.access.userChanged(b, undefined), true, "a sign-out or a lapse");
 });
@@ -105,7 +105,7 @@ test("with the gate, a revoked user's new session starts signed out, and their e
   const { sessions, access, open } = setup(true);
   access.gate = new RevocationGate(db);
   const session = open();
-  access.bind(session as LiveSession<unknown>, { userId, at: Date.now() - 60_000 }, { rotate: false });
+  access.bind(session, { userId, at: Date.now() - 60_000 }, { rotate: false });
   assert.equal(await access.admit(session, undefined, new Request("http://app.test/")), undefined, "an active user goes on");
   assert.ok((await Auth.revokeUser(db, userId)).ok);
 

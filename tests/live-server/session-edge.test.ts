@@ -25,7 +25,7 @@ function sync<T>(value: T | Promise<T>): T {
 function recordingHost() {
   const saved: SessionSnapshot[] = [];
   let used = 0;
-  const host: SessionHost = {
+  const host: SessionHost<FormModel> = {
     persist: (session) => void saved.push(snapshotOf(session.id, session.state, 0)),
     rotate: () => {},
     bind: (session, userId) => session.bindUser(userId, session.boundAt),
@@ -38,7 +38,7 @@ function recordingHost() {
   return { host, saved, used: () => used };
 }
 
-function sessionOf(host: SessionHost, state = initialState<FormModel>(initialForm, 0)) {
+function sessionOf(host: SessionHost<FormModel>, state = initialState<FormModel>(initialForm, 0)) {
   return new LiveSession<FormModel>(definition, host, { id: "sid", now: 0, extraMessages: new Set() }, state);
 }
 

@@ -10,7 +10,6 @@ import { onAccessChange } from "../../../auth/access-events.ts";
 import { log } from "../../../log.ts";
 import type { RevocationGate } from "./revocation-gate.ts";
 import type { SessionRegistry } from "../registry/registry.ts";
-import type { LiveSession } from "../session/session.ts";
 
 /** Listens for access changes; returns the function that stops listening. */
 export function listenForEvictions<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): () => void {
@@ -41,7 +40,7 @@ async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<
     if (session.user !== user || session.ended) continue;
     // The gate decides, so a session bound after a revoke stays (docs/auth.md).
     const verdict = await gate.verdictFor(user, session.boundAt);
-    if (verdict === "evict" && !session.ended) registry.end(session as LiveSession<unknown>);
+    if (verdict === "evict" && !session.ended) registry.end(session);
   }
   const shared = registry.shared;
   if (shared === undefined) return;

@@ -32,10 +32,10 @@ export class RevocationGate {
   /**
    * The verdict for a session's interaction. It is answered at once when known without waiting (an
    * unbound session, or a bound one whose user's access row is in the read-through cache): events
-   * are the hot path, and a chain of awaits cost about 5% of one (bench/gate.bench.ts). Otherwise
-   * it is the database's answer, a promise.
+   * are the hot path, and a chain of awaits costs a measurable share of one (bench/gate.bench.ts;
+   * the figure is in bench/RESULTS.md). Otherwise it is the database's answer, a promise.
    */
-  check(session: LiveSession<unknown>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | Promise<GateVerdict> {
+  check<Model>(session: LiveSession<Model>, options: { warnUnbound: boolean } = { warnUnbound: true }): GateVerdict | Promise<GateVerdict> {
     if (session.user === undefined) {
       if (options.warnUnbound && !this.warned.has(session)) {
         this.warned.add(session);

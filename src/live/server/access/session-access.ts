@@ -64,7 +64,7 @@ export class SessionAccess<Model> {
    * Binds a session to a user: binding the same user again changes nothing; otherwise an existing
    * session moves to a new id (`rotate`), a brand-new one does not need to.
    */
-  bind(session: LiveSession<unknown>, binding: Binding, { rotate }: { readonly rotate: boolean }): void {
+  bind(session: LiveSession<Model>, binding: Binding, { rotate }: { readonly rotate: boolean }): void {
     if (session.user === binding.userId) return;
     session.bindUser(binding.userId, binding.at);
     if (rotate) this.options.sessions.rotate(session);
@@ -86,11 +86,11 @@ export class SessionAccess<Model> {
     // Nothing to check without a gate or a token middleware: no extra step on the events' hot path.
     if (!this.checksAnything) return undefined;
     const binding = this.tokenBinding(auth);
-    if (binding) this.bind(session as LiveSession<unknown>, binding, { rotate: true });
+    if (binding) this.bind(session, binding, { rotate: true });
     const gate = this.gate;
     if (gate === undefined) return undefined;
     // In a signed-in app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
-    const verdict = gate.check(session as LiveSession<unknown>, { warnUnbound: this.tokenCookie === undefined });
+    const verdict = gate.check(session, { warnUnbound: this.tokenCookie === undefined });
     // A verdict known now (a cached access row) is answered without an await: events are the hot path.
     return verdict instanceof Promise
       ? verdict.then((known) => this.refusalFor(known, session, req))
@@ -126,7 +126,7 @@ export class SessionAccess<Model> {
   private refusalFor(verdict: GateVerdict, session: LiveSession<Model>, req: Request): Response | undefined {
     if (verdict === "allow") return undefined;
     if (verdict === "unavailable") return gateUnavailable();
-    this.options.sessions.end(session as LiveSession<unknown>);
+    this.options.sessions.end(session);
     return this.signedOut(sessionLost(), req);
   }
 }

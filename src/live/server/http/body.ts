@@ -7,7 +7,7 @@
  * empty (docs/protocol.md#versioning: old clients get the pre-upgrade behaviour).
  */
 import type { JsonValue } from "../../../json.ts";
-import { err, ok, type Result } from "../../../result.ts";
+import { attempt, err, ok, type Result } from "../../../result.ts";
 import { type EventEntry, type EventRequestField, type InputReport, LIMITS } from "../../../protocol/mod.ts";
 import { checkDepth, checkSizes } from "./body-limits.ts";
 
@@ -87,14 +87,10 @@ function inputStateOf(value: unknown): Result<Map<string, InputReport>> {
 export function parseEventBody(text: string): Result<EventBody> {
   const shallow = checkDepth(text);
   if (!shallow.ok) return shallow;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return err("invalid_argument", "the body is not JSON");
-  }
-  if (!isObject(parsed)) return err("invalid_argument", "the body must be a JSON object");
-  return bodyOf(parsed);
+  const parsed = attempt((): unknown => JSON.parse(text), "invalid_argument", "the body is not JSON");
+  if (!parsed.ok) return parsed;
+  if (!isObject(parsed.value)) return err("invalid_argument", "the body must be a JSON object");
+  return bodyOf(parsed.value);
 }
 
 function bodyOf(parsed: BodyFields): Result<EventBody> {

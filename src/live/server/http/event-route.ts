@@ -97,6 +97,10 @@ export async function handleEvent<Model>(
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
+/** An entry whose frame is the request's reply, and one of a batch (its frame goes out over SSE). */
+const AS_REPLY = { reply: true } as const;
+const IN_BATCH = { reply: false } as const;
+
 /** The end of a batch whose entries were processed (their frames went out over SSE). */
 const BATCH_DONE = { kind: "batch_done" } as const;
 
@@ -125,9 +129,7 @@ function runLocked<Model>(session: LiveSession<Model>, body: EventBody, now: num
 function applyEntries<Model>(session: LiveSession<Model>, body: EventBody, now: number): Ran | Promise<Ran> {
   session.lastActive = now;
   if (body.isBatch) return applyBatch(session, body);
-  return session.step({ entry: body.entries[0]!, inputs: body.inputState, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, {
-    reply: true,
-  });
+  return session.step({ entry: body.entries[0]!, inputs: body.inputState, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, AS_REPLY);
 }
 
 /** docs/protocol.md#batches: one after another, each as if alone; frames still go out over SSE. */
@@ -135,7 +137,7 @@ async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): 
   // The reported inputs go with the first entry processed (a re-sent one may be skipped).
   let inputs = body.inputState;
   for (const [i, entry] of body.entries.entries()) {
-    const stepped = session.step({ entry, inputs, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, { reply: false });
+    const stepped = session.step({ entry, inputs, page: body.page, lastAppliedSeq: body.lastAppliedSeq }, IN_BATCH);
     const outcome = stepped instanceof Promise ? await stepped : stepped;
     // A session that had ended (or moved) before the batch answers it as it would one event.
     if (i === 0 && outcome.kind === "ended") return outcome;

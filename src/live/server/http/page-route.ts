@@ -42,7 +42,7 @@ export async function servePage<Model>(
   // another replica would never learn of frame 1).
   const session = opened.session;
   if ((await orStoreFailed(() => session.mutex.run(() => ctx.sessions.saveNow(session)))) === STORE_FAILED) {
-    if (kept === undefined) ctx.sessions.end(session as LiveSession<unknown>);
+    if (kept === undefined) ctx.sessions.end(session);
     return storeUnavailable();
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
@@ -64,7 +64,7 @@ async function keptSessionFor<Model>(
   const session = resolved.session;
   if (ctx.access.userChanged(session, auth)) {
     // A new session, so that init sees the new user; the old id dies.
-    ctx.sessions.end(session as LiveSession<unknown>);
+    ctx.sessions.end(session);
     return undefined;
   }
   const refused = await ctx.access.admit(session, auth, req);
@@ -94,7 +94,7 @@ async function openSession<Model>(
     initialState(model, now),
   );
   // A brand-new id needs no rotation.
-  if (access.binding) ctx.access.bind(session as LiveSession<unknown>, access.binding, { rotate: false });
+  if (access.binding) ctx.access.bind(session, access.binding, { rotate: false });
   ctx.sessions.add(session);
   session.start(cmd);
   return { session, signOut: access.signOut };

@@ -159,17 +159,15 @@ export async function orStoreFailed<T>(work: () => T | Promise<T>): Promise<T | 
  * within its grace period, or a session this draining replica will not take (503, retry
  * elsewhere). Every route that looks a session up answers through here.
  */
-export function refusalFor(lookup: typeof STORE_FAILED | NotLive): Response {
-  if (lookup === STORE_FAILED) return storeUnavailable();
-  switch (lookup.kind) {
-    case "lost":
-      return sessionLost();
-    case "rotating":
-      return sessionRotating();
-    case "elsewhere":
-      return replicaDraining();
-  }
+export function refusalFor<Model>(lookup: typeof STORE_FAILED | NotLive<Model>): Response {
+  return lookup === STORE_FAILED ? storeUnavailable() : REFUSAL_OF[lookup.kind]();
 }
 
 /** A lookup's answer other than a live session. */
-type NotLive = Exclude<Resolved<unknown>, { readonly kind: "live" }>;
+type NotLive<Model> = Exclude<Resolved<Model>, { readonly kind: "live" }>;
+
+const REFUSAL_OF: { readonly [Kind in NotLive<unknown>["kind"]]: () => Response } = {
+  lost: sessionLost,
+  rotating: sessionRotating,
+  elsewhere: replicaDraining,
+};

@@ -9,8 +9,8 @@
  * others' code and data out of the processor's caches. Deferred to the end of the turn, the
  * requests are read back to back, then the events run back to back with their code and the
  * session data they share kept warm, then the replies go out back to back. Over HTTP on Node
- * (bench/live.bench.ts, 100 sessions on 2 cores) that about halved the server's CPU time per
- * event (user and system both) and about doubled events/s. A turn holds only what was
+ * (bench/live.bench.ts, 100 sessions) that cuts the server's CPU time per event, user and system
+ * both, and raises events/s (the figures are in bench/RESULTS.md). A turn holds only what was
  * ready when it began, so an event waits at most for the other events of its turn.
  *
  * When: a turn that received two events or more says the server is busy, and the next turn holds

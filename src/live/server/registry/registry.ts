@@ -44,19 +44,23 @@ export type RegistryOptions<Model = unknown> = {
   readonly maxTreeBytes: number;
   /** How many sessions, and for how long sessions that never connect, are kept (src/live/server/registry/bounds.ts). */
   readonly bounds?: SessionBoundsOptions;
-  /** Called when a user is bound (issue: live sessions meet auth); default: record it. */
-  readonly onBind?: (session: LiveSession<unknown>, userId: string) => void;
+  /** Called when a user is bound (docs/auth.md#live-sessions-and-the-gate); default: record it. */
+  readonly onBind?: (session: LiveSession<Model>, userId: string) => void;
   /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
   readonly shared?: SharedSessions<Model>;
   /** Builds a session taken over from the shared store (its effects not yet started). */
   readonly build?: BuildSession<Model>;
 };
 
-export class SessionRegistry<Model> implements SessionHost {
+/** How a lookup takes over a session another replica holds: claimed now, or by the event's save. */
+const EAGER = { lazy: false } as const;
+const LAZY = { lazy: true } as const;
+
+export class SessionRegistry<Model> implements SessionHost<Model> {
   private readonly sessions = new Map<string, LiveSession<Model>>();
   private readonly handles = new Map<LiveSession<Model>, string>();
   /** The ids sessions rotated away from, and the tickets waiting for their replies. */
-  private readonly rotations: RotationTable;
+  private readonly rotations: RotationTable<Model>;
   /**
    * Sessions holding a rendered tree, least recently used first, within a byte budget
    * (src/live/server/registry/tree-budget.ts).
@@ -79,16 +83,16 @@ export class SessionRegistry<Model> implements SessionHost {
   readonly sharing: RegistrySharing<Model>;
 
   constructor(private readonly options: RegistryOptions<Model>) {
-    this.rotations = new RotationTable(options.now);
+    this.rotations = new RotationTable<Model>(options.now);
     this.sharing = new RegistrySharing({
       sessions: () => this.sessions.values(),
       draining: () => this.draining,
       adopt: (id, session, handle, rotatedFrom) => this.adopt(id, session, handle, rotatedFrom),
-      moved: (session) => this.moved(session as LiveSession<unknown>),
+      moved: (session) => this.moved(session),
       forgetLocal: (session) => this.forgetLocal(session),
     });
     this.treeHolders = new TreeBudget(options.maxTreeBytes);
-    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session as LiveSession<unknown>));
+    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session));
     if (options.shared !== undefined) this.sharing.attach(options.shared, options.build!);
   }
 
@@ -119,7 +123,7 @@ export class SessionRegistry<Model> implements SessionHost {
   async saveNow(session: LiveSession<Model>): Promise<void> {
     if (this.shared === undefined) return;
     const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, { strict: true });
-    if (!saved) this.moved(session as LiveSession<unknown>);
+    if (!saved) this.moved(session);
   }
 
   add(session: LiveSession<Model>): void {
@@ -128,7 +132,7 @@ export class SessionRegistry<Model> implements SessionHost {
     this.handles.set(session, handle);
     this.bounds.added(session);
     if (this.shared !== undefined) void this.shared.create(session, handle).catch(() => undefined);
-    else this.persist(session as LiveSession<unknown>);
+    else this.persist(session);
     this.stopSweeper ??= repeatUnref(() => this.sweep(), Math.min(this.options.sweepEveryMs, this.bounds.sweepEveryMs));
   }
 
@@ -157,7 +161,7 @@ export class SessionRegistry<Model> implements SessionHost {
    * over from its saved state (then the answer is a promise); with none, the answer is at hand.
    */
   resolve(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
-    return this.lookUp(id, { lazy: false });
+    return this.lookUp(id, EAGER);
   }
 
   /**
@@ -165,7 +169,7 @@ export class SessionRegistry<Model> implements SessionHost {
    * save of the event's change (one write per move).
    */
   resolveForEvent(id: string | undefined): Resolved<Model> | Promise<Resolved<Model>> {
-    return this.lookUp(id, { lazy: true });
+    return this.lookUp(id, LAZY);
   }
 
   private lookUp(id: string | undefined, how: { readonly lazy: boolean }): Resolved<Model> | Promise<Resolved<Model>> {
@@ -184,7 +188,7 @@ export class SessionRegistry<Model> implements SessionHost {
     this.sessions.set(id, session);
     this.handles.set(session, handle);
     // Its rotated-away ids keep their grace period here: a tab with the old token or handle is told the new ones.
-    this.rotations.adopt(session as LiveSession<unknown>, rotatedFrom);
+    this.rotations.adopt(session, rotatedFrom);
     // A session taken over is one a client is using: never a pending one to evict for room.
     this.bounds.added(session);
     this.bounds.connected(session);
@@ -192,22 +196,20 @@ export class SessionRegistry<Model> implements SessionHost {
     this.stopSweeper ??= repeatUnref(() => this.sweep(), this.options.sweepEveryMs);
   }
 
-  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean> {
+  durable(session: LiveSession<Model>, state: SessionState<Model>, frame: Frame | undefined): true | Promise<boolean> {
     if (this.shared === undefined) return true;
-    const live = session as LiveSession<Model>;
-    return this.shared.save(live, this.handleOf(live), state as SessionState<Model>, frame);
+    return this.shared.save(session, this.handleOf(session), state, frame);
   }
 
   /** The session now runs at another replica: this copy stops; its streams keep listening here. */
-  moved(session: LiveSession<unknown>): void {
-    const live = session as LiveSession<Model>;
-    live.stop("moved", { keepStreams: true });
-    this.forgetLocal(live);
-    this.shared?.forget(live);
+  moved(session: LiveSession<Model>): void {
+    session.stop("moved", { keepStreams: true });
+    this.forgetLocal(session);
+    this.shared?.forget(session);
   }
 
   /** A task completed for a session that moved: its message goes to the session wherever it is now. */
-  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void {
+  redeliver(session: LiveSession<Model>, dispatch: Dispatch): void {
     void (async () => {
       const resolved = await this.resolve(session.id);
       if (resolved.kind === "live") await resolved.session.background(dispatch);
@@ -223,12 +225,12 @@ export class SessionRegistry<Model> implements SessionHost {
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
   rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
-    return this.rotations.rotatedHandle(session as LiveSession<unknown>, handle);
+    return this.rotations.rotatedHandle(session, handle);
   }
 
   /** The ids this session rotated away from that still answer "rotating" (their grace period). */
   rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
-    return this.rotations.rotatedIds(session as LiveSession<unknown>);
+    return this.rotations.rotatedIds(session);
   }
 
   /**
@@ -239,7 +241,7 @@ export class SessionRegistry<Model> implements SessionHost {
     oldId: string | undefined,
     ticket: string | undefined,
   ): LiveSession<Model> | undefined | Promise<LiveSession<Model> | undefined> {
-    const here = this.rotations.exchange(oldId, ticket) as LiveSession<Model> | undefined;
+    const here = this.rotations.exchange(oldId, ticket);
     if (here !== undefined || this.shared === undefined || oldId === undefined || ticket === undefined || ticket === "") return here;
     return this.shared.rotation(oldId, ticket).then(async (found) => {
       if (found?.to === undefined) return undefined;
@@ -248,25 +250,23 @@ export class SessionRegistry<Model> implements SessionHost {
     });
   }
 
-  rotate(session: LiveSession<unknown>): void {
-    const live = session as LiveSession<Model>;
-    if (live.ended || this.sessions.get(live.id) !== live) return;
-    const from = live.id;
-    const fromHandle = this.handleOf(live);
-    const rotation: Rotation = { from, fromHandle, to: session, at: this.options.now(), ticket: randomToken() };
+  rotate(session: LiveSession<Model>): void {
+    if (session.ended || this.sessions.get(session.id) !== session) return;
+    const from = session.id;
+    const fromHandle = this.handleOf(session);
+    const rotation: Rotation<Model> = { from, fromHandle, to: session, at: this.options.now(), ticket: randomToken() };
     this.sessions.delete(from);
-    live.id = randomToken();
-    this.sessions.set(live.id, live);
-    this.handles.set(live, randomToken().slice(0, 22));
+    session.id = randomToken();
+    this.sessions.set(session.id, session);
+    this.handles.set(session, randomToken().slice(0, 22));
     this.rotations.add(rotation);
     if (this.shared !== undefined) {
-      void this.shared.move(live, this.handleOf(live), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
+      void this.shared.move(session, this.handleOf(session), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
     } else void this.options.store?.kill(from);
   }
 
-  usedTree(session: LiveSession<unknown>): void {
-    const live = session as LiveSession<Model>;
-    for (const oldest of this.treeHolders.use(live, live.treeBytes)) oldest.releaseTree();
+  usedTree(session: LiveSession<Model>): void {
+    for (const oldest of this.treeHolders.use(session, session.treeBytes)) oldest.releaseTree();
   }
 
   /**
@@ -277,7 +277,7 @@ export class SessionRegistry<Model> implements SessionHost {
     return { bytes: this.treeHolders.usedBytes, sessions: this.treeHolders.size };
   }
 
-  persist(session: LiveSession<unknown>): void {
+  persist(session: LiveSession<Model>): void {
     // A shared store has the state already: each change is saved before its frame goes out.
     const store = this.options.store;
     if (session.ended || this.shared !== undefined || store === undefined) return;
@@ -286,15 +286,15 @@ export class SessionRegistry<Model> implements SessionHost {
     );
   }
 
-  bind(session: LiveSession<unknown>, userId: string): void {
+  bind(session: LiveSession<Model>, userId: string): void {
     if (this.options.onBind) this.options.onBind(session, userId);
     else session.bindUser(userId, session.boundAt);
   }
 
   /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
-  end(session: LiveSession<unknown>): void {
+  end(session: LiveSession<Model>): void {
     this.drop(session);
-    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    if (this.shared !== undefined) void this.shared.kill(session).catch(() => undefined);
     else void this.options.store?.kill(session.id);
   }
 
@@ -303,16 +303,15 @@ export class SessionRegistry<Model> implements SessionHost {
    * than its id put on the store's dead list, which a flood would otherwise grow by an id per
    * request. Such a session never ran an event, so no later save can bring it back.
    */
-  private discard(session: LiveSession<unknown>): void {
+  private discard(session: LiveSession<Model>): void {
     this.drop(session);
-    if (this.shared !== undefined) void this.shared.kill(session as LiveSession<Model>).catch(() => undefined);
+    if (this.shared !== undefined) void this.shared.kill(session).catch(() => undefined);
     else void this.options.store?.delete(session.id);
   }
 
-  private drop(session: LiveSession<unknown>): void {
-    const live = session as LiveSession<Model>;
-    live.stop("lost");
-    this.forgetLocal(live);
+  private drop(session: LiveSession<Model>): void {
+    session.stop("lost");
+    this.forgetLocal(session);
     this.rotations.forget(session);
   }
 
@@ -343,8 +342,8 @@ export class SessionRegistry<Model> implements SessionHost {
   }
 
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
-  takeRotation(session: LiveSession<Model>): Rotation | undefined {
-    return this.rotations.take(session as LiveSession<unknown>);
+  takeRotation(session: LiveSession<Model>): Rotation<Model> | undefined {
+    return this.rotations.take(session);
   }
 
   get size(): number {
@@ -363,7 +362,7 @@ export class SessionRegistry<Model> implements SessionHost {
       const idle = now - session.lastActive;
       if (idle >= this.options.idleTimeoutMs) {
         log.info(`live.session expired after ${Math.round(idle / 1000)} s idle`);
-        this.end(session as LiveSession<unknown>);
+        this.end(session);
       } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
         session.releaseTree();
         // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
@@ -379,10 +378,10 @@ export class SessionRegistry<Model> implements SessionHost {
   close(): void {
     if (this.shared !== undefined) {
       // With a shared store the sessions outlive this process: stop here, do not end them.
-      for (const session of [...this.sessions.values()]) this.moved(session as LiveSession<unknown>);
+      for (const session of [...this.sessions.values()]) this.moved(session);
       this.shared.streams.closeAll();
       void this.shared.stop();
-    } else for (const session of [...this.sessions.values()]) this.end(session as LiveSession<unknown>);
+    } else for (const session of [...this.sessions.values()]) this.end(session);
     this.stopSweeper?.();
     this.stopSweeper = undefined;
   }

@@ -8,25 +8,25 @@ import { ROTATION_GRACE_MS } from "../../../protocol/mod.ts";
 import type { LiveSession } from "../session/session.ts";
 
 /** A session's move to a new id: the id and handle it left, the session, when, and the ticket. */
-export type Rotation = {
+export type Rotation<Model = unknown> = {
   readonly from: string;
   readonly fromHandle: string;
-  readonly to: LiveSession<unknown>;
+  readonly to: LiveSession<Model>;
   readonly at: number;
   /** The one-time ticket; undefined for a rotation another replica made (its ticket is checked in the shared store). */
   readonly ticket: string | undefined;
 };
 
 /** Rotations by the id they left, and the tickets not yet handed to a reply. */
-export class RotationTable {
-  private readonly rotations = new Map<string, Rotation>();
+export class RotationTable<Model> {
+  private readonly rotations = new Map<string, Rotation<Model>>();
   /** Rotations made while processing a request, picked up by that request's reply. */
-  private readonly pendingTickets = new Map<LiveSession<unknown>, Rotation>();
+  private readonly pendingTickets = new Map<LiveSession<Model>, Rotation<Model>>();
 
   constructor(private readonly now: () => number) {}
 
   /** Records a rotation; its ticket waits for the reply (`take`). */
-  add(rotation: Rotation): void {
+  add(rotation: Rotation<Model>): void {
     this.rotations.set(rotation.from, rotation);
     this.pendingTickets.set(rotation.to, rotation);
   }
@@ -36,7 +36,7 @@ export class RotationTable {
    * (docs/deployment.md#rotation-on-any-replica): the old ids answer for the rest of their grace period.
    */
   adopt(
-    session: LiveSession<unknown>,
+    session: LiveSession<Model>,
     rotatedFrom: readonly { readonly id: string; readonly handle: string; readonly remainingMs: number }[],
   ): void {
     const now = this.now();
@@ -47,13 +47,13 @@ export class RotationTable {
   }
 
   /** The rotation away from `id`, while it still answers "rotating" (its session alive, within the grace period). */
-  rotating(id: string): Rotation | undefined {
+  rotating(id: string): Rotation<Model> | undefined {
     const rotation = this.rotations.get(id);
     return rotation !== undefined && !rotation.to.ended && this.now() - rotation.at < ROTATION_GRACE_MS ? rotation : undefined;
   }
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
-  rotatedHandle(session: LiveSession<unknown>, handle: string): boolean {
+  rotatedHandle(session: LiveSession<Model>, handle: string): boolean {
     const now = this.now();
     for (const rotation of this.rotations.values()) {
       if (rotation.to === session && rotation.fromHandle === handle && now - rotation.at < ROTATION_GRACE_MS) return true;
@@ -62,7 +62,7 @@ export class RotationTable {
   }
 
   /** The ids this session rotated away from that still answer "rotating" (their grace period). */
-  *rotatedIds(session: LiveSession<unknown>): IterableIterator<string> {
+  *rotatedIds(session: LiveSession<Model>): IterableIterator<string> {
     const now = this.now();
     for (const [from, rotation] of this.rotations) {
       if (rotation.to === session && now - rotation.at < ROTATION_GRACE_MS) yield from;
@@ -70,7 +70,7 @@ export class RotationTable {
   }
 
   /** The session a rotated-away id moved to, for the holder of its ticket only. */
-  exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<unknown> | undefined {
+  exchange(oldId: string | undefined, ticket: string | undefined): LiveSession<Model> | undefined {
     if (oldId === undefined || ticket === undefined || ticket === "") return undefined;
     const rotation = this.rotating(oldId);
     if (rotation?.ticket === undefined) return undefined;
@@ -79,14 +79,14 @@ export class RotationTable {
   }
 
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
-  take(session: LiveSession<unknown>): Rotation | undefined {
+  take(session: LiveSession<Model>): Rotation<Model> | undefined {
     const rotation = this.pendingTickets.get(session);
     this.pendingTickets.delete(session);
     return rotation;
   }
 
   /** A session ended: the ids it rotated away from die with it. */
-  forget(session: LiveSession<unknown>): void {
+  forget(session: LiveSession<Model>): void {
     for (const [from, rotation] of this.rotations) if (rotation.to === session) this.rotations.delete(from);
   }
 

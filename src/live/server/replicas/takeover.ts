@@ -13,7 +13,7 @@ import type { Rotation } from "../registry/rotation-table.ts";
 export type Resolved<Model> =
   | { readonly kind: "live"; readonly session: LiveSession<Model> }
   /** A rotated-away id in its grace period (`rotation` when made here; one made elsewhere is in the shared store). */
-  | { readonly kind: "rotating"; readonly rotation?: Rotation }
+  | { readonly kind: "rotating"; readonly rotation?: Rotation<Model> }
   | { readonly kind: "lost" }
   /** Held by no one here, and this replica is draining: another replica must take it (503, retry). */
   | { readonly kind: "elsewhere" };

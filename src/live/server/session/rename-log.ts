@@ -131,13 +131,7 @@ export function followRenames<V>(map: ReadonlyMap<string, V>, patches: readonly 
   for (const [id, value] of map) {
     const at = through(steps, id);
     if (at === id && moved === undefined) continue;
-    if (moved === undefined) {
-      moved = new Map();
-      for (const [earlier, v] of map) {
-        if (earlier === id) break;
-        moved.set(earlier, v);
-      }
-    }
+    moved ??= entriesBefore(map, id);
     if (at !== GONE) moved.set(at, value);
   }
   return moved ?? map;
@@ -263,15 +257,19 @@ export function resolveEvent<E extends { readonly handlerId: string | undefined 
       moved?.set(id, report);
       continue;
     }
-    if (moved === undefined) {
-      // Copy the ids seen so far unchanged, then continue with the mapped ones.
-      moved = new Map();
-      for (const [earlier, r] of inputs) {
-        if (earlier === id) break;
-        moved.set(earlier, r);
-      }
-    }
+    // Copy the ids seen so far unchanged, then continue with the mapped ones.
+    moved ??= entriesBefore(inputs, id);
     if (at !== GONE) moved.set(at, report);
   }
   return { entry: handlerId === entry.handlerId ? entry : { ...entry, handlerId }, inputs: moved ?? inputs };
+}
+
+/** A new map of `map`'s entries before `id`, in order: where a copy starts that differs from `id` on. */
+function entriesBefore<V>(map: ReadonlyMap<string, V>, id: string): Map<string, V> {
+  const copy = new Map<string, V>();
+  for (const [earlier, value] of map) {
+    if (earlier === id) break;
+    copy.set(earlier, value);
+  }
+  return copy;
 }

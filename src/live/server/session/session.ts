@@ -27,25 +27,25 @@ import { RenameLog } from "./rename-log.ts";
 import type { RenderIds } from "../streams/resume.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
-export interface SessionHost {
+export interface SessionHost<Model> {
   /** Saves the session's durable snapshot after a change (the session store). */
-  persist(session: LiveSession<unknown>): void;
+  persist(session: LiveSession<Model>): void;
   /**
    * Makes a change durable before its frame goes out (docs/deployment.md#several-replicas): `true`
    * when there is nothing to wait for (one process), else the shared store's fenced save, which
    * resolves to false when another replica has taken the session over: then nothing of the change
    * is kept, sent or run.
    */
-  durable(session: LiveSession<unknown>, state: SessionState<unknown>, frame: Frame | undefined): true | Promise<boolean>;
+  durable(session: LiveSession<Model>, state: SessionState<Model>, frame: Frame | undefined): true | Promise<boolean>;
   /** The session was taken over by another replica: this copy stops and is forgotten here. */
-  moved(session: LiveSession<unknown>): void;
+  moved(session: LiveSession<Model>): void;
   /** A task's message for a session that moved: applied where the session now is. */
-  redeliver(session: LiveSession<unknown>, dispatch: Dispatch): void;
-  rotate(session: LiveSession<unknown>): void;
-  bind(session: LiveSession<unknown>, userId: string): void;
-  end(session: LiveSession<unknown>): void;
+  redeliver(session: LiveSession<Model>, dispatch: Dispatch): void;
+  rotate(session: LiveSession<Model>): void;
+  bind(session: LiveSession<Model>, userId: string): void;
+  end(session: LiveSession<Model>): void;
   /** The session has just rendered or used its tree; the host may free older sessions' trees. */
-  usedTree(session: LiveSession<unknown>): void;
+  usedTree(session: LiveSession<Model>): void;
 }
 
 /**
@@ -67,7 +67,7 @@ export type EventOutcome =
   | { readonly kind: "moved" };
 
 /** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
-export type SessionEvent = Omit<EventInput, "renames">;
+export type SessionEvent = EventInput;
 
 export type SessionInit = {
   readonly id: string;
@@ -95,7 +95,7 @@ export class LiveSession<Model> {
 
   constructor(
     private readonly app: LiveDefinition<Model>,
-    private readonly host: SessionHost,
+    private readonly host: SessionHost<Model>,
     init: SessionInit,
     state: SessionState<Model>,
     /** The streams already open for this session on this replica (it was held by another). */
@@ -112,6 +112,7 @@ export class LiveSession<Model> {
       update: app.update,
       render: (model) => this.rendered.render(model),
       extraMessages: init.extraMessages,
+      renames: this.renames,
     };
     this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
   }
@@ -152,7 +153,7 @@ export class LiveSession<Model> {
     let tree = this.rendered.kept;
     if (tree === undefined) {
       this.rendered.keep(tree = this.rendered.render(this.state.model));
-      this.host.usedTree(this as LiveSession<unknown>);
+      this.host.usedTree(this);
     }
     return tree;
   }
@@ -201,7 +202,7 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
-    const stepped = stepEvent(this.state, this.currentTree(), { ...event, renames: this.renames }, this.stepContext);
+    const stepped = stepEvent(this.state, this.currentTree(), event, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };
@@ -258,12 +259,12 @@ export class LiveSession<Model> {
   private keepDurably(applied: Applied<Model>, parts: FrameParts | undefined, repliedTo?: string): Kept | Promise<Kept | undefined> {
     const state = parts === undefined ? applied.state : withNextFrame(applied.state);
     const frame = parts === undefined ? undefined : frameOf(state.outSeq, parts);
-    const saved = this.host.durable(this as LiveSession<unknown>, state as SessionState<unknown>, frame);
+    const saved = this.host.durable(this, state, frame);
     if (saved === true) return this.keep(applied, state, frame, repliedTo);
     return saved.then((ok) => {
       if (this.ended) return undefined;
       if (!ok) {
-        this.host.moved(this as LiveSession<unknown>);
+        this.host.moved(this);
         return undefined;
       }
       return this.keep(applied, state, frame, repliedTo);
@@ -311,14 +312,14 @@ export class LiveSession<Model> {
   private commit(applied: Applied<Model>): void {
     this.state = applied.state;
     this.rendered.keep(applied.tree);
-    this.host.usedTree(this as LiveSession<unknown>);
+    this.host.usedTree(this);
     this.reconcileSubscriptions();
   }
 
   /** After a change is kept and sent: the app's command runs, the new state is persisted. */
   private afterChange(cmd: Cmd | undefined): void {
     this.run(cmd);
-    this.host.persist(this as LiveSession<unknown>);
+    this.host.persist(this);
   }
 
   private reconcileSubscriptions(): void {
@@ -339,13 +340,13 @@ export class LiveSession<Model> {
             if (!dispatch || (this.ended && !this.movedAway)) return;
             // A completion belongs to the session wherever it now runs: the owner applies it.
             const applied = this.ended ? false : await this.background(dispatch);
-            if (!applied) this.host.redeliver(this as LiveSession<unknown>, dispatch);
+            if (!applied) this.host.redeliver(this, dispatch);
           },
           (error: unknown) => log.error(`live.task failed: ${error instanceof Error ? error.message : String(error)}`),
         );
-      } else if (one.kind === "rotate") this.host.rotate(this as LiveSession<unknown>);
-      else if (one.kind === "bind") this.host.bind(this as LiveSession<unknown>, one.userId);
-      else if (one.kind === "end") this.host.end(this as LiveSession<unknown>);
+      } else if (one.kind === "rotate") this.host.rotate(this);
+      else if (one.kind === "bind") this.host.bind(this, one.userId);
+      else if (one.kind === "end") this.host.end(this);
     }
   }
 }

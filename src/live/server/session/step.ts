@@ -33,6 +33,8 @@ export type StepContext<Model> = {
   readonly render: (model: Model) => LiveTree;
   /** Messages accepted even when no handler in the current render names them. */
   readonly extraMessages: ReadonlySet<string>;
+  /** What recent frames did to ids, to map an entry's ids onto the tree (docs/protocol.md#ids-that-move). */
+  readonly renames?: RenameLog | undefined;
 };
 
 /** One event entry of a page, with the client's dirty inputs (a batch sends them with its first entry). */
@@ -43,8 +45,6 @@ export type EventInput = {
   readonly page?: string | undefined;
   /** The last frame the client had applied (its ids are that tree's), when it said. */
   readonly lastAppliedSeq?: number | undefined;
-  /** What recent frames did to ids, to map the entry's ids onto `tree` (docs/protocol.md#ids-that-move). */
-  readonly renames?: RenameLog | undefined;
 };
 
 /** The model changed (or stayed) under a message: what the edge commits, sends and runs. */
@@ -93,7 +93,7 @@ export function stepEvent<Model>(
 /** `stepEvent` for an entry seen for the first time. */
 function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: EventInput, ctx: StepContext<Model>): StepOutcome<Model> {
   // The client's ids name the tree after the frames it had applied: mapped onto this tree.
-  const moved = input.renames === undefined ? input : resolveEvent(input.renames, input.entry, input.inputs, input.lastAppliedSeq);
+  const moved = ctx.renames === undefined ? input : resolveEvent(ctx.renames, input.entry, input.inputs, input.lastAppliedSeq);
   if (moved === undefined) return { kind: "handler_gone", state: seen };
   const { entry, inputs } = moved;
   // The handler's element, looked up once: it must be in the tree, and offer the message.
