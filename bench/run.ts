@@ -393,6 +393,64 @@ function renderChart(sections: SectionData[]): string {
   ].join("\n");
 }
 
+/** When an area of a section ran: its own date, else the date of the run that wrote the section. */
+function dateOfArea(sec: SectionData, area: string): string {
+  return sec.partial?.areaDates?.[area] ??
+    (sec.partial === undefined || sec.partial.ran.includes(area) ? sec.date : sec.partial.othersFrom);
+}
+
+/**
+ * `--merge`: after merging two branches that each ran benches, a runtime's section of RESULTS.md
+ * holds two data comments. Rebuild each such section from them, each area taken from the comment
+ * in which it ran last, and redraw the chart; nothing runs.
+ */
+function mergeSections(text: string): void {
+  const byRuntime = new Map<Runtime, SectionData[]>();
+  for (const sec of readSections(text)) byRuntime.set(sec.runtime, [...(byRuntime.get(sec.runtime) ?? []), sec]);
+  for (const [name, secs] of byRuntime) {
+    if (secs.length < 2) continue;
+    const newest = new Map<string, { area: AreaResult; skips: Skip[]; date: string }>();
+    for (const sec of secs) {
+      for (const area of sec.areas) {
+        const date = dateOfArea(sec, area.area);
+        const seen = newest.get(area.area);
+        if (seen === undefined || seen.date < date) {
+          newest.set(area.area, {
+            area,
+            skips: sec.skips.filter((s) => s.area === area.area),
+            date,
+          });
+        }
+      }
+    }
+    const latest = secs.reduce((a, b) => (a.date >= b.date ? a : b));
+    const kept = [...newest.values()];
+    const merged: SectionData = {
+      ...latest,
+      areas: kept.map(({ area }) => area),
+      skips: kept.flatMap(({ skips }) => skips),
+      failures: [],
+      partial: { ran: [], othersFrom: latest.date, areaDates: Object.fromEntries(kept.map(({ area, date }) => [area.area, date])) },
+    };
+    // The section's text is rebuilt whole: the begin/end markers bound it, so both comments go.
+    const begin = `<!-- ${name}:begin -->`;
+    const end = `<!-- ${name}:end -->`;
+    const current = readFileSync(resultsPath, "utf8");
+    const start = current.indexOf(begin);
+    const stop = current.indexOf(end);
+    if (start < 0 || stop < start) continue;
+    writeFileSync(resultsPath, current.slice(0, start) + `${begin}\n${section(merged)}${end}` + current.slice(stop + end.length));
+    console.log(`merged ${secs.length} runs of the ${name} section`);
+  }
+}
+
+if (filters.includes("--merge")) {
+  mergeSections(existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "");
+  writeFileSync(chartPath, renderChart(readSections(readFileSync(resultsPath, "utf8"))));
+  console.log(`wrote ${chartPath}`);
+  process.exit(0);
+}
+
 // `--redraw`: only redraw bench/ratios.svg from RESULTS.md, running nothing.
 if (filters.includes("--redraw")) {
   writeFileSync(chartPath, renderChart(readSections(existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "")));
@@ -456,10 +514,7 @@ if (previous !== undefined) {
 /** When each area of the new section ran: this run's areas now, the others when the previous section says. */
 function areaDates(previous: SectionData, ran: string[], now: string): Record<string, string> {
   const dates: Record<string, string> = {};
-  for (const area of previous.areas) {
-    dates[area.area] = previous.partial?.areaDates?.[area.area] ??
-      (previous.partial === undefined || previous.partial.ran.includes(area.area) ? previous.date : previous.partial.othersFrom);
-  }
+  for (const area of previous.areas) dates[area.area] = dateOfArea(previous, area.area);
   for (const area of ran) dates[area] = now;
   return dates;
 }

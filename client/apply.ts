@@ -35,16 +35,41 @@ import { morphElement, place, reconcile } from "./morph.ts";
 
 export class Desync extends Error {}
 
-export class Applier {
+/**
+ * What the client's frames, resyncs and full renders write the page through: the live client's
+ * Applier, or the split client's, which keeps the page's tree beside the DOM (client/split/apply.ts).
+ */
+export interface PageApplier {
+  /** Applies one frame's patches; throws Desync on a node that cannot be found. */
+  patches(patches: readonly Patch[], frameSeq: number): void;
+  /** Replays what missed frames did to ids, before a full render is reconciled by id. */
+  move(moves: readonly Move[]): void;
+  /** Replaces the root with a full render, reconciling it so dirty inputs survive (resync). */
+  root(html: string, frameSeq: number): void;
+}
+
+/**
+ * Runs before each patch of a frame is written to the DOM. The split client applies the patch to
+ * its tree there, and first rebuilds from the tree the nodes the patch needs that the DOM lost.
+ * It answers the element the patch addresses, so the applier need not look for it again, or
+ * `false` when the DOM has nothing to write (it lost the element a `remove` takes out).
+ */
+export type BeforePatch = (patch: Patch, frameSeq: number) => Element | false;
+
+export class Applier implements PageApplier {
   constructor(
     private readonly doc: Document,
     private readonly inputs: InputTable,
+    private readonly beforePatch?: BeforePatch,
   ) {}
 
   /** Applies one frame's patches; throws Desync on a missing node. */
   patches(patches: readonly Patch[], frameSeq: number): void {
     try {
-      for (const patch of patches) this.patch(patch, frameSeq);
+      for (const patch of patches) {
+        const el = this.beforePatch === undefined ? byId(this.doc, patch.id) : this.beforePatch(patch, frameSeq);
+        if (el !== false) this.patch(patch, frameSeq, el);
+      }
     } finally {
       this.inputs.sweep();
     }
@@ -88,8 +113,8 @@ export class Applier {
     this.inputs.sweep();
   }
 
-  private patch(patch: Patch, frameSeq: number): void {
-    let el = byId(this.doc, patch.id);
+  private patch(patch: Patch, frameSeq: number, found: Element | null): void {
+    let el = found;
     if (el === null) throw new Desync(`no element ${patch.id}`);
     if (patch.replace === undefined && patch.attrs !== undefined && isStale(this.inputs, el, patch.attrs, frameSeq)) return;
     if (patch.replace !== undefined) {

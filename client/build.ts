@@ -1,31 +1,56 @@
 /**
- * Builds the browser client: bundles client/main.ts (and the wire modules it imports) into one
- * minified ES module and writes it into src/generated/client-bundle.ts as the CLIENT_BUNDLE
- * string the live handler serves at <base>/_svc/client.js. Prints the raw, minified and gzipped
- * sizes; the target is at most 10 KB gzipped, and the build fails above it.
+ * Builds the browser clients: bundles each entry (and the wire modules it imports) into one
+ * minified ES module and writes it into a module of src/generated/ as a string the live handler
+ * serves: the live client (client/main.ts) as CLIENT_BUNDLE in client-bundle.ts, served at
+ * <base>/_svc/client.js, and the split client (client/split/main.ts) as SPLIT_BUNDLE in
+ * split-bundle.ts, served at <base>/_svc/split.js (docs/protocol.md#the-split-client). Prints the
+ * raw, minified and gzipped sizes of each; the build fails when one is over its gzipped limit.
  *
- *   tsx client/build.ts            write the bundle
- *   tsx client/build.ts --check    fail when the written bundle is out of date
+ *   tsx client/build.ts            write the bundles
+ *   tsx client/build.ts --check    fail when a written bundle is out of date
  *
- * It also writes CLIENT_BUNDLE_VERSION, a digest of the bundle: the page names it in the script's
- * URL, so a browser may keep the script for good and a new bundle is a new URL.
+ * Each module also holds the bundle's digest (CLIENT_BUNDLE_VERSION, SPLIT_BUNDLE_VERSION): the
+ * page names it in the script's URL, so a browser may keep the script for good and a new bundle is
+ * a new URL.
  *
- * Like the rest of client/, it uses no platform module: esbuild writes the file, the gzip size
+ * Like the rest of client/, it uses no platform module: esbuild writes the files, the gzip size
  * comes from the Web-standard CompressionStream and the digest from Web Crypto.
  */
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-const target = `${root}src/generated/client-bundle.ts`;
-const LIMIT_GZIP = 10 * 1024;
-const DOC = "/**\n" +
-  " * The browser client, bundled from client/ into one ES module (npm run build:client writes this\n" +
-  " * file; do not edit by hand). Served at <base>/_svc/client.js; CLIENT_BUNDLE_VERSION is its digest.\n" +
-  " */";
 
-async function bundle(minify: boolean): Promise<string> {
+/** One client: its entry, the module it is written into, the names of its string and digest, its size limit. */
+type Target = { name: string; entry: string; module: string; bundle: string; version: string; limitGzip: number; doc: string };
+
+export const TARGETS: readonly Target[] = [
+  {
+    name: "live client",
+    entry: "client/main.ts",
+    module: "src/generated/client-bundle.ts",
+    bundle: "CLIENT_BUNDLE",
+    version: "CLIENT_BUNDLE_VERSION",
+    limitGzip: 11 * 1024,
+    doc: "The browser client, bundled from client/ into one ES module (npm run build:client writes this\n" +
+      " * file; do not edit by hand). Served at <base>/_svc/client.js; CLIENT_BUNDLE_VERSION is its digest.",
+  },
+  {
+    name: "split client",
+    entry: "client/split/main.ts",
+    module: "src/generated/split-bundle.ts",
+    bundle: "SPLIT_BUNDLE",
+    version: "SPLIT_BUNDLE_VERSION",
+    limitGzip: 14 * 1024,
+    doc: "The split browser client, bundled from client/split/ and client/ into one ES module (npm run\n" +
+      " * build:client writes this file; do not edit by hand). Served at <base>/_svc/split.js;\n" +
+      " * SPLIT_BUNDLE_VERSION is its digest.",
+  },
+];
+
+/** One entry bundled as an ES module for the browser. */
+export async function bundle(entry: string, minify: boolean): Promise<string> {
   const result = await build({
-    entryPoints: [`${root}client/main.ts`],
+    entryPoints: [`${root}${entry}`],
     bundle: true,
     format: "esm",
     platform: "browser",
@@ -43,40 +68,48 @@ async function versionOf(text: string): Promise<string> {
   return Array.from(digest.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function gzipSize(text: string): Promise<number> {
+/** The gzipped size of a text, in bytes. */
+export async function gzipSize(text: string): Promise<number> {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-const raw = await bundle(false);
-const min = await bundle(true);
-const gzip = await gzipSize(min);
-const version = await versionOf(min);
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-console.log(
-  `client bundle: raw ${kb(raw.length)}, minified ${kb(min.length)}, minified+gzip ${kb(gzip)} (${gzip} bytes; limit ${kb(LIMIT_GZIP)})`,
-);
-if (gzip > LIMIT_GZIP) throw new Error("the client bundle is over its size limit");
-
-if (process.argv.includes("--check")) {
-  const written = await import("../src/generated/client-bundle.ts");
-  if (written.CLIENT_BUNDLE !== min || written.CLIENT_BUNDLE_VERSION !== version) {
-    throw new Error("src/generated/client-bundle.ts is out of date: run npm run build:client");
+async function buildTarget(target: Target, check: boolean): Promise<void> {
+  const raw = await bundle(target.entry, false);
+  const min = await bundle(target.entry, true);
+  const gzip = await gzipSize(min);
+  const version = await versionOf(min);
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(
+    `${target.name} bundle: raw ${kb(raw.length)}, minified ${kb(min.length)}, minified+gzip ${kb(gzip)} (${gzip} bytes; limit ${
+      kb(target.limitGzip)
+    })`,
+  );
+  if (gzip > target.limitGzip) throw new Error(`the ${target.name} bundle is over its size limit`);
+  if (check) {
+    const written = (await import(`${root}${target.module}`)) as Record<string, string>;
+    if (written[target.bundle] !== min || written[target.version] !== version) {
+      throw new Error(`${target.module} is out of date: run npm run build:client`);
+    }
+    console.log(`${target.module} is up to date`);
+    return;
   }
-  console.log("src/generated/client-bundle.ts is up to date");
-} else {
   // esbuild prints the module verbatim after the banner; the string keeps the bundle byte for byte.
   await build({
     stdin: {
-      contents: `export const CLIENT_BUNDLE = ${JSON.stringify(min)};\nexport const CLIENT_BUNDLE_VERSION = ${JSON.stringify(version)};\n`,
+      contents: `export const ${target.bundle} = ${JSON.stringify(min)};\nexport const ${target.version} = ${JSON.stringify(version)};\n`,
       loader: "ts",
     },
-    outfile: target,
+    outfile: `${root}${target.module}`,
     format: "esm",
-    banner: { js: DOC },
+    banner: { js: `/**\n * ${target.doc}\n */` },
     legalComments: "none",
     logLevel: "warning",
     allowOverwrite: true,
   });
-  console.log("wrote src/generated/client-bundle.ts");
+  console.log(`wrote ${target.module}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const target of TARGETS) await buildTarget(target, process.argv.includes("--check"));
 }

@@ -3,8 +3,8 @@
  * session signals (docs/protocol.md#client-rules, docs/protocol.md#session-rotation, docs/protocol.md#errors-and-statuses).
  *
  * LiveClient composes three parts and the stream: SendQueue (client/send-queue.ts) sends the
- * user's messages in order, one request in flight; Transport (client/transport.ts) posts them with
- * retry and backoff and reads each answer; Recovery (client/recovery.ts) resyncs from a full render
+ * user's messages in order, one request in flight; Transport (client/transport.ts) posts them,
+ * sends each again until it is answered (client/resend.ts) and reads each answer; Recovery (client/recovery.ts) resyncs from a full render
  * and reloads a lost session.
  *
  * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
@@ -18,11 +18,12 @@ import {
   SUBSCRIBE_PATH,
   type SyncEvent,
 } from "../src/protocol/mod.ts";
-import { Applier, Desync } from "./apply.ts";
+import { Applier, Desync, type PageApplier } from "./apply.ts";
 import { fillPage } from "./dom.ts";
 import { type Boot, DEFAULTS, type Host, type Options } from "./host.ts";
 import { type InputEntry, InputTable, type Send } from "./inputs.ts";
 import { type Frame, FrameOrder } from "./order.ts";
+import { Reconnecting } from "./reconnecting.ts";
 import { Recovery } from "./recovery.ts";
 import { SendQueue } from "./send-queue.ts";
 import { type Stream, subscribe } from "./sse.ts";
@@ -34,33 +35,45 @@ export { type Boot, DEFAULTS, type Host, type Options };
 export class LiveClient {
   readonly inputs: InputTable;
   readonly order: FrameOrder;
-  readonly applier: Applier;
+  readonly applier: PageApplier;
   readonly options: Required<Options>;
   readonly transport: Transport;
   readonly sends: SendQueue;
   readonly recovery: Recovery;
+  /** The reconnecting state the page shows while its events go unanswered (client/reconnecting.ts). */
+  readonly reconnecting: Reconnecting;
   private stream: Stream | undefined;
+  private closed = false;
 
+  /**
+   * `applierOf` makes what frames are written through: the DOM alone by default; the split client
+   * passes its own, which keeps the page's tree (client/split/apply.ts).
+   */
   constructor(
     readonly host: Host,
     readonly boot: Boot,
     options: Options = {},
+    applierOf: (doc: Document, inputs: InputTable) => PageApplier = (doc, inputs) => new Applier(doc, inputs),
   ) {
     this.options = { ...DEFAULTS, ...options };
     // The page's markup leaves out the ids its places give (docs/protocol.md#derived-ids).
     fillPage(host.doc);
     this.inputs = new InputTable(host.doc);
-    this.applier = new Applier(host.doc, this.inputs);
+    this.reconnecting = new Reconnecting(host.doc, this.options.reconnectingMs);
+    this.applier = applierOf(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
     this.transport = new Transport(host, boot, this.options.retryMs, {
-      halted: () => this.halted,
+      // A closed client sends nothing again (its page is going away, or a test is done with it).
+      halted: () => this.halted || this.closed,
       lost: (why) => this.recovery.lost(why),
       resync: () => this.resync(),
       streamOpen: () => this.stream?.open === true,
       receive: (frame, clamp) => this.receive(frame, clamp),
       expect: (seq) => this.order.expect(seq),
       log: (message) => this.log(message),
-    });
+      failed: (request) => this.reconnecting.failed(request),
+      answered: (request) => this.reconnecting.answered(request),
+    }, this.options);
     this.sends = new SendQueue({
       doc: host.doc,
       inputs: this.inputs,
@@ -136,8 +149,15 @@ export class LiveClient {
     });
   }
 
-  /** Closes the stream and clears every debounce timer. */
+  /** Stops the client for good, without a reload: nothing is sent or applied any more (the split client's endSession). */
+  stop(): void {
+    this.recovery.halted = true;
+    this.close();
+  }
+
+  /** Closes the stream, clears every debounce timer and stops sending unanswered events again. */
   close(): void {
+    this.closed = true;
     this.stream?.close();
     this.stream = undefined;
     for (const entry of this.inputs.entries.values()) if (entry.timer !== undefined) clearTimeout(entry.timer);

@@ -24,9 +24,22 @@ export type Options = {
   debounceMs?: number;
   /** How long a frame waits for a missing earlier one before a resync, ms. */
   gapMs?: number;
-  /** First retry delay for session-rotating and network failures, ms (doubles each time). */
+  /** First retry delay for session-rotating and unanswered events, ms (doubles each time). */
   retryMs?: number;
+  /** The longest wait between two attempts of an unanswered event, ms (docs/protocol.md#resend). */
+  retryCapMs?: number;
+  /** An event unanswered for this long is sent again, ms. */
+  timeoutMs?: number;
+  /** How long events keep failing before the page shows its reconnecting state, ms. */
+  reconnectingMs?: number;
 };
 
 /** The delays the client uses where Options leaves one out. */
-export const DEFAULTS = { debounceMs: 150, gapMs: 1500, retryMs: 100 } as const;
+export const DEFAULTS = {
+  debounceMs: 150,
+  gapMs: 1500,
+  retryMs: 100,
+  retryCapMs: 5_000,
+  timeoutMs: 10_000,
+  reconnectingMs: 1_000,
+} as const;

@@ -16,12 +16,16 @@ import {
   ROOT_ID,
   SEQ_HEADER,
 } from "../src/protocol/mod.ts";
-import type { Applier } from "./apply.ts";
+import type { PageApplier } from "./apply.ts";
 import { carryDirty, landCarried } from "./carry.ts";
 import type { Control } from "./dom.ts";
 import type { Host } from "./host.ts";
 import type { ClientParts } from "./parts.ts";
 import { MAX_RETRIES, sleep } from "./transport.ts";
+import { resendable } from "./resend.ts";
+
+/** The longest wait between two tries of a resync, ms. */
+const RETRY_CAP_MS = 5_000;
 
 /** What recovery asks of the rest of the client. */
 export type RecoveryHooks = {
@@ -39,7 +43,7 @@ export type RecoveryHooks = {
 /** The parts of the client recovery reads and drives. */
 export type RecoveryParts = ClientParts & {
   readonly host: Host;
-  readonly applier: Applier;
+  readonly applier: PageApplier;
   /** First retry delay of a failed resync, ms (doubles each time). */
   readonly retryMs: number;
   readonly hooks: RecoveryHooks;
@@ -126,8 +130,10 @@ export class Recovery {
         );
         return;
       }
-      if (attempt >= MAX_RETRIES) return this.lost("resync failed");
-      await sleep(this.parts.retryMs * 2 ** attempt);
+      // No answer (a network error, 502, 503, 504: a replica going away) is waited out like an
+      // event's (docs/protocol.md#resend); a refusal more than MAX_RETRIES times reloads the page.
+      if (attempt >= MAX_RETRIES && resp !== undefined && !resendable(resp.status)) return this.lost("resync failed");
+      await sleep(Math.min(RETRY_CAP_MS, this.parts.retryMs * 2 ** attempt));
     }
   }
 

@@ -1,7 +1,7 @@
 /**
  * The client's transport: the session's public id, its CSRF token and rotation ticket, and the
- * POSTs that carry events, with retry, backoff and the meaning of each answer
- * (docs/protocol.md#errors-and-statuses, docs/protocol.md#session-rotation).
+ * POSTs that carry events, sent again until answered (docs/protocol.md#resend), and the meaning of
+ * each answer (docs/protocol.md#errors-and-statuses, docs/protocol.md#session-rotation).
  *
  * Every body names this page load (`page`), and the server processes a page's seq once, whichever
  * copy arrives first (src/live/server/session/step.ts, recordIfNew). What an answer asks of the rest of
@@ -9,6 +9,7 @@
  */
 import {
   ACK_HEADER,
+  type Answer,
   answerOf,
   CSRF_HEADER,
   EVENT_PATH,
@@ -17,17 +18,17 @@ import {
   type Frame as WireFrame,
   type InputAcks,
   type InputState,
-  retryAfterMs,
   ROTATE_PATH,
   ROTATION_HEADER,
   SEQ_HEADER,
   SID_HEADER,
   STATUS_HEADER,
 } from "../src/protocol/mod.ts";
-import type { Boot, Host } from "./host.ts";
+import { type Boot, DEFAULTS, type Host } from "./host.ts";
+import { fetchWithin, resendable, resendDelayMs, type ResendDelays } from "./resend.ts";
 import type { Frame } from "./order.ts";
 
-/** How often a session-rotating or retry-later answer, or a failed resync, is retried before giving up. */
+/** How often a session-rotating answer, or a failed resync, is retried before giving up. */
 export const MAX_RETRIES = 8;
 
 /** One posted event: an entry and the inputs it reports (the session and page are added when it is posted). */
@@ -55,6 +56,10 @@ export type TransportHooks = {
   /** A reply's frame; `clamp` is the largest client seq it can acknowledge. */
   readonly receive: (frame: Omit<Frame, "clamp">, clamp: number) => void;
   readonly log: (message: string) => void;
+  /** A request went unanswered and will be sent again (the reconnecting state, client/reconnecting.ts). */
+  readonly failed?: (request: object) => void;
+  /** That request was answered, or given up with the page. */
+  readonly answered?: (request: object) => void;
 };
 
 /** Waits `ms` milliseconds. */
@@ -69,13 +74,17 @@ export class Transport {
   /** This page load's id: the server processes each of its seqs once. */
   readonly page = pageId();
   private ticket: string | undefined;
+  /** The waits of the resend loop (docs/protocol.md#resend). */
+  private readonly delays: ResendDelays;
 
   constructor(
     private readonly host: Host,
     private readonly boot: Boot,
-    private readonly retryMs: number,
+    retryMs: number,
     private readonly hooks: TransportHooks,
+    delays: Partial<ResendDelays> = {},
   ) {
+    this.delays = { ...DEFAULTS, ...delays, retryMs };
     this.sessionId = boot.sessionId;
     this.csrf = boot.csrf;
   }
@@ -86,17 +95,13 @@ export class Transport {
    */
   postKeepalive(batch: BatchBody): void {
     const request: EventRequest = { sessionId: this.sessionId, page: this.page, ...batch };
-    const body = JSON.stringify(request);
-    this.host
-      .fetch(this.url(EVENT_PATH), { method: "POST", headers: this.headers(), body, credentials: "same-origin", keepalive: true })
-      .then(
-        (resp) => {
-          this.readSession(resp);
-          // The batch's frames come over SSE; without a stream, catch up from a full render.
-          if (resp.ok && !this.hooks.streamOpen()) void this.hooks.resync();
-        },
-        (error: unknown) => this.hooks.log(`svc: navigation flush failed: ${String(error)}`),
-      );
+    // Sent again unchanged while it is not answered and the page still lives (docs/protocol.md#resend).
+    void this.untilAnswered(JSON.stringify(request), true).then((resp) => {
+      if (resp === undefined) return;
+      this.readSession(resp);
+      // The batch's frames come over SSE; without a stream, catch up from a full render.
+      if (resp.ok && !this.hooks.streamOpen()) void this.hooks.resync();
+    });
   }
 
   /** The host can send a beacon (unload). */
@@ -111,43 +116,57 @@ export class Transport {
     this.host.beacon?.(this.url(EVENT_PATH), body);
   }
 
-  /** Posts one event; `idempotent` sends (a full input value) are retried on a network failure. */
-  async post(body: EventBody, idempotent: boolean, attempt = 0): Promise<void> {
-    let resp: Response;
-    const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
-    try {
-      resp = await this.host.fetch(this.url(EVENT_PATH), {
-        method: "POST",
-        headers: this.headers(),
-        credentials: "same-origin",
-        body: JSON.stringify(request),
-      });
-    } catch (error) {
-      if (idempotent && attempt < 3 && !this.hooks.halted()) {
-        await sleep(this.retryMs * 2 ** attempt);
-        return this.post(body, idempotent, attempt + 1);
-      }
-      this.hooks.log(`svc: event ${body.msg} not sent: ${String(error)}`);
-      return;
+  /**
+   * Posts one event until it is answered (docs/protocol.md#resend), then acts on the answer.
+   * `idempotent` is kept for callers of earlier versions: every event is sent again now, since the
+   * server applies each `(page, seq)` once.
+   */
+  async post(body: EventBody, idempotent?: boolean, attempt = 0): Promise<void> {
+    void idempotent;
+    for (;; attempt++) {
+      const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
+      const resp = await this.untilAnswered(JSON.stringify(request), false);
+      if (resp === undefined) return;
+      this.readSession(resp);
+      const answer = answerOf(resp.status);
+      if (answer !== "session-rotating") return this.answered(body, resp, answer);
+      // docs/protocol.md#session-rotation: exchange the ticket if this tab holds it, then retry.
+      if (attempt >= MAX_RETRIES) return this.hooks.lost("session still rotating");
+      if (this.ticket !== undefined) await this.rotate();
+      await sleep(this.delays.retryMs * 2 ** attempt);
     }
-    this.readSession(resp);
-    const backoff = this.retryMs * 2 ** attempt;
-    switch (answerOf(resp.status)) {
+  }
+
+  /**
+   * POSTs `body` to the event route until the app answers (docs/protocol.md#resend): a network
+   * error, a timeout or a 502, 503 or 504 sends it again, unchanged, after a growing wait with
+   * jitter, while the page lives; the send queue holds later events behind it. Undefined once the
+   * client has stopped.
+   */
+  private async untilAnswered(body: string, keepalive: boolean): Promise<Response | undefined> {
+    const token = {};
+    try {
+      for (let attempt = 0; !this.hooks.halted(); attempt++) {
+        const init: RequestInit = { method: "POST", headers: this.headers(), credentials: "same-origin", body, keepalive };
+        const resp = await fetchWithin(this.host.fetch, this.url(EVENT_PATH), init, this.delays.timeoutMs).catch((error: unknown) =>
+          void this.hooks.log(`svc: ${error}; resending`)
+        );
+        if (resp !== undefined && !resendable(resp.status)) return resp;
+        this.hooks.failed?.(token);
+        await sleep(resendDelayMs(resp, attempt, this.delays));
+      }
+    } finally {
+      this.hooks.answered?.(token);
+    }
+  }
+
+  /** What an answer other than a resend or a rotation asks of the client (docs/protocol.md#errors-and-statuses). */
+  private answered(body: EventBody, resp: Response, answer: Answer): Promise<void> | void {
+    switch (answer) {
       case "session-lost":
         return this.hooks.lost("session lost"); // or a restarted server (docs/protocol.md#errors-and-statuses)
       case "session-ended":
         return this.hooks.lost("session ended");
-      case "session-rotating":
-        // docs/protocol.md#session-rotation: exchange the ticket if this tab holds it, then retry.
-        if (attempt >= MAX_RETRIES) return this.hooks.lost("session still rotating");
-        if (this.ticket !== undefined) await this.rotate();
-        await sleep(backoff);
-        return this.post(body, idempotent, attempt + 1);
-      case "retry-later":
-        // The server could not check the session's access yet; it says when to retry.
-        if (attempt >= MAX_RETRIES) return this.refused(body, resp);
-        await sleep(retryAfterMs(resp.headers) ?? backoff);
-        return this.post(body, idempotent, attempt + 1);
       case "done": {
         // Processed already (a batch, or a copy of this entry whose reply never came): the server
         // names its seq, and frames this tab lacks up to it are a gap that resyncs if they do not come.
@@ -165,10 +184,11 @@ export class Transport {
         this.hooks.log(`svc: event ${body.msg} refused: its element left the page`);
         if (!this.hooks.streamOpen()) return this.hooks.resync();
         return;
-      case "refused":
-        return this.refused(body, resp);
       case "frame":
         return this.readFrame(resp, body.seq);
+      default:
+        // "refused" (and "retry-later", which resendable took already).
+        return this.refused(body, resp);
     }
   }
 

@@ -4,7 +4,8 @@
  *   - rewrites the relative `.ts` specifiers tsc keeps in .d.ts files to `.js`, so a consumer's
  *     type checker (moduleResolution node16 or bundler) finds the declarations beside the code;
  *   - copies the files the code reads at run time (the templates of `svc-live init`);
- *   - writes the browser client as dist/client.js (the `svc-live/client.js` export);
+ *   - writes the browser client as dist/client.js (the `svc-live/client.js` export), and the split
+ *     client as dist/split.js with its types (the `svc-live/split` export);
  *   - checks that every target of package.json's `exports`, `main`, `types` and `bin` exists.
  */
 import { execFileSync } from "node:child_process";
@@ -12,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CLIENT_BUNDLE } from "../src/generated/client-bundle.ts";
+import { SPLIT_BUNDLE } from "../src/generated/split-bundle.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const src = join(root, "src");
@@ -49,6 +51,13 @@ for (const file of files(src).filter((path) => !/\.(ts|tsx|mts)$/.test(path))) {
 }
 
 writeFileSync(join(dist, "client.js"), `${CLIENT_BUNDLE}\n`);
+// The split client (the `svc-live/split` export) and its one export's type.
+writeFileSync(join(dist, "split.js"), `${SPLIT_BUNDLE}\n`);
+writeFileSync(
+  join(dist, "split.d.ts"),
+  "/** Ends the page's token session: clears the Session field, stops the client and POSTs <base>/_svc/end. */\n" +
+    "export declare function endSession(): Promise<boolean>;\n",
+);
 
 type Exports = string | { [condition: string]: Exports } | null;
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {

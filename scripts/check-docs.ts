@@ -17,7 +17,9 @@ function entryPoints(): string[] {
   const entries: string[] = [];
   for (const target of Object.values(manifest.exports)) {
     const js = typeof target === "string" ? target : (target as { import?: string }).import;
-    if (js === undefined || !js.startsWith("./dist/") || !js.endsWith(".js") || js === "./dist/client.js") continue;
+    if (js === undefined || !js.startsWith("./dist/") || !js.endsWith(".js") || js === "./dist/client.js" || js === "./dist/split.js") {
+      continue;
+    }
     entries.push(resolve(root, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")));
   }
   return entries;

@@ -6,6 +6,7 @@
  */
 import { Hono } from "hono";
 import { Auth, type Db, Live, type LiveApp, Server, type SlidingOptions } from "../../src/mod.ts";
+import type { Graceful } from "../../src/server/mod.ts";
 import { authRoutes } from "./auth-routes.ts";
 import { SECRET_ENV } from "./config.ts";
 import type { Model } from "./model.ts";
@@ -28,8 +29,12 @@ export type DemoOptions = {
   readonly now?: () => number;
 };
 
+/** The readiness probe's path (docs/deployment.md#health-and-readiness). */
+export const READY_PATH = "/healthz/ready";
+
 export type Demo = {
-  readonly fetch: (req: Request) => Response | Promise<Response>;
+  /** The app's fetch handler, counted by the drain (the server's own arguments pass through). */
+  readonly fetch: (req: Request, ...rest: unknown[]) => Promise<Response>;
   readonly store: DemoStore;
   /** The live app (for `svc-live doctor` and tests). */
   readonly live: LiveApp<Model>;
@@ -37,6 +42,11 @@ export type Demo = {
   close(): void;
   /** Graceful shutdown: no new sessions; held ones saved, released, their streams closed (SIGTERM). */
   drain(): Promise<void>;
+  /**
+   * The replica's drain and readiness (docs/deployment.md#draining): the entry files attach their
+   * server to it, so SIGTERM drains it without cutting a request.
+   */
+  readonly graceful: Graceful;
 };
 
 export function createDemo(options: DemoOptions): Demo {
@@ -67,7 +77,10 @@ export function createDemo(options: DemoOptions): Demo {
     // (docs/deployment.md#several-replicas). On SQLite they stay in this process.
     .withSharedSessions(db);
 
+  const graceful = Server.graceful({ live, db });
   const root = new Hono();
+  // Where a load balancer or Kubernetes probes: 503 while starting, draining or without the database.
+  root.get(READY_PATH, () => graceful.readiness());
   root.use(Server.secureCookies());
   root.route(
     "/",
@@ -83,5 +96,6 @@ export function createDemo(options: DemoOptions): Demo {
   // Everything else is the live app; its own middleware (Secure rule, sliding) runs inside.
   root.all("*", async (c) => clearFlash(c.req.raw, await live.fetch(c.req.raw)));
 
-  return { fetch: (req) => root.fetch(req), store, live, close: () => live.close(), drain: () => live.drain() };
+  const fetch = graceful.fetch((req: Request, ...rest: unknown[]) => root.fetch(req, ...(rest as [])));
+  return { fetch, store, live, close: () => live.close(), drain: () => live.drain(), graceful };
 }

@@ -5,7 +5,9 @@ import { banner, startDemo } from "./start.ts";
 type BunApi = {
   env: Record<string, string | undefined>;
   file(path: string): { exists(): Promise<boolean>; text(): Promise<string> };
-  serve(options: { port: number; fetch: (req: Request) => Response | Promise<Response> }): { port: number };
+  serve(
+    options: { port: number; fetch: (req: Request) => Response | Promise<Response> },
+  ): { port: number; stop(): unknown; pendingRequests: number };
 };
 const Bun = (globalThis as unknown as { Bun: BunApi }).Bun;
 
@@ -13,7 +15,7 @@ const file = Bun.file(".env");
 const dotenv = (await file.exists()) ? await file.text() : undefined;
 const { demo, config, notes } = startDemo((name) => Bun.env[name], (name, value) => (Bun.env[name] = value), dotenv);
 
-const server = Bun.serve({ port: config.port, fetch: demo.fetch });
+// A replica being stopped drains without cutting a request, hands its sessions over and exits
+// (docs/deployment.md#draining).
+const server = demo.graceful.attach(Bun.serve({ port: config.port, fetch: demo.fetch }));
 console.log(banner(`http://localhost:${server.port}`, notes));
-// A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
-process.once("SIGTERM", () => void demo.drain().finally(() => process.exit(0)));

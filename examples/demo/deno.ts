@@ -9,9 +9,7 @@ type DenoApi = {
   serve(
     options: { port: number; onListen: (addr: { port: number }) => void },
     handler: (req: Request) => Response | Promise<Response>,
-  ): unknown;
-  addSignalListener(signal: "SIGTERM", handler: () => void): void;
-  exit(code: number): never;
+  ): object;
 };
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
@@ -23,6 +21,8 @@ try {
 }
 const { demo, config, notes } = startDemo((name) => Deno.env.get(name), (name, value) => Deno.env.set(name, value), dotenv);
 
-Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch);
-// A replica being stopped hands its sessions over before it exits (docs/deployment.md#several-replicas).
-Deno.addSignalListener("SIGTERM", () => void demo.drain().finally(() => Deno.exit(0)));
+// A replica being stopped drains without cutting a request, hands its sessions over and exits
+// (docs/deployment.md#draining).
+demo.graceful.attach(
+  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch),
+);

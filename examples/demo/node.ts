@@ -6,9 +6,8 @@ import { banner, startDemo } from "./start.ts";
 const dotenv = existsSync(".env") ? readFileSync(".env", "utf8") : undefined;
 const { demo, config, notes } = startDemo((name) => process.env[name], (name, value) => (process.env[name] = value), dotenv);
 
-const server = serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes)));
-
-// A replica being stopped (a deploy, a scale-down) hands its sessions over before it exits.
-process.once("SIGTERM", () => {
-  void demo.drain().finally(() => server.close(() => process.exit(0)));
-});
+// A replica being stopped (a deploy, a scale-down, SIGTERM or Ctrl-C) drains without cutting a
+// request, hands its sessions over and exits (docs/deployment.md#draining).
+demo.graceful.attach(
+  serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes))),
+);

@@ -6,6 +6,7 @@
 import { parseCommandArgs } from "../runtime/args.ts";
 import { fileSystem } from "../runtime/fs.ts";
 import { doctor } from "./doctor.ts";
+import { desktopAppOf, runDesktop, windowOption } from "./desktop.ts";
 import { init } from "./init.ts";
 
 /** Where a command writes; console by default, captured in tests. */
@@ -57,12 +58,49 @@ async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
   return findings.some((finding) => finding.level === "error") ? 1 : 0;
 }
 
+/** `svc-live desktop <app module> [--browser <path>] [--window auto|browser|native]`: runs the app in a window. */
+async function desktopCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseCommandArgs(args, ["browser", "window"]);
+  if (!parsed.ok) return usageError(io, parsed.error.message, COMMANDS.desktop!);
+  const { positionals: positional, values: { browser, window } } = parsed.value;
+  if (positional.length !== 1) return usageError(io, "give one app module", COMMANDS.desktop!);
+  const which = windowOption(window);
+  if (typeof which === "string" && which.startsWith("--")) return usageError(io, which, COMMANDS.desktop!);
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(new URL(`file://${fileSystem.resolve(positional[0]!)}`).href)) as Record<string, unknown>;
+  } catch (error) {
+    io.err(`svc-live desktop: cannot load ${positional[0]}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const app = desktopAppOf(exports);
+  if (typeof app === "string") {
+    io.err(`svc-live desktop: ${app}`);
+    return 1;
+  }
+  try {
+    await runDesktop(app, {
+      ...(browser === undefined ? {} : { browser }),
+      ...(which === undefined ? {} : { window: which as "auto" | "browser" | "native" }),
+    });
+  } catch (error) {
+    io.err(`svc-live desktop: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  return 0;
+}
+
 export const COMMANDS: Readonly<Record<string, Command>> = {
   init: { usage: "svc-live init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
   doctor: {
     usage: "svc-live doctor <app module> [--prefix <PREFIX>]",
     summary: "check the secret, the production gate and the revocation gate's binding",
     run: doctorCommand,
+  },
+  desktop: {
+    usage: "svc-live desktop <app module> [--browser <path>] [--window auto|browser|native]",
+    summary: "run a live app as a desktop application, in a window of its own",
+    run: desktopCommand,
   },
 };
 

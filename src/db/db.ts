@@ -63,7 +63,11 @@ export class Db {
     if (!dialect.ok) return dialect;
     const checked = checkOptions(options);
     if (!checked.ok) return checked;
-    const connect = dialect.value === "sqlite" ? () => openLibsql(url) : () => openPostgres(url);
+    const schema = checked.value.schema;
+    if (schema !== undefined && dialect.value === "sqlite") {
+      return err("bad_config", "schema is a Postgres option: give each SQLite app its own database file");
+    }
+    const connect = dialect.value === "sqlite" ? () => openLibsql(url) : () => openPostgres(url, schema);
     return ok(new Db(dialect.value, connect, checked.value));
   }
 
@@ -86,6 +90,9 @@ export class Db {
   static #wrap(dialect: Dialect, driver: Driver, options: DbOptions | undefined): Db {
     const checked = checkOptions(options);
     if (!checked.ok) throw checked.error;
+    if (checked.value.schema !== undefined) {
+      throw new SvcError("bad_config", "schema applies to Db.open: set the search_path on the client you wrap instead");
+    }
     return new Db(dialect, () => Promise.resolve(driver), checked.value, driver);
   }
 

@@ -20,6 +20,13 @@ export type DbOptions = {
   readonly revocationCacheTtl?: number;
   /** The clock, in milliseconds since the epoch (Date.now by default); tests inject one. */
   readonly clock?: () => number;
+  /**
+   * Postgres only: the schema that holds every svc table (users, revocation, live sessions,
+   * rotations, frames), created when missing, so that an app shares a database with others
+   * (docs/deployment.md#a-shared-database). Lowercase letters, digits and `_`, starting with a
+   * letter or `_`, at most 63 characters. Default: the connection's own search_path (`public`).
+   */
+  readonly schema?: string;
 };
 
 /** Options of `Db.fromLibsql` and `Db.fromPostgres`, which adopt a client the application already has. */
@@ -28,7 +35,10 @@ export type WrapOptions = DbOptions & {
   readonly closeClient?: boolean;
 };
 
-export type CheckedOptions = { readonly revocationCacheTtlMs: number; readonly clock: () => number };
+export type CheckedOptions = { readonly revocationCacheTtlMs: number; readonly clock: () => number; readonly schema?: string };
+
+/** A schema name that needs no quoting anywhere (docs/deployment.md#a-shared-database). */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function ttlFromEnv(): Result<number> {
   const raw = readEnv(REVOCATION_CACHE_TTL_ENV);
@@ -60,5 +70,12 @@ export function checkOptions(options: DbOptions | undefined): Result<CheckedOpti
   if (!ttl.ok) return ttl;
   const clock = options?.clock ?? Date.now;
   if (typeof clock !== "function") return err("bad_config", "clock must be a function returning milliseconds");
-  return ok({ revocationCacheTtlMs: ttl.value * 1000, clock });
+  const schema = options?.schema;
+  if (schema !== undefined && (typeof schema !== "string" || !SCHEMA_NAME.test(schema))) {
+    return err(
+      "bad_config",
+      "schema must be lowercase letters, digits and _, starting with a letter or _, at most 63 characters",
+    );
+  }
+  return ok({ revocationCacheTtlMs: ttl.value * 1000, clock, ...(schema === undefined ? {} : { schema }) });
 }

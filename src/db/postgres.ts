@@ -67,11 +67,28 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean, listenPool?
   };
 }
 
-/** Opens "postgres://…" or "postgresql://…". The driver (an optional peer) is loaded on first use only. */
-export async function openPostgres(url: string): Promise<Driver> {
+/**
+ * Opens "postgres://…" or "postgresql://…". The driver (an optional peer) is loaded on first use
+ * only. With `schema` (checked by src/db/options.ts: no quoting needed), every connection's
+ * search_path is that schema, created here when missing, so every svc table, and the
+ * notification channel named after the schema, is the app's own (docs/deployment.md#a-shared-database).
+ */
+export async function openPostgres(url: string, schema?: string): Promise<Driver> {
   const { default: postgres } = await import("postgres").catch(missingDriver("postgres", "postgres://"));
   // CREATE … IF NOT EXISTS raises NOTICEs on every start; they are not worth a console line.
-  const sql = postgres(url, { onnotice: () => {} });
-  const listenPool = () => postgres(url, { onnotice: () => {}, max: 1 }) as unknown as PostgresSqlLike;
+  const options = { onnotice: () => {}, ...(schema === undefined ? {} : { connection: { search_path: schema } }) };
+  const sql = postgres(url, options);
+  if (schema !== undefined) {
+    try {
+      await sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (error) {
+      // Two replicas starting at once may both create it; the loser sees a unique violation.
+      if ((error as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) {
+        await sql.end({ timeout: 1 });
+        throw error;
+      }
+    }
+  }
+  const listenPool = () => postgres(url, { ...options, max: 1 }) as unknown as PostgresSqlLike;
   return postgresDriver(sql as unknown as PostgresSqlLike, true, listenPool);
 }

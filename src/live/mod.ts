@@ -12,6 +12,7 @@ import { handlerFor } from "./tree.ts";
 import { app } from "./server/app/app.ts";
 import { batch, bindSessionUser, endSession, none, rotateSession, task } from "./server/session/commands.ts";
 import { every } from "./server/session/subscriptions.ts";
+import { desktop } from "./desktop/desktop.ts";
 
 export { type ClientValues, diff } from "./diff/diff.ts";
 export { assignIds, keyOf, NAME_KEYED_TAGS, type ParsedId, parseId, sanitizeKey } from "./ids.ts";
@@ -30,10 +31,11 @@ export type { Frame } from "./server/streams/sse-wire.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/registry/snapshot-store.ts";
 export type { SessionCounts } from "./server/registry/bounds.ts";
 export { every, type Sub } from "./server/session/subscriptions.ts";
+export { desktop, type DesktopApp, type DesktopOptions } from "./desktop/desktop.ts";
 
 /**
- * `Live`: the app builder (`Live.app(definition, options)`), the commands an update may return
+ * `Live`: the app builder (`Live.app(definition, options)`), the desktop mode (`Live.desktop(app)`), the commands an update may return
  * (`Live.task`, `Live.batch`, `Live.bindSessionUser`, `Live.endSession`, ...), subscriptions
  * (`Live.every`) and the pure core.
  */
-export const Live = { ...LiveCore, app, every, task, batch, none, bindSessionUser, endSession, rotateSession } as const;
+export const Live = { ...LiveCore, app, desktop, every, task, batch, none, bindSessionUser, endSession, rotateSession } as const;

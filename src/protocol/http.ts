@@ -14,6 +14,8 @@ export const RENDER_PATH = "/_svc/render";
 /** Exchanges a rotated-away session id for the current one, for the tab holding the rotation ticket. */
 export const ROTATE_PATH = "/_svc/rotate";
 export const CLIENT_PATH = "/_svc/client.js";
+/** A desktop app's one-time launch token, on the one request that fetches the window's page (docs/desktop.md#the-launch-token). */
+export const LAUNCH_HEADER = "X-Svc-Launch";
 /**
  * The page loads the client as `?_svc=client.js`, a query on its own URL, which reaches the app
  * wherever it is mounted (docs/protocol.md#mounting).
@@ -23,6 +25,12 @@ export const CLIENT_QUERY_VALUE = "client.js";
 export const CLIENT_QUERY = `${CLIENT_QUERY_NAME}=${CLIENT_QUERY_VALUE}`;
 /** The client script's query parameter naming the bundle's digest, which makes its URL cacheable for good. */
 export const CLIENT_VERSION_PARAM = "v";
+export const SESSION_HEADER = "X-Svc-Session"; // a token session's signed token, on every request and stream
+export const META_SESSION_TOKEN = "svc-session-token"; // the meta tag that hands the first token to the client
+export const END_PATH = "/_svc/end"; // POST: the client cleared its Session field
+export const SPLIT_CLIENT_PATH = "/_svc/split.js";
+/** The split client through a page's own URL: `?_svc=split.js` (docs/protocol.md#the-split-client). */
+export const SPLIT_CLIENT_QUERY_VALUE = "split.js";
 
 /**
  * The app's base, from the page's location and its path within the app (META_PATH): the

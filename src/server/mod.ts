@@ -9,6 +9,7 @@ import { slidingSession, tokenSession } from "./auth-session.ts";
 import { setCookie } from "./context-cookie.ts";
 import { requireRole, requireUser } from "./guards.ts";
 import { httpError, httpException, orThrow } from "./http-errors.ts";
+import { graceful } from "./graceful.ts";
 
 export type { ClientAddressOptions, TrustProxy } from "./client-address.ts";
 export type { Cookie } from "./cookies.ts";
@@ -26,6 +27,8 @@ export type {
   TokenSessionOptions,
 } from "./auth-session.ts";
 export type { GuardOptions } from "./guards.ts";
+export type { Drainable, DrainStep, Graceful, GracefulOptions, ProbedStore } from "./graceful.ts";
+export type { RuntimeServer } from "../runtime/server-stop.ts";
 export { HTTP_STATUS } from "./http-errors.ts";
 export { requireRole, requireUser, slidingSession, tokenSession };
 
@@ -47,6 +50,11 @@ export const Server = {
   clientAddress,
   /** `clientAddress` with its options checked once, for middleware. */
   clientAddressResolver,
+  /**
+   * The graceful drain and the readiness probe of one replica, for @hono/node-server, Bun's serve
+   * and Deno's serve (docs/deployment.md#draining).
+   */
+  graceful,
   /** The sliding-session re-issue middleware as plain Hono middleware. */
   withAuthSliding: authSliding,
   /** A Hono handler's cookie: set on the response built through `c`, Secure by the rule. */

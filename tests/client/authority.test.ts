@@ -1,8 +1,8 @@
 // The authority rule (docs/protocol.md#client-rules (rules 1, 2, 5, 6)) and each row of the
 // per-input state table (docs/protocol.md#input-state).
-import { test } from "node:test";
+// Each test runs with both browser clients (the split client shares these rules).
 import assert from "node:assert/strict";
-import { json, page, ROOT, settle, TITLE } from "./support.ts";
+import { eachClient, json, ROOT, settle, TITLE } from "./support.ts";
 
 const setTitle = (seq: number, value: string, ackInputs?: Record<string, number>) => ({
   seq,
@@ -10,7 +10,7 @@ const setTitle = (seq: number, value: string, ackInputs?: Record<string, number>
   patches: [{ id: TITLE, attrs: { value, class: `v${seq}` } }],
 });
 
-test("rule 1 case 1: a dirty input (debounce pending) keeps its value; the patch's other attributes apply", async () => {
+eachClient("rule 1 case 1: a dirty input (debounce pending) keeps its value; the patch's other attributes apply", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 1000 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "typed");
@@ -21,7 +21,7 @@ test("rule 1 case 1: a dirty input (debounce pending) keeps its value; the patch
   await p.close();
 });
 
-test("rule 1 case 1: an input whose send is not yet acked keeps its value", async () => {
+eachClient("rule 1 case 1: an input whose send is not yet acked keeps its value", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 0 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "ab");
@@ -31,7 +31,7 @@ test("rule 1 case 1: an input whose send is not yet acked keeps its value", asyn
   await p.close();
 });
 
-test("rule 1 case 1: an input with an open composition keeps its value", async () => {
+eachClient("rule 1 case 1: an input with an open composition keeps its value", async (page) => {
   const p = page(ROOT);
   const title = p.el<HTMLInputElement>(TITLE);
   p.fire(title, "compositionstart");
@@ -42,7 +42,7 @@ test("rule 1 case 1: an input with an open composition keeps its value", async (
   await p.close();
 });
 
-test("rule 1 case 2: a patch equal to the entry's liveValue is an echo and does not write the DOM", async () => {
+eachClient("rule 1 case 2: a patch equal to the entry's liveValue is an echo and does not write the DOM", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 0 } });
   const title = p.el<HTMLInputElement>(TITLE);
   title.focus();
@@ -56,7 +56,7 @@ test("rule 1 case 2: a patch equal to the entry's liveValue is an echo and does 
   await p.close();
 });
 
-test("rule 1 case 3: a frame older than the entry's acknowledgement point is dropped whole", async () => {
+eachClient("rule 1 case 3: a frame older than the entry's acknowledgement point is dropped whole", async (page) => {
   const p = page(ROOT);
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "v");
@@ -71,22 +71,25 @@ test("rule 1 case 3: a frame older than the entry's acknowledgement point is dro
   await p.close();
 });
 
-test("rule 1 case 4: once acked, a changed rendered value applies to the focused tracked input and liveValue follows", async () => {
-  const p = page(ROOT, { options: { debounceMs: 5 } });
-  const title = p.el<HTMLInputElement>(TITLE);
-  title.focus();
-  p.type(title, "abc");
-  const req = await p.waitFor(1);
-  req.respond(json(setTitle(1, "ABC", { [TITLE]: 1 })));
-  await settle();
-  assert.equal(title.value, "ABC");
-  assert.equal(title.selectionStart, 3, "the caret stays where it was");
-  assert.equal(p.client.inputs.of(title)?.liveValue, "ABC");
-  assert.equal(p.doc.activeElement, title);
-  await p.close();
-});
+eachClient(
+  "rule 1 case 4: once acked, a changed rendered value applies to the focused tracked input and liveValue follows",
+  async (page) => {
+    const p = page(ROOT, { options: { debounceMs: 5 } });
+    const title = p.el<HTMLInputElement>(TITLE);
+    title.focus();
+    p.type(title, "abc");
+    const req = await p.waitFor(1);
+    req.respond(json(setTitle(1, "ABC", { [TITLE]: 1 })));
+    await settle();
+    assert.equal(title.value, "ABC");
+    assert.equal(title.selectionStart, 3, "the caret stays where it was");
+    assert.equal(p.client.inputs.of(title)?.liveValue, "ABC");
+    assert.equal(p.doc.activeElement, title);
+    await p.close();
+  },
+);
 
-test("rule 2: the ack in a frame is ingested before its patches, so a server-side clear in the same frame applies", async () => {
+eachClient("rule 2: the ack in a frame is ingested before its patches, so a server-side clear in the same frame applies", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 5 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "todo");
@@ -97,7 +100,7 @@ test("rule 2: the ack in a frame is ingested before its patches, so a server-sid
   await p.close();
 });
 
-test("rule 2: a value patch arriving before its ack is dropped, and the next changed value after the ack applies", async () => {
+eachClient("rule 2: a value patch arriving before its ack is dropped, and the next changed value after the ack applies", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 0 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "x");
@@ -110,7 +113,7 @@ test("rule 2: a value patch arriving before its ack is dropped, and the next cha
   await p.close();
 });
 
-test("an ack above anything this page sent (an earlier page's seqs) counts only up to the request it answers", async () => {
+eachClient("an ack above anything this page sent (an earlier page's seqs) counts only up to the request it answers", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 0 } });
   const title = p.el<HTMLInputElement>(TITLE);
   p.type(title, "a");
@@ -124,27 +127,30 @@ test("an ack above anything this page sent (an earlier page's seqs) counts only 
   await p.close();
 });
 
-test("focus alone does not protect a tracked input; an untracked input is protected by focus plus typing since focus", async () => {
-  const p = page(ROOT);
-  const title = p.el<HTMLInputElement>(TITLE);
-  title.focus();
-  p.sse.frame(setTitle(1, "model"));
-  assert.equal(title.value, "model", "tracked, focused, never typed: the model applies");
+eachClient(
+  "focus alone does not protect a tracked input; an untracked input is protected by focus plus typing since focus",
+  async (page) => {
+    const p = page(ROOT);
+    const title = p.el<HTMLInputElement>(TITLE);
+    title.focus();
+    p.sse.frame(setTitle(1, "model"));
+    assert.equal(title.value, "model", "tracked, focused, never typed: the model applies");
 
-  const free = p.el<HTMLInputElement>("r.#input:free");
-  free.focus();
-  p.sse.frame({ seq: 2, patches: [{ id: "r.#input:free", attrs: { value: "one" } }] });
-  assert.equal(free.value, "one", "focused but not typed: applies");
-  p.type(free, "!");
-  p.sse.frame({ seq: 3, patches: [{ id: "r.#input:free", attrs: { value: "two" } }] });
-  assert.equal(free.value, "one!", "focused and typed: protected");
-  free.blur();
-  p.sse.frame({ seq: 4, patches: [{ id: "r.#input:free", attrs: { value: "three" } }] });
-  assert.equal(free.value, "three", "after blur: applies");
-  await p.close();
-});
+    const free = p.el<HTMLInputElement>("r.#input:free");
+    free.focus();
+    p.sse.frame({ seq: 2, patches: [{ id: "r.#input:free", attrs: { value: "one" } }] });
+    assert.equal(free.value, "one", "focused but not typed: applies");
+    p.type(free, "!");
+    p.sse.frame({ seq: 3, patches: [{ id: "r.#input:free", attrs: { value: "two" } }] });
+    assert.equal(free.value, "one!", "focused and typed: protected");
+    free.blur();
+    p.sse.frame({ seq: 4, patches: [{ id: "r.#input:free", attrs: { value: "three" } }] });
+    assert.equal(free.value, "three", "after blur: applies");
+    await p.close();
+  },
+);
 
-test("rule 1 governs checkboxes through checked and selects through their options' selected", async () => {
+eachClient("rule 1 governs checkboxes through checked and selects through their options' selected", async (page) => {
   const p = page(ROOT);
   const box = p.el<HTMLInputElement>("r.#input:done");
   box.click(); // checked, change sent and unacked
@@ -164,7 +170,7 @@ test("rule 1 governs checkboxes through checked and selects through their option
   await p.close();
 });
 
-test("a textarea's text patch is its value under the authority rule", async () => {
+eachClient("a textarea's text patch is its value under the authority rule", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 1000 } });
   const body = p.el<HTMLTextAreaElement>("r.#textarea:body");
   p.sse.frame({ seq: 1, patches: [{ id: "r.#textarea:body", html: "a &amp; b" }] });
@@ -175,19 +181,22 @@ test("a textarea's text patch is its value under the authority rule", async () =
   await p.close();
 });
 
-test("rule 5: a control's value is written only when the render changes it; an unchanged render leaves what was typed", async () => {
-  const p = page(ROOT, { options: { debounceMs: 0 } });
-  const title = p.el<HTMLInputElement>(TITLE);
-  p.type(title, "  padded");
-  const req = await p.waitFor(1);
-  // The server normalised to the value the previous render showed: no patch, only the ack.
-  req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [{ id: "r.0#p", text: "count 1" }] }));
-  await settle();
-  assert.equal(title.value, "  padded");
-  await p.close();
-});
+eachClient(
+  "rule 5: a control's value is written only when the render changes it; an unchanged render leaves what was typed",
+  async (page) => {
+    const p = page(ROOT, { options: { debounceMs: 0 } });
+    const title = p.el<HTMLInputElement>(TITLE);
+    p.type(title, "  padded");
+    const req = await p.waitFor(1);
+    // The server normalised to the value the previous render showed: no patch, only the ack.
+    req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [{ id: "r.0#p", text: "count 1" }] }));
+    await settle();
+    assert.equal(title.value, "  padded");
+    await p.close();
+  },
+);
 
-test("rule 6: an uncontrolled field keeps what the user typed across re-renders of its form", async () => {
+eachClient("rule 6: an uncontrolled field keeps what the user typed across re-renders of its form", async (page) => {
   const p = page(ROOT);
   const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
   note.focus();
@@ -207,56 +216,62 @@ test("rule 6: an uncontrolled field keeps what the user typed across re-renders 
   await p.close();
 });
 
-test("state table: an input event sets liveValue, schedules a debounce with pendingSend, and the send clears it with lastSentSeq", async () => {
-  const p = page(ROOT, { options: { debounceMs: 15 } });
-  const title = p.el<HTMLInputElement>(TITLE);
-  p.type(title, "q");
-  const entry = p.client.inputs.of(title)!;
-  assert.equal(entry.liveValue, "q");
-  assert.notEqual(entry.timer, undefined);
-  assert.equal(entry.pending?.msg, "SetTitle");
-  assert.equal(entry.lastSentSeq, 0);
-  const req = await p.waitFor(1);
-  assert.equal(entry.timer, undefined);
-  assert.equal(entry.pending, undefined);
-  assert.equal(entry.lastSentSeq, 1);
-  assert.deepEqual(req.body?.inputState, { [TITLE]: { value: "q", seq: 1 } });
-  req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [] }));
-  await settle();
-  assert.equal(entry.lastAckedSeq, 1);
-  // A lower ack never lowers it (max).
-  p.sse.frame({ seq: 2, ackInputs: { [TITLE]: 0 }, patches: [] });
-  assert.equal(entry.lastAckedSeq, 1);
-  await p.close();
-});
+eachClient(
+  "state table: an input event sets liveValue, schedules a debounce with pendingSend, and the send clears it with lastSentSeq",
+  async (page) => {
+    const p = page(ROOT, { options: { debounceMs: 15 } });
+    const title = p.el<HTMLInputElement>(TITLE);
+    p.type(title, "q");
+    const entry = p.client.inputs.of(title)!;
+    assert.equal(entry.liveValue, "q");
+    assert.notEqual(entry.timer, undefined);
+    assert.equal(entry.pending?.msg, "SetTitle");
+    assert.equal(entry.lastSentSeq, 0);
+    const req = await p.waitFor(1);
+    assert.equal(entry.timer, undefined);
+    assert.equal(entry.pending, undefined);
+    assert.equal(entry.lastSentSeq, 1);
+    assert.deepEqual(req.body?.inputState, { [TITLE]: { value: "q", seq: 1 } });
+    req.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [] }));
+    await settle();
+    assert.equal(entry.lastAckedSeq, 1);
+    // A lower ack never lowers it (max).
+    p.sse.frame({ seq: 2, ackInputs: { [TITLE]: 0 }, patches: [] });
+    assert.equal(entry.lastAckedSeq, 1);
+    await p.close();
+  },
+);
 
-test("a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped", async () => {
-  const radio = (i: number, color: string, checked: boolean) =>
-    `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
-      checked ? ' checked="checked"' : ""
-    }>`;
-  const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
-  const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
-  green.checked = true;
-  p.fire(green, "change");
-  await p.waitFor(1);
-  assert.equal(red.checked, false);
-  // A frame from before the server saw the pick: red checked, green not.
-  p.sse.frame({
-    seq: 1,
-    patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }],
-  });
-  assert.deepEqual([red.checked, green.checked], [false, true], "the user's pick stands");
-  // Once acked, the server's choice applies again.
-  p.sse.frame({ seq: 2, ackInputs: { "r.1#input:color": 1 }, patches: [] });
-  p.requests[0]!.respond(
-    json({
-      seq: 3,
-      ackInputs: { "r.1#input:color": 1 },
+eachClient(
+  "a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped",
+  async (page) => {
+    const radio = (i: number, color: string, checked: boolean) =>
+      `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
+        checked ? ' checked="checked"' : ""
+      }>`;
+    const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
+    const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
+    green.checked = true;
+    p.fire(green, "change");
+    await p.waitFor(1);
+    assert.equal(red.checked, false);
+    // A frame from before the server saw the pick: red checked, green not.
+    p.sse.frame({
+      seq: 1,
       patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }],
-    }),
-  );
-  await settle();
-  assert.deepEqual([red.checked, green.checked], [true, false]);
-  await p.close();
-});
+    });
+    assert.deepEqual([red.checked, green.checked], [false, true], "the user's pick stands");
+    // Once acked, the server's choice applies again.
+    p.sse.frame({ seq: 2, ackInputs: { "r.1#input:color": 1 }, patches: [] });
+    p.requests[0]!.respond(
+      json({
+        seq: 3,
+        ackInputs: { "r.1#input:color": 1 },
+        patches: [{ id: "r.0#input:color", attrs: { checked: "checked" } }, { id: "r.1#input:color", attrs: { checked: "" } }],
+      }),
+    );
+    await settle();
+    assert.deepEqual([red.checked, green.checked], [true, false]);
+    await p.close();
+  },
+);

@@ -1,19 +1,22 @@
 // Frame order, SSE and session signals (docs/protocol.md#sequence-numbers, #sse-stream, #resume,
 // #session-rotation, #errors-and-statuses).
-import { test } from "node:test";
+// Each test runs with both browser clients (the split client shares the order, transport and recovery).
 import assert from "node:assert/strict";
-import { json, page, ROOT, settle, sleep, status, TITLE } from "./support.ts";
+import { eachClient, json, ROOT, settle, sleep, status, TITLE, until } from "./support.ts";
 
 const text = (seq: number, value: string) => ({ seq, patches: [{ id: "r.0#p", text: value }] });
 
-test("the SSE subscription opens the subscribe route under the base path, naming its page load and the page's seq, nothing else", async () => {
-  const p = page(ROOT, { seq: 12, base: "/app" });
-  assert.equal(p.sources.length, 1);
-  assert.match(p.sse.url, /^\/app\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=12$/);
-  await p.close();
-});
+eachClient(
+  "the SSE subscription opens the subscribe route under the base path, naming its page load and the page's seq, nothing else",
+  async (page) => {
+    const p = page(ROOT, { seq: 12, base: "/app" });
+    assert.equal(p.sources.length, 1);
+    assert.match(p.sse.url, /^\/app\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=12$/);
+    await p.close();
+  },
+);
 
-test("a sync event at the page's seq changes nothing and asks for no render", async () => {
+eachClient("a sync event at the page's seq changes nothing and asks for no render", async (page) => {
   const p = page(ROOT, { seq: 4 });
   p.sse.event("sync", { seq: 4 });
   await sleep(120);
@@ -22,45 +25,51 @@ test("a sync event at the page's seq changes nothing and asks for no render", as
   await p.close();
 });
 
-test("a sync event ahead of the page's seq waits for the missed frames, then resyncs from a render when they do not come", async () => {
-  const p = page(ROOT, {
-    seq: 2,
-    auto: (
-      req,
-    ) => (req.url.split("?")[0]!.endsWith("/_svc/render")
-      ? new Response(ROOT.replace("count 0", "count 5"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "5" } })
-      : undefined),
-  });
-  p.sse.event("sync", { seq: 5 });
-  assert.equal(p.requests.length, 0, "not at once: the missing frames may still come as replies");
-  await sleep(120);
-  assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/render"]);
-  assert.equal(p.el("r.0#p").textContent, "count 5");
-  assert.equal(p.client.order.lastAppliedSeq, 5);
-  await p.close();
-});
+eachClient(
+  "a sync event ahead of the page's seq waits for the missed frames, then resyncs from a render when they do not come",
+  async (page) => {
+    const p = page(ROOT, {
+      seq: 2,
+      auto: (
+        req,
+      ) => (req.url.split("?")[0]!.endsWith("/_svc/render")
+        ? new Response(ROOT.replace("count 0", "count 5"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "5" } })
+        : undefined),
+    });
+    p.sse.event("sync", { seq: 5 });
+    assert.equal(p.requests.length, 0, "not at once: the missing frames may still come as replies");
+    await sleep(120);
+    assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/render"]);
+    assert.equal(p.el("r.0#p").textContent, "count 5");
+    assert.equal(p.client.order.lastAppliedSeq, 5);
+    await p.close();
+  },
+);
 
-test("an event answered 204 (applied already, its reply lost) with the session's seq resyncs when that frame does not come", async () => {
-  const p = page(ROOT, {
-    seq: 2,
-    auto: (req) => {
-      const path = req.url.split("?")[0]!;
-      if (path.endsWith("/_svc/event")) return new Response(null, { status: 204, headers: { "X-Svc-Seq": "3" } });
-      if (path.endsWith("/_svc/render")) {
-        return new Response(ROOT.replace("count 0", "count 3"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "3" } });
-      }
-      return undefined;
-    },
-  });
-  p.el("r.2#button").click();
-  await sleep(150);
-  assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/event", "/_svc/render"]);
-  assert.equal(p.el("r.0#p").textContent, "count 3");
-  assert.equal(p.client.order.lastAppliedSeq, 3);
-  await p.close();
-});
+eachClient(
+  "an event answered 204 (applied already, its reply lost) with the session's seq resyncs when that frame does not come",
+  async (page) => {
+    const p = page(ROOT, {
+      seq: 2,
+      auto: (req) => {
+        const path = req.url.split("?")[0]!;
+        if (path.endsWith("/_svc/event")) return new Response(null, { status: 204, headers: { "X-Svc-Seq": "3" } });
+        if (path.endsWith("/_svc/render")) {
+          return new Response(ROOT.replace("count 0", "count 3"), { headers: { "Content-Type": "text/html", "X-Svc-Seq": "3" } });
+        }
+        return undefined;
+      },
+    });
+    p.el("r.2#button").click();
+    await sleep(150);
+    assert.deepEqual(p.requests.map((r) => r.url.split("?")[0]), ["/_svc/event", "/_svc/render"]);
+    assert.equal(p.el("r.0#p").textContent, "count 3");
+    assert.equal(p.client.order.lastAppliedSeq, 3);
+    await p.close();
+  },
+);
 
-test("a 204 whose seq the page has reached asks for nothing", async () => {
+eachClient("a 204 whose seq the page has reached asks for nothing", async (page) => {
   const p = page(ROOT, {
     seq: 2,
     auto: (req) => (req.url.endsWith("/_svc/event") ? new Response(null, { status: 204, headers: { "X-Svc-Seq": "2" } }) : undefined),
@@ -71,7 +80,7 @@ test("a 204 whose seq the page has reached asks for nothing", async () => {
   await p.close();
 });
 
-test("a sync event whose missed frames do arrive needs no render", async () => {
+eachClient("a sync event whose missed frames do arrive needs no render", async (page) => {
   const p = page(ROOT, { seq: 2 });
   p.sse.event("sync", { seq: 3 });
   p.sse.frame(text(3, "three"));
@@ -81,39 +90,45 @@ test("a sync event whose missed frames do arrive needs no render", async () => {
   await p.close();
 });
 
-test("a render event with the moves since the page's last frame reconciles the page at once, and frames continue after its seq", async () => {
-  const p = page(ROOT, { seq: 1 });
-  p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), since: 1, moves: [] });
-  assert.equal(p.el("r.0#p").textContent, "count 30");
-  assert.equal(p.client.order.lastAppliedSeq, 30);
-  assert.equal(p.requests.length, 0, "no resync");
-  p.sse.frame(text(30, "stale"));
-  p.sse.frame(text(31, "thirty-one"));
-  assert.equal(p.el("r.0#p").textContent, "thirty-one");
-  await p.close();
-});
-
-test("a render event without moves, or with moves since another frame than the page's last, resyncs with the page's own since", async () => {
-  for (const extra of [{}, { since: 2, moves: [] }]) {
-    const p = page(ROOT, {
-      seq: 1,
-      auto: (req) =>
-        req.url.startsWith("/_svc/render")
-          ? new Response(ROOT.replace("count 0", "count 31"), {
-            headers: { "Content-Type": "text/html", "X-Svc-Seq": "31", "X-Svc-Moves": "[]" },
-          })
-          : undefined,
-    });
-    p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), ...extra });
-    await settle();
-    assert.deepEqual(p.requests.map((r) => r.url), ["/_svc/render?since=1"], JSON.stringify(extra));
-    assert.equal(p.el("r.0#p").textContent, "count 31", "the resync's render, not the stream's");
-    assert.equal(p.client.order.lastAppliedSeq, 31);
+eachClient(
+  "a render event with the moves since the page's last frame reconciles the page at once, and frames continue after its seq",
+  async (page) => {
+    const p = page(ROOT, { seq: 1 });
+    p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), since: 1, moves: [] });
+    assert.equal(p.el("r.0#p").textContent, "count 30");
+    assert.equal(p.client.order.lastAppliedSeq, 30);
+    assert.equal(p.requests.length, 0, "no resync");
+    p.sse.frame(text(30, "stale"));
+    p.sse.frame(text(31, "thirty-one"));
+    assert.equal(p.el("r.0#p").textContent, "thirty-one");
     await p.close();
-  }
-});
+  },
+);
 
-test("a render event during a resync is left to the resync: the page keeps the ids the resync's moves start from", async () => {
+eachClient(
+  "a render event without moves, or with moves since another frame than the page's last, resyncs with the page's own since",
+  async (page) => {
+    for (const extra of [{}, { since: 2, moves: [] }]) {
+      const p = page(ROOT, {
+        seq: 1,
+        auto: (req) =>
+          req.url.startsWith("/_svc/render")
+            ? new Response(ROOT.replace("count 0", "count 31"), {
+              headers: { "Content-Type": "text/html", "X-Svc-Seq": "31", "X-Svc-Moves": "[]" },
+            })
+            : undefined,
+      });
+      p.sse.event("render", { seq: 30, html: ROOT.replace("count 0", "count 30"), ...extra });
+      await settle();
+      assert.deepEqual(p.requests.map((r) => r.url), ["/_svc/render?since=1"], JSON.stringify(extra));
+      assert.equal(p.el("r.0#p").textContent, "count 31", "the resync's render, not the stream's");
+      assert.equal(p.client.order.lastAppliedSeq, 31);
+      await p.close();
+    }
+  },
+);
+
+eachClient("a render event during a resync is left to the resync: the page keeps the ids the resync's moves start from", async (page) => {
   const p = page(ROOT, { seq: 1 });
   const resync = p.client.resync();
   const req = await p.waitFor(1);
@@ -128,7 +143,7 @@ test("a render event during a resync is left to the resync: the page keeps the i
   await p.close();
 });
 
-test("a render event older than what is applied changes nothing", async () => {
+eachClient("a render event older than what is applied changes nothing", async (page) => {
   const p = page(ROOT, { seq: 1 });
   p.sse.frame(text(2, "two"));
   p.sse.event("render", { seq: 1, html: ROOT.replace("count 0", "old") });
@@ -137,7 +152,7 @@ test("a render event older than what is applied changes nothing", async () => {
   await p.close();
 });
 
-test("a frame at or below the page's seq is dropped whole", async () => {
+eachClient("a frame at or below the page's seq is dropped whole", async (page) => {
   const p = page(ROOT, { seq: 5 });
   p.sse.frame(text(5, "five"));
   p.sse.frame(text(3, "three"));
@@ -146,7 +161,7 @@ test("a frame at or below the page's seq is dropped whole", async () => {
   await p.close();
 });
 
-test("a duplicate SSE frame and the reply carrying the same frame are applied once", async () => {
+eachClient("a duplicate SSE frame and the reply carrying the same frame are applied once", async (page) => {
   const p = page(
     `<div svc-id="r"><ul svc-id="r.0#ul"></ul><button svc-id="r.1#button" data-svc-hid="r.1#button" data-svc-on="click" data-svc-click="Add">+</button></div>`,
   );
@@ -161,7 +176,7 @@ test("a duplicate SSE frame and the reply carrying the same frame are applied on
   await p.close();
 });
 
-test("out-of-order frames are applied in seq order: a later frame waits for the earlier one", async () => {
+eachClient("out-of-order frames are applied in seq order: a later frame waits for the earlier one", async (page) => {
   const p = page(ROOT);
   p.sse.frame(text(3, "three"));
   p.sse.frame(text(2, "two"));
@@ -173,7 +188,7 @@ test("out-of-order frames are applied in seq order: a later frame waits for the 
   await p.close();
 });
 
-test("replies arriving out of order with SSE frames in between end in the last frame's state", async () => {
+eachClient("replies arriving out of order with SSE frames in between end in the last frame's state", async (page) => {
   const p = page(ROOT, { options: { debounceMs: 0 } });
   p.el("r.2#button").click();
   const r1 = await p.waitFor(1);
@@ -189,7 +204,7 @@ test("replies arriving out of order with SSE frames in between end in the last f
   await p.close();
 });
 
-test("a gap that does not fill resyncs from a full render and continues after its seq", async () => {
+eachClient("a gap that does not fill resyncs from a full render and continues after its seq", async (page) => {
   const p = page(ROOT, {
     auto: (
       req,
@@ -206,7 +221,7 @@ test("a gap that does not fill resyncs from a full render and continues after it
   await p.close();
 });
 
-test("a dropped connection is left to the browser, which reconnects with Last-Event-ID itself", async () => {
+eachClient("a dropped connection is left to the browser, which reconnects with Last-Event-ID itself", async (page) => {
   const p = page(ROOT);
   p.sse.frame(text(1, "one"));
   const first = p.sse;
@@ -220,35 +235,41 @@ test("a dropped connection is left to the browser, which reconnects with Last-Ev
   await p.close();
 });
 
-test("a stream the browser gave up on is closed and opened again after a delay, from the last applied frame; the old one's events are ignored", async () => {
-  const p = page(ROOT);
-  p.sse.frame(text(1, "one"));
-  const first = p.sse;
-  first.fail();
-  assert.equal(first.closed, true);
-  await sleep(400);
-  assert.equal(p.sources.length, 2);
-  assert.match(first.url, /&since=0$/, "the first stream named the page's seq");
-  assert.match(p.sse.url, /^\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=1$/, "the new one names the frame applied since");
-  first.frame(text(2, "from the closed stream"));
-  assert.equal(p.el("r.0#p").textContent, "one");
-  await p.close();
-});
+eachClient(
+  "a stream the browser gave up on is closed and opened again after a delay, from the last applied frame; the old one's events are ignored",
+  async (page) => {
+    const p = page(ROOT);
+    p.sse.frame(text(1, "one"));
+    const first = p.sse;
+    first.fail();
+    assert.equal(first.closed, true);
+    await sleep(400);
+    assert.equal(p.sources.length, 2);
+    assert.match(first.url, /&since=0$/, "the first stream named the page's seq");
+    assert.match(p.sse.url, /^\/_svc\/subscribe\?page=[A-Za-z0-9_-]{22}&since=1$/, "the new one names the frame applied since");
+    first.frame(text(2, "from the closed stream"));
+    assert.equal(p.el("r.0#p").textContent, "one");
+    await p.close();
+  },
+);
 
-test("the stream's session-lost signal (an eviction while the page is open) reloads the page and the stream stays closed", async () => {
-  const p = page(ROOT);
-  p.sse.frame(text(1, "one"));
-  const stream = p.sse;
-  stream.lost();
-  assert.equal(p.reloads, 1);
-  assert.equal(stream.closed, true);
-  stream.fail();
-  await sleep(400);
-  assert.equal(p.sources.length, 1, "no reconnect after the signal");
-  await p.close();
-});
+eachClient(
+  "the stream's session-lost signal (an eviction while the page is open) reloads the page and the stream stays closed",
+  async (page) => {
+    const p = page(ROOT);
+    p.sse.frame(text(1, "one"));
+    const stream = p.sse;
+    stream.lost();
+    assert.equal(p.reloads, 1);
+    assert.equal(stream.closed, true);
+    stream.fail();
+    await sleep(400);
+    assert.equal(p.sources.length, 1, "no reconnect after the signal");
+    await p.close();
+  },
+);
 
-test("a session-lost reply reloads the page and nothing more is sent", async () => {
+eachClient("a session-lost reply reloads the page and nothing more is sent", async (page) => {
   const p = page(ROOT, { auto: () => status(404, "session-lost") });
   p.el("r.2#button").click();
   await settle();
@@ -259,7 +280,7 @@ test("a session-lost reply reloads the page and nothing more is sent", async () 
   await p.close();
 });
 
-test("a session-ended reply (the tab's own sign-out) reloads the page and nothing more is sent", async () => {
+eachClient("a session-ended reply (the tab's own sign-out) reloads the page and nothing more is sent", async (page) => {
   const p = page(ROOT, { auto: () => new Response(null, { status: 205, headers: { "X-Svc-Status": "session-ended" } }) });
   p.el("r.2#button").click();
   await settle();
@@ -270,7 +291,7 @@ test("a session-ended reply (the tab's own sign-out) reloads the page and nothin
   await p.close();
 });
 
-test("a stream's lost signal during an event waits for that event's reply (a sign-out's cookies) before the reload", async () => {
+eachClient("a stream's lost signal during an event waits for that event's reply (a sign-out's cookies) before the reload", async (page) => {
   const p = page(ROOT);
   p.el("r.2#button").click();
   await settle();
@@ -284,7 +305,7 @@ test("a stream's lost signal during an event waits for that event's reply (a sig
   await p.close();
 });
 
-test("a stream's lost signal with no event on its way reloads at once", async () => {
+eachClient("a stream's lost signal with no event on its way reloads at once", async (page) => {
   const p = page(ROOT);
   p.sse.event("lost", {});
   await settle();
@@ -292,7 +313,7 @@ test("a stream's lost signal with no event on its way reloads at once", async ()
   await p.close();
 });
 
-test("a plain 404 (a restarted server) reloads the page too", async () => {
+eachClient("a plain 404 (a restarted server) reloads the page too", async (page) => {
   const p = page(ROOT, { auto: () => new Response("not found", { status: 404 }) });
   p.el("r.2#button").click();
   await settle();
@@ -300,7 +321,7 @@ test("a plain 404 (a restarted server) reloads the page too", async () => {
   await p.close();
 });
 
-test("session-rotating is retried with backoff; a held rotation ticket is exchanged first", async () => {
+eachClient("session-rotating is retried with backoff; a held rotation ticket is exchanged first", async (page) => {
   let rotating = 2;
   const p = page(ROOT, {
     auto: (req) => {
@@ -315,7 +336,7 @@ test("session-rotating is retried with backoff; a held rotation ticket is exchan
   await settle();
   assert.equal(p.client.sessionId, "h2", "X-Svc-Sid is adopted");
   p.el("r.2#button").click();
-  await sleep(50);
+  await until(() => p.requests.length >= 5);
   const urls = p.requests.map((r) => r.url.replace("/_svc/", ""));
   assert.deepEqual(urls, ["event", "event", "rotate", "event", "event"]);
   const rotate = p.requests[2]!;
@@ -329,30 +350,33 @@ test("session-rotating is retried with backoff; a held rotation ticket is exchan
   await p.close();
 });
 
-test("a rotation's new CSRF token (X-Svc-Csrf beside X-Svc-Sid) is sent by every later request, the ticket exchange's token by those after it", async () => {
-  let rotating = 1;
-  const p = page(ROOT, {
-    auto: (req) => {
-      if (req.url.endsWith("/_svc/rotate")) {
-        return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3", "X-Svc-Csrf": "tok-3" } });
-      }
-      const seq = Number(req.body?.seq);
-      if (seq === 1) return json({ seq: 1, patches: [] }, { "X-Svc-Rotation": "ticket-1", "X-Svc-Sid": "h2", "X-Svc-Csrf": "tok-2" });
-      if (rotating-- > 0) return status(409, "session-rotating");
-      return json({ seq, patches: [] });
-    },
-  });
-  p.el("r.2#button").click();
-  await settle();
-  p.el("r.2#button").click();
-  await sleep(50);
-  const sent = p.requests.map((r) => [r.url.replace("/_svc/", ""), r.headers["X-Svc-Csrf"]]);
-  assert.deepEqual(sent, [["event", "tok"], ["event", "tok-2"], ["rotate", "tok-2"], ["event", "tok-3"]]);
-  assert.equal(p.reloads, 0);
-  await p.close();
-});
+eachClient(
+  "a rotation's new CSRF token (X-Svc-Csrf beside X-Svc-Sid) is sent by every later request, the ticket exchange's token by those after it",
+  async (page) => {
+    let rotating = 1;
+    const p = page(ROOT, {
+      auto: (req) => {
+        if (req.url.endsWith("/_svc/rotate")) {
+          return new Response(null, { status: 204, headers: { "X-Svc-Sid": "h3", "X-Svc-Csrf": "tok-3" } });
+        }
+        const seq = Number(req.body?.seq);
+        if (seq === 1) return json({ seq: 1, patches: [] }, { "X-Svc-Rotation": "ticket-1", "X-Svc-Sid": "h2", "X-Svc-Csrf": "tok-2" });
+        if (rotating-- > 0) return status(409, "session-rotating");
+        return json({ seq, patches: [] });
+      },
+    });
+    p.el("r.2#button").click();
+    await settle();
+    p.el("r.2#button").click();
+    await until(() => p.requests.length >= 4);
+    const sent = p.requests.map((r) => [r.url.replace("/_svc/", ""), r.headers["X-Svc-Csrf"]]);
+    assert.deepEqual(sent, [["event", "tok"], ["event", "tok-2"], ["rotate", "tok-2"], ["event", "tok-3"]]);
+    assert.equal(p.reloads, 0);
+    await p.close();
+  },
+);
 
-test("an app error keeps the reported inputs dirty, and they go again with the next event", async () => {
+eachClient("an app error keeps the reported inputs dirty, and they go again with the next event", async (page) => {
   const p = page(ROOT, {
     options: { debounceMs: 5 },
     auto: (
@@ -376,7 +400,7 @@ test("an app error keeps the reported inputs dirty, and they go again with the n
   await p.close();
 });
 
-test("a 400 reply drops the message, logs it, and the queue carries on", async () => {
+eachClient("a 400 reply drops the message, logs it, and the queue carries on", async (page) => {
   const p = page(ROOT, {
     auto: (
       req,
@@ -391,7 +415,7 @@ test("a 400 reply drops the message, logs it, and the queue carries on", async (
   await p.close();
 });
 
-test("gate-unavailable (503) is retried after the server's Retry-After", async () => {
+eachClient("gate-unavailable (503) is retried after the server's Retry-After", async (page) => {
   let first = true;
   const p = page(ROOT, {
     auto: () => {

@@ -1,9 +1,9 @@
 // The patch applier: each operation, their order, kids with keep / rename / html, rule 4 and
 // desync (docs/protocol.md#patches, docs/protocol.md#client-rules and 5, docs/protocol.md#errors-and-statuses).
-import { test } from "node:test";
+// Each test runs with both browser clients (the split client applies patches to its tree, then through the same code).
 import assert from "node:assert/strict";
 import type { Patch } from "../../src/protocol/mod.ts";
-import { page, ROOT, settle, status, TITLE } from "./support.ts";
+import { eachClient, ROOT, settle, status, TITLE } from "./support.ts";
 
 const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>) => ({
   seq,
@@ -11,21 +11,21 @@ const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>
   ...(ackInputs ? { ackInputs } : {}),
 });
 
-test("a text patch makes the text the element's only child", async () => {
+eachClient("a text patch makes the text the element's only child", async (page) => {
   const p = page(ROOT);
   p.sse.frame(frame(1, [{ id: "r.0#p", text: "count <1>" }]));
   assert.equal(p.el("r.0#p").innerHTML, "count &lt;1&gt;");
   await p.close();
 });
 
-test("an html patch sets the children from markup when no dirty input is inside", async () => {
+eachClient("an html patch sets the children from markup when no dirty input is inside", async (page) => {
   const p = page(ROOT);
   p.sse.frame(frame(1, [{ id: "r.3#ul", html: `<li svc-id="r.3#ul.0#li">x</li>` }]));
   assert.equal(p.el("r.3#ul").innerHTML, `<li svc-id="r.3#ul.0#li">x</li>`);
   await p.close();
 });
 
-test("a replace patch swaps the element, and a replaced form's fields are new and empty", async () => {
+eachClient("a replace patch swaps the element, and a replaced form's fields are new and empty", async (page) => {
   const p = page(ROOT);
   const note = p.el<HTMLInputElement>("r.#form:f.#input:note");
   note.value = "typed";
@@ -39,7 +39,7 @@ test("a replace patch swaps the element, and a replaced form's fields are new an
   await p.close();
 });
 
-test("a kids patch keeps existing nodes, inserts new markup in its slot and removes children not kept", async () => {
+eachClient("a kids patch keeps existing nodes, inserts new markup in its slot and removes children not kept", async (page) => {
   const p = page(ROOT);
   const b = p.el("r.3#ul.#li:b");
   p.sse.frame(frame(1, [{ id: "r.3#ul", kids: [{ keep: "r.3#ul.#li:b" }, { html: `<li svc-id="r.3#ul.#li:c" svc-key="c">C</li>` }] }]));
@@ -48,7 +48,7 @@ test("a kids patch keeps existing nodes, inserts new markup in its slot and remo
   await p.close();
 });
 
-test("a kids patch that reorders siblings keeps the focused input's node, focus and caret", async () => {
+eachClient("a kids patch that reorders siblings keeps the focused input's node, focus and caret", async (page) => {
   const p = page(
     `<div svc-id="r"><p svc-id="r.#p:x" svc-key="x">x</p><input svc-id="r.#input:q" name="q"><p svc-id="r.#p:y" svc-key="y">y</p></div>`,
   );
@@ -64,21 +64,24 @@ test("a kids patch that reorders siblings keeps the focused input's node, focus 
   await p.close();
 });
 
-test("keep-and-rename rewrites every svc-id under the kept node (derived ids included), and later patches in the frame use the new id", async () => {
-  // The page's markup leaves out the ids its places give (docs/protocol.md#derived-ids).
-  const p = page(`<div svc-id="r"><section><button data-svc-click="Go">go</button></section></div>`);
-  p.sse.frame(frame(1, [
-    { id: "r", kids: [{ html: `<h1 svc-id="r.0#h1">t</h1>` }, { keep: "r.0#section", id: "r.1#section" }] },
-    { id: "r.1#section.0#button", attrs: { title: "moved" } },
-  ]));
-  const button = p.el("r.1#section.0#button");
-  assert.equal(button.getAttribute("title"), "moved");
-  assert.equal(p.doc.querySelector('[svc-id="r.0#h1"]')?.textContent, "t");
-  assert.equal(p.doc.querySelector('[svc-id^="r.0#section"]'), null);
-  await p.close();
-});
+eachClient(
+  "keep-and-rename rewrites every svc-id under the kept node (derived ids included), and later patches in the frame use the new id",
+  async (page) => {
+    // The page's markup leaves out the ids its places give (docs/protocol.md#derived-ids).
+    const p = page(`<div svc-id="r"><section><button data-svc-click="Go">go</button></section></div>`);
+    p.sse.frame(frame(1, [
+      { id: "r", kids: [{ html: `<h1 svc-id="r.0#h1">t</h1>` }, { keep: "r.0#section", id: "r.1#section" }] },
+      { id: "r.1#section.0#button", attrs: { title: "moved" } },
+    ]));
+    const button = p.el("r.1#section.0#button");
+    assert.equal(button.getAttribute("title"), "moved");
+    assert.equal(p.doc.querySelector('[svc-id="r.0#h1"]')?.textContent, "t");
+    assert.equal(p.doc.querySelector('[svc-id^="r.0#section"]'), null);
+    await p.close();
+  },
+);
 
-test("keep-and-rename moves the per-input entry to the new id, and the pending send follows", async () => {
+eachClient("keep-and-rename moves the per-input entry to the new id, and the pending send follows", async (page) => {
   const p = page(
     `<div svc-id="r"><label svc-id="r.0#label"><input svc-id="r.0#label.#input:t" name="t" data-svc-hid="r.0#label.#input:t" data-svc-on="input" data-svc-input="T"></label></div>`,
     { options: { debounceMs: 30 } },
@@ -96,173 +99,193 @@ test("keep-and-rename moves the per-input entry to the new id, and the pending s
   await p.close();
 });
 
-test("the renames of one kids patch are one simultaneous mapping: a chain moves each entry and send once, and dirty inputs keep their typing", async () => {
-  const row = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T${i}"></div>`;
-  const p = page(`<div svc-id="r">${row(0)}${row(1)}${row(2)}</div>`, { options: { debounceMs: 10_000 } });
-  const inputs = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#div.0#input`));
-  p.type(inputs[0]!, "zero");
-  p.type(inputs[1]!, "one");
-  const [zero, one] = [p.client.inputs.of(inputs[0]!)!, p.client.inputs.of(inputs[1]!)!];
-  // A row arrives at the top: r.0 -> r.1, r.1 -> r.2, r.2 -> r.3 in one patch; then the server writes
-  // the (older) model values into the renamed inputs.
-  p.sse.frame(frame(1, [
-    {
-      id: "r",
-      kids: [{ html: `<p svc-id="r.0#p">new</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, {
-        keep: "r.2#div",
-        id: "r.3#div",
-      }],
-    },
-    { id: "r.1#div.0#input", attrs: { value: "server zero" } },
-    { id: "r.2#div.0#input", attrs: { value: "server one" } },
-    { id: "r.3#div.0#input", attrs: { value: "server two" } },
-  ]));
-  assert.deepEqual(inputs.map((i) => i.getAttribute("svc-id")), ["r.1#div.0#input", "r.2#div.0#input", "r.3#div.0#input"]);
-  assert.deepEqual(
-    inputs.map((i) => i.value),
-    ["zero", "one", "server two"],
-    "dirty inputs keep what was typed; the untouched one follows the server",
-  );
-  assert.equal(p.client.inputs.get("r.1#div.0#input"), zero);
-  assert.equal(p.client.inputs.get("r.2#div.0#input"), one);
-  assert.equal(p.client.inputs.get("r.0#div.0#input"), undefined);
-  p.client.flushDebounced(true);
-  const req = await p.waitFor(1);
-  assert.deepEqual([req.body?.msg, req.body?.handlerId, req.body?.lastAppliedSeq], ["T0", "r.1#div.0#input", 1]);
-  assert.deepEqual(req.body?.inputState, { "r.1#div.0#input": { value: "zero", seq: 1 }, "r.2#div.0#input": { value: "one", seq: 1 } });
-  await p.close();
-});
+eachClient(
+  "the renames of one kids patch are one simultaneous mapping: a chain moves each entry and send once, and dirty inputs keep their typing",
+  async (page) => {
+    const row = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T${i}"></div>`;
+    const p = page(`<div svc-id="r">${row(0)}${row(1)}${row(2)}</div>`, { options: { debounceMs: 10_000 } });
+    const inputs = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#div.0#input`));
+    p.type(inputs[0]!, "zero");
+    p.type(inputs[1]!, "one");
+    const [zero, one] = [p.client.inputs.of(inputs[0]!)!, p.client.inputs.of(inputs[1]!)!];
+    // A row arrives at the top: r.0 -> r.1, r.1 -> r.2, r.2 -> r.3 in one patch; then the server writes
+    // the (older) model values into the renamed inputs.
+    p.sse.frame(frame(1, [
+      {
+        id: "r",
+        kids: [{ html: `<p svc-id="r.0#p">new</p>` }, { keep: "r.0#div", id: "r.1#div" }, { keep: "r.1#div", id: "r.2#div" }, {
+          keep: "r.2#div",
+          id: "r.3#div",
+        }],
+      },
+      { id: "r.1#div.0#input", attrs: { value: "server zero" } },
+      { id: "r.2#div.0#input", attrs: { value: "server one" } },
+      { id: "r.3#div.0#input", attrs: { value: "server two" } },
+    ]));
+    assert.deepEqual(inputs.map((i) => i.getAttribute("svc-id")), ["r.1#div.0#input", "r.2#div.0#input", "r.3#div.0#input"]);
+    assert.deepEqual(
+      inputs.map((i) => i.value),
+      ["zero", "one", "server two"],
+      "dirty inputs keep what was typed; the untouched one follows the server",
+    );
+    assert.equal(p.client.inputs.get("r.1#div.0#input"), zero);
+    assert.equal(p.client.inputs.get("r.2#div.0#input"), one);
+    assert.equal(p.client.inputs.get("r.0#div.0#input"), undefined);
+    p.client.flushDebounced(true);
+    const req = await p.waitFor(1);
+    assert.deepEqual([req.body?.msg, req.body?.handlerId, req.body?.lastAppliedSeq], ["T0", "r.1#div.0#input", 1]);
+    assert.deepEqual(req.body?.inputState, { "r.1#div.0#input": { value: "zero", seq: 1 }, "r.2#div.0#input": { value: "one", seq: 1 } });
+    await p.close();
+  },
+);
 
-test("a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value", async () => {
-  const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
-  // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
-  const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
-  const moves = JSON.stringify([
-    { parent: "r", kept: [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"]] },
-    { parent: "r", kept: [["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]] },
-  ]);
-  const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, {
-    options: { debounceMs: 10_000 },
-    auto: (
-      req,
-    ) => (req.url.startsWith("/_svc/render")
-      ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } })
-      : undefined),
-  });
-  const input = p.el<HTMLInputElement>("r.1#div.0#input");
-  p.type(input, "typed");
-  await p.client.resync();
-  assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
-  assert.equal(input.isConnected, true, "the same node");
-  assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
-  assert.equal(input.value, "typed");
-  assert.equal(p.client.inputs.of(input)?.liveValue, "typed");
-  assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
-  assert.equal(p.client.order.lastAppliedSeq, 2);
-  await p.close();
-});
+eachClient(
+  "a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value",
+  async (page) => {
+    const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
+    const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
+    // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
+    const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
+    const moves = JSON.stringify([
+      { parent: "r", kept: [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"]] },
+      { parent: "r", kept: [["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]] },
+    ]);
+    const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, {
+      options: { debounceMs: 10_000 },
+      auto: (
+        req,
+      ) => (req.url.startsWith("/_svc/render")
+        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } })
+        : undefined),
+    });
+    const input = p.el<HTMLInputElement>("r.1#div.0#input");
+    p.type(input, "typed");
+    await p.client.resync();
+    assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
+    assert.equal(input.isConnected, true, "the same node");
+    assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
+    assert.equal(input.value, "typed");
+    assert.equal(p.client.inputs.of(input)?.liveValue, "typed");
+    assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
+    assert.equal(p.client.order.lastAppliedSeq, 2);
+    await p.close();
+  },
+);
 
-test("a stream's render event carries the moves since the stream's last frame: a dirty input keeps its node and its pending send", async () => {
-  const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-  const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
-  // The page shows frame 3; the render is at frame 40, after two rows arrived at the top.
-  const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
-  const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, { seq: 3, options: { debounceMs: 10_000 } });
-  const input = p.el<HTMLInputElement>("r.1#div.0#input");
-  p.type(input, "typed");
-  p.sse.event("render", {
-    seq: 40,
-    html: render,
-    since: 3,
-    moves: [{ parent: "r", kept: [["r.0#div", "r.2#div"], ["r.1#div", "r.3#div"]] }],
-  });
-  assert.equal(p.requests.length, 0, "adopted without a resync");
-  assert.equal(input.isConnected, true, "the same node");
-  assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
-  assert.equal(input.value, "typed");
-  assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
-  p.client.flushDebounced(true);
-  const req = await p.waitFor(1);
-  assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], ["T", ["typed"], "r.3#div.0#input", 40]);
-  await p.close();
-});
+eachClient(
+  "a stream's render event carries the moves since the stream's last frame: a dirty input keeps its node and its pending send",
+  async (page) => {
+    const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
+    const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
+    // The page shows frame 3; the render is at frame 40, after two rows arrived at the top.
+    const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
+    const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, { seq: 3, options: { debounceMs: 10_000 } });
+    const input = p.el<HTMLInputElement>("r.1#div.0#input");
+    p.type(input, "typed");
+    p.sse.event("render", {
+      seq: 40,
+      html: render,
+      since: 3,
+      moves: [{ parent: "r", kept: [["r.0#div", "r.2#div"], ["r.1#div", "r.3#div"]] }],
+    });
+    assert.equal(p.requests.length, 0, "adopted without a resync");
+    assert.equal(input.isConnected, true, "the same node");
+    assert.equal(input.getAttribute("svc-id"), "r.3#div.0#input");
+    assert.equal(input.value, "typed");
+    assert.deepEqual(Array.from(p.doc.querySelectorAll("span")).map((s) => s.textContent), ["new b", "new a", "old"]);
+    p.client.flushDebounced(true);
+    const req = await p.waitFor(1);
+    assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], [
+      "T",
+      ["typed"],
+      "r.3#div.0#input",
+      40,
+    ]);
+    await p.close();
+  },
+);
 
-test("a resync whose render comes without moves (the log does not reach back) carries a dirty input's value, caret and pending send to the control with its identity", async () => {
-  const field = (i: number, msg: string, id: string) =>
-    `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
-  const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
-  // The page: the typed-in field at r.1; the render, far ahead: two rows above, and r.1 is now
-  // another field, which an id-only reconcile would take the dirty node for.
-  const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
-  const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
-    options: { debounceMs: 10_000 },
-    auto: (req) =>
-      req.url.startsWith("/_svc/render")
-        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
-        : undefined,
-  });
-  const mine = p.el<HTMLInputElement>("r.1#div.0#input");
-  mine.focus();
-  p.type(mine, "typed");
-  mine.setSelectionRange(2, 2);
-  await p.client.resync();
-  assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
-  const now = p.doc.getElementById("mine") as unknown as HTMLInputElement;
-  assert.equal(now.getAttribute("svc-id"), "r.3#div.0#input");
-  assert.equal(now.value, "typed", "the typed value is on the control with its identity");
-  assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "", "and not on the other field");
-  assert.equal(p.doc.activeElement, now, "focus follows");
-  assert.deepEqual([now.selectionStart, now.selectionEnd], [2, 2], "so does the caret");
-  assert.equal(p.client.inputs.of(now)?.liveValue, "typed");
-  p.client.flushDebounced(true);
-  const req = await p.waitFor(2);
-  assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], [
-    "T",
-    ["typed"],
-    "r.3#div.0#input",
-    400,
-  ]);
-  assert.deepEqual(req.body?.inputState, { "r.3#div.0#input": { value: "typed", seq: 1 } });
-  assert.deepEqual(p.logs, []);
-  await p.close();
-});
+eachClient(
+  "a resync whose render comes without moves (the log does not reach back) carries a dirty input's value, caret and pending send to the control with its identity",
+  async (page) => {
+    const field = (i: number, msg: string, id: string) =>
+      `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
+    const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
+    // The page: the typed-in field at r.1; the render, far ahead: two rows above, and r.1 is now
+    // another field, which an id-only reconcile would take the dirty node for.
+    const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
+    const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+      options: { debounceMs: 10_000 },
+      auto: (req) =>
+        req.url.startsWith("/_svc/render")
+          ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
+          : undefined,
+    });
+    const mine = p.el<HTMLInputElement>("r.1#div.0#input");
+    mine.focus();
+    p.type(mine, "typed");
+    mine.setSelectionRange(2, 2);
+    await p.client.resync();
+    assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
+    const now = p.doc.getElementById("mine") as unknown as HTMLInputElement;
+    assert.equal(now.getAttribute("svc-id"), "r.3#div.0#input");
+    assert.equal(now.value, "typed", "the typed value is on the control with its identity");
+    assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "", "and not on the other field");
+    assert.equal(p.doc.activeElement, now, "focus follows");
+    assert.deepEqual([now.selectionStart, now.selectionEnd], [2, 2], "so does the caret");
+    assert.equal(p.client.inputs.of(now)?.liveValue, "typed");
+    p.client.flushDebounced(true);
+    const req = await p.waitFor(2);
+    assert.deepEqual([req.body?.msg, req.body?.args, req.body?.handlerId, req.body?.lastAppliedSeq], [
+      "T",
+      ["typed"],
+      "r.3#div.0#input",
+      400,
+    ]);
+    assert.deepEqual(req.body?.inputState, { "r.3#div.0#input": { value: "typed", seq: 1 } });
+    assert.deepEqual(p.logs, []);
+    await p.close();
+  },
+);
 
-test("an event refused 410 handler-gone leaves its input dirty; the gap that follows resyncs, and a render without moves still keeps the typed value", async () => {
-  const field = (i: number, msg: string, id: string) =>
-    `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
-  const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
-  const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
-  const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
-    auto: (req) =>
-      req.url.startsWith("/_svc/render")
-        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "9" } })
-        : req.url.endsWith("/_svc/event") && req.body?.seq === 1
-        ? status(410, "handler-gone")
-        : undefined,
-  });
-  p.type(p.el<HTMLInputElement>("r.1#div.0#input"), "typed");
-  const refused = await p.waitFor(1);
-  assert.equal(refused.body?.msg, "T");
-  await settle();
-  assert.equal(p.requests.length, 1, "with the stream open, no render yet: its frames are on their way");
-  p.sse.frame({ seq: 9, patches: [] }); // frames 1-8 do not come: a gap, then a resync
-  const resync = await p.waitFor(2);
-  assert.equal(resync.url, "/_svc/render?since=0");
-  await settle();
-  const mine = p.doc.getElementById("mine") as unknown as HTMLInputElement;
-  assert.equal(mine.getAttribute("svc-id"), "r.3#div.0#input");
-  assert.equal(mine.value, "typed");
-  assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "");
-  // The next event carries the still unacked value under the input's id now.
-  p.type(mine, "!");
-  p.client.flushDebounced(true);
-  const next = await p.waitFor(3);
-  assert.deepEqual([next.body?.handlerId, next.body?.args, next.body?.lastAppliedSeq], ["r.3#div.0#input", ["typed!"], 9]);
-  await p.close();
-});
+eachClient(
+  "an event refused 410 handler-gone leaves its input dirty; the gap that follows resyncs, and a render without moves still keeps the typed value",
+  async (page) => {
+    const field = (i: number, msg: string, id: string) =>
+      `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
+    const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
+    const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
+    const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+      auto: (req) =>
+        req.url.startsWith("/_svc/render")
+          ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "9" } })
+          : req.url.endsWith("/_svc/event") && req.body?.seq === 1
+          ? status(410, "handler-gone")
+          : undefined,
+    });
+    p.type(p.el<HTMLInputElement>("r.1#div.0#input"), "typed");
+    const refused = await p.waitFor(1);
+    assert.equal(refused.body?.msg, "T");
+    await settle();
+    assert.equal(p.requests.length, 1, "with the stream open, no render yet: its frames are on their way");
+    p.sse.frame({ seq: 9, patches: [] }); // frames 1-8 do not come: a gap, then a resync
+    const resync = await p.waitFor(2);
+    assert.equal(resync.url, "/_svc/render?since=0");
+    await settle();
+    const mine = p.doc.getElementById("mine") as unknown as HTMLInputElement;
+    assert.equal(mine.getAttribute("svc-id"), "r.3#div.0#input");
+    assert.equal(mine.value, "typed");
+    assert.equal((p.doc.getElementById("other") as unknown as HTMLInputElement).value, "");
+    // The next event carries the still unacked value under the input's id now.
+    p.type(mine, "!");
+    p.client.flushDebounced(true);
+    const next = await p.waitFor(3);
+    assert.deepEqual([next.body?.handlerId, next.body?.args, next.body?.lastAppliedSeq], ["r.3#div.0#input", ["typed!"], 9]);
+    await p.close();
+  },
+);
 
-test("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async () => {
+eachClient("attrs set and remove attributes; removing disabled, checked and value resets the DOM properties", async (page) => {
   const p = page(
     `<div svc-id="r"><input svc-id="r.0#input" value="v" disabled><input type="checkbox" svc-id="r.1#input" checked><span svc-id="r.2#span" title="t"></span></div>`,
   );
@@ -282,7 +305,7 @@ test("attrs set and remove attributes; removing disabled, checked and value rese
   await p.close();
 });
 
-test("removing selected resets the option's selected property", async () => {
+eachClient("removing selected resets the option's selected property", async (page) => {
   const p = page(
     `<div svc-id="r"><select svc-id="r.0#select"><option svc-id="r.0#select.0#option" value="a">a</option><option svc-id="r.0#select.1#option" value="b" selected>b</option></select></div>`,
   );
@@ -294,7 +317,7 @@ test("removing selected resets the option's selected property", async () => {
   await p.close();
 });
 
-test("a remove patch takes the element out and deletes the entries of the inputs inside", async () => {
+eachClient("a remove patch takes the element out and deletes the entries of the inputs inside", async (page) => {
   const p = page(ROOT);
   p.type(p.el<HTMLInputElement>("r.#form:f.#input:note"), "n");
   assert.ok(p.client.inputs.get("r.#form:f.#input:note"));
@@ -304,7 +327,7 @@ test("a remove patch takes the element out and deletes the entries of the inputs
   await p.close();
 });
 
-test("the operations of one patch apply in the order replace, text, html, kids, attrs, remove", async () => {
+eachClient("the operations of one patch apply in the order replace, text, html, kids, attrs, remove", async (page) => {
   const p = page(`<div svc-id="r"><p svc-id="r.0#p">old</p><p svc-id="r.1#p">gone</p></div>`);
   // replace then attrs: the attrs land on the new element.
   p.sse.frame(frame(1, [
@@ -319,31 +342,34 @@ test("the operations of one patch apply in the order replace, text, html, kids, 
   await p.close();
 });
 
-test("an html patch at an ancestor of a dirty input reconciles element by element and keeps the input's node, value, focus and caret", async () => {
-  const p = page(
-    `<div svc-id="r"><div svc-id="r.0#div"><input svc-id="r.0#div.#input:q" name="q" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q"><b svc-id="r.0#div.1#b">0 hits</b></div></div>`,
-    { options: { debounceMs: 1000 } },
-  );
-  const q = p.el<HTMLInputElement>("r.0#div.#input:q");
-  q.focus();
-  p.type(q, "abc");
-  q.setSelectionRange(1, 1);
-  p.sse.frame(
-    frame(1, [{
-      id: "r.0#div",
-      html:
-        `<input svc-id="r.0#div.#input:q" name="q" value="a" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q">raw <b svc-id="r.0#div.1#b">3 hits</b>`,
-    }]),
-  );
-  assert.equal(p.el("r.0#div.#input:q"), q, "the same node");
-  assert.equal(q.value, "abc");
-  assert.equal(p.doc.activeElement, q);
-  assert.equal(q.selectionStart, 1);
-  assert.equal(p.el("r.0#div").textContent, "raw 3 hits");
-  await p.close();
-});
+eachClient(
+  "an html patch at an ancestor of a dirty input reconciles element by element and keeps the input's node, value, focus and caret",
+  async (page) => {
+    const p = page(
+      `<div svc-id="r"><div svc-id="r.0#div"><input svc-id="r.0#div.#input:q" name="q" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q"><b svc-id="r.0#div.1#b">0 hits</b></div></div>`,
+      { options: { debounceMs: 1000 } },
+    );
+    const q = p.el<HTMLInputElement>("r.0#div.#input:q");
+    q.focus();
+    p.type(q, "abc");
+    q.setSelectionRange(1, 1);
+    p.sse.frame(
+      frame(1, [{
+        id: "r.0#div",
+        html:
+          `<input svc-id="r.0#div.#input:q" name="q" value="a" data-svc-hid="r.0#div.#input:q" data-svc-on="input" data-svc-input="Q">raw <b svc-id="r.0#div.1#b">3 hits</b>`,
+      }]),
+    );
+    assert.equal(p.el("r.0#div.#input:q"), q, "the same node");
+    assert.equal(q.value, "abc");
+    assert.equal(p.doc.activeElement, q);
+    assert.equal(q.selectionStart, 1);
+    assert.equal(p.el("r.0#div").textContent, "raw 3 hits");
+    await p.close();
+  },
+);
 
-test("a keep whose node is missing is a desync: the client resyncs from a full render and keeps the dirty input", async () => {
+eachClient("a keep whose node is missing is a desync: the client resyncs from a full render and keeps the dirty input", async (page) => {
   const p = page(
     `<div svc-id="r"><input svc-id="r.#input:q" name="q" data-svc-hid="r.#input:q" data-svc-on="input" data-svc-input="Q"><p svc-id="r.1#p">1</p></div>`,
     {
@@ -375,7 +401,7 @@ test("a keep whose node is missing is a desync: the client resyncs from a full r
   await p.close();
 });
 
-test("a full-HTML reply replaces the root and takes its seq and acks from the headers", async () => {
+eachClient("a full-HTML reply replaces the root and takes its seq and acks from the headers", async (page) => {
   // A gap wait far above settle(), so a loaded machine does not resync before frames 1-3 come.
   const p = page(ROOT, { options: { debounceMs: 0, gapMs: 10_000 } });
   p.type(p.el<HTMLInputElement>(TITLE), "x");

@@ -3,9 +3,11 @@
  * and answered by the test (at once through `auto`, or later through `respond`), SSE is a fake
  * EventSource the test pushes frames into, the beacon and reloads are recorded.
  */
+import { test } from "node:test";
 import { Window } from "happy-dom";
 import { LiveClient, type Options } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
+import { SplitApplier } from "../../client/split/apply.ts";
 import type { EventSourceLike } from "../../client/sse.ts";
 
 export type Req = {
@@ -59,6 +61,14 @@ export class FakeEventSource implements EventSourceLike {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until `done()` holds, checking every few milliseconds, for at most `ms` (then the test's
+ * own assertions say what was missing). For waits on a backoff, which a loaded machine stretches.
+ */
+export async function until(done: () => boolean, ms = 2_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(5);
+}
 /** Lets promise callbacks (fetch resolution, the send queue) run. */
 export const settle = async () => {
   for (let i = 0; i < 5; i++) await sleep(0);
@@ -74,7 +84,16 @@ export type Page = ReturnType<typeof page>;
 
 export function page(
   body: string,
-  setup: { seq?: number; options?: Options; auto?: (req: Req) => Response | undefined; base?: string } = {},
+  setup: {
+    seq?: number;
+    options?: Options;
+    auto?: (req: Req) => Response | undefined;
+    base?: string;
+    /** The split client's applier (client/split/apply.ts) instead of the live client's. */
+    split?: boolean;
+    /** Wraps the recording fetch the client is given (the split client's Session field). */
+    wrapFetch?: (fetch: (url: string, init: RequestInit) => Promise<Response>) => (url: string, init: RequestInit) => Promise<Response>;
+  } = {},
 ) {
   const win = new Window({ url: "http://app.test/" });
   const doc = win.document as unknown as Document;
@@ -96,13 +115,15 @@ export function page(
         fail: reject,
       };
       requests.push(req);
+      // An aborted attempt (the client's timeout) rejects, as the platform's fetch does.
+      init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
       const auto = setup.auto?.(req);
       if (auto !== undefined) resolve(auto);
     });
   const client = new LiveClient(
     {
       doc,
-      fetch,
+      fetch: setup.wrapFetch?.(fetch) ?? fetch,
       EventSource: class extends FakeEventSource {
         constructor(url: string) {
           super(url, sources);
@@ -118,6 +139,7 @@ export function page(
     },
     { csrf: "tok", seq: setup.seq ?? 0, base: setup.base ?? "", sessionId: "h1" },
     { debounceMs: 20, gapMs: 60, retryMs: 2, ...setup.options },
+    setup.split === true ? (d, inputs) => new SplitApplier(d, inputs) : undefined,
   );
   const detach = listen(client, win as unknown as Parameters<typeof listen>[1]);
   client.connect();
@@ -178,6 +200,8 @@ export function page(
     async close() {
       detach();
       client.close();
+      // Requests left unanswered end, so no resend loop outlives the page.
+      for (const req of requests) req.fail(new Error("page closed"));
       await win.happyDOM.close();
     },
   };
@@ -207,4 +231,14 @@ export function pageOf(body: Record<string, unknown> | undefined): string {
   const page = body?.["page"];
   if (typeof page !== "string" || !/^[A-Za-z0-9_-]{22}$/.test(page)) throw new Error(`expected a page id, got ${JSON.stringify(page)}`);
   return page;
+}
+
+/**
+ * Registers a test once per browser client: with the live client's applier, then with the split
+ * client's (client/split/apply.ts), named so. `fn` gets `page` bound to that client.
+ */
+export function eachClient(name: string, fn: (pageOf: typeof page) => Promise<void>): void {
+  for (const split of [false, true]) {
+    test(split ? `${name} (split client)` : name, () => fn((body, setup = {}) => page(body, { ...setup, split })));
+  }
 }

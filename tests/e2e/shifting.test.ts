@@ -5,6 +5,10 @@
 // event reply and every SSE frame back 0-300 ms (so frames arrive out of order), sends some SSE
 // frames twice, and the page's main thread is kept busy. G1, G2, IME and the choice controls must
 // hold with every seed; the seed is printed (SVC_E2E_SEED=<n> replays one, SVC_E2E_SEEDS=<k> runs k).
+// G1, IME, G2 and the choice controls run against both browser clients, the live client and the
+// split client (docs/protocol.md#the-split-client), with the same seeds. The split client's own
+// promise is tested here too: a page script removes kept nodes between frames, and the page still
+// ends as the server's render, without a resync.
 // SVC_E2E_CPU=<rate> throttles the page's CPU (CDP Emulation.setCPUThrottlingRate) to replay a
 // loaded machine deterministically; SVC_E2E_DEBUG=1 prints the posts, renders and console.
 //
@@ -12,6 +16,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { render } from "../../src/live/render.ts";
 import { shiftingApp } from "../support/shifting-app.ts";
 import { composeAndConfirm, e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
@@ -106,12 +111,19 @@ function gate() {
   return { opened, open, waiting: 0 };
 }
 
+/** The browser clients the tests run against (`Live.app(def, { client })`). */
+type Client = "live" | "split";
+const CLIENTS: readonly Client[] = ["live", "split"];
+const named = (name: string, client: Client) => (client === "live" ? name : `${name}, split client`);
+
 /** The shifting app on 127.0.0.1 behind a wrapper that delays replies and SSE frames per `seed`. */
-async function serve(seed: number, lazy: boolean) {
+async function serve(seed: number, lazy: boolean, client: Client) {
   const { serve: listen } = await import("@hono/node-server");
   const rand = random(seed);
-  const shifting = shiftingApp({ tickMs: 90, lazy });
+  const shifting = shiftingApp({ tickMs: 90, lazy, client });
   const posts: Post[] = [];
+  /** GET /_svc/render requests: a resync. */
+  let renders = 0;
   // The test can drop the stream's next frame (a gap: the page resyncs after gapMs) and hold the
   // render that resync asks for until it opens the gate.
   let streams = 0;
@@ -127,6 +139,7 @@ async function serve(seed: number, lazy: boolean) {
       const path = new URL(req.url).pathname;
       const isEvent = req.method === "POST" && path === "/_svc/event";
       const text = isEvent ? await req.clone().text() : "";
+      if (path === "/_svc/render") renders++;
       const held = path === "/_svc/render" ? control.renders : undefined;
       if (held !== undefined) {
         held.waiting++;
@@ -165,6 +178,7 @@ async function serve(seed: number, lazy: boolean) {
     ...shifting,
     posts,
     control,
+    renders: () => renders,
     url: `http://127.0.0.1:${port}`,
     close() {
       server.close();
@@ -176,10 +190,17 @@ async function serve(seed: number, lazy: boolean) {
 type Served = Awaited<ReturnType<typeof serve>>;
 
 /** One page per seed: ticks started, the main thread kept busy, keystrokes that find the caret moved counted. */
-async function withPage(name: string, seed: number, fn: (page: Page, app: Served) => Promise<void>, lazy = false): Promise<void> {
+async function withPage(
+  name: string,
+  seed: number,
+  fn: (page: Page, app: Served) => Promise<void>,
+  lazy = false,
+  client: Client = "live",
+): Promise<void> {
   const t0 = Date.now();
+  name = named(name, client);
   console.log(`e2e shifting ${name}: seed ${seed} (SVC_E2E_SEED=${seed} to replay)`);
-  const app = await serve(seed, lazy);
+  const app = await serve(seed, lazy, client);
   const ctx = await browser();
   await ctx.clearCookies();
   const page = await ctx.newPage();
@@ -194,6 +215,8 @@ async function withPage(name: string, seed: number, fn: (page: Page, app: Served
     if (CPU > 1) await (await ctx.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: CPU });
     await page.goto(`${app.url}/`);
     await page.waitForFunction(() => document.querySelector('script[type="module"]') !== null);
+    const script = await page.$eval('script[type="module"]', (s) => s.getAttribute("src") ?? "");
+    assert.match(script, client === "split" ? /_svc=split\.js/ : /_svc=client\.js/, `the page loads the ${client} client`);
     await page.evaluate(busyPage);
     await page.click("#ticks");
     await eventually(() => assert.ok(app.model().ticks >= 3, "the server ticks"));
@@ -252,204 +275,318 @@ async function typeInto(page: Page, selector: string, text: string, human: numbe
 
 // The page as written with plain Ui.h, and again with its log lines, rows and fields as Ui.lazy
 // parts, which the session keeps as their calls and builds again when an event reads them.
+// Both clients on the plain page; the Ui.lazy variant is the server's, so the live client covers it.
 for (const seed of SEEDS) {
-  for (const lazy of [false, true]) {
+  for (const [lazy, client] of [[false, "live"], [true, "live"], [false, "split"]] as const) {
     test(
-      `G1 on a shifting page${
-        lazy ? " of Ui.lazy parts" : ""
+      `G1 on a shifting page${lazy ? " of Ui.lazy parts" : ""}${
+        client === "split" ? " with the split client" : ""
       } (seed ${seed}): 500+ characters typed at human and burst speed into an input, an upper-casing input and a textarea all arrive while the list above grows, reorders and shrinks`,
       { skip, timeout: 180_000 * SLOWER },
-      () => g1(seed, lazy),
+      () => g1(seed, lazy, client),
     );
   }
 }
 
-async function g1(seed: number, lazy: boolean): Promise<void> {
-  await withPage(lazy ? "G1 (Ui.lazy parts)" : "G1", seed, async (page, app) => {
-    const startId = await idOf(page, "#text");
-    const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
-    const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
-    const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
-    let sent = 0;
-    for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
-      // Each input in three chunks; between them the user adds a log line above (own event).
-      const third = Math.ceil(full.length / 3);
-      for (let i = 0; i < 3; i++) {
-        await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
-        await pressAdd(page);
-        sent++;
+async function g1(seed: number, lazy: boolean, client: Client): Promise<void> {
+  await withPage(
+    lazy ? "G1 (Ui.lazy parts)" : "G1",
+    seed,
+    async (page, app) => {
+      const startId = await idOf(page, "#text");
+      const text = "plain text typed slowly, " + "then a burst that must all arrive intact; ".repeat(4);
+      const upper = "normalised by the server, " + "and a burst of it too. ".repeat(5);
+      const area = "A textarea line.\n" + "A long burst of text below a list that moves. ".repeat(4);
+      let sent = 0;
+      for (const [selector, full] of [["#text", text], ["#upper", upper], ["#area", area]] as const) {
+        // Each input in three chunks; between them the user adds a log line above (own event).
+        const third = Math.ceil(full.length / 3);
+        for (let i = 0; i < 3; i++) {
+          await typeInto(page, selector, full.slice(i * third, (i + 1) * third), i === 0 ? 12 : 0);
+          await pressAdd(page);
+          sent++;
+        }
       }
-    }
-    assert.ok(text.length + upper.length + area.length >= 500);
-    await eventually(async () => {
-      const model = app.model();
-      assert.equal(model.text, text);
-      assert.equal(model.upper, upper.toUpperCase());
-      assert.equal(model.area, area);
-      assert.equal(await value(page, "#text"), text);
-      assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
-      assert.equal(await value(page, "#area"), area);
-    }, 20_000);
-    assert.equal(
-      await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
-      0,
-      "the caret never moved away from the end",
-    );
-    await eventually(() =>
+      assert.ok(text.length + upper.length + area.length >= 500);
+      await eventually(async () => {
+        const model = app.model();
+        assert.equal(model.text, text);
+        assert.equal(model.upper, upper.toUpperCase());
+        assert.equal(model.area, area);
+        assert.equal(await value(page, "#text"), text);
+        assert.equal(await value(page, "#upper"), upper.toUpperCase(), "the normalised value applies once acked");
+        assert.equal(await value(page, "#area"), area);
+      }, 20_000);
       assert.equal(
-        app.received.filter(([m]) => m === "Add").length,
-        sent,
-        // What else arrived and how each post was answered: a click that landed on a control that
-        // had just moved under the pointer shows up as another message, a refused one as its status.
-        `every Add arrived, once; posts: ${
-          app.posts.map((p) => `${p.msg} ${p.status}`).filter((p) => !/^Set(Text|Upper|Area) 200$/.test(p)).join(", ")
-        }`,
-      )
-    );
-    assert.deepEqual(
-      app.posts.filter((p) => p.status !== 200 && p.status !== 204),
-      [],
-      "nothing the user touched left the page: every event applied",
-    );
-    assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
-    assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
-  }, lazy);
-}
-
-test(
-  `IME on a shifting page (seed ${
-    SEEDS[0]
-  }): one dispatch of the committed text after compositionend, and the confirming Enter does not send`,
-  { skip, timeout: 120_000 * SLOWER },
-  async () => {
-    await withPage("IME", SEEDS[0]!, async (page, app) => {
-      await focusEnd(page, "#chat");
-      // Ticks rename the chat input's wrapper meanwhile, and dispatch their own messages.
-      await composeAndConfirm(page, app, { counted: (msg) => msg === "SetChat" || msg === "Send", pause: 150 });
-    });
-  },
-);
-
-test(
-  `G2 on a shifting page (seed ${
-    SEEDS[0]
-  }): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`,
-  { skip, timeout: 120_000 * SLOWER },
-  async () => {
-    await withPage("G2", SEEDS[0]!, async (page, app) => {
-      for (let round = 0; round < 6; round++) {
-        await page.waitForFunction(() => document.getElementById("text") !== null);
-        await page.evaluate(busyPage);
-        const before = app.received.length;
-        const typed = `${await value(page, "#text")} r${round}`;
-        await focusEnd(page, "#text");
-        await page.keyboard.type(` r${round}`);
-        await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-        await eventually(() => {
-          const seen = app.received.slice(before);
-          const nav = seen.findIndex(([m]) => m === "Navigate");
-          assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-          const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-          assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
-          assert.equal(app.model().text, typed);
-        });
-        await page.goto(`${app.url}/`);
-      }
-    });
-  },
-);
-
-test(
-  `G2 through a resync on a shifting page (seed ${
-    SEEDS[0]
-  }): a debounced value typed while the page is far behind and catching up from a render reaches the server before the navigation message, in every one of 4 rounds`,
-  { skip, timeout: 180_000 * SLOWER },
-  async () => {
-    await withPage("G2 resync", SEEDS[0]!, async (page, app) => {
-      // Long lists above the input: every frame renames some 40 nodes, and the render's moves
-      // must carry the page through a second or more of them.
-      for (let i = 0; i < 30; i++) await page.click("#add");
-      await eventually(() => assert.ok(app.model().log.length >= 30, "the log above the inputs is long"));
-      for (let round = 0; round < 4; round++) {
-        await page.waitForFunction(() => document.getElementById("text") !== null);
-        // The page's own stream delivers before a frame is dropped: the drop goes to the stream the
-        // server opened last, and a stream of the page before (still closing, or /next's, opened
-        // late) could take it instead, leaving this page without a gap and without the resync this
-        // round needs (seen once: "round 3: the page resyncs", seed 241219175). A tick's log line
-        // at the top shows a frame applied since the page loaded.
-        const loaded = await page.$eval("p.log", (p) => p.textContent);
-        await page.waitForFunction((line) => document.querySelector("p.log")?.textContent !== line, loaded, { timeout: 15_000 });
-        await page.evaluate(busyPage);
-        const before = app.received.length;
-        const typed = `${await value(page, "#text")} s${round}`;
-        // The typed value stays pending (a long debounce) until the link click sends it.
-        await page.$eval("#text", (el) => el.setAttribute("data-svc-debounce", "60000"));
-        // A frame lost on the stream: the page waits for it, then resyncs; its render is held.
-        const renders = (app.control.renders = gate());
-        app.control.dropFrames = 1;
-        await eventually(() => assert.ok(renders.waiting > 0, `round ${round}: the page resyncs`), 15_000);
-        await focusEnd(page, "#text");
-        await page.keyboard.type(` s${round}`);
-        await sleep(1_000); // ticks go on: the render is further ahead still
-        app.control.renders = undefined;
-        renders.open();
-        await eventually(() => assert.ok(app.control.renderedTop !== undefined));
-        const top = app.control.renderedTop!;
-        app.control.renderedTop = undefined;
-        await page.waitForFunction((line) => Array.from(document.querySelectorAll("p.log")).some((p) => p.textContent === line), top);
-        assert.equal(await value(page, "#text"), typed, `round ${round}: the page still shows what was typed`);
-        await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-        await eventually(() => {
-          const seen = app.received.slice(before);
-          const nav = seen.findIndex(([m]) => m === "Navigate");
-          assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-          const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-          assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
-          assert.equal(app.model().text, typed);
-        });
-        await page.goto(`${app.url}/`);
-      }
-    });
-  },
-);
-
-for (const lazy of [false, true]) {
-  test(
-    `checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames${
-      lazy ? ", as a Ui.lazy part" : ""
-    } (seed ${SEEDS[0]})`,
-    { skip, timeout: 120_000 * SLOWER },
-    () => choices(lazy),
+        await page.evaluate(() => (window as unknown as { caretJumps: number }).caretJumps),
+        0,
+        "the caret never moved away from the end",
+      );
+      await eventually(() =>
+        assert.equal(
+          app.received.filter(([m]) => m === "Add").length,
+          sent,
+          // What else arrived and how each post was answered: a click that landed on a control that
+          // had just moved under the pointer shows up as another message, a refused one as its status.
+          `every Add arrived, once; posts: ${
+            app.posts.map((p) => `${p.msg} ${p.status}`).filter((p) => !/^Set(Text|Upper|Area) 200$/.test(p)).join(", ")
+          }`,
+        )
+      );
+      assert.deepEqual(
+        app.posts.filter((p) => p.status !== 200 && p.status !== 204),
+        [],
+        "nothing the user touched left the page: every event applied",
+      );
+      assert.notEqual(await idOf(page, "#text"), startId, "the input's id moved while the user typed");
+      assert.ok(app.received.filter(([m]) => m === "Tick").length >= 8, "rows grew, reversed and shrank above the inputs");
+    },
+    lazy,
+    client,
   );
 }
 
-async function choices(lazy: boolean): Promise<void> {
-  await withPage(lazy ? "choices (Ui.lazy parts)" : "choices", SEEDS[0]!, async (page, app) => {
-    const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
-    for (const [done, size, color] of picks) {
-      if ((await page.isChecked("#done")) !== done) await page.click("#done");
-      await page.selectOption("#size", size);
-      await page.click("#add");
-      await page.click(`#color-${color}`);
-      // The choice stands at once, whatever frames arrive meanwhile.
-      for (let i = 0; i < 5; i++) {
+for (const client of CLIENTS) {
+  test(
+    `IME on a shifting page${client === "split" ? " with the split client" : ""} (seed ${
+      SEEDS[0]
+    }): one dispatch of the committed text after compositionend, and the confirming Enter does not send`,
+    { skip, timeout: 120_000 * SLOWER },
+    async () => {
+      await withPage(
+        "IME",
+        SEEDS[0]!,
+        async (page, app) => {
+          await focusEnd(page, "#chat");
+          // Ticks rename the chat input's wrapper meanwhile, and dispatch their own messages.
+          await composeAndConfirm(page, app, { counted: (msg) => msg === "SetChat" || msg === "Send", pause: 150 });
+        },
+        false,
+        client,
+      );
+    },
+  );
+}
+
+for (const client of CLIENTS) {
+  test(
+    `G2 on a shifting page${client === "split" ? " with the split client" : ""} (seed ${
+      SEEDS[0]
+    }): a debounced value followed at once by a link click reaches the server before the navigation message, in every one of 6 rounds`,
+    { skip, timeout: 120_000 * SLOWER },
+    async () => {
+      await withPage(
+        "G2",
+        SEEDS[0]!,
+        async (page, app) => {
+          for (let round = 0; round < 6; round++) {
+            await page.waitForFunction(() => document.getElementById("text") !== null);
+            await page.evaluate(busyPage);
+            const before = app.received.length;
+            const typed = `${await value(page, "#text")} r${round}`;
+            await focusEnd(page, "#text");
+            await page.keyboard.type(` r${round}`);
+            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+            await eventually(() => {
+              const seen = app.received.slice(before);
+              const nav = seen.findIndex(([m]) => m === "Navigate");
+              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+              const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+              assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
+              assert.equal(app.model().text, typed);
+            });
+            await page.goto(`${app.url}/`);
+          }
+        },
+        false,
+        client,
+      );
+    },
+  );
+}
+
+for (const client of CLIENTS) {
+  test(
+    `G2 through a resync on a shifting page${client === "split" ? " with the split client" : ""} (seed ${
+      SEEDS[0]
+    }): a debounced value typed while the page is far behind and catching up from a render reaches the server before the navigation message, in every one of 4 rounds`,
+    { skip, timeout: 180_000 * SLOWER },
+    async () => {
+      await withPage(
+        "G2 resync",
+        SEEDS[0]!,
+        async (page, app) => {
+          // Long lists above the input: every frame renames some 40 nodes, and the render's moves
+          // must carry the page through a second or more of them.
+          for (let i = 0; i < 30; i++) await page.click("#add");
+          await eventually(() => assert.ok(app.model().log.length >= 30, "the log above the inputs is long"));
+          for (let round = 0; round < 4; round++) {
+            await page.waitForFunction(() => document.getElementById("text") !== null);
+            // The page's own stream delivers before a frame is dropped: the drop goes to the stream the
+            // server opened last, and a stream of the page before (still closing, or /next's, opened
+            // late) could take it instead, leaving this page without a gap and without the resync this
+            // round needs (seen once: "round 3: the page resyncs", seed 241219175). A tick's log line
+            // at the top shows a frame applied since the page loaded.
+            const loaded = await page.$eval("p.log", (p) => p.textContent);
+            await page.waitForFunction((line) => document.querySelector("p.log")?.textContent !== line, loaded, { timeout: 15_000 });
+            await page.evaluate(busyPage);
+            const before = app.received.length;
+            const typed = `${await value(page, "#text")} s${round}`;
+            // The typed value stays pending (a long debounce) until the link click sends it.
+            await page.$eval("#text", (el) => el.setAttribute("data-svc-debounce", "60000"));
+            // A frame lost on the stream: the page waits for it, then resyncs; its render is held.
+            const renders = (app.control.renders = gate());
+            app.control.dropFrames = 1;
+            await eventually(() => assert.ok(renders.waiting > 0, `round ${round}: the page resyncs`), 15_000);
+            await focusEnd(page, "#text");
+            await page.keyboard.type(` s${round}`);
+            await sleep(1_000); // ticks go on: the render is further ahead still
+            app.control.renders = undefined;
+            renders.open();
+            await eventually(() => assert.ok(app.control.renderedTop !== undefined));
+            const top = app.control.renderedTop!;
+            app.control.renderedTop = undefined;
+            await page.waitForFunction((line) => Array.from(document.querySelectorAll("p.log")).some((p) => p.textContent === line), top);
+            assert.equal(await value(page, "#text"), typed, `round ${round}: the page still shows what was typed`);
+            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+            await eventually(() => {
+              const seen = app.received.slice(before);
+              const nav = seen.findIndex(([m]) => m === "Navigate");
+              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+              const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+              assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
+              assert.equal(app.model().text, typed);
+            });
+            await page.goto(`${app.url}/`);
+          }
+        },
+        false,
+        client,
+      );
+    },
+  );
+}
+
+for (const [lazy, client] of [[false, "live"], [true, "live"], [false, "split"]] as const) {
+  test(
+    `checkboxes, selects (with an empty-valued option) and radio groups keep the user's choice through renames${
+      lazy ? ", as a Ui.lazy part" : ""
+    }${client === "split" ? " with the split client" : ""} (seed ${SEEDS[0]})`,
+    { skip, timeout: 120_000 * SLOWER },
+    () => choices(lazy, client),
+  );
+}
+
+async function choices(lazy: boolean, client: Client): Promise<void> {
+  await withPage(
+    lazy ? "choices (Ui.lazy parts)" : "choices",
+    SEEDS[0]!,
+    async (page, app) => {
+      const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
+      for (const [done, size, color] of picks) {
+        if ((await page.isChecked("#done")) !== done) await page.click("#done");
+        await page.selectOption("#size", size);
+        await page.click("#add");
+        await page.click(`#color-${color}`);
+        // The choice stands at once, whatever frames arrive meanwhile.
+        for (let i = 0; i < 5; i++) {
+          assert.equal(await page.isChecked("#done"), done);
+          assert.equal(await value(page, "#size"), size);
+          assert.equal(await page.isChecked(`#color-${color}`), true);
+          await sleep(60);
+        }
+      }
+      const [done, size, color] = picks[picks.length - 1]!;
+      await eventually(async () => {
+        const model = app.model();
+        assert.deepEqual([model.done, model.size, model.color], [done, size, color]);
         assert.equal(await page.isChecked("#done"), done);
         assert.equal(await value(page, "#size"), size);
-        assert.equal(await page.isChecked(`#color-${color}`), true);
-        await sleep(60);
-      }
-    }
-    const [done, size, color] = picks[picks.length - 1]!;
-    await eventually(async () => {
-      const model = app.model();
-      assert.deepEqual([model.done, model.size, model.color], [done, size, color]);
-      assert.equal(await page.isChecked("#done"), done);
-      assert.equal(await value(page, "#size"), size);
-      assert.deepEqual(
-        await page.$$eval('input[name="color"]', (els) => els.map((el) => (el as HTMLInputElement).checked)),
-        ["red", "green", "blue"].map((c) => c === color),
-      );
-    });
-    assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
-  }, lazy);
+        assert.deepEqual(
+          await page.$$eval('input[name="color"]', (els) => els.map((el) => (el as HTMLInputElement).checked)),
+          ["red", "green", "blue"].map((c) => c === color),
+        );
+      });
+      assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
+    },
+    lazy,
+    client,
+  );
 }
+
+/**
+ * In the page, as source text (the test's transpiler would name its functions with a helper the
+ * page lacks): every 40 ms, one of the root's children (log lines, rows, the fields' wrappers; not
+ * the buttons) is taken out of the DOM, as a browser extension or a third-party script would; the
+ * picks follow the seed (mulberry32).
+ */
+const REMOVER = `(seed) => {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  window.removed = 0;
+  window.remover = setInterval(() => {
+    const kids = Array.from(document.querySelector("main")?.children ?? []).slice(0, -1);
+    const pick = kids[Math.floor(rand() * kids.length)];
+    if (pick === undefined) return;
+    pick.remove();
+    window.removed++;
+  }, 40);
+}`;
+
+/**
+ * In the page: "" when the root is the rendered markup (tags, attributes but the ids, which the
+ * markup leaves out where the client derives them, and texts), else both, for the message.
+ */
+const SAME_AS_PAGE = `(rendered) => {
+  const canon = (node) => node.nodeType === 1
+    ? {
+      tag: node.localName,
+      attrs: Array.from(node.attributes).filter((a) => a.name !== "svc-id").map((a) => a.name + "=" + a.value).sort(),
+      kids: Array.from(node.childNodes).map(canon),
+    }
+    : String(node.nodeValue);
+  const holder = document.createElement("body");
+  holder.innerHTML = rendered;
+  const want = JSON.stringify(canon(holder.firstElementChild));
+  const have = JSON.stringify(canon(document.querySelector("main")));
+  return want === have ? "" : "page: " + have + " render: " + want;
+}`;
+
+test(
+  `the split client rebuilds kept nodes a page script removes between frames (seed ${
+    SEEDS[0]
+  }): the page ends as the server's render, with no resync request`,
+  { skip, timeout: 120_000 * SLOWER },
+  async () => {
+    await withPage(
+      "slot rebuild",
+      SEEDS[0]!,
+      async (page, app) => {
+        await page.evaluate(`(${REMOVER})(${SEEDS[0]!})`);
+        await sleep(3_000);
+        await page.evaluate("clearInterval(window.remover)");
+        const removed = (await page.evaluate("window.removed")) as number;
+        assert.ok(removed >= 20, `the script removed kept nodes (${removed})`);
+        // Two more ticks (each keeps every child of the root), then the ticks stop.
+        const ticks = app.model().ticks;
+        await eventually(() => assert.ok(app.model().ticks >= ticks + 2));
+        await page.$eval("#ticks", (el) => (el as HTMLElement).click());
+        await eventually(() => assert.equal(app.model().ticking, false));
+        await sleep(1_000);
+        const session = [...app.live.sessions.all()][0]!;
+        const html = render(session.currentTree());
+        // Tags, attributes (but ids: the markup leaves out those the client derives) and texts.
+        const same = await page.evaluate(`(${SAME_AS_PAGE})(${JSON.stringify(html)})`);
+        assert.equal(same, "", "the page is the server's render");
+        assert.equal(app.renders(), 0, "no resync: every slot was rebuilt from the client's tree");
+      },
+      false,
+      "split",
+    );
+  },
+);

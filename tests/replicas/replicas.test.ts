@@ -234,16 +234,30 @@ describe("three replicas on Postgres", { skip }, () => {
     await otherTab.body?.cancel();
   });
 
-  test("a page's stream naming ?since= at a replica that does not hold the session listens over the bus and does not take the session over", async () => {
+  test("a page's stream naming the owner's last frame in ?since= at another replica listens over the bus, starts with no sync and leaves the session where it is", async () => {
+    const [owner, other] = cluster.replicas;
+    const tab = await new Tab(owner!.url).open();
+    assert.equal((await tab.send("Inc")).status, 200); // frame 1, stamped before the page's stream opens
+    const stream = await SseStream.open(new URL("/_svc/subscribe?page=p1&since=1", other!.url), tab.cookies);
+    assert.equal(stream.status, 200);
+    await sleep(200);
+    assert.equal((await tab.send("Inc")).status, 200); // frame 2, at the owner still
+    await eventually(() => assert.deepEqual(stream.events, ["patch"]));
+    assert.deepEqual(stream.seqs, [2]);
+    await stream.close();
+  });
+
+  test("a page's stream naming an earlier frame in ?since= at another replica resumes from it as from Last-Event-ID: a render, never a sync", async () => {
     const [owner, other] = cluster.replicas;
     const tab = await new Tab(owner!.url).open();
     assert.equal((await tab.send("Inc")).status, 200); // frame 1, stamped before the page's stream opens
     const stream = await SseStream.open(new URL("/_svc/subscribe?page=p1&since=0", other!.url), tab.cookies);
     assert.equal(stream.status, 200);
-    await sleep(200);
-    assert.equal((await tab.send("Inc")).status, 200); // frame 2, at the owner still
-    // Taken over, the stream would start with a render of the session there; over the bus it gets a sync, then frame 2.
-    await eventually(() => assert.deepEqual(stream.events, ["sync", "patch"]));
+    // The frames after 0 are the session's, which that replica takes over to send them (a
+    // render, since a session taken over keeps no frames); frame 2 follows from there.
+    await eventually(() => assert.deepEqual(stream.events, ["render"]));
+    assert.equal((await tab.send("Inc")).status, 200);
+    await eventually(() => assert.deepEqual(stream.events, ["render", "patch"]));
     assert.deepEqual(stream.seqs, [2]);
     await stream.close();
   });

@@ -128,12 +128,55 @@ test(
       assert.equal(stream.status, 200);
       const reader = stream.body!.getReader();
       let text = "";
-      while (!text.includes("event: sync")) text += new TextDecoder().decode((await reader.read()).value);
-      await reader.read().catch(() => undefined);
-      const sync = /event: sync\ndata: (\{[^\n]*\})/.exec(text + "\n");
-      assert.ok(sync, text);
-      assert.equal((JSON.parse(sync[1]!) as { seq: number }).seq, 1, "the store is at the task's frame");
+      while (!/event: (render|patch|sync)\ndata: [^\n]*\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+      // The page names frame 0 and the store is at 1: the stream resumes from 0 as from
+      // Last-Event-ID (docs/protocol.md#resume), here with a render, never with a sync.
+      assert.doesNotMatch(text, /event: sync/);
+      const render = /event: render\ndata: (\{[^\n]*\})/.exec(text);
+      assert.ok(render, text);
+      assert.equal((JSON.parse(render[1]!) as { seq: number }).seq, 1, "the store is at the task's frame");
       await reader.cancel();
+    } finally {
+      owner.close();
+      other.close();
+    }
+  },
+);
+
+test(
+  "a page's stream opened with ?since=0 at a replica that does not hold its session, at seq 0, starts with no sync and leaves the session where it is",
+  { skip },
+  async () => {
+    const secret = Secret.fromString("stream-attach-test-secret-stream-attach-test-secret-0123");
+    const owner = counterApp({ db: open(), gate: open(), secret });
+    const other = counterApp({ db: open(), gate: open(), secret });
+    try {
+      await Promise.all([owner.ready(), other.ready()]);
+      const tab = await openTab(owner);
+      assert.match(tab.html, /<meta name="svc-seq" content="0">/);
+      const response = await other.fetch(
+        new Request("http://app.test/_svc/subscribe?page=q&since=0", { headers: { Cookie: tab.cookies } }),
+      );
+      assert.equal(response.status, 200);
+      const reader = response.body!.getReader();
+      // The owner still serves the session (the stream did not take it over), and the frame of its
+      // event comes over the bus to the stream, the first event on it.
+      const inc = await tab.post({ seq: 1, msg: "Inc", args: [], sessionId: tab.handle, page: "p" });
+      assert.equal(inc.status, 200);
+      const seq = ((await inc.json()) as { seq: number }).seq;
+      let text = "";
+      const deadline = setTimeout(() => void reader.cancel(), 5000);
+      while (!/event: patch\ndata: [^\n]*\n/.test(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += new TextDecoder().decode(chunk.value);
+      }
+      clearTimeout(deadline);
+      const first = /event: ([a-z]+)\ndata: (\{[^\n]*\})/.exec(text);
+      assert.equal(first?.[1], "patch", `the stream's first event:\n${text}`);
+      assert.equal((JSON.parse(first![2]!) as { seq: number }).seq, seq);
+      const stream = { close: () => reader.cancel() };
+      await stream.close();
     } finally {
       owner.close();
       other.close();

@@ -1,13 +1,16 @@
 /**
  * One replica of the multi-replica tests, run as its own process: the counter app on
  * DATABASE_URL (Postgres, shared by the replicas; its search_path names the test's schema), served
- * on PORT (0: any free port). It prints "listening <port>" once it serves, drains on SIGTERM
- * (app.drain(), then exits 0), and dies on SIGKILL like any process.
+ * on PORT (0: any free port). It prints "listening <port>" once it serves, answers its readiness
+ * at GET /ready, drains on SIGTERM through Server.graceful (docs/deployment.md#draining: not ready at
+ * once, stops accepting, finishes what is in flight, drains the live app, prints "drained", exits
+ * 0), and dies on SIGKILL like any process.
  */
 import process from "node:process";
 import { serve } from "@hono/node-server";
 import { Auth } from "../../src/auth/mod.ts";
 import { Db } from "../../src/db/mod.ts";
+import { Server } from "../../src/server/mod.ts";
 import { counterApp } from "./counter-app.ts";
 
 const url = process.env.DATABASE_URL;
@@ -25,6 +28,7 @@ if (db !== undefined) {
   db.transaction = (statements) => (roundTrips++, count(`tx: ${kindOf(statements[0]?.sql ?? "")}`), transaction(statements));
 }
 const live = counterApp({ db, gate: db, heartbeatMs: 1_000 });
+const graceful = Server.graceful({ live, db, onStep: (step) => step === "closed" && process.stdout.write("drained\n") });
 await live.ready();
 
 /**
@@ -32,6 +36,7 @@ await live.ready();
  * GET /test/round-trips: the database round trips this replica has made; /test/round-trips-by-kind: the same by statement.
  */
 async function fetch(req: Request): Promise<Response> {
+  if (new URL(req.url).pathname === "/ready") return graceful.readiness();
   if (new URL(req.url).pathname === "/test/round-trips") return new Response(String(roundTrips));
   if (new URL(req.url).pathname === "/test/round-trips-by-kind") return Response.json(Object.fromEntries(byKind));
   const admin = /^\/test\/(revoke|disable)\/([^/]+)$/.exec(new URL(req.url).pathname);
@@ -40,16 +45,8 @@ async function fetch(req: Request): Promise<Response> {
   return new Response(done.ok ? "done" : done.error.message, { status: done.ok ? 200 : 500 });
 }
 
-const server = serve({ fetch, port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1" }, (info) => {
-  process.stdout.write(`listening ${info.port}\n`);
-});
-
-process.on("SIGTERM", () => {
-  void (async () => {
-    await live.drain();
-    server.close();
-    await db?.close();
-    process.stdout.write("drained\n");
-    process.exit(0);
-  })();
-});
+graceful.attach(
+  serve({ fetch: graceful.fetch(fetch), port: Number(process.env.PORT ?? 0), hostname: "127.0.0.1" }, (info) => {
+    process.stdout.write(`listening ${info.port}\n`);
+  }),
+);

@@ -33,6 +33,8 @@ export type SessionAccessOptions<Model> = {
   readonly cookieName: string;
   /** Whether a request came over HTTPS (its session cookie is then __Host- prefixed). */
   readonly secure: (req: Request) => boolean;
+  /** Sessions are named by a token, not a cookie (docs/protocol.md#token-sessions): no session cookie to clear. */
+  readonly cookieless?: boolean;
 };
 
 export class SessionAccess<Model> {
@@ -112,6 +114,7 @@ export class SessionAccess<Model> {
 
   /** An ended session's reply: its cookie cleared, and the app's token cookie too. */
   signedOut(resp: Response, req: Request): Response {
+    if (this.options.cookieless) return this.clearTokenCookie(resp);
     return this.clearTokenCookie(clearSessionCookie(resp, this.options.cookieName, this.options.secure(req)));
   }
 

@@ -5,7 +5,8 @@
  *
  *   GET  <base>/*                 the page: first render as full HTML, session and CSRF cookies
  *                                 (src/live/server/http/page-route.ts)
- *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below)
+ *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below); `?_svc=split.js`
+ *                                 the split client (LiveAppOptions.client)
  *   POST <base>/_svc/event        events (src/live/server/app/events.ts, src/live/server/http/event-route.ts)
  *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias; src/live/server/http/stream-route.ts)
  *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
@@ -13,6 +14,7 @@
  *   POST <base>/_svc/rotate       exchanges a rotated-away cookie, for the tab holding the ticket
  *                                 (src/live/server/http/rotation.ts)
  *   GET  <base>/_svc/client.js    the browser client
+ *   GET  <base>/_svc/split.js     the split client (docs/protocol.md#the-split-client)
  *
  * The base is where the app is mounted, and nothing needs to say it (docs/protocol.md#mounting):
  * a page loads the client through its own URL with a query, and tells the client its path within
@@ -43,7 +45,7 @@ import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
 import { RevocationGate } from "../access/revocation-gate.ts";
 import { clientScript } from "./client-script.ts";
-import { isClientRequest, mountOf, pathOf } from "./mounting.ts";
+import { clientAsked, mountOf, pathOf } from "./mounting.ts";
 import { servePage } from "../http/page-route.ts";
 import { SessionRegistry } from "../registry/registry.ts";
 import { serveRender } from "../http/render-route.ts";
@@ -58,13 +60,18 @@ import { type Replication, shareSessions } from "../replicas/replication.ts";
 import { Sealer } from "../../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../../store/codec.ts";
 import { serveStream } from "../http/stream-route.ts";
+import { serveEnd } from "../http/end-route.ts";
+import { clientFor, sessionIdReader, sessionTokensFor } from "../http/session-naming.ts";
+import type { SessionTokens } from "../http/session-tokens.ts";
 import {
   CLIENT_PATH,
+  END_PATH,
   EVENT_PATH,
   HOST_PREFIX,
   RENDER_PATH,
   ROTATE_PATH,
   sessionCookieName,
+  SPLIT_CLIENT_PATH,
   SSE_ALIAS_PATH,
   SUBSCRIBE_PATH,
 } from "../../../protocol/mod.ts";
@@ -87,6 +94,8 @@ export class LiveApp<Model> extends Hono<Env> {
   private readonly access: SessionAccess<Model>;
   /** What the routes share (src/live/server/app/route-context.ts). */
   private readonly routeContext: RouteContext<Model>;
+  /** The session tokens of a `{ session: "token" }` app (src/live/server/http/session-tokens.ts). */
+  private readonly tokens: SessionTokens | undefined;
   /** The event route (src/live/server/app/events.ts). */
   private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
@@ -125,11 +134,13 @@ export class LiveApp<Model> extends Hono<Env> {
       }),
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
     });
+    this.tokens = sessionTokensFor(options, this.csrf, this.now);
     this.access = new SessionAccess({
       sessions: this.sessions,
       now: this.now,
       cookieName: this.cookieName,
       secure: (req) => this.secure(req),
+      cookieless: this.tokens !== undefined,
     });
     this.routeContext = {
       definition,
@@ -137,12 +148,15 @@ export class LiveApp<Model> extends Hono<Env> {
       access: this.access,
       csrf: this.csrf,
       cookieName: this.cookieName,
+      tokens: this.tokens,
+      sessionIdOf: sessionIdReader(this.tokens, this.cookieName),
       now: this.now,
       extraMessages: this.extraMessages,
       originAllowed: this.originAllowed,
       secure: (req) => this.secure(req),
       title: this.config.title,
       head: this.config.head,
+      client: clientFor(options, this.tokens !== undefined),
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
     };
@@ -238,8 +252,12 @@ export class LiveApp<Model> extends Hono<Env> {
     readonly sliding: boolean;
     readonly name: string | undefined;
     readonly prefix: string | undefined;
+    readonly session: "cookie" | "token";
+    readonly title: string;
   } {
     return {
+      session: this.tokens === undefined ? "cookie" : "token",
+      title: this.config.title,
       gate: this.access.gate !== undefined,
       sliding: this.access.tokenCookie !== undefined,
       name: this.config.name,
@@ -325,16 +343,19 @@ export class LiveApp<Model> extends Hono<Env> {
     this.use(secureCookies({ prefix: this.config.prefix }));
     this.use((c, next) => this.runMiddleware(c, next));
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
+    this.get(base + SPLIT_CLIENT_PATH, (c) => clientScript(c.req.raw, "split"));
     this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
     this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
-    const page = (
-      c: Context<Env>,
-    ) => (isClientRequest(c.req.raw.url)
-      ? clientScript(c.req.raw)
-      : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base));
+    if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.routeContext, c.req.raw));
+    const page = (c: Context<Env>) => {
+      const asked = clientAsked(c.req.raw.url);
+      return asked !== undefined
+        ? clientScript(c.req.raw, asked)
+        : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base);
+    };
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
   }

@@ -1,35 +1,49 @@
 /**
- * The browser client as the app serves it (docs/protocol.md#the-client-script): the page names the
- * bundle's digest in the script's URL, so a browser keeps that URL's script for good and never
- * asks again, and a new bundle is a new URL. A URL without the digest (or with another one, from a
- * page rendered before a deploy) is revalidated on every use, and the ETag makes that a 304.
+ * The browser clients as the app serves them (docs/protocol.md#the-client-script): the live client
+ * and the split client (docs/protocol.md#the-split-client). The page names the bundle's digest in
+ * the script's URL, so a browser keeps that URL's script for good and never asks again, and a new
+ * bundle is a new URL. A URL without the digest (or with another one, from a page rendered before a
+ * deploy) is revalidated on every use, and the ETag makes that a 304.
  */
-import { CLIENT_QUERY, CLIENT_VERSION_PARAM } from "../../../protocol/mod.ts";
+import { CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, CLIENT_VERSION_PARAM, SPLIT_CLIENT_QUERY_VALUE } from "../../../protocol/mod.ts";
 import { CLIENT_BUNDLE, CLIENT_BUNDLE_VERSION } from "../../../generated/client-bundle.ts";
+import { SPLIT_BUNDLE, SPLIT_BUNDLE_VERSION } from "../../../generated/split-bundle.ts";
 
-/** The query the page loads the client with, on its own URL: `_svc=client.js&v=<digest>`. */
-export const CLIENT_SCRIPT_QUERY = `${CLIENT_QUERY}&${CLIENT_VERSION_PARAM}=${CLIENT_BUNDLE_VERSION}`;
+/** Which browser client a page loads: the live client, or the split client that keeps the page's tree. */
+export type ClientKind = "live" | "split";
 
-const ETAG = `"${CLIENT_BUNDLE_VERSION}"`;
+const BUNDLES: Record<ClientKind, { readonly text: string; readonly version: string; readonly query: string }> = {
+  live: { text: CLIENT_BUNDLE, version: CLIENT_BUNDLE_VERSION, query: CLIENT_QUERY_VALUE },
+  split: { text: SPLIT_BUNDLE, version: SPLIT_BUNDLE_VERSION, query: SPLIT_CLIENT_QUERY_VALUE },
+};
+
+/** The query a page loads its client with, on its own URL: `_svc=client.js&v=<digest>` (or `split.js`). */
+export function clientScriptQuery(kind: ClientKind): string {
+  const bundle = BUNDLES[kind];
+  return `${CLIENT_QUERY_NAME}=${bundle.query}&${CLIENT_VERSION_PARAM}=${bundle.version}`;
+}
+
 const FOR_GOOD = "public, max-age=31536000, immutable";
 
-/** The client script for this request: 304 when the browser holds this bundle already. */
-export function clientScript(req: Request): Response {
-  const versioned = new URL(req.url).searchParams.get(CLIENT_VERSION_PARAM) === CLIENT_BUNDLE_VERSION;
+/** A client's script for this request: 304 when the browser holds this bundle already. */
+export function clientScript(req: Request, kind: ClientKind = "live"): Response {
+  const bundle = BUNDLES[kind];
+  const etag = `"${bundle.version}"`;
+  const versioned = new URL(req.url).searchParams.get(CLIENT_VERSION_PARAM) === bundle.version;
   const headers = {
     "Content-Type": "text/javascript; charset=utf-8",
     "Cache-Control": versioned ? FOR_GOOD : "no-cache",
-    ETag: ETAG,
+    ETag: etag,
   };
-  if (holdsThisBundle(req.headers.get("If-None-Match"))) return new Response(null, { status: 304, headers });
-  return new Response(CLIENT_BUNDLE, { headers });
+  if (holdsBundle(req.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
+  return new Response(bundle.text, { headers });
 }
 
 /** Whether an If-None-Match header names this bundle's ETag (weakly or not) or any (`*`). */
-function holdsThisBundle(header: string | null): boolean {
+function holdsBundle(header: string | null, etag: string): boolean {
   if (header === null) return false;
   return header.split(",").some((tag) => {
     const trimmed = tag.trim();
-    return trimmed === "*" || trimmed === ETAG || trimmed === `W/${ETAG}`;
+    return trimmed === "*" || trimmed === etag || trimmed === `W/${etag}`;
   });
 }

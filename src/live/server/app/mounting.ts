@@ -1,16 +1,18 @@
 /**
  * Where the live app is mounted (docs/protocol.md#mounting), read from the request: the base
  * another Hono app's `route(path, live)` put it under, the page's path within the app, and the
- * browser client asked for through any page's URL with `?_svc=client.js` (served by
+ * browser client asked for through any page's URL with `?_svc=client.js` or `?_svc=split.js` (served by
  * src/live/server/app/client-script.ts).
  */
 import type { Context } from "hono";
 import { basePath as routeBase } from "hono/route";
-import { CLIENT_QUERY, CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE } from "../../../protocol/mod.ts";
+import { CLIENT_QUERY_NAME, CLIENT_QUERY_VALUE, SPLIT_CLIENT_QUERY_VALUE } from "../../../protocol/mod.ts";
 
-/** Whether a page URL asks for the browser client (`?_svc=client.js`). */
-export function isClientRequest(url: string): boolean {
-  return url.includes(CLIENT_QUERY) && new URL(url).searchParams.get(CLIENT_QUERY_NAME) === CLIENT_QUERY_VALUE;
+/** The browser client a page URL asks for: `?_svc=client.js` the live one, `?_svc=split.js` the split one. */
+export function clientAsked(url: string): "live" | "split" | undefined {
+  if (!url.includes(`${CLIENT_QUERY_NAME}=`)) return undefined;
+  const asked = new URL(url).searchParams.get(CLIENT_QUERY_NAME);
+  return asked === CLIENT_QUERY_VALUE ? "live" : asked === SPLIT_CLIENT_QUERY_VALUE ? "split" : undefined;
 }
 
 /**

@@ -16,6 +16,12 @@ export type LiveAppOptions = {
    */
   readonly basePath?: string;
   readonly title?: string;
+  /**
+   * The browser client the page loads: "live" (the default) writes frames straight to the DOM;
+   * "split" keeps the session's page as its own tree and renders the DOM from it, so a node that
+   * other code removed is built again without a round trip (docs/live-apps.md#the-split-client).
+   */
+  readonly client?: "live" | "split";
   /** Extra markup for the page's <head> (the app vouches for it). */
   readonly head?: string;
   /** The app's <PREFIX>_ENV prefix for the production gate. */
@@ -63,6 +69,19 @@ export type LiveAppOptions = {
   readonly maxPendingSessions?: number;
   /** A session that has not connected within this long ends (default 60 s). */
   readonly pendingSessionMs?: number;
+  /**
+   * How a session is named (docs/auth.md#choosing-a-session-type): "cookie" (the default), a random
+   * id in an HttpOnly cookie; or "token", a signed token the client holds in memory and sends in
+   * the X-Svc-Session header, never in a cookie (docs/protocol.md#token-sessions). A token-session
+   * page loads the split client.
+   */
+  readonly session?: "cookie" | "token";
+  /**
+   * Lifetime of a session token in seconds (default 86,400, a day; at least 60). A reply to a
+   * request whose token is past half of it carries a fresh one; a session whose client sends no
+   * request for a whole lifetime is lost when its stream next reconnects.
+   */
+  readonly sessionTokenSeconds?: number;
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };

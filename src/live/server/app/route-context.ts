@@ -3,11 +3,13 @@
  * sessions and their access policy, the CSRF tokens, the cookie's name and the page settings. The
  * app (src/live/server/app/app.ts) builds it once; every route takes it as its first argument.
  */
+import type { ClientKind } from "./client-script.ts";
 import type { CsrfTokens } from "../http/csrf.ts";
 import type { LiveDefinition } from "../session/definition.ts";
 import type { SessionRegistry } from "../registry/registry.ts";
 import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
+import type { SessionTokens } from "../http/session-tokens.ts";
 
 /** The state and settings the live app's routes read. */
 export type RouteContext<Model> = {
@@ -18,6 +20,10 @@ export type RouteContext<Model> = {
   readonly csrf: CsrfTokens;
   /** The session cookie's name (docs/protocol.md#sessions-and-cookies). */
   readonly cookieName: string;
+  /** The session tokens of an app built with `{ session: "token" }` (docs/protocol.md#token-sessions); undefined: cookies. */
+  readonly tokens: SessionTokens | undefined;
+  /** The secret id of the session a request names: by its cookie, or by its X-Svc-Session token. */
+  readonly sessionIdOf: (req: Request) => string | undefined;
   readonly now: () => number;
   /** Messages accepted even when no handler of the current render names them. */
   readonly extraMessages: ReadonlySet<string>;
@@ -28,6 +34,8 @@ export type RouteContext<Model> = {
   /** The page's <title> and extra <head> markup. */
   readonly title: string;
   readonly head: string;
+  /** The browser client the page loads (LiveAppOptions.client). */
+  readonly client: ClientKind;
   readonly heartbeatMs: number;
   /** The replication of shared sessions, once the app has it (withSharedSessions). */
   readonly replication: () => Replication | undefined;

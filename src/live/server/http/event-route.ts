@@ -46,7 +46,8 @@ export async function handleEvent<Model>(
   if (hold !== undefined) await hold;
   // Read once: the session cookie and the CSRF cookie are both in it.
   const cookies = req.headers.get("Cookie");
-  const id = sessionIdIn(cookies, ctx.cookieName);
+  // A token app's session is its X-Svc-Session token's (docs/protocol.md#token-sessions).
+  const id = ctx.tokens === undefined ? sessionIdIn(cookies, ctx.cookieName) : ctx.sessionIdOf(req);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
   const found = ctx.sessions.resolveForEvent(id);
   const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;

@@ -6,12 +6,13 @@
 import type { JsonObject } from "../../../json.ts";
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
-import { readSessionId, setSessionCookie } from "./session-cookies.ts";
+import { setSessionCookie } from "./session-cookies.ts";
 import { splitUpdate } from "../session/definition.ts";
 import { pathWithin } from "../app/mounting.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "../registry/registry.ts";
-import { orStoreFailed, replicaDraining, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { orStoreFailed, replicaDraining, sessionLost, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { BAD_TOKEN, pageSessionId, tokenPageReply } from "./token-page.ts";
 import { LiveSession } from "../session/session.ts";
 import { initialState } from "../session/state.ts";
 
@@ -25,9 +26,13 @@ export async function servePage<Model>(
   auth: JsonObject | undefined,
   base: string,
 ): Promise<Response> {
-  const kept = await orStoreFailed(() => keptSessionFor(ctx, req, auth));
+  const named = pageSessionId(ctx, req);
+  if (named === BAD_TOKEN) return sessionLost();
+  const kept = await orStoreFailed(() => keptSessionFor(ctx, named, req, auth));
   if (kept === STORE_FAILED) return storeUnavailable();
   if (kept instanceof Response) return kept;
+  // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
+  if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return sessionLost();
   const opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
   if (opened instanceof Response) return opened;
   // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
@@ -46,6 +51,7 @@ export async function servePage<Model>(
     return storeUnavailable();
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  if (page.token !== undefined) return tokenPageReply(ctx, resp, page.token, opened.signOut);
   return pageCookies(ctx, resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
 }
 
@@ -55,10 +61,11 @@ export async function servePage<Model>(
  */
 async function keptSessionFor<Model>(
   ctx: RouteContext<Model>,
+  id: string | undefined,
   req: Request,
   auth: JsonObject | undefined,
 ): Promise<LiveSession<Model> | Response | undefined> {
-  const resolved = await ctx.sessions.resolve(readSessionId(req, ctx.cookieName));
+  const resolved = await ctx.sessions.resolve(id);
   if (resolved.kind === "elsewhere") return replicaDraining();
   if (resolved.kind !== "live") return undefined;
   const session = resolved.session;
@@ -106,23 +113,27 @@ function renderPage<Model>(
   session: LiveSession<Model>,
   csrfCookie: string,
   where: { base: string; path: string },
-): Promise<{ html: string; id: string }> {
+): Promise<{ html: string; id: string; token: string | undefined }> {
   return session.mutex.run(() => {
     session.lastActive = ctx.now();
     session.startPage();
     // The id the page's token is bound to is the one its session cookie gets.
     const id = session.id;
+    const token = ctx.tokens?.issue(id);
     const html = pageHtml({
       title: ctx.title,
       head: ctx.head,
       basePath: where.base,
       appPath: where.path,
-      csrf: ctx.csrf.tokenFor(id, csrfCookie),
+      // A token session needs no CSRF token: its X-Svc-Session header is the defence.
+      csrf: token === undefined ? ctx.csrf.tokenFor(id, csrfCookie) : "",
+      ...(token === undefined ? {} : { sessionToken: token }),
       seq: session.outSeq,
       handle: ctx.sessions.handleOf(session),
       body: render(session.currentTree()),
+      client: ctx.client,
     });
-    return { html, id };
+    return { html, id, token };
   });
 }
 

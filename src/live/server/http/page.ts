@@ -3,8 +3,8 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../../escape.ts";
-import { CLIENT_SCRIPT_QUERY } from "../app/client-script.ts";
-import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION } from "../../../protocol/mod.ts";
+import { type ClientKind, clientScriptQuery } from "../app/client-script.ts";
+import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION, META_SESSION_TOKEN } from "../../../protocol/mod.ts";
 
 export type PageParts = {
   readonly title: string;
@@ -17,6 +17,10 @@ export type PageParts = {
   readonly seq: number;
   readonly handle: string;
   readonly body: string;
+  /** The browser client the page loads (default the live client). */
+  readonly client?: ClientKind;
+  /** A token session's first token (docs/protocol.md#token-sessions), for the split client. */
+  readonly sessionToken?: string;
 };
 
 export function pageHtml(parts: PageParts): string {
@@ -30,8 +34,9 @@ export function pageHtml(parts: PageParts): string {
     meta(META_BASE, parts.basePath) +
     meta(META_PATH, parts.appPath) +
     meta(META_SESSION, parts.handle) +
+    (parts.sessionToken === undefined ? "" : meta(META_SESSION_TOKEN, parts.sessionToken)) +
     // Through the page's own URL, so it reaches the app however it was mounted (docs/protocol.md#mounting).
-    `<script type="module" src="?${escapeAttr(CLIENT_SCRIPT_QUERY)}"></script>` +
+    `<script type="module" src="?${escapeAttr(clientScriptQuery(parts.client ?? "live"))}"></script>` +
     parts.head +
     `</head><body>${parts.body}</body></html>`
   );

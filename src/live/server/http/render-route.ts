@@ -7,14 +7,13 @@ import type { JsonObject } from "../../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
-import { sessionIdIn } from "./session-cookies.ts";
 import { crossOrigin, csrfFailed, orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
-import { checkToken } from "./rotation.ts";
+import { checkToken, tellToken } from "./rotation.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
-  const resolved = await orStoreFailed(() => ctx.sessions.resolve(sessionIdIn(cookies, ctx.cookieName)));
+  const resolved = await orStoreFailed(() => ctx.sessions.resolve(ctx.sessionIdOf(req)));
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
   if (!ctx.originAllowed(req)) return crossOrigin();
   const session = resolved.session;
@@ -22,7 +21,7 @@ export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request,
   if (tokenState === "wrong") return csrfFailed();
   const refused = await ctx.access.admit(session, auth, req);
   if (refused !== undefined) return refused;
-  return session.mutex.run(() => {
+  const reply = await session.mutex.run(() => {
     session.lastActive = ctx.now();
     const headers: Record<string, string> = {
       "Content-Type": "text/html; charset=utf-8",
@@ -40,6 +39,7 @@ export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request,
     if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
     return new Response(render(session.currentTree()), { headers });
   });
+  return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply, false);
 }
 
 /** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */

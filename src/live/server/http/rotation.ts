@@ -13,6 +13,8 @@ import type { LiveSession } from "../session/session.ts";
 
 /** POST <base>/_svc/rotate: the old id's cookie and token, and the ticket, for the session's new id. */
 export async function exchangeRotation<Model>(ctx: RouteContext<Model>, req: Request): Promise<Response> {
+  // A token session's rotation reaches its one client in the reply's X-Svc-Session: nothing to exchange.
+  if (ctx.tokens !== undefined) return sessionLost();
   if (!ctx.originAllowed(req)) return crossOrigin();
   // The tab exchanging its ticket still holds the old id's cookie and token.
   const oldId = readSessionId(req, ctx.cookieName);
@@ -38,6 +40,9 @@ export function checkToken<Model>(
   cookies: string | null,
   token: string | undefined,
 ): TokenState {
+  // A token session was found by the X-Svc-Session header, which no form can send: that is the
+  // defence (docs/protocol.md#token-sessions).
+  if (ctx.tokens !== undefined) return "current";
   return ctx.csrf.check(cookies, token, session.id, () => ctx.sessions.rotatedIds(session), session);
 }
 
@@ -45,10 +50,29 @@ export function checkToken<Model>(
 export function finishReply<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
   const rotation = ctx.sessions.takeRotation(session);
   if (session.ended) return ctx.access.signedOut(resp, req);
+  if (ctx.tokens !== undefined) return tellToken(ctx, session, req, resp, rotation !== undefined);
   if (rotation === undefined) return resp;
   if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);
   resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
   const token = ctx.csrf.tokenOf(req, session.id);
   if (token !== undefined) resp.headers.set(CSRF_HEADER, token);
   return setSessionCookie(resp, ctx.cookieName, session.id, ctx.secure(req));
+}
+
+/**
+ * A token session's reply (docs/protocol.md#token-sessions): after a rotation, the token of the new
+ * id and the new handle; the token of the same id when the one the request sent is past half its
+ * lifetime. The client replaces its Session field with it.
+ */
+export function tellToken<Model>(
+  ctx: RouteContext<Model>,
+  session: LiveSession<Model>,
+  req: Request,
+  resp: Response,
+  rotated: boolean,
+): Response {
+  const tokens = ctx.tokens!;
+  if (rotated) resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
+  else if (!tokens.isStale(req)) return resp;
+  return tokens.tell(resp, session.id);
 }

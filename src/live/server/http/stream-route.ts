@@ -6,7 +6,6 @@ import type { JsonObject } from "../../../json.ts";
 import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
-import { readSessionId } from "./session-cookies.ts";
 import type { Resolved } from "../registry/registry.ts";
 import { orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
@@ -14,13 +13,13 @@ import { openFrameStream } from "../streams/sse-stream.ts";
 
 /** Opens the SSE stream of the cookie's session, or answers why it cannot. */
 export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
-  const id = readSessionId(req, ctx.cookieName);
+  const id = ctx.sessionIdOf(req);
   const lastFrame = lastFrameOf(req);
-  // A stream of a session another replica holds listens here; its frames come over the bus. Only
-  // the browser's own Last-Event-ID makes this replica take the session over to replay frames it
-  // does not hold (docs/protocol.md#resume); a page's `since` gets a sync, and the page waits for
-  // the missed frames as for any gap, so opening a stream never moves a session.
-  const remote = ctx.replication()?.streamHere(id, req.headers.get(LAST_EVENT_ID_HEADER), ctx.heartbeatMs);
+  // A stream of a session another replica holds listens here; its frames come over the bus. A
+  // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
+  // `since`) makes this replica take the session over, to send the frames or the render it missed
+  // (docs/protocol.md#resume); one that is up to date does not move the session.
+  const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
   const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
   if (resolved instanceof Response) return resolved;
   if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);

@@ -26,7 +26,7 @@ export type Replication = {
    * another replica holds the session under a live lease; else what resolving it gives (taken
    * over here, lost, rotating). Undefined when the session is held here: the ordinary route.
    */
-  streamHere(id: string | undefined, lastEventId: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
+  streamHere(id: string | undefined, lastFrame: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
 };
 
 /** What sharing a live app's sessions needs. */
@@ -64,7 +64,7 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
   registry.sharing.attach(shared, build);
   return {
     ready,
-    streamHere(id, lastEventId, heartbeatMs) {
+    streamHere(id, lastFrame, heartbeatMs) {
       if (id === undefined || registry.holds(id)) return undefined;
       return (async () => {
         await shared.ready;
@@ -86,9 +86,12 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
         try {
           const owner = await shared.ownership(id);
           // Held by no one (its owner drained or died): taken over here, so its timers run again.
-          // A stream resuming from a frame this replica may not have is taken over too: the owner's
-          // render is what it needs (docs/protocol.md#resume).
-          const resuming = lastEventId !== null && lastEventId !== "" && lastEventId !== String(owner?.outSeq);
+          // A stream resuming from a frame other than the owner's last (Last-Event-ID, or a page's
+          // `since`) is taken over too: the frames or the render it needs are the session's, which
+          // this replica does not hold (docs/protocol.md#resume). One resuming from the owner's
+          // last frame listens here and is sent nothing first; only a stream that names no frame
+          // starts with a sync.
+          const resuming = lastFrame !== null && lastFrame !== "" && lastFrame !== String(owner?.outSeq);
           if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
             return notStreamed((await registry.resolve(id)) as Resolved<unknown>);
           }
@@ -103,7 +106,7 @@ export function shareSessions<Model>({ registry, db, app, codec, now, build, gat
               return notStreamed(sessionLost());
             }
           }
-          write(shared.streams.listen(owner.key, owner, lastEventId));
+          write(shared.streams.listen(owner.key, owner, lastFrame));
           return new Response(body, {
             headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
           });

@@ -288,8 +288,19 @@ export class SharedSessions<Model> {
       // copy here (if any) is stale: it is dropped before its streams get the frame.
       events.moved(message.key);
       this.streams.send(message.key, message.frame);
-    } else if (message.t === "taken") events.moved(message.key);
+    } else if (message.t === "taken" && !this.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
     else if (message.t === "ended") this.endedElsewhere(message.key, events);
+  }
+
+  /**
+   * Whether the copy here was read or claimed at `epoch` or later: a "taken" notice of that epoch
+   * (another replica's takeover heard late, after this replica read the state it left) says
+   * nothing new, and dropping the copy would turn the save this replica is making into a move.
+   */
+  private heldSince(key: string, epoch: number): boolean {
+    const session = this.byKey.get(key);
+    const hold = session === undefined ? undefined : this.holds.get(session);
+    return hold !== undefined && Number.isSafeInteger(epoch) && hold.epoch >= epoch;
   }
 
   /** A session ended at another replica: the copy here ends, and its streams here get the lost signal. */

@@ -1,0 +1,252 @@
+/**
+ * The split client's own copy of the page (docs/protocol.md#the-split-client): the session's render
+ * as a tree of elements (tag, svc-id, every other attribute, handler messages included), texts and
+ * comments, indexed by id. Every patch applies here first, then to the DOM, so the tree stays what
+ * the server rendered whatever other code does to the DOM, and a slot the DOM lost can be built
+ * again from it (client/split/apply.ts).
+ *
+ * Markup in patches is parsed by the page's own HTML parser (`Parse`, client/dom.ts parseMarkup,
+ * which also fills in the derived ids), so the tree holds exactly what the DOM gets: the parser's
+ * own fix-ups (an implicit tbody, a moved block) included.
+ *
+ * The operations follow docs/protocol.md#patches in the wire order replace, text, html, kids,
+ * attrs, remove. The renames of one `kids` list are one simultaneous mapping (each kept node's
+ * subtree is renamed on its own, and the index is rebuilt after all of them). A patch whose id the
+ * tree does not hold, or a `keep` that names no child of the tree, is a desync (Desync): only then
+ * does the split client ask the server for a render.
+ */
+import { ID_ATTR, isWithin, type Move, type Patch, REMOVED, renamedId } from "../../src/protocol/mod.ts";
+import { Desync } from "../apply.ts";
+
+/** A text or comment of the page. */
+export type TreeText = { readonly kind: "text" | "comment"; text: string; parent: TreeElement | undefined };
+
+/** An element of the page: its id is its svc-id (none for raw HTML's own elements). */
+export type TreeElement = {
+  readonly kind: "element";
+  /** The local name, lowercase for HTML. */
+  readonly tag: string;
+  /** The namespace (HTML, SVG, MathML), for building the element again. */
+  readonly ns: string | null;
+  id: string | undefined;
+  /** Every attribute but svc-id, in document order. */
+  readonly attrs: Map<string, string>;
+  kids: TreeNode[];
+  parent: TreeElement | undefined;
+};
+
+export type TreeNode = TreeElement | TreeText;
+
+/** Parses markup as the children of a `contextTag` element and fills in the ids it leaves out. */
+export type Parse = (contextTag: string, html: string, parentId?: string) => Node[];
+
+const HTML_NS = "http://www.w3.org/1999/xhtml";
+
+/** A DOM node as a tree node (elements with their subtree); undefined for other node types. */
+export function treeOf(node: Node, parent: TreeElement | undefined = undefined): TreeNode | undefined {
+  if (node.nodeType === 3) return { kind: "text", text: node.nodeValue ?? "", parent };
+  if (node.nodeType === 8) return { kind: "comment", text: node.nodeValue ?? "", parent };
+  if (node.nodeType !== 1) return undefined;
+  const el = node as Element;
+  const attrs = new Map<string, string>();
+  let id: string | undefined;
+  for (const attr of Array.from(el.attributes)) {
+    if (attr.name === ID_ATTR) id = attr.value;
+    else attrs.set(attr.name, attr.value);
+  }
+  const out: TreeElement = { kind: "element", tag: el.localName, ns: el.namespaceURI, id, attrs, kids: [], parent };
+  out.kids = treesOf(el.childNodes, out);
+  return out;
+}
+
+function treesOf(nodes: ArrayLike<Node>, parent: TreeElement | undefined): TreeNode[] {
+  const out: TreeNode[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const kid = treeOf(nodes[i] as Node, parent);
+    if (kid !== undefined) out.push(kid);
+  }
+  return out;
+}
+
+/** Builds the DOM of a tree node in `doc`: what the server rendered there, with fresh control state. */
+export function build(doc: Document, node: TreeNode): Node {
+  if (node.kind !== "element") return node.kind === "text" ? doc.createTextNode(node.text) : doc.createComment(node.text);
+  const el = node.ns === null || node.ns === HTML_NS ? doc.createElement(node.tag) : doc.createElementNS(node.ns, node.tag);
+  if (node.id !== undefined) el.setAttribute(ID_ATTR, node.id);
+  for (const [name, value] of node.attrs) el.setAttribute(name, value);
+  for (const kid of node.kids) el.appendChild(build(doc, kid));
+  return el;
+}
+
+/** The markup of a tree node, as the DOM's outerHTML would show it (for tests and the bench). */
+export function markupOf(doc: Document, node: TreeNode): string {
+  const built = build(doc, node);
+  if (built.nodeType === 1) return (built as Element).outerHTML;
+  const holder = doc.createElement("div");
+  holder.appendChild(built);
+  return holder.innerHTML;
+}
+
+/** Every element with an id in a subtree, the root first. */
+function* elementsOf(node: TreeNode): Generator<TreeElement> {
+  if (node.kind !== "element") return;
+  yield node;
+  for (const kid of node.kids) yield* elementsOf(kid);
+}
+
+/** The page's tree and its index by id. */
+export class PageTree {
+  /** The root element (svc-id "r"), or undefined before the page has one. */
+  root: TreeElement | undefined;
+  /** The tag of the DOM element that holds the root: the context a `replace` of the root is parsed in. */
+  private rootContext = "body";
+  private readonly index = new Map<string, TreeElement>();
+
+  constructor(private readonly parse: Parse, root?: Element) {
+    this.reset(root);
+  }
+
+  /** The element with this id, when the tree holds it. */
+  get(id: string): TreeElement | undefined {
+    return this.index.get(id);
+  }
+
+  /** How many elements with ids the tree holds. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /**
+   * Takes a new root from the DOM (the page at start, a full render adopted by a resync);
+   * `context`: the tag of the element that holds it.
+   */
+  reset(root: Element | undefined, context = root?.parentElement?.localName ?? "body"): void {
+    this.index.clear();
+    this.rootContext = context;
+    const tree = root === undefined ? undefined : treeOf(root);
+    this.root = tree?.kind === "element" ? tree : undefined;
+    if (this.root !== undefined) this.indexTree(this.root);
+  }
+
+  /** Applies one patch (docs/protocol.md#patches); throws Desync when it names what the tree lacks. */
+  apply(patch: Patch): void {
+    let el = this.index.get(patch.id);
+    if (el === undefined) throw new Desync(`no element ${patch.id} in the page's tree`);
+    if (patch.replace !== undefined) {
+      const parent = el.parent;
+      const fresh = this.parsed(parent === undefined ? this.rootContext : parent.tag, patch.replace, undefined, parent);
+      this.unindex(el);
+      if (parent === undefined) {
+        this.root = fresh.find((n): n is TreeElement => n.kind === "element");
+      } else parent.kids.splice(parent.kids.indexOf(el), 1, ...fresh);
+      for (const node of fresh) this.indexTree(node);
+      const first = fresh.find((n): n is TreeElement => n.kind === "element");
+      if (first === undefined) return;
+      el = first;
+    }
+    if (patch.text !== undefined) this.setKids(el, patch.text === "" ? [] : [{ kind: "text", text: patch.text, parent: el }]);
+    if (patch.html !== undefined) this.setKids(el, this.parsed(el.tag, patch.html, el.id, el));
+    if (patch.kids !== undefined) this.kids(el, patch);
+    if (patch.attrs !== undefined) {
+      for (const name of Object.keys(patch.attrs)) {
+        const value = patch.attrs[name] as string;
+        if (value === REMOVED) el.attrs.delete(name);
+        else el.attrs.set(name, value);
+      }
+    }
+    if (patch.remove === true) this.detach(el);
+  }
+
+  /**
+   * Replays what missed frames did to ids (docs/protocol.md#render, X-Svc-Moves), as the DOM does
+   * before a full render is reconciled: kept children renamed, the others and the gone removed.
+   */
+  move(moves: readonly Move[]): void {
+    for (const move of moves) {
+      if ("gone" in move) {
+        const gone = this.index.get(move.gone);
+        if (gone !== undefined) this.detach(gone);
+        continue;
+      }
+      const parent = this.index.get(move.parent);
+      if (parent === undefined) continue;
+      const kept = new Map(move.kept);
+      const renames: [TreeElement, string, string][] = [];
+      for (const kid of [...parent.kids]) {
+        if (kid.kind !== "element" || kid.id === undefined) continue;
+        const to = kept.get(kid.id);
+        if (to === undefined) this.detach(kid);
+        else if (to !== kid.id) renames.push([kid, kid.id, to]);
+      }
+      this.renameAll(renames);
+    }
+  }
+
+  private kids(el: TreeElement, patch: Patch): void {
+    const current = new Map<string, TreeElement>();
+    for (const kid of el.kids) if (kid.kind === "element" && kid.id !== undefined) current.set(kid.id, kid);
+    const wanted: TreeNode[] = [];
+    const fresh: TreeNode[] = [];
+    const renames: [TreeElement, string, string][] = [];
+    for (const entry of patch.kids ?? []) {
+      if ("html" in entry) {
+        const nodes = this.parsed(el.tag, entry.html, undefined, el);
+        wanted.push(...nodes);
+        fresh.push(...nodes);
+        continue;
+      }
+      const node = current.get(entry.keep);
+      if (node === undefined) throw new Desync(`keep ${entry.keep} is not a child of ${patch.id} in the page's tree`);
+      current.delete(entry.keep);
+      if ("id" in entry && entry.id !== entry.keep) renames.push([node, entry.keep, entry.id]);
+      wanted.push(node);
+    }
+    // Children not kept leave first, so that their ids are free for the renamed and the new.
+    const staying = new Set(wanted);
+    for (const kid of el.kids) if (!staying.has(kid)) this.unindex(kid);
+    el.kids = wanted;
+    this.renameAll(renames);
+    for (const node of fresh) this.indexTree(node);
+  }
+
+  /** One simultaneous mapping: every subtree leaves the index, is renamed, and comes back. */
+  private renameAll(renames: readonly [TreeElement, string, string][]): void {
+    for (const [node] of renames) this.unindex(node);
+    for (const [node, from, to] of renames) {
+      for (const el of elementsOf(node)) if (el.id !== undefined && isWithin(el.id, from)) el.id = renamedId(el.id, from, to);
+    }
+    for (const [node] of renames) this.indexTree(node);
+  }
+
+  private setKids(el: TreeElement, kids: TreeNode[]): void {
+    for (const kid of el.kids) this.unindex(kid);
+    el.kids = kids;
+    for (const kid of kids) this.indexTree(kid);
+  }
+
+  /** Takes a node out of its parent (or the root out of the page) and out of the index. */
+  private detach(node: TreeElement): void {
+    this.unindex(node);
+    if (node.parent === undefined) {
+      if (this.root === node) this.root = undefined;
+      return;
+    }
+    const kids = node.parent.kids;
+    const at = kids.indexOf(node);
+    if (at >= 0) kids.splice(at, 1);
+    node.parent = undefined;
+  }
+
+  private parsed(contextTag: string, html: string, parentId: string | undefined, parent: TreeElement | undefined): TreeNode[] {
+    return treesOf(this.parse(contextTag, html, parentId), parent);
+  }
+
+  private indexTree(node: TreeNode): void {
+    for (const el of elementsOf(node)) if (el.id !== undefined) this.index.set(el.id, el);
+  }
+
+  /** Removes a subtree's ids from the index, unless another element holds the id by now. */
+  private unindex(node: TreeNode): void {
+    for (const el of elementsOf(node)) if (el.id !== undefined && this.index.get(el.id) === el) this.index.delete(el.id);
+  }
+}

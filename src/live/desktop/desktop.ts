@@ -1,0 +1,177 @@
+/**
+ * `Live.desktop(app)`: runs a live app as a desktop application (docs/desktop.md). It serves the
+ * app on 127.0.0.1 on a free port behind the desktop front (src/live/desktop/guard.ts), opens a
+ * window on it, and hands the window a one-time launch token in the URL's fragment, through a
+ * private launch file rather than a command line (docs/desktop.md#the-launch-token). The token
+ * never goes to the log. When the window closes (its process exits, or its stream closes and does
+ * not come back within a short grace), the session ends and, by default, so does the process.
+ *
+ * The window: a native one through `webview-bun` when the app runs on Bun and that package is
+ * installed, else Chromium, Chrome or Edge as an app window (`--app=`). Starting processes and
+ * finding the browser are src/runtime/'s.
+ */
+import { randomToken } from "../server/registry/registry.ts";
+import type { LiveApp } from "../server/app/app.ts";
+import { log } from "../../log.ts";
+// Loaded when a desktop app starts (below), not with the library: they start processes with node:child_process.
+import type { StartedWindow } from "../../runtime/browser.ts";
+import { listen } from "../../runtime/serve.ts";
+import { onceUnref } from "../../runtime/timers.ts";
+import { readEnv } from "../../runtime/env.ts";
+import { launchFile } from "./bootstrap-page.ts";
+import { DesktopGuard } from "./guard.ts";
+
+/** Options of `Live.desktop`. */
+export type DesktopOptions = {
+  /** The window's title (default: the app's title). */
+  readonly title?: string;
+  /**
+   * Which window: "auto" (the default) a native one when `webview-bun` is installed and the app
+   * runs on Bun, else a browser's app window; "browser" always a browser's; "native" a native one
+   * or an error.
+   */
+  readonly window?: "auto" | "browser" | "native";
+  /** The browser to start (default: SVC_DESKTOP_BROWSER, else the first Chromium, Chrome or Edge found). */
+  readonly browser?: string;
+  /**
+   * More command-line arguments for the browser (for example `--headless=new` in CI); default: the
+   * SVC_DESKTOP_BROWSER_ARGS variable, split at spaces.
+   */
+  readonly browserArgs?: readonly string[];
+  /** Whether the process exits when the window closes (default true). */
+  readonly exitOnClose?: boolean;
+  /** How long the window's stream may stay closed before the window counts as closed (default 3,000 ms). */
+  readonly closeGraceMs?: number;
+  /** The port to listen on (default 0: a free one). */
+  readonly port?: number;
+};
+
+/** A running desktop app. */
+export type DesktopApp = {
+  /** The app's address, without the launch token. */
+  readonly url: string;
+  readonly port: number;
+  /** Settles once the window has closed and the session has ended. */
+  readonly closed: Promise<void>;
+  /** Ends the session, closes the window and stops serving (the process exits only when the window closes by itself). */
+  close(): Promise<void>;
+};
+
+/** Runs `app`, built with `{ session: "token" }`, as a desktop application. */
+export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOptions = {}): Promise<DesktopApp> {
+  const described = typeof app?.describe === "function" ? app.describe() : undefined;
+  if (described?.session !== "token") {
+    throw new TypeError('Live.desktop needs a live app built with Live.app(definition, { session: "token" })');
+  }
+  const grace = options.closeGraceMs ?? 3_000;
+  if (!Number.isSafeInteger(grace) || grace < 0) throw new TypeError("Live.desktop: closeGraceMs must be a whole number of ms");
+  const which = options.window ?? "auto";
+  if (which !== "auto" && which !== "browser" && which !== "native") {
+    throw new TypeError(`Live.desktop: window must be "auto", "browser" or "native", not ${JSON.stringify(which)}`);
+  }
+  const title = options.title ?? described.title;
+  const runtime = await import("../../runtime/browser.ts");
+  const launchToken = randomToken();
+  let stopGrace: (() => void) | undefined;
+  let finish: () => void = () => {};
+  const windowGone = new Promise<void>((resolve) => (finish = resolve));
+  const guard = new DesktopGuard({
+    app,
+    launchToken,
+    title,
+    onLaunch: () => folder.removeLaunchFile(),
+    onStreams: (open) => {
+      stopGrace?.();
+      stopGrace = open === 0 ? onceUnref(finish, grace) : undefined;
+    },
+  });
+  const server = await listen(guard.fetch, "127.0.0.1", options.port ?? 0);
+  guard.host = `127.0.0.1:${server.port}`;
+  const url = `http://${guard.host}/`;
+  const folder = launchFolder(runtime.privateFolder());
+  let window: OpenedWindow;
+  try {
+    const launch = runtime.fileUrl(folder.writeLaunchFile(launchFile(`${url}#${launchToken}`)));
+    window = await openWindow(runtime, which, { launch, direct: `${url}#${launchToken}` }, folder.path, title, options);
+  } catch (error) {
+    await server.close();
+    folder.remove();
+    throw error;
+  }
+  void window.exited.then(finish);
+  log.info(`svc-live desktop: ${title} at ${url} (a ${window.kind} window)`);
+
+  let closedByCall = false;
+  const closed = windowGone.then(async () => {
+    stopOnSignal();
+    stopGrace?.();
+    await guard.endSession().catch((error: unknown) => log.error(`live.desktop end failed: ${String(error)}`));
+    window.close();
+    await window.exited;
+    await server.close();
+    app.close();
+    folder.remove();
+    if (!closedByCall && (options.exitOnClose ?? true)) runtime.exitProcess(0);
+  });
+  // Interrupted (Ctrl-C, a service manager's stop): the window and the folder go too.
+  const stopOnSignal = runtime.onStopSignal(() => {
+    closedByCall = true;
+    finish();
+    void closed.then(() => runtime.exitProcess(130));
+  });
+  return {
+    url,
+    port: server.port,
+    closed,
+    close: async () => {
+      closedByCall = true;
+      finish();
+      await closed;
+    },
+  };
+}
+
+/** The private folder, and its launch file removed once the window has used it. */
+function launchFolder(folder: ReturnType<BrowserRuntime["privateFolder"]>) {
+  let launchPath: string | undefined;
+  return {
+    path: folder.path,
+    writeLaunchFile(html: string) {
+      launchPath = folder.writeLaunchFile(html);
+      return launchPath;
+    },
+    removeLaunchFile: () => folder.removeFile("launch.html"),
+    remove: () => folder.remove(),
+  };
+}
+
+type OpenedWindow = StartedWindow & { readonly kind: "native" | "browser" };
+
+type BrowserRuntime = typeof import("../../runtime/browser.ts");
+
+async function openWindow(
+  runtime: BrowserRuntime,
+  which: "auto" | "browser" | "native",
+  target: { readonly launch: string; readonly direct: string },
+  profile: string,
+  title: string,
+  options: DesktopOptions,
+): Promise<OpenedWindow> {
+  if (which !== "browser") {
+    const { startNativeWindow } = await import("../../runtime/native-window.ts");
+    // The native window's process gets the address with the token on its standard input.
+    const native = await startNativeWindow(target.direct, title);
+    if (native !== undefined) return { ...native, kind: "native" };
+    if (which === "native") {
+      throw new Error("Live.desktop: no native window: install webview-bun and run the app on Bun (docs/desktop.md#the-window)");
+    }
+  }
+  const browser = runtime.findBrowser(options.browser);
+  if (browser === undefined) {
+    throw new Error(
+      "Live.desktop: no Chromium, Chrome or Edge found: install one, or name it in SVC_DESKTOP_BROWSER or the browser option",
+    );
+  }
+  const args = options.browserArgs ?? (readEnv("SVC_DESKTOP_BROWSER_ARGS") ?? "").split(" ").filter(Boolean);
+  return { ...(await runtime.startAppWindow(browser, target.launch, profile, args)), kind: "browser" };
+}

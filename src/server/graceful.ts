@@ -1,0 +1,185 @@
+/**
+ * The graceful drain of one replica (docs/deployment.md#draining): one helper for the server that
+ * @hono/node-server's `serve`, Bun's `serve` or Deno's `serve` returned. On SIGTERM (or SIGINT) it
+ * reports not-ready at once, stops accepting connections, lets the requests in flight finish
+ * (every answer from then on tells its connection to close), drains the live apps (their streams
+ * are closed plainly, so the browsers reconnect to another replica, and their leases are given
+ * up; every change is already saved), closes what is left, closes the database and exits. A
+ * request is either answered or, once its session has left, refused with 503 and Retry-After,
+ * which the client and a proxy send elsewhere; none is cut.
+ *
+ * Its readiness handler answers 503 while draining, before the live apps listen for the other
+ * replicas, and while the database does not answer: mount it where the load balancer probes.
+ */
+import type { Row, Statement } from "../db/driver.ts";
+import type { Result } from "../result.ts";
+import { type RuntimeServer, type ServerStopper, serverStopper } from "../runtime/server-stop.ts";
+import { exitProcess, onceOnSignal } from "../runtime/signals.ts";
+
+/** A live app as the drain sees it (LiveApp): drained last, after the requests in flight. */
+export type Drainable = { drain(): Promise<void>; ready?(): Promise<void> };
+
+/** The database as the drain sees it (Db): probed by the readiness handler, closed last. */
+export type ProbedStore = { query(statement: Statement): Promise<Result<Row[]>>; close(): Promise<void> };
+
+/** Options of `Server.graceful`. */
+export type GracefulOptions = {
+  /** The live app (or apps) this process serves. */
+  readonly live?: Drainable | readonly Drainable[];
+  /** The database: the readiness probe runs `SELECT 1` on it; it is closed after the drain. */
+  readonly db?: ProbedStore;
+  /** The signals that start the drain; default SIGTERM and SIGINT. */
+  readonly signals?: readonly string[];
+  /**
+   * How long the drain may take before what is left is closed by force, ms; default 20,000, under
+   * Kubernetes' default 30 s grace less a preStop pause.
+   */
+  readonly timeoutMs?: number;
+  /** How long the readiness probe waits for the database, ms; default 1,000. */
+  readonly probeTimeoutMs?: number;
+  /** Whether the process exits once drained (default true); false leaves that to the caller. */
+  readonly exit?: boolean;
+  /** Called with each step's name as the drain takes it (for logs). */
+  readonly onStep?: (step: DrainStep) => void;
+};
+
+/** The drain's steps, in order. */
+export type DrainStep = "not-ready" | "stopped-accepting" | "in-flight-done" | "live-drained" | "closed" | "exit";
+
+/** What `Server.graceful` returns. */
+export type Graceful = {
+  /** Wraps the app's fetch handler: counts the requests in flight and, while draining, asks each connection to close after its answer. */
+  fetch<Args extends unknown[]>(
+    handler: (req: Request, ...rest: Args) => Response | Promise<Response>,
+  ): (req: Request, ...rest: Args) => Promise<Response>;
+  /** Takes the server the runtime's serve returned, and drains it (then exits) on the first signal. Returns the server. */
+  attach<S extends RuntimeServer>(server: S): S;
+  /** Drains now (what the signal runs, without the exit); the same promise on every call. */
+  drain(): Promise<void>;
+  /** The readiness answer: 200 "ready", or 503 with Retry-After while starting, draining or without the database. */
+  readiness(): Promise<Response>;
+  /** The drain has started. */
+  readonly draining: boolean;
+  /** Requests whose handler has not answered yet. */
+  readonly inFlight: number;
+};
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_PROBE_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The graceful drain and readiness of one replica (docs/deployment.md#draining). */
+export function graceful(options: GracefulOptions = {}): Graceful {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const probeMs = options.probeTimeoutMs ?? DEFAULT_PROBE_MS;
+  for (const [name, value] of [["timeoutMs", timeoutMs], ["probeTimeoutMs", probeMs]] as const) {
+    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`graceful: ${name} must be a positive number of milliseconds`);
+  }
+  const lives: readonly Drainable[] = options.live === undefined
+    ? []
+    : Array.isArray(options.live)
+    ? options.live
+    : [options.live as Drainable];
+  const stoppers: ServerStopper[] = [];
+  const step = (name: DrainStep) => options.onStep?.(name);
+  let draining: Promise<void> | undefined;
+  let inFlight = 0;
+  let started = false;
+  let listening = lives.length === 0;
+  // A live app that could not listen still serves (it learns of takeovers from its fenced saves),
+  // so a failed start counts as started too; the database probe says whether it can serve now.
+  void Promise.allSettled(lives.map((live) => live.ready?.())).then(() => (listening = true));
+
+  const closeAfter = (resp: Response): Response => {
+    if (!started || !stoppers.some((s) => s.closeHeader)) return resp;
+    try {
+      resp.headers.set("Connection", "close");
+      return resp;
+    } catch {
+      // Immutable headers (a fetched Response): a copy carries it.
+      const copy = new Response(resp.body, resp);
+      copy.headers.set("Connection", "close");
+      return copy;
+    }
+  };
+
+  const settled = async (until: number) => {
+    while (inFlight > 0 && Date.now() < until) await sleep(10);
+  };
+
+  const drain = () =>
+    draining ??= (async () => {
+      started = true;
+      step("not-ready");
+      for (const stopper of stoppers) stopper.stopAccepting();
+      step("stopped-accepting");
+      const until = Date.now() + timeoutMs;
+      await settled(until);
+      step("in-flight-done");
+      await Promise.all(lives.map((live) => live.drain()));
+      step("live-drained");
+      await settled(until);
+      await Promise.all(stoppers.map((stopper) => stopper.finish(Math.max(0, until - Date.now()))));
+      await options.db?.close();
+      step("closed");
+    })();
+
+  return {
+    fetch(handler) {
+      return async (req, ...rest) => {
+        inFlight++;
+        try {
+          return closeAfter(await handler(req, ...rest));
+        } finally {
+          inFlight--;
+        }
+      };
+    },
+    attach(server) {
+      stoppers.push(serverStopper(server));
+      if (stoppers.length === 1) {
+        onceOnSignal(options.signals ?? ["SIGTERM", "SIGINT"], () => {
+          void drain().then(
+            () => {
+              if (options.exit === false) return;
+              step("exit");
+              exitProcess(0);
+            },
+            (error: unknown) => {
+              console.error(`svc: the drain failed: ${error instanceof Error ? error.message : String(error)}`);
+              if (options.exit !== false) exitProcess(1);
+            },
+          );
+        });
+      }
+      return server;
+    },
+    drain,
+    async readiness() {
+      if (started) return notReady("draining");
+      if (!listening) return notReady("starting");
+      if (options.db !== undefined) {
+        const probe = options.db.query({ sql: "SELECT 1", args: [] });
+        const answer = await Promise.race([probe, sleep(probeMs).then(() => undefined)]);
+        if (answer === undefined || !answer.ok) return notReady("database unreachable");
+      }
+      if (started) return notReady("draining");
+      return new Response("ready", { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    },
+    get draining() {
+      return started;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}
+
+/** 503 with Retry-After: the load balancer takes this replica out, and a retry goes elsewhere. */
+function notReady(why: string): Response {
+  return new Response(`not ready: ${why}`, {
+    status: 503,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "1" },
+  });
+}

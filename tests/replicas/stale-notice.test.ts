@@ -1,0 +1,82 @@
+// A "taken" notice heard late (docs/deployment.md#several-replicas): a replica that read or claimed
+// a session at epoch E keeps its copy when it hears that another replica took the session at E or
+// before (its copy already holds what that replica left), and drops it at a later epoch. Two apps
+// in this process on one Postgres schema stand for two replicas; the notices are sent by hand.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import postgres from "postgres";
+import { Db } from "../../src/db/mod.ts";
+import { Secret } from "../../src/auth/mod.ts";
+import { sessionKey } from "../../src/live/store/session-key.ts";
+import { counterApp } from "../support/counter-app.ts";
+import { openTab } from "../support/live-harness.ts";
+import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
+
+const skip = POSTGRES_SKIP;
+if (skip !== undefined) console.log(`# tests/replicas/stale-notice skipped: ${skip}`);
+
+const schema = `svc_notice_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+let admin: ReturnType<typeof postgres> | undefined;
+const handles: Db[] = [];
+const open = () => {
+  const db = Db.open(POSTGRES_URL!, { schema });
+  handles.push(db);
+  return db;
+};
+
+if (skip === undefined) {
+  before(async () => {
+    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
+  });
+  after(async () => {
+    for (const db of handles) await db.close();
+    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end({ timeout: 5 });
+  });
+}
+
+test(
+  "a replica keeps a session it took over when a takeover notice of the same epoch arrives late, and drops it for a later one",
+  { skip },
+  async () => {
+    const secret = Secret.fromString("stale-notice-test-secret-stale-notice-test-secret-0123");
+    const first = counterApp({ db: open(), secret });
+    const second = counterApp({ db: open(), secret });
+    try {
+      await Promise.all([first.ready(), second.ready()]);
+      const tab = await openTab(first);
+      const id = /svc_sid=([^;]+)/.exec(tab.cookies)![1]!;
+      // The second replica takes the session over with an event (it claims it at epoch 2).
+      const inc = await second.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json" },
+          body: JSON.stringify({ seq: 1, msg: "Inc", args: [], sessionId: tab.handle, page: "p" }),
+        }),
+      );
+      assert.equal(inc.status, 200);
+      await inc.body?.cancel();
+      assert.equal(second.sessions.holds(id), true);
+      const [row] = await admin!.unsafe(`SELECT epoch FROM ${schema}.svc_live_sessions`);
+      const epoch = Number(row!.epoch);
+      const key = await sessionKey(id);
+      const notify = (at: number) =>
+        admin!.unsafe(`SELECT pg_notify($1, $2)`, [
+          `svc:${schema}`,
+          JSON.stringify({ t: "taken", app: "svc_sid", key, from: "another-replica", epoch: at }),
+        ]);
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+      await notify(epoch - 1);
+      await notify(epoch);
+      await settle();
+      assert.equal(second.sessions.holds(id), true, "notices of its own epoch or before leave the copy");
+      await notify(epoch + 1);
+      await settle();
+      assert.equal(second.sessions.holds(id), false, "a later takeover drops it");
+    } finally {
+      first.close();
+      second.close();
+    }
+  },
+);
