@@ -11,6 +11,24 @@ const frame = (seq: number, patches: Patch[], ackInputs?: Record<string, number>
   ...(ackInputs ? { ackInputs } : {}),
 });
 
+/** Row `i` of the root `r` with a text and no input. */
+const textRow = (i: number, text = "row") => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
+
+/** Row `i` of the root `r` with an input that sends `msg`, and an element id when `id` is given. */
+const inputRow = (i: number, msg = "T", id?: string) =>
+  `<div svc-id="r.${i}#div"><input${id === undefined ? "" : ` id="${id}"`} svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
+
+/** A page behind by two rows that arrived at the top: its input `r.1` is `r.3` in the render ahead. */
+const twoRowsBehind = `<div svc-id="r">${textRow(0, "old")}${inputRow(1)}</div>`;
+const twoRowsAhead = `<div svc-id="r">${textRow(0, "new b")}${textRow(1, "new a")}${textRow(2, "old")}${inputRow(3)}</div>`;
+
+/**
+ * A page with the typed-in field `mine` at `r.1`, and a render far ahead of it: two rows above, and
+ * `r.1` is now the other field, which an id-only reconcile would take the dirty node for.
+ */
+const mineAtOne = `<div svc-id="r">${textRow(0)}${inputRow(1, "T", "mine")}${inputRow(2, "U", "other")}</div>`;
+const mineAtThree = `<div svc-id="r">${textRow(0)}${inputRow(1, "U", "other")}${textRow(2)}${inputRow(3, "T", "mine")}</div>`;
+
 eachClient("a text patch makes the text the element's only child", async (page) => {
   const p = page(ROOT);
   p.sse.frame(frame(1, [{ id: "r.0#p", text: "count <1>" }]));
@@ -102,7 +120,7 @@ eachClient("keep-and-rename moves the per-input entry to the new id, and the pen
 eachClient(
   "the renames of one kids patch are one simultaneous mapping: a chain moves each entry and send once, and dirty inputs keep their typing",
   async (page) => {
-    const row = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T${i}"></div>`;
+    const row = (i: number) => inputRow(i, `T${i}`);
     const p = page(`<div svc-id="r">${row(0)}${row(1)}${row(2)}</div>`, { options: { debounceMs: 10_000 } });
     const inputs = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#div.0#input`));
     p.type(inputs[0]!, "zero");
@@ -142,20 +160,17 @@ eachClient(
 eachClient(
   "a resync on a page behind a chain of renames moves its ids first (X-Svc-Moves), so the dirty input keeps its node and value",
   async (page) => {
-    const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-    const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
-    // The page shows frame 0; the render is at frame 2, after two rows arrived at the top.
-    const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
+    // The page shows frame 0; the render is at frame 2.
     const moves = JSON.stringify([
       { parent: "r", kept: [["r.0#div", "r.1#div"], ["r.1#div", "r.2#div"]] },
       { parent: "r", kept: [["r.1#div", "r.2#div"], ["r.2#div", "r.3#div"]] },
     ]);
-    const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, {
+    const p = page(twoRowsBehind, {
       options: { debounceMs: 10_000 },
       auto: (
         req,
       ) => (req.url.startsWith("/_svc/render")
-        ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } })
+        ? new Response(twoRowsAhead, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "2", "X-Svc-Moves": moves } })
         : undefined),
     });
     const input = p.el<HTMLInputElement>("r.1#div.0#input");
@@ -175,16 +190,13 @@ eachClient(
 eachClient(
   "a stream's render event carries the moves since the stream's last frame: a dirty input keeps its node and its pending send",
   async (page) => {
-    const row = (i: number, text: string) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">${text}</span></div>`;
-    const field = (i: number) => `<div svc-id="r.${i}#div"><input svc-id="r.${i}#div.0#input" data-svc-input="T"></div>`;
-    // The page shows frame 3; the render is at frame 40, after two rows arrived at the top.
-    const render = `<div svc-id="r">${row(0, "new b")}${row(1, "new a")}${row(2, "old")}${field(3)}</div>`;
-    const p = page(`<div svc-id="r">${row(0, "old")}${field(1)}</div>`, { seq: 3, options: { debounceMs: 10_000 } });
+    // The page shows frame 3; the render is at frame 40.
+    const p = page(twoRowsBehind, { seq: 3, options: { debounceMs: 10_000 } });
     const input = p.el<HTMLInputElement>("r.1#div.0#input");
     p.type(input, "typed");
     p.sse.event("render", {
       seq: 40,
-      html: render,
+      html: twoRowsAhead,
       since: 3,
       moves: [{ parent: "r", kept: [["r.0#div", "r.2#div"], ["r.1#div", "r.3#div"]] }],
     });
@@ -208,17 +220,11 @@ eachClient(
 eachClient(
   "a resync whose render comes without moves (the log does not reach back) carries a dirty input's value, caret and pending send to the control with its identity",
   async (page) => {
-    const field = (i: number, msg: string, id: string) =>
-      `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
-    const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
-    // The page: the typed-in field at r.1; the render, far ahead: two rows above, and r.1 is now
-    // another field, which an id-only reconcile would take the dirty node for.
-    const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
-    const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+    const p = page(mineAtOne, {
       options: { debounceMs: 10_000 },
       auto: (req) =>
         req.url.startsWith("/_svc/render")
-          ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
+          ? new Response(mineAtThree, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
           : undefined,
     });
     const mine = p.el<HTMLInputElement>("r.1#div.0#input");
@@ -251,14 +257,10 @@ eachClient(
 eachClient(
   "an event refused 410 handler-gone leaves its input dirty; the gap that follows resyncs, and a render without moves still keeps the typed value",
   async (page) => {
-    const field = (i: number, msg: string, id: string) =>
-      `<div svc-id="r.${i}#div"><input id="${id}" svc-id="r.${i}#div.0#input" data-svc-input="${msg}"></div>`;
-    const row = (i: number) => `<div svc-id="r.${i}#div"><span svc-id="r.${i}#div.0#span">row</span></div>`;
-    const render = `<div svc-id="r">${row(0)}${field(1, "U", "other")}${row(2)}${field(3, "T", "mine")}</div>`;
-    const p = page(`<div svc-id="r">${row(0)}${field(1, "T", "mine")}${field(2, "U", "other")}</div>`, {
+    const p = page(mineAtOne, {
       auto: (req) =>
         req.url.startsWith("/_svc/render")
-          ? new Response(render, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "9" } })
+          ? new Response(mineAtThree, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "9" } })
           : req.url.endsWith("/_svc/event") && req.body?.seq === 1
           ? status(410, "handler-gone")
           : undefined,

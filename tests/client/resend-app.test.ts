@@ -9,23 +9,12 @@ import { LiveClient } from "../../client/client.ts";
 import { listen } from "../../client/events.ts";
 import { cookieHeader } from "../support/live-harness.ts";
 import { demoApp } from "../support/demo-app.ts";
+import { seeded } from "../support/seeded.ts";
 import { sleep } from "./support.ts";
 
 const ORIGIN = "http://app.test";
 const seed = Number(process.env["RESEND_SEED"] ?? Date.now() % 2 ** 31);
 console.log(`resend-app: random seed ${seed} (RESEND_SEED=${seed} to replay)`);
-
-/** A small seeded generator (mulberry32), so that a failing run can be replayed. */
-function seeded(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test("clicks and keystrokes through a network that drops requests and replies are each applied once", async () => {
   const random = seeded(seed);

@@ -18,24 +18,13 @@ import { e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./suppor
 import { Cluster, COUNTER_MAIN } from "../support/replicas-harness.ts";
 import { CheckedProxy } from "../support/checked-proxy.ts";
 import { POSTGRES_SKIP } from "../support/db-targets.ts";
+import { seeded } from "../support/seeded.ts";
 
 const skip = e2eSkipReason() ?? POSTGRES_SKIP;
 if (skip !== undefined) console.log(`tests/e2e/failover skipped: ${skip}`);
 
 const seed = Number(process.env["FAILOVER_SEED"] ?? Date.now() % 2 ** 31);
 console.log(`failover: random seed ${seed} (FAILOVER_SEED=${seed} to replay)`);
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed. */
-function seeded(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let cluster: Cluster | undefined;
 let proxy: CheckedProxy | undefined;

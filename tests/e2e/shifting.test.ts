@@ -18,6 +18,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { render } from "../../src/live/render.ts";
 import { shiftingApp } from "../support/shifting-app.ts";
+import { seeded } from "../support/seeded.ts";
 import { composeAndConfirm, e2eSkipReason, eventually, sharedBrowser, sleep, value } from "./support.ts";
 
 const skip = e2eSkipReason();
@@ -30,18 +31,6 @@ const SLOWER = Math.max(1, CPU / 5);
 const SEEDS: number[] = process.env["SVC_E2E_SEED"]
   ? [Number(process.env["SVC_E2E_SEED"])]
   : Array.from({ length: Number(process.env["SVC_E2E_SEEDS"] ?? 2) }, () => Math.floor(Math.random() * 2 ** 31));
-
-/** A small seeded PRNG (mulberry32): the delays and duplicates of one seed are the same each run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const browser = sharedBrowser("svc-e2e-shift-", skip, () => {
   console.log(`e2e shifting total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -119,7 +108,7 @@ const named = (name: string, client: Client) => (client === "live" ? name : `${n
 /** The shifting app on 127.0.0.1 behind a wrapper that delays replies and SSE frames per `seed`. */
 async function serve(seed: number, lazy: boolean, client: Client) {
   const { serve: listen } = await import("@hono/node-server");
-  const rand = random(seed);
+  const rand = seeded(seed);
   const shifting = shiftingApp({ tickMs: 90, lazy, client });
   const posts: Post[] = [];
   /** GET /_svc/render requests: a resync. */
@@ -266,6 +255,22 @@ async function focusEnd(page: Page, selector: string): Promise<void> {
   });
 }
 
+/**
+ * G2's check: clicks the link to /next, then waits until the server, among the messages after the
+ * first `before`, got `typed` ahead of the navigation message, and that the model holds it.
+ */
+async function clickNextAfterTyping(page: Page, app: Served, before: number, typed: string, round: number): Promise<void> {
+  await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
+  await eventually(() => {
+    const seen = app.received.slice(before);
+    const nav = seen.findIndex(([m]) => m === "Navigate");
+    assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
+    const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
+    assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
+    assert.equal(app.model().text, typed);
+  });
+}
+
 /** Types `text`: the first part at human speed, the rest as a burst. */
 async function typeInto(page: Page, selector: string, text: string, human: number): Promise<void> {
   await focusEnd(page, selector);
@@ -386,15 +391,7 @@ for (const client of CLIENTS) {
             const typed = `${await value(page, "#text")} r${round}`;
             await focusEnd(page, "#text");
             await page.keyboard.type(` r${round}`);
-            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-            await eventually(() => {
-              const seen = app.received.slice(before);
-              const nav = seen.findIndex(([m]) => m === "Navigate");
-              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-              const value = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-              assert.ok(value >= 0 && value < nav, `round ${round}: the typed value came before the navigation message`);
-              assert.equal(app.model().text, typed);
-            });
+            await clickNextAfterTyping(page, app, before, typed, round);
             await page.goto(`${app.url}/`);
           }
         },
@@ -448,15 +445,7 @@ for (const client of CLIENTS) {
             app.control.renderedTop = undefined;
             await page.waitForFunction((line) => Array.from(document.querySelectorAll("p.log")).some((p) => p.textContent === line), top);
             assert.equal(await value(page, "#text"), typed, `round ${round}: the page still shows what was typed`);
-            await Promise.all([page.waitForURL(`${app.url}/next`), page.click("#next")]);
-            await eventually(() => {
-              const seen = app.received.slice(before);
-              const nav = seen.findIndex(([m]) => m === "Navigate");
-              assert.ok(nav >= 0, `round ${round}: the navigation message arrived`);
-              const at = seen.findIndex(([m, a]) => m === "SetText" && a[0] === typed);
-              assert.ok(at >= 0 && at < nav, `round ${round}: the typed value came before the navigation message`);
-              assert.equal(app.model().text, typed);
-            });
+            await clickNextAfterTyping(page, app, before, typed, round);
             await page.goto(`${app.url}/`);
           }
         },

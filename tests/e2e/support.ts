@@ -5,22 +5,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { eventually as poll, sleep } from "../support/live-harness.ts";
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep };
 
-/** Polls until `check` passes (or fails with its last assertion after `ms`). */
-export async function eventually(check: () => void | Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await sleep(50);
-    }
-  }
-}
+/** Polls until `check` passes (or fails with its last assertion after `ms`): a browser's pace, every 50 ms. */
+export const eventually = (check: () => void | Promise<void>, ms = 10_000): Promise<void> => poll(check, ms, 50);
 
 /** The live `.value` of a control. */
 export const value = (page: Page, selector: string) => page.$eval(selector, (el) => (el as HTMLInputElement).value);

@@ -8,6 +8,7 @@ import { cookieHeader, eventually, openTab, sleep, type Tab } from "../support/l
 import { withEnv } from "../support/env.ts";
 import { postgresTarget } from "./gate-targets.ts";
 import { sql } from "../support/db-targets.ts";
+import { signInUpdate } from "../support/sign-in-update.ts";
 
 // docs/auth.md#live-sessions-and-the-gate: Live session and the revocation gate; docs/auth.md#sign-out by session type.
 type Model = { user: string; n: number; fetched: string; ticking: boolean };
@@ -18,10 +19,6 @@ function gateApp(db: Db | undefined, store = new MemorySessionStore()) {
       init: (ctx) => ({ user: typeof ctx.auth?.sub === "string" ? ctx.auth.sub : "", n: 0, fetched: "", ticking: false }),
       update: (model, msg, args) => {
         switch (msg) {
-          case "SignIn":
-            return [{ ...model, user: String(args[0]) }, Live.bindSessionUser(String(args[0]))] as const;
-          case "Inc":
-            return { ...model, n: model.n + 1 };
           case "Tick":
             return { ...model, n: model.n + 1 };
           case "Start":
@@ -30,10 +27,8 @@ function gateApp(db: Db | undefined, store = new MemorySessionStore()) {
             return [model, Live.task(() => sleep(150).then(() => "late"), () => ["Fetched", "late"])] as const;
           case "Fetched":
             return { ...model, fetched: String(args[0]) };
-          case "SignOut":
-            return [model, Live.endSession()] as const;
           default:
-            return model;
+            return signInUpdate(model, msg, args) ?? model;
         }
       },
       view: (model) =>

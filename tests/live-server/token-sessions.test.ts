@@ -12,8 +12,9 @@ import { Auth, Db, Live, Secret, Ui } from "../../src/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 import { eventually, openTab, sleep } from "../support/live-harness.ts";
 import { metaOf, openTokenTab } from "../support/token-tab.ts";
+import { type SignInModel, signInUpdate } from "../support/sign-in-update.ts";
 
-type Model = { user: string; n: number };
+type Model = SignInModel;
 
 const SECRET = Secret.fromString("token-sessions-test-secret-0123456789-abcdef");
 const apps: LiveApp<Model>[] = [];
@@ -36,18 +37,7 @@ function tokenApp(
   const app = Live.app<Model>(
     {
       init: () => ({ user: "", n: 0 }),
-      update: (model, msg, args) => {
-        switch (msg) {
-          case "Inc":
-            return { ...model, n: model.n + 1 };
-          case "SignIn":
-            return [{ ...model, user: String(args[0]) }, Live.bindSessionUser(String(args[0]))] as const;
-          case "SignOut":
-            return [model, Live.endSession()] as const;
-          default:
-            return model;
-        }
-      },
+      update: (model, msg, args) => signInUpdate(model, msg, args) ?? model,
       view: (model) =>
         Ui.h(
           "main",

@@ -107,8 +107,8 @@ export function frameReader(response: Response): FrameReader {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` passes, or fails with its last assertion after `ms`. */
-export async function eventually(check: () => void | Promise<void>, ms = 2000): Promise<void> {
+/** Polls `check` every `every` ms until it passes, or fails with its last assertion after `ms`. */
+export async function eventually(check: () => void | Promise<void>, ms = 2000, every = 10): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     try {
@@ -116,7 +116,7 @@ export async function eventually(check: () => void | Promise<void>, ms = 2000): 
       return;
     } catch (error) {
       if (Date.now() > until) throw error;
-      await sleep(10);
+      await sleep(every);
     }
   }
 }
