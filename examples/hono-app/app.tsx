@@ -6,11 +6,18 @@
 import { Hono } from "hono";
 import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
-import { type AuthEnv, Live, type Secret, Server } from "svc-live";
+import { type AuthEnv, Each, Live, type Secret, Server } from "svc-live";
 
-type Todos = { user: string; draft: string; items: { id: number; text: string }[]; next: number };
+type Todo = { id: number; text: string };
+type Todos = { user: string; draft: string; items: Todo[]; next: number };
 // What update receives; in a project whose TSX declares them (docs/live-apps.md#typed-messages), the handler props are checked too.
 type TodoMessages = { Draft: [value: string]; Add: [fields: { readonly [name: string]: string }]; Remove: [id: number] };
+
+const TodoItem = (item: Todo) => (
+  <li>
+    {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
+  </li>
+);
 
 const TodoPage = ({ model }: { model: Todos }) => (
   <main>
@@ -20,11 +27,7 @@ const TodoPage = ({ model }: { model: Todos }) => (
       <button type="submit">Add</button>
     </form>
     <ul>
-      {model.items.map((item) => (
-        <li key={item.id}>
-          {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
-        </li>
-      ))}
+      <Each items={model.items} by={(item) => item.id} row={TodoItem} />
     </ul>
   </main>
 );

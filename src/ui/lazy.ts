@@ -23,6 +23,7 @@
 import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
 import { type LazyFn, LazyPart, releaseWarmParts } from "./lazy-part.ts";
+import { ListMemo } from "./list-memo.ts";
 import type { UiElement } from "./types.ts";
 
 /**
@@ -86,10 +87,17 @@ export class LazyMemo {
   private calls: Map<object, Calls> | undefined;
   /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first render. */
   private log: ElementLog | undefined;
+  /** The rows of the render's `Ui.each` lists (src/ui/list-memo.ts), made by the first list. */
+  private rows: ListMemo | undefined;
 
   /** The log of this memo's `Ui.h` and `Ui.keyed` calls. */
   elements(): ElementLog {
     return (this.log ??= new ElementLog());
+  }
+
+  /** The rows of this memo's `Ui.each` lists. */
+  lists(): ListMemo {
+    return (this.rows ??= new ListMemo());
   }
 
   /**
@@ -142,6 +150,7 @@ export class LazyMemo {
   /** A render finished: its results are the ones the next render may reuse. */
   commit(): void {
     this.log?.commit();
+    this.rows?.commit();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       // A key this render did not call has nothing the next render could reuse.
@@ -160,6 +169,7 @@ export class LazyMemo {
   /** A render failed: what it built is forgotten, the previous render's results stay. */
   abandon(): void {
     this.log?.abandon();
+    this.rows?.abandon();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       if (calls.previous === NO_ENTRIES) this.calls.delete(key);
@@ -193,9 +203,10 @@ const BUILD_LAZY: MemoBuild = (fn, args) => {
 
 /**
  * A part's element built again from its call (when something reads a part that released it), with
- * no session render active, so that its calls are not taken for calls of a render under way.
+ * no session render active, so that its calls are not taken for calls of a render under way. A
+ * `Ui.each` row is built this way the first time too (src/ui/each.ts).
  */
-const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement =>
+export const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement =>
   withRenderState(undefined, undefined, () => checked((fn as (...args: readonly unknown[]) => unknown)(...args)));
 
 function checked(result: unknown): UiElement {
@@ -241,6 +252,11 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
       throw error;
     }
   });
+}
+
+/** Runs `fn` outside any session's render (a `Ui.each` row's build, src/ui/each.ts), and puts back the render under way. */
+export function outsideRender<T>(fn: () => T): T {
+  return withRenderState(undefined, undefined, fn);
 }
 
 /** Runs `fn` with `memo` and `log` as the render under way (none, for undefined), and puts back the outer ones. */

@@ -203,12 +203,24 @@ export function keyed<M = UntypedMessages>(key: string | number, node: UiElement
 }
 
 function keyedElement(k: string, node: UiElement): UiElement {
+  const { attrs, key } = keyedRoot(k, node);
+  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
+  if (node instanceof LazyPart) return node.withRoot(attrs, key);
+  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
+}
+
+/**
+ * The attributes and key of `node` keyed by `k` (`svc-key` set, or removed for ""): what
+ * `Ui.keyed` gives an element, and `Ui.each` a row (src/ui/each.ts).
+ */
+export function keyedRoot(
+  k: string,
+  node: UiElement,
+): { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined } {
   const attrs = { ...node.attrs };
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;
-  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
-  if (node instanceof LazyPart) return node.withRoot(attrs, keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(node.tag), attrs["name"]));
-  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
+  return { attrs, key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(node.tag), attrs["name"]) };
 }
 
 /**

@@ -318,7 +318,7 @@ export class LiveSession<Model> {
   /** Keeps what a step applied: its state and tree; the model's subscriptions follow it. */
   private commit(applied: Applied<Model>): void {
     this.state = applied.state;
-    this.rendered.keep(applied.tree, applied.state.model);
+    this.rendered.keep(applied.tree);
     this.host.usedTree(this);
     this.reconcileSubscriptions();
   }
