@@ -1,7 +1,7 @@
 /**
- * The heap an active session keeps, against the bytes of its rendered HTML (bench/table.bench.ts
- * runs this in a child process of its own, so the heap holds nothing but the app and its sessions,
- * and the collector can be forced):
+ * The heap a session keeps, against the bytes of its rendered HTML (bench/table.bench.ts runs this
+ * in a child process of its own, so the heap holds nothing but the app and its sessions, and the
+ * collector can be forced):
  *
  *   node --expose-gc --import tsx bench/table-memory.ts
  *   bun bench/table-memory.ts                              (Bun.gc(true))
@@ -9,22 +9,26 @@
  *
  * For 20, 200 and 2,000 rows: sessions of a fresh table app (bench/table-page.ts) each load the page
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
- * render's calls and its inputs' seqs. The heap growth per session is set against the body HTML of
- * its current tree. A warm-up session of each size is made first and ended. Prints one line:
- * TABLE_MEMORY [{ rows, sessions, keptBytes, lazyKeptBytes, htmlBytes, estimatedBytes, floorBytes,
- * flatBytes, lazyEstimatedBytes }, …] (lazyKeptBytes: the same for the page with each row a
- * `Ui.lazy` part; estimatedBytes and lazyEstimatedBytes: what the tree budget counts for the
- * session of each, src/live/server/registry/tree-budget.ts;
- * floorBytes: the heap of the page's tree as its view builds it with an h that keeps its tag,
- * attribute bag and children and nothing else, one such tree per session: the least a library that
- * keeps a tree of objects per session can keep; flatBytes: the page kept as one flat list per
- * session, each element written as its tag, its attribute count, its names and values (a handler's
- * message as its JSON), its child count and then its children, texts as strings: what a kept form
- * that is not an object per element costs, ids and indexes aside).
+ * render's calls and its inputs' seqs. The heap growth per session, less a copy of its model (the
+ * app's, not the library's), is set against the body HTML of its current tree. Warm-up sessions of
+ * each size are made first, gone quiet and ended, so that the code the engine compiles for them is
+ * not counted. Prints one line: TABLE_MEMORY [{ rows, sessions,
+ * keptBytes, eachKeptBytes, idleBytes, htmlBytes, modelBytes, estimatedBytes, eachEstimatedBytes,
+ * floorBytes, flatBytes }, …]: keptBytes for keyed `Ui.h` rows, eachKeptBytes for rows listed with
+ * `Ui.each`; idleBytes: the same sessions of keyed `Ui.h` rows after their trees are dropped (as a
+ * quiet session's is), less their models; modelBytes: the heap of one model as the session holds
+ * it; estimatedBytes and eachEstimatedBytes: what the tree budget counts for each session
+ * (src/live/server/registry/tree-budget.ts); floorBytes: the heap of the page's tree as its view
+ * builds it with an h that keeps its tag, attribute bag and children and nothing else, one such
+ * tree per session: the least a library that keeps a tree of objects per session can keep;
+ * flatBytes: the page kept as one flat list per session, each element written as its tag, its
+ * attribute count, its names and values (a handler's message as its JSON), its child count and then
+ * its children, texts as strings: what a kept form that is not an object per element costs, ids
+ * and indexes aside.
  */
 import { render } from "../src/live/render.ts";
 import { cookiesOf } from "./live-app.ts";
-import { type H, initialTable, tableApp, tableLazyView, tablePage, tableView } from "./table-page.ts";
+import { type H, initialTable, keyedPageWith, tableApp, tableEachView, type TableModel, tableView, updateTable } from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
 
 const g = globalThis as {
@@ -52,16 +56,23 @@ const origin = "http://bench.test";
 const utf8 = new TextEncoder();
 
 async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Promise<void> {
+  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   const resp = await app.fetch(new Request(`${origin}/`));
   const html = await resp.text();
   const cookie = cookiesOf(resp);
   const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
-  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   for (let seq = 1; seq <= 10; seq++) {
     const row = (seq * 7) % rows;
     const id = ids[row]!;
     const value = String(1000 + seq);
-    const body = JSON.stringify({ page: "p", seq, msg: "SetQty", args: [row, value], handlerId: id, inputState: { [id]: { value, seq } } });
+    const body = JSON.stringify({
+      page: "p",
+      seq,
+      msg: "SetQty",
+      args: [row + 1, value],
+      handlerId: id,
+      inputState: { [id]: { value, seq } },
+    });
     const event = await app.fetch(
       new Request(`${origin}/_svc/event`, {
         method: "POST",
@@ -77,12 +88,13 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
 /** A node of the floor's tree: what the view passed to its h, kept as it is. */
 type BareNode = { readonly tag: string; readonly attrs: unknown; readonly children: readonly unknown[] };
 const bareH: H<BareNode> = (tag, attrs, ...children) => ({ tag, attrs, children });
+const keyBare = (key: number, node: BareNode): BareNode => ({ ...node, attrs: { ...(node.attrs as object), "svc-key": key } });
 
 /** The heap per page of `count` trees of the page at `rows` rows, built by `bareH` and kept (the model's rows are shared). */
 async function floorBytes(rows: number, count: number): Promise<number> {
   const model = initialTable(rows);
   const before = await heapUsed();
-  const kept = Array.from({ length: count }, () => tablePage(bareH, model));
+  const kept = Array.from({ length: count }, () => keyedPageWith(bareH, model, keyBare));
   const after = await heapUsed();
   if (kept.length !== count) throw new Error("the floor's trees were not kept");
   return (after - before) / count;
@@ -103,13 +115,18 @@ const flatH: H<FlatWriter> = (tag, attrs, ...children) => (out) => {
   for (const child of children) typeof child === "string" ? out.push(child) : child(out);
 };
 
+const keyFlat = (key: number, node: FlatWriter): FlatWriter => (out) => {
+  out.push("svc-key", key);
+  node(out);
+};
+
 /** The heap per page of `count` pages at `rows` rows, each kept as one flat list (the model's rows are shared, as for the floor). */
 async function flatBytes(rows: number, count: number): Promise<number> {
   const model = initialTable(rows);
   const before = await heapUsed();
   const kept = Array.from({ length: count }, () => {
     const out: unknown[] = [];
-    tablePage(flatH, model)(out);
+    keyedPageWith(flatH, model, keyFlat)(out);
     return out.slice(); // at its final length: a list grown by pushes keeps room it does not use
   });
   const after = await heapUsed();
@@ -122,51 +139,85 @@ export type TableMemory = {
   rows: number;
   sessions: number;
   keptBytes: number;
-  lazyKeptBytes: number;
+  eachKeptBytes: number;
+  idleBytes: number;
   htmlBytes: number;
+  modelBytes: number;
   estimatedBytes: number;
-  lazyEstimatedBytes: number;
+  eachEstimatedBytes: number;
   floorBytes: number;
   flatBytes: number;
 };
 
-/** The heap per session of `sessions` active sessions of an app of the page at `rows` rows; `app` is closed after. */
-async function keptPerSession(app: ReturnType<typeof tableApp>, rows: number, sessions: number): Promise<number> {
-  await activeSession(app, rows);
+/** What the sessions of one app cost: kept (active), idle, and the tree budget's estimate. */
+type Measured = { kept: number; idle: number; estimated: number; htmlBytes: number };
+
+/**
+ * The heap per session of `sessions` active sessions of an app of `view` at `rows` rows, the tree
+ * budget's estimate of each and the bytes of its HTML; then the heap per session once every
+ * session has gone quiet and the app's sweep has dropped its tree (and the frames and renames it
+ * kept for its streams), as a quiet session's are.
+ */
+async function perSession(view: typeof tableView, rows: number, sessions: number): Promise<Measured> {
+  let now = Date.now();
+  // Every tree kept: what an active session costs, not what a bound leaves of it.
+  const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER, now: () => now, treeIdleMs: 1_000 }, view);
+  // Warm-up sessions, ended: the code the engine compiles for the first sessions is not theirs.
+  for (let i = 0; i < Math.min(sessions, 20); i++) await activeSession(app, rows);
+  now += 2_000;
+  app.sessions.sweep();
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
   for (let i = 0; i < sessions; i++) await activeSession(app, rows);
   const after = await heapUsed();
-  for (const s of app.sessions.all()) if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
-  return (after - before) / sessions;
+  let htmlBytes = 0;
+  let estimated = 0;
+  for (const s of app.sessions.all()) {
+    if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
+    htmlBytes += utf8.encode(render(s.currentTree())).length;
+    estimated += s.treeBytes;
+  }
+  now += 2_000;
+  app.sessions.sweep();
+  for (const s of app.sessions.all()) if (s.hasTree) throw new Error("a quiet session kept its tree");
+  const idle = await heapUsed();
+  app.close();
+  return {
+    kept: (after - before) / sessions,
+    idle: (idle - before) / sessions,
+    estimated: estimated / sessions,
+    htmlBytes: htmlBytes / sessions,
+  };
+}
+
+/** The heap of one model as a session holds it after its ten events (its own rows array, ten new rows). */
+async function modelBytes(rows: number, count: number): Promise<number> {
+  const before = await heapUsed();
+  const kept = Array.from({ length: count }, () => {
+    let model: TableModel = initialTable(rows);
+    for (let seq = 1; seq <= 10; seq++) model = updateTable(model, "SetQty", [((seq * 7) % rows) + 1, String(1000 + seq)]);
+    return model;
+  });
+  const after = await heapUsed();
+  if (kept.length !== count) throw new Error("the models were not kept");
+  return (after - before) / count;
 }
 
 const results: TableMemory[] = [];
 for (const [rows, sessions] of [[20, 200], [200, 40], [2000, 6]] as const) {
-  // Every tree kept: what an active session costs, not what a bound leaves of it.
-  const everyTree = { maxTreeBytes: Number.MAX_SAFE_INTEGER };
-  const app = tableApp(rows, everyTree);
-  const keptBytes = await keptPerSession(app, rows, sessions);
-  let htmlBytes = 0;
-  let estimatedBytes = 0;
-  for (const s of app.sessions.all()) {
-    htmlBytes += utf8.encode(render(s.currentTree())).length;
-    estimatedBytes += s.treeBytes;
-  }
-  app.close();
-  const lazyApp = tableApp(rows, everyTree, tableLazyView);
-  const lazyKeptBytes = await keptPerSession(lazyApp, rows, sessions);
-  let lazyEstimatedBytes = 0;
-  for (const s of lazyApp.sessions.all()) lazyEstimatedBytes += s.treeBytes;
-  lazyApp.close();
+  const model = await modelBytes(rows, sessions);
+  const keyed = await perSession(tableView, rows, sessions);
+  const each = await perSession(tableEachView, rows, sessions);
   results.push({
     rows,
     sessions,
-    keptBytes,
-    lazyKeptBytes,
-    htmlBytes: htmlBytes / sessions,
-    estimatedBytes: estimatedBytes / sessions,
-    lazyEstimatedBytes: lazyEstimatedBytes / sessions,
+    keptBytes: keyed.kept - model,
+    eachKeptBytes: each.kept - model,
+    idleBytes: keyed.idle - model,
+    htmlBytes: keyed.htmlBytes,
+    modelBytes: model,
+    estimatedBytes: keyed.estimated,
+    eachEstimatedBytes: each.estimated,
     floorBytes: await floorBytes(rows, sessions),
     flatBytes: await flatBytes(rows, sessions),
   });

@@ -1,30 +1,32 @@
 /**
- * The table page of bench/table.bench.ts, defined once for both sides: a table of rows,
- * each with a number input, a checkbox and a computed total, under an edit counter. One event
- * edits one row (a new quantity typed into its input).
+ * The table page of bench/table.bench.ts, defined once for both sides: a table of keyed rows of five
+ * cells (a label, a price, a number input, a checkbox and a computed total), under an edit counter,
+ * as the README and docs/live-apps.md teach lists. One event edits one row (a new quantity typed
+ * into its input).
  *
- * `tablePage(h, model)` is written against a hyperscript function, and each side passes its own:
+ * `tablePage(h, model, rowOf)` is written against a hyperscript function, and each side passes its own:
  *
- *   ours       `Ui.h` in a live app (src/live/server/app/app.ts), served at POST /_svc/event
+ *   ours       `Ui.h` in a live app (src/live/server/app/app.ts), served at POST /_svc/event, its rows
+ *              keyed with `Ui.keyed` ("ours"), listed with `Ui.each` ("ours-each"), or placed by
+ *              index without keys ("ours-unkeyed", for keyed against unkeyed)
  *   hono/html  an `h` that writes each element with hono/html's `html` template and its escaping
- *   hono/jsx   hono/jsx's `jsx`, rendered with toString
  *
  * The peers are the whole-page architecture (Turbo 8 morphing, htmx with idiomorph, Livewire): a
  * Hono route that parses the event's JSON, applies the same `update`, and answers the whole page
  * as HTML. Their handlers are written as `data-on-<kind>` attributes holding the message as JSON,
- * which is what such a page needs to post the event back.
+ * which is what such a page needs to post the event back, and their rows carry the key as the
+ * attribute ours writes (`svc-key`), so both pages are the same markup.
  */
 import { Hono } from "hono";
 import { html, raw } from "hono/html";
 import { escapeToBuffer } from "hono/utils/html";
-import { jsx } from "hono/jsx";
 import type { JsonValue } from "../src/json.ts";
 import { app as liveApp, type LiveAppOptions } from "../src/live/server/mod.ts";
 import type { LiveApp } from "../src/live/server/app/app.ts";
 import { Ui } from "../src/ui/mod.ts";
 import type { UiElement } from "../src/ui/node.ts";
 
-export type Row = { readonly qty: number; readonly price: number; readonly done: boolean };
+export type Row = { readonly id: number; readonly qty: number; readonly price: number; readonly done: boolean };
 export type TableModel = { readonly edits: number; readonly rows: readonly Row[] };
 
 /** The handler props the page uses (ours reads them as handlers; the peers write them as data attributes). */
@@ -35,28 +37,32 @@ export type H<N> = (tag: string, attrs: PageAttrs, ...children: (N | string)[]) 
 export function initialTable(rows: number): TableModel {
   return {
     edits: 0,
-    rows: Array.from({ length: rows }, (_, i) => ({ qty: (i * 7) % 10, price: 100 + ((i * 37) % 900), done: i % 3 === 0 })),
+    rows: Array.from({ length: rows }, (_, i) => ({ id: i + 1, qty: (i * 7) % 10, price: 100 + ((i * 37) % 900), done: i % 3 === 0 })),
   };
 }
 
 const cents = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
 
-/** A row of the page: a `tr` of four cells. */
-export type RowOf<N> = (h: H<N>, row: Row, i: number) => N;
+/** A row of the page: the rows of all of them, as each side lists them. */
+export type RowsOf<N> = (h: H<N>, rows: readonly Row[]) => (N | string)[];
 
-export function tableRow<N>(h: H<N>, row: Row, i: number): N {
+const NO_ATTRS: PageAttrs = {};
+
+/** A row: a `tr` of five cells; `attrs` are the `tr`'s (the peers' key attribute). */
+export function tableRow<N>(h: H<N>, row: Row, attrs: PageAttrs = NO_ATTRS): N {
   return h(
     "tr",
-    {},
-    h("td", {}, `item ${i + 1}`),
-    h("td", {}, h("input", { type: "number", name: `qty-${i}`, value: String(row.qty), onInput: ["SetQty", i] })),
-    h("td", {}, h("input", { type: "checkbox", name: `done-${i}`, checked: row.done, onChange: ["Toggle", i] })),
+    attrs,
+    h("td", {}, `item ${row.id}`),
+    h("td", { class: "price" }, cents(row.price)),
+    h("td", {}, h("input", { type: "number", name: `qty-${row.id}`, value: String(row.qty), onInput: ["SetQty", row.id] })),
+    h("td", {}, h("input", { type: "checkbox", name: `done-${row.id}`, checked: row.done, onChange: ["Toggle", row.id] })),
     h("td", { class: "total" }, cents(row.qty * row.price)),
   );
 }
 
-/** The page; `rowOf` writes each row (`tableRow`, or the same row through `Ui.lazy`). */
-export function tablePage<N>(h: H<N>, model: TableModel, rowOf: RowOf<N> = tableRow): N {
+/** The page; `rowsOf` lists the rows (keyed, with `Ui.each`, or by index). */
+export function tablePage<N>(h: H<N>, model: TableModel, rowsOf: RowsOf<N>): N {
   return h(
     "main",
     { class: "orders" },
@@ -64,15 +70,24 @@ export function tablePage<N>(h: H<N>, model: TableModel, rowOf: RowOf<N> = table
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, "item"), h("th", {}, "qty"), h("th", {}, "done"), h("th", {}, "total"))),
-      h("tbody", {}, ...model.rows.map((row, i) => rowOf(h, row, i))),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", {}, "item"), h("th", {}, "price"), h("th", {}, "qty"), h("th", {}, "done"), h("th", {}, "total")),
+      ),
+      h("tbody", {}, ...rowsOf(h, model.rows)),
     ),
   );
 }
 
+/** The index of the row with this id: rows keep their ids in order, so it is looked up where it was put. */
+function rowIndex(rows: readonly Row[], id: number): number {
+  return rows[id - 1]?.id === id ? id - 1 : rows.findIndex((row) => row.id === id);
+}
+
 /** The page's update, shared by both sides. */
 export function updateTable(model: TableModel, msg: string, args: readonly JsonValue[]): TableModel {
-  const i = Number(args[0]);
+  const i = rowIndex(model.rows, Number(args[0]));
   const row = model.rows[i];
   if (row === undefined) return model;
   let next: Row;
@@ -94,19 +109,41 @@ export function updateTable(model: TableModel, msg: string, args: readonly JsonV
  */
 const uiH = Ui.h as unknown as H<UiElement>;
 
+/** Rows keyed with `Ui.keyed(row.id, tr(...))`, as docs/live-apps.md teaches without `Ui.each`. */
+const keyedRows: RowsOf<UiElement> = (h, rows) => rows.map((row) => Ui.keyed(row.id, tableRow(h, row)));
+/** One row of ours, as `Ui.each` calls it: a function of its row alone, defined once. */
+const eachRow = (row: Row): UiElement => tableRow(uiH, row);
+const rowKey = (row: Row) => row.id;
+/** Rows listed with `Ui.each` (docs/live-apps.md#lists). */
+const eachRows: RowsOf<UiElement> = (_h, rows) => Ui.each(rows, rowKey, eachRow);
+/** Rows placed by index, without keys: what keyed rows are set against. */
+const unkeyedRows: RowsOf<UiElement> = (h, rows) => rows.map((row) => tableRow(h, row));
+
+/** The page with plain keyed `Ui.h` rows. */
 export function tableView(model: TableModel): UiElement {
-  return tablePage(uiH, model);
+  return tablePage(uiH, model, keyedRows);
 }
 
-/** One row of ours, as `Ui.lazy` calls it: its arguments are the row and its index. */
-const lazyRow = (row: Row, i: number): UiElement => tableRow(uiH, row, i);
+/** The page with its rows listed with `Ui.each`. */
+export function tableEachView(model: TableModel): UiElement {
+  return tablePage(uiH, model, eachRows);
+}
+
+/** The page with its rows placed by index. */
+export function tableUnkeyedView(model: TableModel): UiElement {
+  return tablePage(uiH, model, unkeyedRows);
+}
+
+/** The views of ours, by the name the bench gives them. */
+export const VIEWS = { ours: tableView, "ours-each": tableEachView, "ours-unkeyed": tableUnkeyedView } as const;
+export type OursKind = keyof typeof VIEWS;
 
 /**
- * The page with each row a `Ui.lazy` part of its row and index (docs/live-apps.md): a row whose
- * arguments are those of the previous render is that render's element, and its calls are not made.
+ * The keyed page written against any `h` (the view's floor: bench/table.bench.ts runs it with an
+ * `h` that keeps nothing); `keyed` is what the side does with a key (ours: `Ui.keyed`).
  */
-export function tableLazyView(model: TableModel): UiElement {
-  return tablePage(uiH, model, (_h, row, i) => Ui.lazy(lazyRow, row, i));
+export function keyedPageWith<N>(h: H<N>, model: TableModel, keyed: (key: number, node: N) => N): N {
+  return tablePage(h, model, (hh, rows) => rows.map((row) => keyed(row.id, tableRow(hh, row))));
 }
 
 export function tableApp(rows: number, options: LiveAppOptions = {}, view = tableView): LiveApp<TableModel> {
@@ -115,18 +152,6 @@ export function tableApp(rows: number, options: LiveAppOptions = {}, view = tabl
 
 // ---------------------------------------------------------------------------------------------
 // The peers: the whole page again on every event
-
-/** A handler prop (`onInput`) as the peer writes it: `data-on-input`. */
-function peerAttrs(attrs: PageAttrs): [string, string][] {
-  const out: [string, string][] = [];
-  for (const name in attrs) {
-    const value = attrs[name];
-    if (value === undefined || value === false) continue;
-    if (name.startsWith("on")) out.push([`data-on-${name.slice(2).toLowerCase()}`, JSON.stringify(value)]);
-    else out.push([name, value === true ? "" : String(value)]);
-  }
-  return out;
-}
 
 const VOID = new Set(["input"]);
 
@@ -164,7 +189,7 @@ const htmlH: H<HtmlNode> = (tag, attrs, ...children) => {
  * the calibration of the peer above (same markup).
  */
 export function handWrittenHtmlPage(model: TableModel): string {
-  const on = (msg: string, i: number) => JSON.stringify([msg, i]);
+  const on = (msg: string, id: number) => JSON.stringify([msg, id]);
   return String(
     html`
       <main class="orders">
@@ -173,18 +198,23 @@ export function handWrittenHtmlPage(model: TableModel): string {
           <thead>
             <tr>
               <th>item</th>
+              <th>price</th>
               <th>qty</th>
               <th>done</th>
               <th>total</th>
             </tr>
           </thead>
           <tbody>${model.rows.map(
-            (row, i) =>
+            (row) =>
               html`
-                <tr>
-                  <td>item ${i + 1}</td>
-                  <td><input type="number" name="qty-${i}" value="${row.qty}" data-on-input="${on("SetQty", i)}"></td>
-                  <td><input type="checkbox" name="done-${i}"${row.done ? raw(' checked=""') : ""} data-on-change="${on("Toggle", i)}"></td>
+                <tr svc-key="${row.id}">
+                  <td>item ${row.id}</td>
+                  <td class="price">${cents(row.price)}</td>
+                  <td><input type="number" name="qty-${row.id}" value="${row.qty}" data-on-input="${on("SetQty", row.id)}"></td>
+                  <td><input type="checkbox" name="done-${row.id}"${row.done ? raw(' checked=""') : ""} data-on-change="${on(
+                    "Toggle",
+                    row.id,
+                  )}"></td>
                   <td class="total">${cents(row.qty * row.price)}</td>
                 </tr>
               `,
@@ -195,22 +225,19 @@ export function handWrittenHtmlPage(model: TableModel): string {
   );
 }
 
-type JsxNode = ReturnType<typeof jsx>;
-
-/** hono/jsx: `jsx(tag, props, ...children)`, the function its JSX compiles to. */
-const jsxH: H<JsxNode> = (tag, attrs, ...children) => jsx(tag, Object.fromEntries(peerAttrs(attrs)), ...(children as never[]));
-
 /** The document around a peer's page, as plain HTML (no client script: the peer's is cached too). */
 export function peerDocument(body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>svc</title></head><body>${body}</body></html>`;
 }
 
-/** The peers: the page defined once rendered through hono/html and hono/jsx, and the hand-written template (info). */
-export type PeerKind = "hono/html" | "hono/jsx" | "hono/html, hand-written template per row";
+/** The peers: the page defined once rendered through hono/html, and the hand-written template (info). */
+export type PeerKind = "hono/html" | "hono/html, hand-written template per row";
+
+/** The peer's rows: each `tr` with its key as the attribute ours writes. */
+const peerRows: RowsOf<HtmlNode> = (h, rows) => rows.map((row) => tableRow(h, row, { "svc-key": row.id }));
 
 export function renderPeerPage(kind: PeerKind, model: TableModel): string {
-  if (kind === "hono/html") return String(tablePage(htmlH, model));
-  if (kind === "hono/jsx") return String(tablePage(jsxH, model));
+  if (kind === "hono/html") return String(tablePage(htmlH, model, peerRows));
   return handWrittenHtmlPage(model);
 }
 

@@ -6,6 +6,7 @@
 import process from "node:process";
 import { cookiesOf } from "./live-app.ts";
 import { idsOf } from "./page-ids.ts";
+import type { UiElement } from "../src/ui/node.ts";
 import { initialTable, type TableModel, tableView } from "./table-page.ts";
 
 export const origin = "http://bench.test";
@@ -25,12 +26,13 @@ export type Tab = {
   model: TableModel;
 };
 
-export async function openTab(fetch: Fetch, rows: number, page: string): Promise<Tab> {
+/** Opens a tab of an app of `view` (ids differ between the keyed and the unkeyed page). */
+export async function openTab(fetch: Fetch, rows: number, page: string, view: (model: TableModel) => UiElement = tableView): Promise<Tab> {
   const resp = await fetch(new Request(`${origin}/`));
   const html = await resp.text();
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
   // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
-  const qtyIds = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
+  const qtyIds = idsOf(view(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
   return {
     cookie: cookiesOf(resp),
@@ -59,7 +61,7 @@ export function oursRequest(tab: Tab): Request {
     page: tab.page,
     seq,
     msg: "SetQty",
-    args: [row, value],
+    args: [tab.model.rows[row]!.id, value],
     handlerId: id,
     inputState: { [id]: { value, seq } },
   });
@@ -84,12 +86,59 @@ export async function openPeerTab(fetch: Fetch, rows: number): Promise<PeerTab> 
 export function peerRequest(tab: PeerTab, rows: number): Request {
   const row = tab.edited++ % rows;
   const value = String(tab.model.rows[row]!.qty + 1 + Math.floor(tab.edited / rows));
-  const body = JSON.stringify({ msg: "SetQty", args: [row, value] });
+  const body = JSON.stringify({ msg: "SetQty", args: [tab.model.rows[row]!.id, value] });
   return new Request(`${origin}/event`, {
     method: "POST",
     body,
     headers: { Cookie: tab.cookie, "Content-Type": "application/json", "Content-Length": String(body.length) },
   });
+}
+
+/**
+ * Opens a tab's event stream (`?page=`, as the client does) and reads it to its end, as a browser
+ * would; `seqs` collects the seqs of the frames it carries.
+ */
+export async function openStream(fetch: Fetch, tab: Tab): Promise<{ seqs: number[]; close(): void }> {
+  const url = `${origin}/_svc/subscribe?after=0&page=${encodeURIComponent(tab.page)}`;
+  const resp = await fetch(new Request(url, { headers: { Cookie: tab.cookie, "X-Svc-Csrf": tab.csrf } }));
+  if (resp.status !== 200 || resp.body === null) throw new Error(`subscribe answered ${resp.status}`);
+  const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+  const seqs: number[] = [];
+  let pending = "";
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      pending += value;
+      let end: number;
+      while ((end = pending.indexOf("\n\n")) >= 0) {
+        const frame = pending.slice(0, end);
+        pending = pending.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        if (data !== undefined) seqs.push((JSON.parse(data) as { seq: number }).seq);
+      }
+    }
+  })();
+  return { seqs, close: () => void reader.cancel().catch(() => undefined) };
+}
+
+/**
+ * Opens a tab's event stream (`?page=`, as the client does) and reads its bytes as they come,
+ * without decoding them: what a server's socket would take off its hands, and nothing of the
+ * browser's own work counted in the server's CPU.
+ */
+export async function drainStream(fetch: Fetch, tab: Tab): Promise<{ close(): void }> {
+  const url = `${origin}/_svc/subscribe?after=0&page=${encodeURIComponent(tab.page)}`;
+  const resp = await fetch(new Request(url, { headers: { Cookie: tab.cookie, "X-Svc-Csrf": tab.csrf } }));
+  if (resp.status !== 200 || resp.body === null) throw new Error(`subscribe answered ${resp.status}`);
+  const reader = resp.body.getReader();
+  void (async () => {
+    for (;;) {
+      const { done } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+    }
+  })();
+  return { close: () => void reader.cancel().catch(() => undefined) };
 }
 
 /** CPU (user + system) in µs so far. */
@@ -108,4 +157,17 @@ export async function events(fetch: Fetch, make: () => Request, count: number): 
     bytes += (await resp.arrayBuffer()).byteLength;
   }
   return { cpu: (cpuMicros() - start) / count, bytes: bytes / count };
+}
+
+/** Runs `count` events made by `make` through `fetch`; returns the CPU µs of each. */
+export async function eventCpus(fetch: Fetch, make: () => Request, count: number): Promise<number[]> {
+  const cpu: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = cpuMicros();
+    const resp = await fetch(make());
+    if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
+    await resp.arrayBuffer();
+    cpu.push(cpuMicros() - start);
+  }
+  return cpu;
 }

@@ -32,7 +32,8 @@ async function registerTypeScript() {
 async function run() {
   if (!native) await registerTypeScript();
   const cli = installed ? await import("../dist/cli/main.js") : await import("../src/cli/main.ts");
-  process.exitCode = await cli.main(process.argv.slice(2));
+  // Exit, not just set the code: a module `doctor` imported may hold timers or sockets open.
+  process.exit(await cli.main(process.argv.slice(2)));
 }
 
 run().catch((error) => {

@@ -11,6 +11,7 @@ import {
   ACK_HEADER,
   type Answer,
   answerOf,
+  APP_ERROR,
   CSRF_HEADER,
   EVENT_PATH,
   type EventEntry,
@@ -26,6 +27,7 @@ import {
 } from "../src/protocol/mod.ts";
 import { type Boot, DEFAULTS, type Host } from "./host.ts";
 import { fetchWithin, resendable, resendDelayMs, type ResendDelays } from "./resend.ts";
+import { type AppErrorReport, isReport } from "./overlay.ts";
 import type { Frame } from "./order.ts";
 
 /** How often a session-rotating answer, or a failed resync, is retried before giving up. */
@@ -56,6 +58,8 @@ export type TransportHooks = {
   /** A reply's frame; `clamp` is the largest client seq it can acknowledge. */
   readonly receive: (frame: Omit<Frame, "clamp">, clamp: number) => void;
   readonly log: (message: string) => void;
+  /** A development server reported an app error: show it. */
+  readonly appError: (report: AppErrorReport) => void;
   /** A request went unanswered and will be sent again (the reconnecting state, client/reconnecting.ts). */
   readonly failed?: (request: object) => void;
   /** That request was answered, or given up with the page. */
@@ -199,6 +203,15 @@ export class Transport {
   private async refused(body: EventBody, resp: Response): Promise<void> {
     const detail = await resp.text().catch(() => "");
     this.hooks.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
+    if (resp.headers.get(STATUS_HEADER) !== APP_ERROR) return;
+    let report: unknown;
+    try {
+      report = (JSON.parse(detail) as { report?: unknown }).report;
+    } catch {
+      return;
+    }
+    // Only a server in development sends a report (docs/live-apps.md#mistakes-are-loud-in-development).
+    if (isReport(report)) this.hooks.appError(report);
   }
 
   private async readFrame(resp: Response, clamp: number): Promise<void> {

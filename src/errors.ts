@@ -46,8 +46,16 @@ export type ErrorCode =
 
 /** The one error type of every `Result`: a stable `code` to branch on and a message for people that never holds a token, password or secret. */
 export class SvcError extends Error {
+  /** Always "SvcError". */
   override readonly name = "SvcError";
+  /**
+   * An error with its code and message.
+   *
+   * @param code the stable code callers branch on
+   * @param message what happened, for people; never a token, password or secret
+   */
   constructor(
+    /** The stable code callers branch on. */
     readonly code: ErrorCode,
     message: string,
   ) {

@@ -1,6 +1,7 @@
 /**
  * Result and Task (a Promise of a Result): expected failures are values, never exceptions
- * (CONTRIBUTING.md#conventions). `Result` is both the type and a small namespace of helpers.
+ * (CONTRIBUTING.md#conventions). The package exports `Result` and `Task` as both the type and a
+ * namespace of these helpers (src/result-namespaces.ts).
  */
 import { type ErrorCode, SvcError } from "./errors.ts";
 
@@ -15,6 +16,7 @@ export type Task<A> = Promise<Result<A>>;
 
 /** A successful `Result`. */
 export function ok<A>(value: A): Ok<A>;
+/** A successful `Result` with no value. */
 export function ok(): Ok<void>;
 export function ok<A>(value?: A): Ok<A | undefined> {
   return { ok: true, value };
@@ -22,6 +24,7 @@ export function ok<A>(value?: A): Ok<A | undefined> {
 
 /** A failed `Result`, from a code and message or an `SvcError`. */
 export function err(code: ErrorCode, message: string): Err;
+/** A failed `Result` carrying `error`. */
 export function err(error: SvcError): Err;
 export function err(codeOrError: ErrorCode | SvcError, message?: string): Err {
   const error = codeOrError instanceof SvcError ? codeOrError : new SvcError(codeOrError, message ?? codeOrError);
@@ -71,6 +74,3 @@ export function attempt<A>(work: () => A, code: ErrorCode, message: string): Res
     return err(code, message);
   }
 }
-
-export const Result = { ok, err, map, andThen, mapErr, unwrapOr } as const;
-export const Task = { andThenResult, andThen: andThenTask } as const;

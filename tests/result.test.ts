@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { andThen, andThenResult, err, map, ok, Result, Task, unwrapOr } from "../src/result.ts";
+import { andThen, andThenResult, err, map, ok, unwrapOr } from "../src/result.ts";
+import { Result, Task } from "../src/result-namespaces.ts";
 import { SvcError } from "../src/errors.ts";
 
 test("ok and err build the two Result shapes, err carrying a SvcError with a stable code", () => {

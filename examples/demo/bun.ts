@@ -17,5 +17,12 @@ const { demo, config, notes } = startDemo((name) => Bun.env[name], (name, value)
 
 // A replica being stopped drains without cutting a request, hands its sessions over and exits
 // (docs/deployment.md#draining).
-const server = demo.graceful.attach(Bun.serve({ port: config.port, fetch: demo.fetch }));
+let server: { port: number };
+try {
+  server = demo.graceful.attach(Bun.serve({ port: config.port, fetch: demo.fetch }));
+} catch (error) {
+  if (!/EADDRINUSE|in use/i.test(`${(error as { code?: string }).code} ${(error as Error).message}`)) throw error;
+  console.error(`port ${config.port} is already in use; set PORT to another port (PORT=8788 bun examples/demo/bun.ts)`);
+  process.exit(1);
+}
 console.log(banner(`http://localhost:${server.port}`, notes));

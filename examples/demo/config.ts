@@ -3,7 +3,7 @@
  *
  *   SVC_AUTH_TOKEN_SECRET   the HMAC secret, at least 32 bytes. In development, when it is unset,
  *                           the entry file fills in a random one for this process (sessions end
- *                           with the process); with the production gate on (ENV=production) the
+ *                           with the process); with the production gate on (NODE_ENV or ENV=production) the
  *                           app refuses to start without one.
  *   DATABASE_URL            Postgres (postgres://…); unset: SQLite in ./demo.db
  *   SVC_DEMO_BCRYPT_COST    bcrypt cost of new passwords; default 12 (the tests use 4)

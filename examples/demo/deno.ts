@@ -10,6 +10,7 @@ type DenoApi = {
     options: { port: number; onListen: (addr: { port: number }) => void },
     handler: (req: Request) => Response | Promise<Response>,
   ): object;
+  exit(code: number): never;
 };
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
@@ -23,6 +24,12 @@ const { demo, config, notes } = startDemo((name) => Deno.env.get(name), (name, v
 
 // A replica being stopped drains without cutting a request, hands its sessions over and exits
 // (docs/deployment.md#draining).
-demo.graceful.attach(
-  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch),
-);
+try {
+  demo.graceful.attach(
+    Deno.serve({ port: config.port, onListen: ({ port }) => console.log(banner(`http://localhost:${port}`, notes)) }, demo.fetch),
+  );
+} catch (error) {
+  if ((error as Error).name !== "AddrInUse") throw error;
+  console.error(`port ${config.port} is already in use; set PORT to another port (PORT=8788 deno run -A examples/demo/deno.ts)`);
+  Deno.exit(1);
+}

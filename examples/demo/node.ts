@@ -8,6 +8,11 @@ const { demo, config, notes } = startDemo((name) => process.env[name], (name, va
 
 // A replica being stopped (a deploy, a scale-down, SIGTERM or Ctrl-C) drains without cutting a
 // request, hands its sessions over and exits (docs/deployment.md#draining).
-demo.graceful.attach(
+const server = demo.graceful.attach(
   serve({ fetch: demo.fetch, port: config.port }, (info) => console.log(banner(`http://localhost:${info.port}`, notes))),
 );
+server.on("error", (error) => {
+  if ((error as { code?: string }).code !== "EADDRINUSE") throw error;
+  console.error(`port ${config.port} is already in use; set PORT to another port (PORT=8788 npm start)`);
+  process.exit(1);
+});

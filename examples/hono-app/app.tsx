@@ -6,9 +6,18 @@
 import { Hono } from "hono";
 import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
-import { type AuthEnv, Live, type Secret, Server } from "svc-live";
+import { type AuthEnv, Each, Live, type Secret, Server } from "svc-live";
 
-type Todos = { user: string; draft: string; items: { id: number; text: string }[]; next: number };
+type Todo = { id: number; text: string };
+type Todos = { user: string; draft: string; items: Todo[]; next: number };
+// What update receives; in a project whose TSX declares them (docs/live-apps.md#typed-messages), the handler props are checked too.
+type TodoMessages = { Draft: [value: string]; Add: [fields: { readonly [name: string]: string }]; Remove: [id: number] };
+
+const TodoItem = (item: Todo) => (
+  <li>
+    {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
+  </li>
+);
 
 const TodoPage = ({ model }: { model: Todos }) => (
   <main>
@@ -18,24 +27,20 @@ const TodoPage = ({ model }: { model: Todos }) => (
       <button type="submit">Add</button>
     </form>
     <ul>
-      {model.items.map((item) => (
-        <li key={item.id}>
-          {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
-        </li>
-      ))}
+      <Each items={model.items} by={(item) => item.id} row={TodoItem} />
     </ul>
   </main>
 );
 
 export function createApp(secret: Secret) {
   const session = Server.slidingSession({ cookie: "sid", secret, windowSeconds: 900, maxLifetimeSeconds: 43_200 });
-  const todos = Live.app<Todos>(
+  const todos = Live.app<Todos, TodoMessages>(
     {
       // The session middleware in front verified the cookie: init sees its claims.
       init: ({ auth }) => ({ user: String(auth?.name ?? "someone"), draft: "", items: [], next: 1 }),
       update: (m, msg, args) =>
         msg === "Draft"
-          ? { ...m, draft: String(args[0] ?? "") }
+          ? { ...m, draft: args[0] }
           : msg === "Add" && m.draft.trim() !== ""
           ? { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 }
           : msg === "Remove"

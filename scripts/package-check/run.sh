@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The package as a user gets it: packs the tarball, checks its file list, installs it into fresh
+# The package as a user gets it: packs the tarball, checks its file list and that its Markdown
+# links only to files it holds (check-packed-links.mjs), installs it into fresh
 # projects outside the checkout and runs them under Node (no TypeScript loader, ESM and require()),
 # an esbuild bundle, a strict TypeScript consumer (moduleResolution node16 and bundler), Bun and Deno (npm:
 # specifiers); creates an app with `npx svc-live init` from the tarball and starts it with
@@ -21,6 +22,7 @@ step "npm pack"
 (cd "$repo" && npm pack --pack-destination "$work" --silent >/dev/null)
 tarball="$(ls "$work"/svc-live-*.tgz)"
 node "$here/check-tarball.mjs" "$tarball" "$here/expected-files.txt"
+node "$here/check-packed-links.mjs" "$tarball"
 
 step "manifests: package.json and jsr.json agree"
 node "$here/check-manifests.mjs" "$repo"

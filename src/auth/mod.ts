@@ -1,18 +1,10 @@
 /** svc-live/auth: Std.Auth (docs/auth.md). `Auth.x` mirrors the spec's operation names. */
-import {
-  closePasswordWorkers,
-  hashPassword,
-  hashPasswordCost,
-  hashPasswordCostSync,
-  hashPasswordSync,
-  verifyPassword,
-  verifyPasswordSync,
-} from "./password.ts";
-import { passwordStrength } from "./strength.ts";
-import { reissueSlidingToken, signSlidingToken, slidingTimes, verifySlidingToken } from "./sliding.ts";
-import { signToken, verifyToken } from "./token.ts";
-import { login, register, setRole } from "./users.ts";
-import { disableUser, enableUser, isDisabled, isRevoked, revokeUser, userAccessState } from "./revocation.ts";
+import * as passwords from "./password.ts";
+import * as strength from "./strength.ts";
+import * as slidingTokens from "./sliding.ts";
+import * as tokens from "./token.ts";
+import * as users from "./users.ts";
+import * as revocation from "./revocation.ts";
 
 export { MIN_SECRET_BYTES, Secret, SECRET_PLACEHOLDER } from "./secret.ts";
 export type { Claims, Jsonable } from "./claims.ts";
@@ -25,28 +17,29 @@ export type { AccessState } from "./revocation.ts";
 export type { UserIdInput } from "./user-id.ts";
 
 /** Passwords, tokens, sliding tokens, the users table and revocation: `Auth.signToken(...)`, `Auth.register(db, ...)` (docs/auth.md). */
-export const Auth = {
-  hashPassword,
-  hashPasswordCost,
-  verifyPassword,
-  hashPasswordSync,
-  hashPasswordCostSync,
-  verifyPasswordSync,
-  closePasswordWorkers,
-  passwordStrength,
-  signToken,
-  verifyToken,
-  signSlidingToken,
-  verifySlidingToken,
-  reissueSlidingToken,
-  slidingTimes,
-  register,
-  login,
-  setRole,
-  revokeUser,
-  disableUser,
-  enableUser,
-  userAccessState,
-  isRevoked,
-  isDisabled,
-} as const;
+// deno-lint-ignore no-namespace -- aliases: the API reference shows each member's own signature, text and example
+export namespace Auth {
+  export import hashPassword = passwords.hashPassword;
+  export import hashPasswordCost = passwords.hashPasswordCost;
+  export import verifyPassword = passwords.verifyPassword;
+  export import hashPasswordSync = passwords.hashPasswordSync;
+  export import hashPasswordCostSync = passwords.hashPasswordCostSync;
+  export import verifyPasswordSync = passwords.verifyPasswordSync;
+  export import closePasswordWorkers = passwords.closePasswordWorkers;
+  export import passwordStrength = strength.passwordStrength;
+  export import signToken = tokens.signToken;
+  export import verifyToken = tokens.verifyToken;
+  export import signSlidingToken = slidingTokens.signSlidingToken;
+  export import verifySlidingToken = slidingTokens.verifySlidingToken;
+  export import reissueSlidingToken = slidingTokens.reissueSlidingToken;
+  export import slidingTimes = slidingTokens.slidingTimes;
+  export import register = users.register;
+  export import login = users.login;
+  export import setRole = users.setRole;
+  export import revokeUser = revocation.revokeUser;
+  export import disableUser = revocation.disableUser;
+  export import enableUser = revocation.enableUser;
+  export import userAccessState = revocation.userAccessState;
+  export import isRevoked = revocation.isRevoked;
+  export import isDisabled = revocation.isDisabled;
+}

@@ -78,14 +78,30 @@ export function verifyPassword(password: string, hash: string): Task<boolean> {
   return input.ok ? verifyOffThread(input.value.password, input.value.hash) : Promise.resolve(input);
 }
 
+/**
+ * `hashPassword` on the calling thread: blocks it for the whole hash (about 0.2 s at the default
+ * cost), so for scripts and tests, not for a server answering requests.
+ *
+ * @returns Ok with the bcrypt hash, or Err `invalid_argument` for a password that is not a string or is longer than 72 bytes
+ */
 export function hashPasswordSync(password: string): Result<string> {
   return andThen(hashInput("hashPassword", password, DEFAULT_COST), (input) => ok(bcryptHash(input.password, input.cost)));
 }
 
+/**
+ * `hashPasswordCost` on the calling thread (see {@link hashPasswordSync}).
+ *
+ * @param cost bcrypt's cost, 4 to 31 (each step doubles the time)
+ */
 export function hashPasswordCostSync(password: string, cost: number): Result<string> {
   return andThen(hashInput("hashPasswordCost", password, cost), (input) => ok(bcryptHash(input.password, input.cost)));
 }
 
+/**
+ * `verifyPassword` on the calling thread (see {@link hashPasswordSync}).
+ *
+ * @returns Ok(true) when the password matches, Ok(false) when not, Err for a malformed hash
+ */
 export function verifyPasswordSync(password: string, hash: string): Result<boolean> {
   return andThen(verifyInput(password, hash), (input) => ok(bcryptVerify(input.password, input.hash)));
 }

@@ -50,15 +50,19 @@ export class Secret {
     return secret;
   }
 
+  /** The placeholder, never the key. */
   toString(): string {
     return SECRET_PLACEHOLDER;
   }
+  /** The placeholder, so JSON never holds the key. */
   toJSON(): string {
     return SECRET_PLACEHOLDER;
   }
+  /** The placeholder, in a template literal or a concatenation. */
   [Symbol.toPrimitive](): string {
     return SECRET_PLACEHOLDER;
   }
+  /** "Secret", for `Object.prototype.toString`. */
   get [Symbol.toStringTag](): string {
     return "Secret";
   }

@@ -21,6 +21,14 @@ export type SlidingParams = {
 /** The time claims of a sliding token, as read back from a verified payload. */
 export type SlidingTimes = { iat: number; exp: number; aexp: number; w: number };
 
+/**
+ * Signs a sliding token (docs/auth.md#sliding-tokens): valid for `windowSeconds` from now, and
+ * re-issuable on activity until `maxLifetimeSeconds` after its first issue.
+ *
+ * @param claims the token's claims; `sub` names the user
+ * @param params the window and the cap, positive whole seconds, the window not longer than the cap
+ * @returns Ok with the token, or Err `invalid_argument`, `sliding_window_too_long`, `secret_missing` or `secret_too_short`
+ */
 export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: SlidingParams, options?: ClockOptions): Result<string> {
   const { windowSeconds, maxLifetimeSeconds } = params ?? ({} as SlidingParams);
   if (!isPositiveWholeSeconds(windowSeconds) || !isPositiveWholeSeconds(maxLifetimeSeconds)) {

@@ -33,10 +33,17 @@ function getEstimator(): ZxcvbnFactory {
   return estimator;
 }
 
+/** The label of a zxcvbn score (0 to 4): 4 is strong, 2 and 3 fair, below weak. */
 export function labelForScore(score: number): StrengthLabel {
   return score >= 4 ? "strong" : score >= 2 ? "fair" : "weak";
 }
 
+/**
+ * How hard a password is to guess, estimated by zxcvbn on its first characters: "weak", "fair" or
+ * "strong" (docs/auth.md#passwords).
+ *
+ * @returns Ok with the label, or Err `invalid_argument` when `password` is not a string
+ */
 export function passwordStrength(password: string): Result<StrengthLabel> {
   const checked = expectString("passwordStrength", password);
   if (!checked.ok) return checked;

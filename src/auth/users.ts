@@ -57,7 +57,23 @@ function credentials(
   return ok({ db: handle.value, email: normal.value, password: password as string });
 }
 
-/** Creates a user; Err "email_taken", "bad_email", "empty_password", "password_too_long", "bad_cost" or "db_error". */
+/**
+ * Creates a user in the users table with a bcrypt hash of the password (docs/auth.md#users-table).
+ * The email is normalised (trimmed, lower-cased) and must be unique. Never rejects.
+ *
+ * @param db the database handle (`Db.open(url)`), whose schema `Db.migrate` has created
+ * @param options `cost`: bcrypt's cost for this hash; `role`: the user's role
+ * @returns Ok with the new user's id, or Err "email_taken", "bad_email", "empty_password",
+ *   "password_too_long", "bad_cost" or "db_error"
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * const created = await Auth.register(db, "ada@example.com", "correct horse battery staple");
+ * if (!created.ok && created.error.code === "email_taken") console.log("that email has an account");
+ * ```
+ */
 export async function register(db: Db, email: string, password: string, options?: RegisterOptions): Task<number> {
   const input = credentials("register", db, email, password);
   if (!input.ok) return input;
@@ -84,9 +100,27 @@ export async function register(db: Db, email: string, password: string, options?
 }
 
 /**
- * Authenticates; Err "bad_credentials" for an unknown email or a wrong password (same work for
- * both: login-timing.ts), "user_disabled" for a suspended account, checked before the password,
- * "bad_cost" for a cost option outside 4..31.
+ * Checks an email and password against the users table. An unknown email and a wrong password
+ * take the same work and give the same error, so the answer's timing does not tell them apart;
+ * a suspended account is refused before its password is checked. Never rejects.
+ *
+ * @returns Ok with the user's id, or Err "bad_credentials" (unknown email or wrong password),
+ *   "user_disabled", "bad_cost" (a cost option outside 4..31) or "db_error"
+ * @example
+ * ```ts
+ * import { Auth, Db, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const db = Db.open("file:app.db");
+ * const session = Server.slidingSession({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+ * const app = new Hono().use(session);
+ * app.post("/login", async (c) => {
+ *   const user = await Auth.login(db, await Server.formValue("email", c), await Server.formValue("password", c));
+ *   if (!user.ok) return c.text("wrong email or password", 401);
+ *   session.signIn(c, user.value);
+ *   return c.redirect("/", 303);
+ * });
+ * ```
  */
 export async function login(db: Db, email: string, password: string, options?: LoginOptions): Task<number> {
   const input = credentials("login", db, email, password);

@@ -51,14 +51,20 @@ export async function init(fs: FileSystem, dir: string, options: InitOptions = {
 }
 
 async function write(fs: FileSystem, target: string, options: InitOptions): Promise<InitDone> {
-  const root = fs.fromFileUrl(SVC_ROOT).replace(/[\\/]+$/, "");
-  const own = JSON.parse(await fs.readText(`${root}/package.json`)) as OwnPackage;
+  const root = rootOf(fs);
+  const own = await ownPackage(fs);
   // The versions svc-live is developed and tested with.
   const range = (name: string) => own.peerDependencies?.[name] ?? own.devDependencies?.[name] ?? "*";
   const files = await templates(fs, {
     name: appName(target),
     svc: options.svc ?? ((await checkout(fs, root)) ? `file:${root}` : `^${own.version}`),
-    versions: { hono: range("hono"), nodeServer: range("@hono/node-server"), tsx: range("tsx") },
+    versions: {
+      hono: range("hono"),
+      nodeServer: range("@hono/node-server"),
+      tsx: range("tsx"),
+      typescript: range("typescript"),
+      nodeTypes: range("@types/node"),
+    },
     secret: generateSecret(),
   });
   await fs.makeDir(target);
@@ -66,7 +72,18 @@ async function write(fs: FileSystem, target: string, options: InitOptions): Prom
   return { dir: target, files: Object.keys(files) };
 }
 
-type OwnPackage = {
+/** The folder svc-live runs from: its package, or a checkout of its repository. */
+function rootOf(fs: FileSystem): string {
+  return fs.fromFileUrl(SVC_ROOT).replace(/[\\/]+$/, "");
+}
+
+/** svc-live's own package.json: its version and the ranges it is developed with. */
+export async function ownPackage(fs: FileSystem): Promise<OwnPackage> {
+  return JSON.parse(await fs.readText(`${rootOf(fs)}/package.json`)) as OwnPackage;
+}
+
+/** The parts of svc-live's package.json that init and --version read. */
+export type OwnPackage = {
   readonly version: string;
   readonly peerDependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;

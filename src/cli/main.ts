@@ -5,13 +5,17 @@
  */
 import { parseCommandArgs } from "../runtime/args.ts";
 import { fileSystem } from "../runtime/fs.ts";
+import { turnServingOff } from "../runtime/no-serve.ts";
+import { LiveApp } from "../live/server/app/app.ts";
+import { watchBuiltApps } from "../live/server/app/watch.ts";
 import { doctor } from "./doctor.ts";
 import { desktopAppOf, runDesktop, windowOption } from "./desktop.ts";
-import { init } from "./init.ts";
+import { init, ownPackage } from "./init.ts";
 
 /** Where a command writes; console by default, captured in tests. */
 export type Io = { readonly out: (line: string) => void; readonly err: (line: string) => void };
 
+/** A command of the command line: its usage line, a one-line summary, and what runs it. */
 export type Command = {
   readonly usage: string;
   readonly summary: string;
@@ -46,16 +50,31 @@ async function doctorCommand(args: readonly string[], io: Io): Promise<number> {
   const path = fileSystem.resolve(positional[0]!);
   let source: string;
   let exports: Record<string, unknown>;
+  // Inspect, never serve: a server entry's serve() at import takes no port, and the apps its
+  // factory builds are seen as they are built (docs/live-apps.md#serving).
+  const built: LiveApp<unknown>[] = [];
+  const servingOn = turnServingOff();
+  const previous = watchBuiltApps((app) => app instanceof LiveApp && built.push(app));
   try {
     source = await fileSystem.readText(path);
     exports = (await import(new URL(`file://${path}`).href)) as Record<string, unknown>;
   } catch (error) {
     io.err(`svc-live doctor: cannot load ${positional[0]}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
+  } finally {
+    watchBuiltApps(previous);
+    servingOn();
   }
-  const findings = doctor({ exports, source, ...(prefix === undefined ? {} : { prefix }) });
+  const findings = doctor({ exports, source, built, ...(prefix === undefined ? {} : { prefix }) });
+  for (const app of built) app.close();
   for (const finding of findings) io.out(`${finding.level.toUpperCase().padEnd(5)} ${finding.check}: ${finding.message}`);
   return findings.some((finding) => finding.level === "error") ? 1 : 0;
+}
+
+/** `svc-live --version`: the installed package's version. */
+async function versionCommand(_args: readonly string[], io: Io): Promise<number> {
+  io.out((await ownPackage(fileSystem)).version);
+  return 0;
 }
 
 /** `svc-live desktop <app module> [--browser <path>] [--window auto|browser|native]`: runs the app in a window. */
@@ -90,11 +109,12 @@ async function desktopCommand(args: readonly string[], io: Io): Promise<number> 
   return 0;
 }
 
+/** The commands, by name; `main` dispatches to them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   init: { usage: "svc-live init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
   doctor: {
     usage: "svc-live doctor <app module> [--prefix <PREFIX>]",
-    summary: "check the secret, the production gate and the revocation gate's binding",
+    summary: "check the secret, the production gate and the revocation gate's binding, without serving",
     run: doctorCommand,
   },
   desktop: {
@@ -102,6 +122,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     summary: "run a live app as a desktop application, in a window of its own",
     run: desktopCommand,
   },
+  version: { usage: "svc-live --version", summary: "print the version of svc-live", run: versionCommand },
 };
 
 function usageError(io: Io, problem: string, command: Command): number {
@@ -109,6 +130,7 @@ function usageError(io: Io, problem: string, command: Command): number {
   return 2;
 }
 
+/** The usage text: every command with its summary. */
 export function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
   return [
@@ -121,7 +143,8 @@ export function usage(): string {
 
 /** Runs the command named by args[0]; returns the process exit code. */
 export async function main(args: readonly string[], io: Io = consoleIo): Promise<number> {
-  const [name, ...rest] = args;
+  const [given, ...rest] = args;
+  const name = given === "--version" || given === "-v" ? "version" : given;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     io.out(usage());
     return name === undefined ? 2 : 0;

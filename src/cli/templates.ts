@@ -1,7 +1,8 @@
 /**
  * The files `svc-live init` writes: a minimal live app (a counter and a name input), its .env loader,
  * a server for Node, Bun and Deno with its launcher and bunfig.toml, a README and .gitignore (text
- * files in ./template, with {{name}} filled in), and package.json, deno.json and .env, built here.
+ * files in ./template, with {{name}} filled in), and package.json, deno.json, tsconfig.json and .env,
+ * built here.
  */
 import type { FileSystem } from "../runtime/fs.ts";
 
@@ -10,12 +11,22 @@ export type TemplateInput = {
   readonly name: string;
   /** The dependency specifier for svc-live, e.g. "^0.1.0" or "file:/path/to/svc-live". */
   readonly svc: string;
-  /** Version ranges for the app's other dependencies: Hono (svc-live's peer), the Node server and loader. */
-  readonly versions: { readonly hono: string; readonly nodeServer: string; readonly tsx: string };
+  /**
+   * Version ranges for the app's other dependencies: Hono (svc-live's peer), the Node server and
+   * loader, and the type checker with Node's types.
+   */
+  readonly versions: {
+    readonly hono: string;
+    readonly nodeServer: string;
+    readonly tsx: string;
+    readonly typescript: string;
+    readonly nodeTypes: string;
+  };
   /** The value of SVC_AUTH_TOKEN_SECRET for .env. */
   readonly secret: string;
 };
 
+/** One file init writes: its text, and its mode where it matters (.env is the owner's only). */
 export type GeneratedFile = { readonly text: string; readonly mode?: number };
 
 /** Output name -> template file in ./template. */
@@ -29,6 +40,7 @@ const TEXT_TEMPLATES: Readonly<Record<string, string>> = {
   ".gitignore": "gitignore.txt",
 };
 
+/** The files of a new app, by name, with `input` filled in. */
 export async function templates(fs: FileSystem, input: TemplateInput): Promise<Record<string, GeneratedFile>> {
   const files: Record<string, GeneratedFile> = {};
   for (const [out, source] of Object.entries(TEXT_TEMPLATES)) {
@@ -37,6 +49,7 @@ export async function templates(fs: FileSystem, input: TemplateInput): Promise<R
   }
   files["package.json"] = { text: packageJson(input) };
   files["deno.json"] = { text: denoJson() };
+  files["tsconfig.json"] = { text: tsconfigJson() };
   // Owner-only: the file holds the signing secret.
   files[".env"] = { text: dotenv(input.secret), mode: 0o600 };
   return files;
@@ -48,20 +61,53 @@ function packageJson(input: TemplateInput): string {
     version: "0.1.0",
     private: true,
     type: "module",
-    scripts: { start: "node start.js" },
+    scripts: { start: "node start.js", check: "tsc -p ." },
     dependencies: {
       "@hono/node-server": input.versions.nodeServer,
       hono: input.versions.hono,
       "svc-live": input.svc,
       tsx: input.versions.tsx,
     },
+    devDependencies: { "@types/node": input.versions.nodeTypes, typescript: input.versions.typescript },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 /** `deno task start`: Deno serves server.ts with the packages npm (or `deno install`) put in node_modules. */
 function denoJson(): string {
-  const config = { tasks: { start: "deno run -A server.ts" }, nodeModulesDir: "manual" };
+  const config = {
+    tasks: { start: "deno run -A server.ts", check: "deno check server.ts" },
+    nodeModulesDir: "manual",
+    compilerOptions: { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" },
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/**
+ * `npm run check`: strict TypeScript over the app, with the JSX settings a TSX view needs
+ * (docs/live-apps.md#jsx). Deno reads the same settings from deno.json (`deno check server.ts`).
+ */
+function tsconfigJson(): string {
+  const config = {
+    compilerOptions: {
+      target: "ES2022",
+      lib: ["ES2023", "DOM"],
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      allowImportingTsExtensions: true,
+      noEmit: true,
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      isolatedModules: true,
+      verbatimModuleSyntax: true,
+      skipLibCheck: true,
+      types: ["node"],
+      jsx: "react-jsx",
+      jsxImportSource: "svc-live",
+    },
+    include: ["**/*.ts", "**/*.tsx"],
+    exclude: ["node_modules"],
+  };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 

@@ -20,8 +20,15 @@ import { dialectOf } from "./url.ts";
 
 /** A failed query. Its code is always "db_error"; the flag lets callers map a unique violation. */
 export class DbError extends SvcError {
+  /**
+   * A failed query's error.
+   *
+   * @param message what failed, without the statement's arguments
+   * @param uniqueViolation whether the database refused a duplicate key
+   */
   constructor(
     message: string,
+    /** Whether the database refused a duplicate key (an email taken). */
     readonly uniqueViolation: boolean,
   ) {
     super("db_error", message);
@@ -32,6 +39,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** A database handle (SQLite through libsql, or Postgres through postgres.js) for the users table, revocation and shared live sessions: `Db.open(url)`. */
 export class Db {
+  /** The SQL dialect of the database: "sqlite" or "postgres". */
   readonly dialect: Dialect;
   /** How long this process may cache one user's access row (0 = never), in milliseconds. */
   readonly revocationCacheTtlMs: number;
@@ -96,6 +104,7 @@ export class Db {
     return new Db(dialect, () => Promise.resolve(driver), checked.value, driver);
   }
 
+  /** Whether `close()` has been called; a closed handle answers every call with Err `db_error`. */
   get closed(): boolean {
     return this.#closed;
   }

@@ -9,8 +9,11 @@ import { type Driver, missingDriver, type Row, type SqlValue, type Statement } f
 
 /** The part of @libsql/client's Client this adapter uses; any compatible client works. */
 export interface LibsqlClientLike {
+  /** Runs one statement. */
   execute(statement: { sql: string; args: SqlValue[] }): Promise<{ rows: ArrayLike<unknown> }>;
+  /** Runs statements in one transaction. */
   batch(statements: { sql: string; args: SqlValue[] }[], mode?: "write" | "read" | "deferred"): Promise<{ rows: ArrayLike<unknown> }[]>;
+  /** Closes the client. */
   close(): void;
 }
 
@@ -20,11 +23,34 @@ const BUSY_TIMEOUT_MS = 5000;
 const rowsOf = (result: { rows: ArrayLike<unknown> }): Row[] => Array.from(result.rows) as Row[];
 const plain = (statement: Statement) => ({ sql: statement.sql, args: [...statement.args] });
 
-export function libsqlDriver(client: LibsqlClientLike, owned: boolean): Driver {
+/**
+ * The error of a remote database that could not be reached, naming its host: @libsql/client
+ * reports only "fetch failed", whose cause (a DNS failure, a refused connection) says why but not
+ * where. The host comes from the URL without its credentials or query (an auth token).
+ */
+export function withHost(error: unknown, host: string | undefined): unknown {
+  if (host === undefined || !(error instanceof Error)) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? cause.message : undefined;
+  const network = error.message === "fetch failed" || (error instanceof TypeError && cause !== undefined) ||
+    /ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|error sending request|dns error|Unable to connect|FailedToOpenSocket|ConnectionRefused/i
+      .test(`${error.message} ${why ?? ""} ${(error as { code?: unknown }).code ?? ""}`);
+  if (!network) return error;
+  return new Error(`cannot reach the database at ${host}: ${error.message}${why === undefined ? "" : ` (${why})`}`, { cause: error });
+}
+
+/**
+ * The driver over a libsql client: `owned` when closing the handle closes the client, `host` the
+ * remote host named in a network failure.
+ */
+export function libsqlDriver(client: LibsqlClientLike, owned: boolean, host?: string): Driver {
+  const named = (error: unknown): never => {
+    throw withHost(error, host);
+  };
   return {
     dialect: "sqlite",
-    query: async (statement) => rowsOf(await client.execute(plain(statement))),
-    transaction: async (statements) => (await client.batch(statements.map(plain), "write")).map(rowsOf),
+    query: async (statement) => rowsOf(await client.execute(plain(statement)).catch(named)),
+    transaction: async (statements) => (await client.batch(statements.map(plain), "write").catch(named)).map(rowsOf),
     isUniqueViolation: (error) => {
       const e = error as { code?: unknown; extendedCode?: unknown } | null;
       return e?.extendedCode === "SQLITE_CONSTRAINT_UNIQUE" || e?.extendedCode === "SQLITE_CONSTRAINT_PRIMARYKEY";
@@ -39,5 +65,15 @@ export function libsqlDriver(client: LibsqlClientLike, owned: boolean): Driver {
 export async function openLibsql(url: string): Promise<Driver> {
   const { createClient } = await import("@libsql/client").catch(missingDriver("@libsql/client", "SQLite (:memory:, file: and libsql://)"));
   const client = createClient({ url, timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
-  return libsqlDriver(client as unknown as LibsqlClientLike, true);
+  return libsqlDriver(client as unknown as LibsqlClientLike, true, remoteHost(url));
+}
+
+/** The host of a remote URL (libsql://, https://, wss://), or undefined for a local database. */
+function remoteHost(url: string): string | undefined {
+  if (!/^(libsql|https?|wss?):\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,14 +5,21 @@
  */
 import { type Driver, missingDriver, type Row, type SqlValue } from "./driver.ts";
 
-type Unsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
+/** postgres.js's `unsafe`: one statement with `$n` parameters. */
+export type PostgresUnsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
+type Unsafe = PostgresUnsafe;
 
 /** The part of a postgres.js `sql` instance this adapter uses. */
 export interface PostgresSqlLike {
+  /** Runs one statement. */
   unsafe: Unsafe;
+  /** Runs `fn` in a transaction. */
   begin<T>(fn: (tx: { unsafe: Unsafe }) => Promise<T>): PromiseLike<unknown>;
+  /** Closes the connections. */
   end(options?: { timeout?: number }): PromiseLike<void>;
+  /** LISTEN on a channel (live sessions shared between replicas). */
   listen?(channel: string, onMessage: (payload: string) => void, onListen?: () => void): PromiseLike<{ unlisten(): PromiseLike<unknown> }>;
+  /** The options it was made with: `prepare: false` behind a transaction-mode pooler. */
   readonly options?: { readonly prepare?: boolean };
 }
 

@@ -8,6 +8,7 @@
 import type { AttrValue, HandlerProps, KeyHandler } from "../ui/attrs.ts";
 import type { Child } from "../ui/node.ts";
 import type { StyleProps } from "../ui/styles.ts";
+import type { JsxMessages } from "./register.ts";
 
 /** A JSX key: becomes the element's `svc-key`, first in key priority (src/live/ids.ts). */
 export type Key = string | number;
@@ -44,9 +45,13 @@ export type GlobalAttributes = {
 };
 
 /** What every element takes: global attributes, handlers, style props and children. */
-export type ElementProps<Extra = object> = GlobalAttributes & HandlerProps & StyleProps & Extra & { readonly children?: Child };
+export type ElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+  readonly children?: Child;
+};
 /** A void element (input, img, br…) takes no children. */
-export type VoidElementProps<Extra = object> = GlobalAttributes & HandlerProps & StyleProps & Extra & { readonly children?: never };
+export type VoidElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+  readonly children?: never;
+};
 
 type FormControl = { readonly name?: Value; readonly form?: Value; readonly disabled?: Flag; readonly autocomplete?: Value };
 type Sized = { readonly width?: Value; readonly height?: Value };

@@ -14,6 +14,7 @@ import { type Child, hWithChildren, keyed, type UiElement } from "../ui/node.ts"
 import type { IntrinsicElementProps, Key } from "./elements.ts";
 
 export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
+export type { JsxMessages, Register } from "./register.ts";
 
 /** What a function component is: props in, a node (or text, or a list of them) out. */
 export type Component<Props = object> = (props: Props) => Child;
@@ -30,13 +31,18 @@ export declare namespace JSX {
   /** Components may return anything a child may be. */
   // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checks them
   type ElementType = string | ((props: any) => Child);
+  /** The prop that holds an element's children: `children`. */
   interface ElementChildrenAttribute {
+    /** The children prop. */
     // deno-lint-ignore ban-types -- TypeScript's convention: the name of this one property is what counts
     children: {};
   }
+  /** The props every element and component takes: its `key`. */
   interface IntrinsicAttributes {
+    /** Keys the element (its `svc-key`), or the element a component returns. */
     readonly key?: Key | null | undefined;
   }
+  /** The HTML and SVG elements, each with its typed attributes, handler props and style props. */
   interface IntrinsicElements extends IntrinsicElementProps {}
 }
 

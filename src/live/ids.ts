@@ -66,10 +66,18 @@ export function assignIds(root: UiElement): LiveTree {
 const path: string[] = [];
 
 /**
+ * Elements the id walk resolved (not those it took as one object from the previous render): a
+ * counter that tests read to check that an unchanged row of a list is not walked
+ * (tests/ui/each.test.ts).
+ */
+export const walkVisits = { count: 0 };
+
+/**
  * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
  * children (the root's own injected styles). `depth`: the element's place in `path`.
  */
 function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, depth: number): LiveElement {
+  walkVisits.count++;
   const children = el.children;
   // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
   // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
@@ -104,8 +112,17 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
     }
     const k = child.key;
     const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
-    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     const passes = child.extras?.passes;
+    // A uniquely keyed child placed before under the seg it gets now (a row of a kept list) is
+    // taken as it is, without joining its seg again: one string per row of a long list per render.
+    if (unique && passes === undefined) {
+      const cached = lastLive(child);
+      if (cached !== undefined && isKeyedSeg(cached.seg, child.tag, k)) {
+        kids[w++] = cached;
+        continue;
+      }
+    }
+    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
     if (passes) {
       const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
       for (const p of passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
@@ -124,6 +141,15 @@ function sameAsChildren(kids: readonly LiveNode[], children: readonly UiNode[]):
   for (let i = 0; i < kids.length; i++) if ((kids[i] as unknown) !== children[i]) return false;
   return true;
 }
+
+/** Whether `seg` is `#<tag>:<key>`, the seg of a uniquely keyed element, without joining it. */
+function isKeyedSeg(seg: string, tag: string, key: string): boolean {
+  return seg.length === tag.length + key.length + 2 && seg.charCodeAt(0) === HASH && seg.startsWith(tag, 1) &&
+    seg.charCodeAt(tag.length + 1) === COLON && seg.endsWith(key);
+}
+
+const HASH = "#".charCodeAt(0);
+const COLON = ":".charCodeAt(0);
 
 /**
  * A view element the view handed back again (built once outside `view`, or memoised) keeps the

@@ -5,14 +5,14 @@
  * `Live` gathers the pieces; each is also exported on its own, and `LiveCore` is the plain object a
  * later layer can spread into a larger `Live` (`{ ...LiveCore, app }`).
  */
-import { diff } from "./diff/diff.ts";
-import { assignIds, keyOf, parseId, sanitizeKey } from "./ids.ts";
-import { render, renderElement, renderKids } from "./render.ts";
-import { handlerFor } from "./tree.ts";
-import { app } from "./server/app/app.ts";
-import { batch, bindSessionUser, endSession, none, rotateSession, task } from "./server/session/commands.ts";
-import { every } from "./server/session/subscriptions.ts";
-import { desktop } from "./desktop/desktop.ts";
+import * as diffs from "./diff/diff.ts";
+import * as ids from "./ids.ts";
+import * as renders from "./render.ts";
+import * as trees from "./tree.ts";
+import * as apps from "./server/app/app.ts";
+import * as commands from "./server/session/commands.ts";
+import * as subscriptions from "./server/session/subscriptions.ts";
+import * as desktops from "./desktop/desktop.ts";
 
 export { type ClientValues, diff } from "./diff/diff.ts";
 export { assignIds, keyOf, NAME_KEYED_TAGS, type ParsedId, parseId, sanitizeKey } from "./ids.ts";
@@ -22,7 +22,18 @@ export { handlerFor, type LiveElement, type LiveNode, type LiveTree } from "./tr
 export * from "../protocol/markup.ts";
 
 /** The pure live core (render, ids, diff) as one object, for a layer that builds a larger `Live`. */
-export const LiveCore = { render, renderElement, renderKids, diff, assignIds, parseId, sanitizeKey, keyOf, handlerFor } as const;
+// deno-lint-ignore no-namespace -- aliases: the API reference shows each member's own signature, text and example
+export namespace LiveCore {
+  export import render = renders.render;
+  export import renderElement = renders.renderElement;
+  export import renderKids = renders.renderKids;
+  export import diff = diffs.diff;
+  export import assignIds = ids.assignIds;
+  export import parseId = ids.parseId;
+  export import sanitizeKey = ids.sanitizeKey;
+  export import keyOf = ids.keyOf;
+  export import handlerFor = trees.handlerFor;
+}
 
 export { app, LiveApp, type LiveAppOptions } from "./server/app/app.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/session/commands.ts";
@@ -38,4 +49,24 @@ export { desktop, type DesktopApp, type DesktopOptions } from "./desktop/desktop
  * (`Live.task`, `Live.batch`, `Live.bindSessionUser`, `Live.endSession`, ...), subscriptions
  * (`Live.every`) and the pure core.
  */
-export const Live = { ...LiveCore, app, desktop, every, task, batch, none, bindSessionUser, endSession, rotateSession } as const;
+// deno-lint-ignore no-namespace -- aliases: the API reference shows each member's own signature, text and example
+export namespace Live {
+  export import render = renders.render;
+  export import renderElement = renders.renderElement;
+  export import renderKids = renders.renderKids;
+  export import diff = diffs.diff;
+  export import assignIds = ids.assignIds;
+  export import parseId = ids.parseId;
+  export import sanitizeKey = ids.sanitizeKey;
+  export import keyOf = ids.keyOf;
+  export import handlerFor = trees.handlerFor;
+  export import app = apps.app;
+  export import desktop = desktops.desktop;
+  export import every = subscriptions.every;
+  export import task = commands.task;
+  export import batch = commands.batch;
+  export import none = commands.none;
+  export import bindSessionUser = commands.bindSessionUser;
+  export import endSession = commands.endSession;
+  export import rotateSession = commands.rotateSession;
+}

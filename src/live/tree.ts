@@ -33,7 +33,9 @@ const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
 
 /** An element of a rendered live tree, with its id. */
 export interface LiveElement {
+  /** Always "el". */
   readonly kind: "el";
+  /** The lowercase tag. */
   readonly tag: string;
   /**
    * The id relative to the parent element in the DOM: the element's id (docs/protocol.md#node-ids) is
@@ -134,7 +136,9 @@ export function textOf(el: LiveElement): string {
 
 /** A rendered view with ids assigned: what the diff compares (docs/protocol.md#node-ids). */
 export interface LiveTree {
+  /** Always "tree". */
   readonly kind: "tree";
+  /** The root element, whose id is "r". */
   readonly root: LiveElement;
 }
 
@@ -165,20 +169,28 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
     // An unkeyed or shared-key seg starts with the child's index among the view children, and the
     // kid sits there, or further on by the injected styles before it: looked at first, so a row of
     // a long list is found without scanning its siblings.
-    const hinted = kidAtIndex(el, id, at);
+    const hinted = kidAtIndex(el, id, at) ?? kidAtLastPlace(el, id, at);
     if (hinted !== undefined) {
       const end = at + hinted.seg.length;
       if (end === id.length) return hinted;
       below = hinted;
     } else {
-      for (const kid of el.kids) {
+      const kids = el.kids;
+      for (let k = 0; k < kids.length; k++) {
         lookupVisits.count++;
+        const kid = kids[k] as LiveNode;
         if (kid.kind !== "el") continue;
         const seg = kid.seg;
         if (!id.startsWith(seg, at)) continue;
         const end = at + seg.length;
-        if (end === id.length) return kid;
-        if (below === undefined && id.charCodeAt(end) === SEPARATOR_CODE) below = kid;
+        if (end === id.length) {
+          notePlace(seg, k);
+          return kid;
+        }
+        if (below === undefined && id.charCodeAt(end) === SEPARATOR_CODE) {
+          below = kid;
+          notePlace(seg, k);
+        }
       }
     }
     if (below === undefined) return undefined;
@@ -186,6 +198,43 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
     el = below;
   }
 }
+
+/**
+ * Where a keyed kid (`#tag:key`, no index in its seg) was last found among its siblings, by its
+ * seg: a keyed row of a long list is looked up again and again (its handler, its input's reports,
+ * the pruning of stored input seqs) and mostly stays where it was, and its seg alone does not say
+ * where that is. Shared by every tree, since rows of one page have the same segs in every session;
+ * a stale place is only a miss, checked against the kid's seg. Bounded: cleared when full.
+ */
+const LAST_PLACE = new Map<string, number>();
+const LAST_PLACE_LIMIT = 65_536;
+
+function notePlace(seg: string, at: number): void {
+  if (seg.charCodeAt(0) !== HASH_CODE) return;
+  if (LAST_PLACE.size >= LAST_PLACE_LIMIT) LAST_PLACE.clear();
+  LAST_PLACE.set(seg, at);
+}
+
+/**
+ * The kid of `el` whose seg is the keyed seg that starts `id` at `at` (up to the next "." or the
+ * end), found at the place the last scan found it; undefined otherwise (the caller scans). An id
+ * that goes on with an injected style's pass (`.~pass`) is left to the scan, which tells the style
+ * from its owner.
+ */
+function kidAtLastPlace(el: LiveElement, id: string, at: number): LiveElement | undefined {
+  if (id.charCodeAt(at) !== HASH_CODE) return undefined;
+  const dot = id.indexOf(ID_SEPARATOR, at);
+  const end = dot < 0 ? id.length : dot;
+  if (dot >= 0 && id.charCodeAt(dot + 1) === TILDE_CODE) return undefined;
+  const seg = id.slice(at, end);
+  const place = LAST_PLACE.get(seg);
+  if (place === undefined) return undefined;
+  lookupVisits.count++;
+  const kid = el.kids[place];
+  return kid !== undefined && kid.kind === "el" && kid.seg === seg ? kid : undefined;
+}
+
+const TILDE_CODE = "~".charCodeAt(0);
 
 /** How far past its index a kid is looked for: injected styles before it move it, a few at most. */
 const HINT_REACH = 8;

@@ -16,6 +16,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { nowSeconds } from "../auth/claims.ts";
 import { signSlidingToken, type SlidingParams } from "../auth/sliding.ts";
 import type { Secret } from "../auth/secret.ts";
+import { requireSecretAtStart } from "./production.ts";
 import { signToken, verifyToken } from "../auth/token.ts";
 import { SvcError } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
@@ -128,8 +129,29 @@ export function tokenSession(options: TokenSessionOptions): SessionMiddleware {
 }
 
 /**
- * A sliding session: each interaction re-issues the token with a later expiry, never past the
- * absolute cap (src/server/sliding.ts). The same middleware the live app's withAuthSliding mounts.
+ * Session middleware with sliding tokens: puts the signed-in user on `c.var.auth` (or undefined),
+ * and each interaction re-issues the token with a later expiry, never past the absolute cap
+ * (docs/auth.md#sliding-tokens). The secret is resolved here, when it is built: in production a
+ * missing one throws, saying what to set (docs/auth.md#production-gate).
+ *
+ * @param options the cookie's name, the secret (`secret` or `secretEnv`), `windowSeconds` and
+ *   `maxLifetimeSeconds`; optionally `sameSite`, `roleOf` and the `<PREFIX>_ENV` prefix
+ * @returns the middleware, with `signIn(c, userId, claims)` and `signOut(c)`
+ * @throws {SvcError} `secret_missing` in production without the secret, `secret_too_short` for a short one
+ * @throws {TypeError} for a bad option
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { type AuthEnv, Server } from "svc-live";
+ *
+ * const session = Server.slidingSession({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+ * const app = new Hono<AuthEnv>().use(session);
+ * app.post("/login", (c) => {
+ *   session.signIn(c, "42", { name: "Ada" });
+ *   return c.redirect("/", 303);
+ * });
+ * app.get("/me", Server.requireUser(), (c) => c.json({ id: c.var.auth.userId }));
+ * ```
  */
 export function slidingSession(options: SlidingSessionOptions): SessionMiddleware {
   const common = checkCommon(options, "slidingSession");
@@ -168,6 +190,8 @@ export function slidingSession(options: SlidingSessionOptions): SessionMiddlewar
 function checkCommon(options: CommonOptions, who: string): { readonly sameSite: SameSite; readonly now: () => number } {
   if (!options || typeof options.cookie !== "string" || options.cookie === "") throw new TypeError(`${who} needs a cookie name`);
   if (options.secret === undefined && typeof options.secretEnv !== "string") throw new TypeError(`${who} needs a secret or a secretEnv`);
+  // A missing secret fails here in production, at start, rather than at the first sign-in (docs/auth.md#production-gate).
+  requireSecretAtStart(`Server.${who}`, options.secret ?? options.secretEnv!, options.prefix);
   const sameSite = options.sameSite ?? "Lax";
   if (!["Strict", "Lax", "None"].includes(sameSite)) throw new TypeError(`${who}: sameSite must be Strict, Lax or None`);
   return { sameSite, now: options.now ?? nowSeconds };

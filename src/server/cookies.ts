@@ -83,10 +83,20 @@ export function cookieWritten(resp: Response): boolean {
   return withCookies.has(resp);
 }
 
+/**
+ * A cookie to add to a response with {@link addCookie}: its name (checked against the cookie-name
+ * grammar) and value.
+ *
+ * @throws {TypeError} for a name that is not a cookie token
+ */
 export function cookie(name: string, value: string): Cookie {
   return { name: checkName(name), value };
 }
 
+/**
+ * The response with the cookie set, with the library's default attributes (Path=/, HttpOnly,
+ * SameSite=Lax); see {@link withCookie} for other attributes.
+ */
 export function addCookie(c: Cookie, resp: Response): Response {
   return withCookie(c.name, c.value, DEFAULT_COOKIE_ATTRIBUTES, resp);
 }

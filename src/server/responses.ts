@@ -2,14 +2,17 @@
 import type { Context } from "hono";
 import { requestOf, withMutableHeaders } from "./cookies.ts";
 
+/** A plain-text response (`text/plain; charset=utf-8`). */
 export function text(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+/** A JSON response: `value` as `JSON.stringify` writes it, with `Content-Type: application/json`. */
 export function json(value: unknown, status = 200): Response {
   return new Response(JSON.stringify(value), { status, headers: { "Content-Type": "application/json" } });
 }
 
+/** The response with another status; its body and headers are kept. */
 export function withStatus(code: number, resp: Response): Response {
   const source = withMutableHeaders(resp);
   return new Response(source.body, { status: code, headers: source.headers });

@@ -12,6 +12,10 @@ import { withMutableHeaders } from "./cookies.ts";
 import { replaceResponse } from "./hono-response.ts";
 import { productionGateOn } from "./production.ts";
 
+/**
+ * Whether the request came over HTTPS: an https: URL, `X-Forwarded-Proto: https` or
+ * `X-Forwarded-Ssl: on` (docs/auth.md#secure-rule).
+ */
 export function isHttpsRequest(req: Request): boolean {
   if (req.url.startsWith("https:")) return true;
   const proto = req.headers.get("X-Forwarded-Proto");

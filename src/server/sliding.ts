@@ -11,6 +11,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { Secret } from "../auth/secret.ts";
+import { requireSecretAtStart } from "./production.ts";
 import { reissueSlidingToken, slidingTimes, verifySlidingToken } from "../auth/sliding.ts";
 import { issuedAtOf, nowSeconds } from "../auth/claims.ts";
 import { isJsonObject, type JsonObject } from "../json.ts";
@@ -123,6 +124,7 @@ function payloadOf(token: string): JsonObject | undefined {
  * and Max-Age = the time to the token's exp (the sliding window for a fresh token).
  */
 export function setSlidingCookie(c: Context, token: string): void;
+/** The same for a plain handler: the response, with the cookie the request's sliding middleware would write. */
 export function setSlidingCookie(req: Request, token: string, resp: Response): Response;
 export function setSlidingCookie(reqOrContext: Request | Context, token: string, resp?: Response): Response | void {
   const req = reqOrContext instanceof Request ? reqOrContext : reqOrContext.req.raw;
@@ -159,6 +161,7 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     throw new TypeError("withAuthSliding needs { cookie, secretEnv or secret, sameSite }");
   }
   if (!["Strict", "Lax", "None"].includes(options.sameSite)) throw new TypeError("withAuthSliding: sameSite must be Strict, Lax or None");
+  requireSecretAtStart("withAuthSliding", options.secret ?? options.secretEnv!, options.prefix);
   lastConfigured = options;
   const clock = options.now ?? nowSeconds;
   const isInteraction = options.isInteraction ?? defaultIsInteraction;

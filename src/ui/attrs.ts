@@ -13,32 +13,40 @@
 import type { JsonValue } from "../json.ts";
 import { EVENT_KINDS, type EventKind, HID_ATTR, ID_ATTR, KEY_ATTR, KEY_FILTER_ATTR, messageAttr, ON_ATTR } from "../protocol/mod.ts";
 import type { Handlers, Message, MessageRecord, PassTemplate } from "./types.ts";
+import type { ClickMessage, KeyMessage, SubmitMessage, UntypedMessages, ValueMessage } from "./messages.ts";
 import { HandlerMessage } from "./handler-message.ts";
+import { noteHandlerMessage } from "./declared-messages.ts";
 import { type CssProps, declarations, passTemplates, STYLE_PROP_NAMES, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
 export type KeyHandler = Message | { readonly key: string; readonly msg: Message };
 
-/** The handler props of an element: each names the message to dispatch. */
-export type HandlerProps = {
-  readonly onClick?: Message;
-  readonly onInput?: Message;
-  readonly onChange?: Message;
-  readonly onSubmit?: Message;
-  readonly onKeydown?: KeyHandler;
+/**
+ * The handler props of an element: each names the message to dispatch. Under a message map `M`
+ * (docs/live-apps.md#typed-messages) each must name one of its messages, with arguments of its
+ * types; `onInput` and `onChange` name a message whose last argument takes the control's value, and
+ * `onSubmit` one whose last argument takes the form's fields.
+ */
+export type HandlerProps<M = UntypedMessages> = {
+  readonly onClick?: ClickMessage<M> | null | false;
+  readonly onInput?: ValueMessage<M> | null | false;
+  readonly onChange?: ValueMessage<M> | null | false;
+  readonly onSubmit?: SubmitMessage<M> | null | false;
+  readonly onKeydown?: KeyMessage<M> | null | false;
 };
 
 /** An attribute's value: `""`, `false`, `null` and `undefined` leave it out; `true` writes the attribute's own name. */
 export type AttrValue = string | number | boolean | null | undefined;
 
-/** What `Ui.h` accepts as its second argument. */
-export type Attrs =
-  & HandlerProps
+/** What `Ui.h` accepts as its second argument; its handler props follow the message map `M`. */
+export type Attrs<M = UntypedMessages> =
+  & HandlerProps<M>
   & StyleProps
   & {
     readonly [name: string]:
       | AttrValue
       | KeyHandler
+      | KeyMessage<M>
       | CssProps
       | Readonly<Record<string, CssProps>>
       | Readonly<Record<string, string>>
@@ -249,8 +257,12 @@ function messageRecord(prop: string, value: unknown): MessageRecord {
     const record = messageRecord("onKeydown", msg);
     return { msg: record.msg, args: record.args, key };
   }
-  if (typeof value === "string" && value !== "") return HandlerMessage.of(value, undefined);
+  if (typeof value === "string" && value !== "") {
+    noteHandlerMessage(value);
+    return HandlerMessage.of(value, undefined);
+  }
   if (Array.isArray(value) && typeof value[0] === "string" && value[0] !== "") {
+    noteHandlerMessage(value[0]);
     return HandlerMessage.of(value[0], value as readonly JsonValue[]);
   }
   throw new TypeError(`Ui.h: ${prop} must name a message: "Msg" or ["Msg", ...args]`);

@@ -73,7 +73,7 @@ export class ElementLog {
 
   /** A render starts. */
   begin(): void {
-    this.current = new Array(this.previousCount);
+    this.current = listFor(this.previousCount);
     this.currentCount = 0;
     this.cursor = 0;
   }
@@ -123,6 +123,7 @@ export class ElementLog {
 
   /** A render finished: its elements are the ones the next render reads. */
   commit(): void {
+    spareList(this.previous, this.previousCount);
     this.previous = this.current;
     this.previousCount = this.currentCount;
     this.current = NO_ELEMENTS;
@@ -132,6 +133,7 @@ export class ElementLog {
 
   /** A render failed: its elements are dropped, the previous render's stay. */
   abandon(): void {
+    spareList(this.current, this.currentCount);
     this.current = NO_ELEMENTS;
     this.currentCount = 0;
     this.cursor = 0;
@@ -148,6 +150,31 @@ export class ElementLog {
     this.cursor = at + 1;
     return el;
   }
+}
+
+/**
+ * The list a render writes its elements into: the spare one when it fits, else a new one as long
+ * as the previous render's. A page of thousands of calls made a list of thousands of slots on every
+ * render, which the collector then had to take back; renders run one at a time in a process, and
+ * each leaves the list it no longer needs here, emptied, for the next. A spare list much longer
+ * than a render needs is not taken, so that a small page never keeps a large page's list.
+ */
+let spare: (UiElement | undefined)[] | undefined;
+
+function listFor(count: number): (UiElement | undefined)[] {
+  const list = spare;
+  if (list !== undefined && list.length >= count && list.length <= 2 * count + 64) {
+    spare = undefined;
+    return list;
+  }
+  return new Array(count);
+}
+
+/** Leaves a list a log no longer needs as the spare, its first `count` slots emptied (it held another session's elements). */
+function spareList(list: (UiElement | undefined)[], count: number): void {
+  if (list === NO_ELEMENTS || Object.isFrozen(list)) return;
+  list.fill(undefined, 0, count);
+  spare = list;
 }
 
 /** The call an element keeps: its bag's keys and values as data, then its kept children, if any. */

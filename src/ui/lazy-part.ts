@@ -33,22 +33,32 @@ export type PlaceKids = (view: UiElement, seg: string) => readonly UiNode[];
 /** The parts holding what they built, released together when the next render starts. */
 let warm: LazyPart[] = [];
 
+/**
+ * How a part's element is built again from its call, and how the id walk places its children: one
+ * function each for every part (src/ui/lazy.ts rebuildPart, src/live/ids.ts placeDetached), given
+ * by the first part made and the first part placed, rather than a field of each of the thousands
+ * of parts a session keeps (docs/deployment.md#memory).
+ */
+let rebuildOf: RebuildPart | undefined;
+let placementOf: PlaceKids | undefined;
+
+/**
+ * A lazy part. Its `kind` ("el") and `call` (never set: a part is not a `Ui.h` call of the element
+ * log, src/ui/element-log.ts) are read from its prototype, not kept per part.
+ */
 export class LazyPart implements UiElement {
-  readonly kind = "el" as const;
+  declare readonly kind: "el";
+  declare call: readonly unknown[] | undefined;
   readonly tag: string;
   readonly attrs: Readonly<Record<string, string>>;
   readonly handlers: Handlers | undefined;
   readonly key: string | undefined;
-  /** Never set: a part is not a `Ui.h` call of the element log (src/ui/element-log.ts). */
-  call: readonly unknown[] | undefined = undefined;
   seg: string | undefined = undefined;
   extras: ElementExtras | undefined;
   /** The element `fn` built, while the part holds it. */
   private built: UiElement | undefined;
   /** Its live children under `seg`, while the part holds them. */
   private liveKids: readonly UiNode[] | undefined = undefined;
-  /** How the id walk places the element's children, given when it places the part. */
-  private placeKids: PlaceKids | undefined = undefined;
   /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
   private keepsSubtree = false;
   /**
@@ -60,11 +70,12 @@ export class LazyPart implements UiElement {
   constructor(
     readonly fn: LazyFn,
     readonly args: readonly unknown[],
-    private readonly rebuild: RebuildPart,
+    rebuild: RebuildPart,
     root: UiElement,
     attrs: Readonly<Record<string, string>> = root.attrs,
     key: string | undefined = root.key,
   ) {
+    rebuildOf ??= rebuild;
     this.tag = root.tag;
     this.attrs = attrs;
     this.handlers = root.handlers;
@@ -85,7 +96,7 @@ export class LazyPart implements UiElement {
   view(): UiElement {
     let built = this.built;
     if (built === undefined) {
-      built = this.built = this.rebuild(this.fn, this.args);
+      built = this.built = rebuildOf!(this.fn, this.args);
       hold(this);
     }
     return built;
@@ -105,8 +116,8 @@ export class LazyPart implements UiElement {
   /** The live children under `seg`: held, or placed again from the element built again; undefined before the part is placed. */
   get kids(): readonly UiNode[] | undefined {
     let kids = this.liveKids;
-    if (kids === undefined && this.seg !== undefined && this.placeKids !== undefined) {
-      kids = this.liveKids = this.placeKids(this.view(), this.seg);
+    if (kids === undefined && this.seg !== undefined && placementOf !== undefined) {
+      kids = this.liveKids = placementOf(this.view(), this.seg);
     }
     return kids;
   }
@@ -125,7 +136,7 @@ export class LazyPart implements UiElement {
     const part = this.seg === undefined ? this : this.copy(this.attrs, this.key);
     part.seg = seg;
     part.liveKids = kids;
-    part.placeKids = placeKids;
+    placementOf ??= placeKids;
     part.summary = summaryOf(kids);
     if (styled) part.keepsSubtree = true;
     return part;
@@ -164,9 +175,11 @@ export class LazyPart implements UiElement {
   }
 
   private copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
-    return new LazyPart(this.fn, this.args, this.rebuild, this.view(), attrs, key);
+    return new LazyPart(this.fn, this.args, rebuildOf!, this.view(), attrs, key);
   }
 }
+
+Object.defineProperties(LazyPart.prototype, { kind: { value: "el" }, call: { value: undefined, writable: true } });
 
 /** What a part notes of its subtree when placed. */
 type Summary = { readonly childTags: string; readonly messages: readonly string[] };

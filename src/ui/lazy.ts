@@ -20,8 +20,10 @@
  * dropped with the tree (a quiet session, src/live/server/session/session.ts), and never shared with
  * another session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
+import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
 import { type LazyFn, LazyPart, releaseWarmParts } from "./lazy-part.ts";
+import { ListMemo } from "./list-memo.ts";
 import type { UiElement } from "./types.ts";
 
 /**
@@ -85,10 +87,17 @@ export class LazyMemo {
   private calls: Map<object, Calls> | undefined;
   /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first render. */
   private log: ElementLog | undefined;
+  /** The rows of the render's `Ui.each` lists (src/ui/list-memo.ts), made by the first list. */
+  private rows: ListMemo | undefined;
 
   /** The log of this memo's `Ui.h` and `Ui.keyed` calls. */
   elements(): ElementLog {
     return (this.log ??= new ElementLog());
+  }
+
+  /** The rows of this memo's `Ui.each` lists. */
+  lists(): ListMemo {
+    return (this.rows ??= new ListMemo());
   }
 
   /**
@@ -141,6 +150,7 @@ export class LazyMemo {
   /** A render finished: its results are the ones the next render may reuse. */
   commit(): void {
     this.log?.commit();
+    this.rows?.commit();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       // A key this render did not call has nothing the next render could reuse.
@@ -159,6 +169,7 @@ export class LazyMemo {
   /** A render failed: what it built is forgotten, the previous render's results stay. */
   abandon(): void {
     this.log?.abandon();
+    this.rows?.abandon();
     if (this.calls === undefined) return;
     for (const [key, calls] of this.calls) {
       if (calls.previous === NO_ENTRIES) this.calls.delete(key);
@@ -192,9 +203,10 @@ const BUILD_LAZY: MemoBuild = (fn, args) => {
 
 /**
  * A part's element built again from its call (when something reads a part that released it), with
- * no session render active, so that its calls are not taken for calls of a render under way.
+ * no session render active, so that its calls are not taken for calls of a render under way. A
+ * `Ui.each` row is built this way the first time too (src/ui/each.ts).
  */
-const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement =>
+export const rebuildPart = (fn: LazyFn, args: readonly unknown[]): UiElement =>
   withRenderState(undefined, undefined, () => checked((fn as (...args: readonly unknown[]) => unknown)(...args)));
 
 function checked(result: unknown): UiElement {
@@ -242,6 +254,11 @@ export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
   });
 }
 
+/** Runs `fn` outside any session's render (a `Ui.each` row's build, src/ui/each.ts), and puts back the render under way. */
+export function outsideRender<T>(fn: () => T): T {
+  return withRenderState(undefined, undefined, fn);
+}
+
 /** Runs `fn` with `memo` and `log` as the render under way (none, for undefined), and puts back the outer ones. */
 function withRenderState<T>(memo: LazyMemo | undefined, log: ElementLog | undefined, fn: () => T): T {
   const outer = active;
@@ -256,8 +273,25 @@ function withRenderState<T>(memo: LazyMemo | undefined, log: ElementLog | undefi
   }
 }
 
-/** `Ui.lazy(fn, ...args)`: `fn(...args)`, or the element an earlier render got from the same call. */
-export function lazy<Args extends unknown[]>(fn: (...args: Args) => UiElement, ...args: Args): UiElement {
+/**
+ * `Ui.lazy(fn, ...args)`: `fn(...args)`, except that in a session a call with the same function
+ * and the same arguments (by `Object.is`) as in the previous render gets that render's part back
+ * without running `fn` (docs/live-apps.md#unchanged-parts-are-not-built-again). `fn` must depend on
+ * its arguments alone and be defined once, outside the view.
+ *
+ * @param fn builds the part from the arguments
+ * @param args the arguments, compared one by one with the previous render's
+ * @returns the part's element
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * const row = (id: number, text: string) => Ui.keyed(id, Ui.h("li", {}, text));
+ * const view = (todos: { id: number; text: string }[]) => Ui.h("ul", {}, todos.map((t) => Ui.lazy(row, t.id, t.text)));
+ * ```
+ */
+export function lazy<Args extends unknown[], M = UntypedMessages>(fn: (...args: Args) => UiElement<M>, ...args: Args): UiElement<M> {
   if (typeof fn !== "function") throw new TypeError("Ui.lazy: expects a function, then its arguments");
-  return active === undefined ? checked(fn(...args)) : active.lookup(fn, args, BUILD_LAZY, BY_IDENTITY);
+  const build = fn as unknown as (...args: Args) => UiElement;
+  return (active === undefined ? checked(build(...args)) : active.lookup(build, args, BUILD_LAZY, BY_IDENTITY)) as unknown as UiElement<M>;
 }

@@ -13,6 +13,7 @@ import { activeElementLog } from "./lazy.ts";
 import { LazyPart } from "./lazy-part.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+import type { UntypedMessages } from "./messages.ts";
 
 export type {
   Child,
@@ -64,10 +65,30 @@ function tagInfo(tag: string): TagInfo {
  * `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. Within a live
  * session's render, a call that would build what its previous call built gets that element back
  * (src/ui/element-log.ts).
+ *
+ * In the view of an app that declares its messages (docs/live-apps.md#typed-messages), `M` is that
+ * app's message map, taken from where the element goes, and the handler props are checked against
+ * it; elsewhere any message is accepted.
+ *
+ * @param tag the element's tag: a letter, then letters, digits or hyphens
+ * @param attrs attributes, handler props (`onClick: ["Remove", id]`) and style props (`hover: {...}`)
+ * @param children elements, strings and numbers, arrays of them; `null`, `undefined` and booleans vanish
+ * @returns the element
+ * @throws {TypeError} for a bad tag or attribute name, an `on...` attribute, or children in a void element
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * const row = (todo: { id: number; text: string }) =>
+ *   Ui.keyed(todo.id, Ui.h("li", {}, todo.text, Ui.h("button", { onClick: ["Remove", todo.id] }, "✕")));
+ * const view = (todos: { id: number; text: string }[]) => Ui.h("ul", { class: "todos" }, todos.map(row));
+ * ```
  */
-export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): UiElement {
+export function h<M = UntypedMessages>(tag: string, attrs?: Attrs<NoInfer<M>> | null, ...children: NoInfer<Child<M>>[]): UiElement<M> {
   const log = activeElementLog();
-  return log === undefined ? elementOf(tag, attrs, children) : log.element(tag, attrs, children, elementOf);
+  return (log === undefined
+    ? elementOf(tag, attrs as Attrs, children as Child[])
+    : log.element(tag, attrs as Attrs, children as Child[], elementOf)) as unknown as UiElement<M>;
 }
 
 /**
@@ -164,23 +185,42 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
 }
 
 /**
- * `Ui.keyed(key, node)`, the spec's Std.Ui.Keyed: sets `svc-key`, first in key priority
- * (docs/protocol.md#node-ids), so the element keeps its identity when siblings move.
+ * `Ui.keyed(key, node)`: the element with `svc-key` set, first in key priority
+ * (docs/protocol.md#node-ids), so it keeps its identity when its siblings move.
+ *
+ * @param key a string or number; characters other than letters, digits, `-` and `_` become `_`
+ * @param node the element to key
+ * @returns a keyed copy of the element (the element itself is not changed)
+ * @throws {TypeError} when `node` is not an element
  */
-export function keyed(key: string | number, node: UiElement): UiElement {
+export function keyed<M = UntypedMessages>(key: string | number, node: UiElement<M>): UiElement<M> {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
   const k = String(key);
   const log = activeElementLog();
-  return log === undefined ? keyedElement(k, node) : log.keyed(k, node, keyedElement);
+  return (log === undefined
+    ? keyedElement(k, node as unknown as UiElement)
+    : log.keyed(k, node as unknown as UiElement, keyedElement)) as unknown as UiElement<M>;
 }
 
 function keyedElement(k: string, node: UiElement): UiElement {
+  const { attrs, key } = keyedRoot(k, node);
+  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
+  if (node instanceof LazyPart) return node.withRoot(attrs, key);
+  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
+}
+
+/**
+ * The attributes and key of `node` keyed by `k` (`svc-key` set, or removed for ""): what
+ * `Ui.keyed` gives an element, and `Ui.each` a row (src/ui/each.ts).
+ */
+export function keyedRoot(
+  k: string,
+  node: UiElement,
+): { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined } {
   const attrs = { ...node.attrs };
   if (k === "") delete attrs[KEY_ATTR];
   else attrs[KEY_ATTR] = k;
-  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
-  if (node instanceof LazyPart) return node.withRoot(attrs, keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(node.tag), attrs["name"]));
-  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
+  return { attrs, key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(node.tag), attrs["name"]) };
 }
 
 /**

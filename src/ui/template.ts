@@ -32,7 +32,8 @@
  * Outside a session's render (a test, a static page), `html` simply builds.
  */
 import { activeMemo, type ArgRule, type MemoBuild } from "./lazy.ts";
-import { type Child, elementOf, text, type UiElement, type UiNode } from "./node.ts";
+import { type Child, elementOf, text, type UiElement, type UiNode, type UiRaw, type UiText } from "./node.ts";
+import type { HtmlHole, UntypedMessages } from "./messages.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
 
@@ -59,8 +60,30 @@ type Compiled = { readonly constant: UiElement } | Dynamic;
 /** One compiled template per call site: a tagged template's strings array is the same object on every call. */
 const COMPILED = new WeakMap<readonly string[], Compiled>();
 
-/** `Ui.html\`…\``: the template's one root element, with the hole values in place. */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): UiElement {
+/**
+ * `Ui.html\`…\``: a view written as an HTML template; the template's one root element, with the
+ * hole values in place (docs/live-apps.md#html-templates). In the view of an app that declares its
+ * messages, a message in a hole is checked against them.
+ *
+ * @returns the template's root element
+ * @throws {TypeError} naming the place, for a mistake in the template, the first time it is used
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * const row = (t: { id: number; text: string }) => Ui.html`
+ *   <li svc-key=${t.id}>${t.text} <button onClick=${["Remove", t.id]}>✕</button></li>`;
+ * const view = (todos: { id: number; text: string }[]) => Ui.html`<ul class="todos">${todos.map(row)}</ul>`;
+ * ```
+ */
+export function html<M = UntypedMessages>(
+  strings: TemplateStringsArray,
+  ...values: NoInfer<HtmlHole<M, UiElement<M> | UiText | UiRaw>>[]
+): UiElement<M> {
+  return htmlElement(strings, values) as unknown as UiElement<M>;
+}
+
+function htmlElement(strings: TemplateStringsArray, values: readonly unknown[]): UiElement {
   let compiled = COMPILED.get(strings);
   if (compiled === undefined) {
     if (!Array.isArray(strings) || !Array.isArray((strings as { raw?: unknown }).raw)) {

@@ -5,9 +5,9 @@
  */
 import type { JsonValue } from "../json.ts";
 import type { EventKind, Pass } from "../protocol/mod.ts";
+import type { IsUntyped, MessageMark, UntypedMessages } from "./messages.ts";
 
-/** A message a handler dispatches: a name, or a name followed by JSON arguments. */
-export type Message = string | readonly [string, ...JsonValue[]];
+export type { Message } from "./messages.ts";
 
 /** A normalised message: what the server dispatches when the handler fires. */
 export type MessageRecord = {
@@ -45,14 +45,24 @@ export interface ElementExtras {
   readonly live: LiveMark | null | undefined;
 }
 
-/** An element of a view, as `Ui.h` or JSX builds it. */
-export interface UiElement {
+/**
+ * An element of a view, as `Ui.h` or JSX builds it. `M`, the message map its handlers follow
+ * (docs/live-apps.md#typed-messages), exists at the type level only: an element of no declared map
+ * is the plain {@link UiElementFields}, which fits any view.
+ */
+export type UiElement<M = UntypedMessages> = IsUntyped<M> extends true ? UiElementFields : UiElementFields & MessageMark<M>;
+
+/** The fields of every view element, whatever messages its handlers send. */
+export interface UiElementFields {
+  /** Always "el". */
   readonly kind: "el";
   /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
   readonly tag: string;
   /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
   readonly attrs: Readonly<Record<string, string>>;
+  /** The element's handlers by event kind, or undefined when it has none. */
   readonly handlers: Handlers | undefined;
+  /** The element's children, adjacent texts merged. */
   readonly children: readonly UiNode[];
   /**
    * The key by priority (svc-key, then name on form controls), sanitised (docs/protocol.md#keys):
@@ -72,22 +82,27 @@ export interface UiElement {
    * beside it (src/live/tree.ts, LiveElement). Undefined until then. Not part of the view's meaning.
    */
   seg: string | undefined;
+  /** The children as the id walk placed them (style nodes included). Not part of the view's meaning. */
   kids: readonly UiNode[] | undefined;
   /** Style passes, an injected style's pass, the id walk's cache (see ElementExtras); undefined for most elements. */
   extras: ElementExtras | undefined;
 }
 /** A text node of a view. */
 export interface UiText {
+  /** Always "text". */
   readonly kind: "text";
+  /** The text, unescaped; the renderer escapes it. */
   readonly text: string;
 }
 /** Raw HTML: the only way to emit unescaped markup. The app vouches for its content. */
 export interface UiRaw {
+  /** Always "raw". */
   readonly kind: "raw";
+  /** The markup, written to the page as it is. */
   readonly html: string;
 }
 /** A node of a view: an element, a text or raw markup. */
 export type UiNode = UiElement | UiText | UiRaw;
 
 /** What `h` accepts as a child: nodes, strings and numbers; null, undefined and booleans vanish. */
-export type Child = UiNode | string | number | boolean | null | undefined | readonly Child[];
+export type Child<M = UntypedMessages> = UiElement<M> | UiText | UiRaw | string | number | boolean | null | undefined | readonly Child<M>[];

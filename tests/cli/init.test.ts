@@ -54,6 +54,7 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
     "package.json",
     "server.ts",
     "start.js",
+    "tsconfig.json",
   ]);
   assert.equal(done.value.dir, dir);
 
@@ -65,7 +66,7 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   };
   assert.equal(pkg.name, `app-${counter}`);
   assert.equal(pkg.type, "module");
-  assert.deepEqual(pkg.scripts, { start: "node start.js" });
+  assert.deepEqual(pkg.scripts, { start: "node start.js", check: "tsc -p ." });
   assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`, "from a checkout, the app depends on the checkout");
   const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
     peerDependencies: Record<string, string>;
@@ -78,8 +79,21 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   );
   assert.equal(pkg.dependencies["@hono/node-server"], own.devDependencies["@hono/node-server"]);
   assert.equal(pkg.dependencies["tsx"], own.devDependencies["tsx"]);
-  const deno = JSON.parse(readFileSync(join(dir, "deno.json"), "utf8")) as { tasks: Record<string, string> };
+  const deno = JSON.parse(readFileSync(join(dir, "deno.json"), "utf8")) as {
+    tasks: Record<string, string>;
+    compilerOptions: Record<string, unknown>;
+  };
   assert.equal(deno.tasks["start"], "deno run -A server.ts");
+  assert.equal(deno.tasks["check"], "deno check server.ts");
+  assert.deepEqual(deno.compilerOptions, { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" });
+  const tsconfig = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
+  assert.equal(tsconfig.compilerOptions["strict"], true);
+  assert.equal(tsconfig.compilerOptions["jsx"], "react-jsx");
+  assert.equal(tsconfig.compilerOptions["jsxImportSource"], "svc-live");
+  assert.equal(
+    (pkg as unknown as { devDependencies: Record<string, string> }).devDependencies["typescript"],
+    own.devDependencies["typescript"],
+  );
   assert.match(readFileSync(join(dir, "bunfig.toml"), "utf8"), /^\[run\]\nbun = true$/m, "bun run start serves with Bun, not Node");
   assert.match(readFileSync(join(dir, "server.ts"), "utf8"), /process\.env\["PORT"\]/);
 

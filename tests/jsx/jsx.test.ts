@@ -14,6 +14,7 @@ import { assertRendersLikeFresh } from "../support/renders.ts";
 import { type TodoModel, todoModelArb } from "../support/todos.ts";
 import { spreadThenKey, spreadThenKeyTwin } from "./spread-key.tsx";
 import { hView, jsxView } from "./todo-views.tsx";
+import { eachHView, eachJsxView } from "./each-views.tsx";
 
 const model: TodoModel = {
   title: "Todo & more",
@@ -47,6 +48,15 @@ test("through a session's renders a TSX view gives the patches and HTML of fresh
   fc.assert(
     fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, jsxView, hView)),
     { numRuns: 200, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31), verbose: 1 },
+  );
+});
+
+test("<Each> builds the list Ui.keyed over a map builds, and through a session's renders gives its patches", () => {
+  assert.equal(render(assignIds(eachJsxView(model))), render(assignIds(eachHView(model))));
+  assert.match(render(assignIds(eachJsxView(model))), /<ul svc-id="r"><li class="done" svc-key="3">/);
+  fc.assert(
+    fc.property(fc.array(todoModelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, eachJsxView, eachHView)),
+    { numRuns: 100 },
   );
 });
 

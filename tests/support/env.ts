@@ -16,4 +16,4 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, body:
 }
 
 /** No production signal at all: the neutral starting point of most server tests. */
-export const DEV = { ENV: undefined, MYAPP_ENV: undefined } as const;
+export const DEV = { ENV: undefined, MYAPP_ENV: undefined, NODE_ENV: undefined } as const;

@@ -1,5 +1,7 @@
 /** The signed-in home page: profile editor, keyed list, and search. */
+import { Each } from "../../../src/mod.ts";
 import type { SignedIn } from "../model.ts";
+import type { Item } from "../store.ts";
 
 export function HomePage({ model }: { model: SignedIn }) {
   return (
@@ -53,8 +55,21 @@ function ProfileCard({ model }: { model: SignedIn }) {
   );
 }
 
+/**
+ * A row of the list: a function of its item alone, so that `<Each>` builds it again only when the
+ * item changed (docs/live-apps.md#lists). The first row's up and last row's down buttons are hidden
+ * by the stylesheet rather than disabled here, which would make the row depend on its place.
+ */
+const ItemRow = (item: Item) => (
+  <li>
+    <span>{item.text}</span>
+    <button class="small up" title="Move up" onClick={["MoveItem", item.id, -1]}>↑</button>
+    <button class="small down" title="Move down" onClick={["MoveItem", item.id, 1]}>↓</button>
+    <button class="small remove" title="Remove" onClick={["RemoveItem", item.id]}>✕</button>
+  </li>
+);
+
 function ListCard({ model }: { model: SignedIn }) {
-  const last = model.items.length - 1;
   // Style props: what inline CSS cannot say (hover, transitions) becomes an injected <style>.
   return (
     <section class="card" id="items">
@@ -66,14 +81,7 @@ function ListCard({ model }: { model: SignedIn }) {
       {!model.itemsLoaded && <p class="muted">Loading your list…</p>}
       {model.itemsFailed && <p class="error">Could not save the list.</p>}
       <ul class="list" id="item-list">
-        {model.items.map((item, i) => (
-          <li key={item.id}>
-            <span>{item.text}</span>
-            <button class="small up" title="Move up" disabled={i === 0} onClick={["MoveItem", item.id, -1]}>↑</button>
-            <button class="small down" title="Move down" disabled={i === last} onClick={["MoveItem", item.id, 1]}>↓</button>
-            <button class="small remove" title="Remove" onClick={["RemoveItem", item.id]}>✕</button>
-          </li>
-        ))}
+        <Each items={model.items} by={(item) => item.id} row={ItemRow} />
       </ul>
     </section>
   );
@@ -127,6 +135,9 @@ export function searchResults(query: string): string[] {
   return q === "" ? LANGUAGES : LANGUAGES.filter((name) => name.toLowerCase().includes(q));
 }
 
+/** A search result: a name, the same string from one search to the next, so its row is kept. */
+const ResultRow = (name: string) => <li>{name}</li>;
+
 function SearchCard({ model }: { model: SignedIn }) {
   const results = searchResults(model.query);
   return (
@@ -134,7 +145,9 @@ function SearchCard({ model }: { model: SignedIn }) {
       <h2>Search</h2>
       <input id="query" name="query" type="search" value={model.query} onInput="Search" autocomplete="off" placeholder="Filter languages" />
       <p class="muted" id="hits">{results.length} of {LANGUAGES.length}</p>
-      <ul class="list" id="results">{results.map((name) => <li key={name}>{name}</li>)}</ul>
+      <ul class="list" id="results">
+        <Each items={results} by={(name) => name} row={ResultRow} />
+      </ul>
     </section>
   );
 }

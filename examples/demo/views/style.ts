@@ -21,6 +21,7 @@ button.small{padding:2px 8px;font-size:13px}
 ul.list{list-style:none;padding:0;margin:12px 0 0}
 ul.list li{display:flex;gap:6px;align-items:center;padding:6px 0;border-top:1px solid #eef0f4}
 ul.list li span{flex:1}
+ul.list li:first-child button.up,ul.list li:last-child button.down{visibility:hidden}
 .muted{color:#5b6475;font-size:13px}
 .error{color:#b3261e;margin:8px 0}
 .notice{color:#1d6b3a;margin:8px 0}

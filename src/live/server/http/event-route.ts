@@ -166,7 +166,7 @@ function replyFor(ran: Ran): Response {
     case "handler_gone":
       return handlerGone();
     case "app_error":
-      return appError();
+      return appError(ran.report);
     case "ended":
       return sessionLost();
     case "duplicate":

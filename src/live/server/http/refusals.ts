@@ -3,6 +3,7 @@
  * cookie, an unknown id and a body naming another session, so that nothing reveals which ids exist
  * (docs/protocol.md#sessions-and-cookies).
  */
+import type { AppErrorReport } from "../app/development.ts";
 import type { Frame } from "../streams/sse-wire.ts";
 import type { Resolved } from "../replicas/takeover.ts";
 import {
@@ -105,9 +106,14 @@ export function handlerGone(): Response {
   );
 }
 
-/** The app's update or view threw: the session survives unchanged and the reply says so. */
-export function appError(): Response {
-  return new Response(JSON.stringify({ error: "app_error", message: "the application failed to handle this event; nothing changed" }), {
+/**
+ * The app's update or view threw: the session survives unchanged and the reply says so. In
+ * development the reply also carries what failed and its log line's id, for the page's overlay
+ * (docs/live-apps.md#mistakes-are-loud-in-development).
+ */
+export function appError(report?: AppErrorReport): Response {
+  const body = { error: "app_error", message: "the application failed to handle this event; nothing changed", ...report && { report } };
+  return new Response(JSON.stringify(body), {
     status: HTTP.appError,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: APP_ERROR },
   });

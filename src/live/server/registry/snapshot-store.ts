@@ -17,11 +17,15 @@ export type SessionSnapshot = {
 
 /** Where sessions' durable snapshots live; in memory by default, Postgres for several replicas (docs/deployment.md). */
 export interface SessionStore {
+  /** The snapshot kept under `id`, or undefined. */
   load(id: string): Promise<SessionSnapshot | undefined>;
+  /** Keeps a session's snapshot, replacing the one before; a dead id's is not kept. */
   save(snapshot: SessionSnapshot): Promise<void>;
+  /** Forgets the snapshot under `id`. */
   delete(id: string): Promise<void>;
   /** Marks an id dead: it is never revived, and a cookie naming it gets a fresh session. */
   kill(id: string): Promise<void>;
+  /** Whether `id` was killed. */
   isDead(id: string): Promise<boolean>;
 }
 
@@ -34,15 +38,19 @@ export class MemorySessionStore implements SessionStore {
   /** Killed ids and when they stop needing a record (insertion order is expiry order). */
   private readonly dead = new Map<string, number>();
 
+  /** The snapshot kept under `id`, or undefined. */
   async load(id: string): Promise<SessionSnapshot | undefined> {
     return this.snapshots.get(id);
   }
+  /** Keeps a session's snapshot, unless its id was killed. */
   async save(snapshot: SessionSnapshot): Promise<void> {
     if (!this.dead.has(snapshot.id)) this.snapshots.set(snapshot.id, snapshot);
   }
+  /** Forgets the snapshot under `id`. */
   async delete(id: string): Promise<void> {
     this.snapshots.delete(id);
   }
+  /** Forgets the snapshot and keeps `id` on the dead list for a day. */
   async kill(id: string): Promise<void> {
     this.snapshots.delete(id);
     this.dead.set(id, Date.now() + DEAD_ID_TTL_MS);
@@ -51,9 +59,11 @@ export class MemorySessionStore implements SessionStore {
       this.dead.delete(oldest);
     }
   }
+  /** Whether `id` was killed within the last day. */
   async isDead(id: string): Promise<boolean> {
     return (this.dead.get(id) ?? 0) > Date.now();
   }
+  /** How many snapshots are kept. */
   get size(): number {
     return this.snapshots.size;
   }

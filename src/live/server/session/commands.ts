@@ -32,9 +32,32 @@ export function batch(...cmds: Cmd[]): Cmd {
 }
 
 /**
- * A background task: `work` runs off the event path; when it settles, `toMsg` turns its outcome
- * into the message to dispatch (or undefined for none). A rejection reaches toMsg as
- * `{ ok: false, error }`, so a failing task never goes unnoticed.
+ * A command that runs background work (docs/live-apps.md#commands): `work` runs off the event's
+ * path; when it settles, `toMsg` turns its outcome into the message to dispatch (or undefined for
+ * none), whose frame reaches the page over the event stream. A rejection reaches `toMsg` as
+ * `{ ok: false, error }`, so a failing task never goes unnoticed. The message may arrive after newer
+ * input: compare it with the model. A task whose session has ended is dropped.
+ *
+ * @param work the work, started when `update` returns the command
+ * @param toMsg the message for its outcome, `["Name", ...args]`, or undefined for none
+ * @returns the command, for `update` to return as `[model, command]`
+ * @example
+ * ```ts
+ * import { Live } from "svc-live";
+ *
+ * type Model = { query: string; results: string[] };
+ * type Messages = { Search: [value: string]; Found: [query: string, results: string[]]; Failed: [query: string] };
+ * declare function searchBooks(query: string): Promise<string[]>;
+ *
+ * const update = (model: Model, msg: keyof Messages, args: readonly unknown[]) => {
+ *   if (msg === "Search") {
+ *     const query = String(args[0]);
+ *     return [{ ...model, query }, Live.task(() => searchBooks(query), (r) => (r.ok ? ["Found", query, r.value] : ["Failed", query]))] as const;
+ *   }
+ *   if (msg === "Found" && args[0] === model.query) return { ...model, results: args[1] as string[] };
+ *   return model;
+ * };
+ * ```
  */
 export function task<T>(
   work: () => Promise<T>,

@@ -2,8 +2,9 @@
  * What an application gives Live.app: the Elm-style quartet (docs/live-apps.md#the-app-definition). `update` returns
  * the new model, or [model, cmd]; `subscriptions` returns the timers the model wants.
  */
-import type { JsonObject, JsonValue } from "../../../json.ts";
+import type { JsonObject } from "../../../json.ts";
 import type { UiElement } from "../../../ui/node.ts";
+import type { MessageNames, UntypedMessages, UpdateCall } from "../../../ui/messages.ts";
 import { type Cmd, isCmd } from "./commands.ts";
 import type { Sub } from "./subscriptions.ts";
 
@@ -23,12 +24,27 @@ export type InitContext = {
   readonly request: Request;
 };
 
-/** A live app's definition: `init`, `update`, `view` and optional `subscriptions`. */
-export type LiveDefinition<Model> = {
+/**
+ * A live app's definition: `init`, `update`, `view` and optional `subscriptions`
+ * (docs/live-apps.md#the-app-definition). `Messages`, when given, maps each message's name to the
+ * arguments `update` receives (docs/live-apps.md#typed-messages): `update` then gets `msg` and
+ * `args` narrowed together, and the view's handler props are checked against it.
+ */
+export type LiveDefinition<Model, Messages = UntypedMessages> = {
+  /** Makes the model when a page load starts a session. */
   readonly init: (context: InitContext) => Update<Model>;
-  readonly update: (model: Model, msg: string, args: readonly JsonValue[]) => Update<Model>;
-  readonly view: (model: Model) => UiElement;
+  /** Returns the new model (or `[model, cmd]`) for a message and its arguments. */
+  readonly update: (...call: UpdateCall<Model, Messages>) => Update<Model>;
+  /** Renders the model as one root element; a function of the model alone. */
+  readonly view: (model: Model) => UiElement<Messages>;
+  /** The timers the model wants. */
   readonly subscriptions?: (model: Model) => readonly Sub[];
+  /**
+   * The messages the app handles, each name set to `true`: under a message map, every one of its
+   * names and nothing else. In development a handler naming any other message is logged
+   * (docs/live-apps.md#mistakes-are-loud-in-development).
+   */
+  readonly messages?: MessageNames<Messages>;
 };
 
 /** Splits an update's result into the model and its command. */

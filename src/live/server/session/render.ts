@@ -16,24 +16,12 @@ import { estimateTreeBytes } from "../registry/tree-budget.ts";
  */
 const MEASURE_EVERY = 32;
 
-/**
- * Every this many kept trees, the kept tree and its memo are rendered afresh from the model. A
- * long-lived tab's kept tree and memo are made of objects from many renders, each event's few new
- * ones allocated among other garbage, and they end up scattered over the heap, where reading them
- * costs an aged tab more than a fresh one (bench/table.bench.ts, a tab 750 events old against a
- * fresh tab). A render from the model allocates them together again, once in a while. It is the
- * same render: a session released under the tree budget renders its tree from the model too
- * (`release`).
- */
-const REFRESH_EVERY = 200;
-
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
   private memo: LazyMemo | undefined;
   /** About how many bytes the kept tree costs (src/live/server/registry/tree-budget.ts), and the trees kept since it was measured. */
   private bytes = 0;
   private keptSinceMeasure = 0;
-  private keptSinceRefresh = 0;
 
   constructor(private readonly view: (model: Model) => UiElement) {}
 
@@ -47,12 +35,12 @@ export class SessionRender<Model> {
     return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))));
   }
 
-  /** Keeps the tree of `model`; every REFRESH_EVERY trees, one rendered afresh from `model` in its place. */
-  keep(tree: LiveTree, model?: Model): void {
-    if (model !== undefined && ++this.keptSinceRefresh >= REFRESH_EVERY) {
-      this.keptSinceRefresh = 0;
-      tree = this.fresh(model, tree);
-    }
+  /**
+   * Keeps the tree of the last event. It is never rendered afresh from the model on a schedule: such
+   * an event costs a whole render, many times the events around it, and a tab's events stay flat
+   * without it (docs/deployment.md#cost-per-event).
+   */
+  keep(tree: LiveTree): void {
     // A tree rendered again after a release is of about the page last measured, and is counted at
     // that size: measuring it would walk the whole tree on every event of a session past the
     // budget, which renders its tree from the model each time (bench/table.bench.ts, released).
@@ -61,18 +49,6 @@ export class SessionRender<Model> {
     if (unmeasured || ++this.keptSinceMeasure >= MEASURE_EVERY) {
       this.bytes = estimateTreeBytes(tree);
       this.keptSinceMeasure = 0;
-    }
-  }
-
-  /** The tree of `model` rendered with a new memo; `tree` (and the old memo) when the view throws. */
-  private fresh(model: Model, tree: LiveTree): LiveTree {
-    const memo = this.memo;
-    this.memo = undefined;
-    try {
-      return this.render(model);
-    } catch {
-      this.memo = memo;
-      return tree;
     }
   }
 

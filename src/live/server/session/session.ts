@@ -18,6 +18,7 @@ import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
 import { Mutex } from "./mutex.ts";
+import { type AppErrorReport, logAppError, reportsToPage } from "../app/development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
@@ -59,8 +60,13 @@ export type EventOutcome =
   | { readonly kind: "frame"; readonly frame: Frame; readonly endsSession: boolean }
   /** An entry this page already sent: processed once, not again. `outSeq`: how far the session is. */
   | { readonly kind: "duplicate"; readonly outSeq: number }
-  /** The step refused the entry, or the app's code threw (nothing of it was kept). */
-  | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate"> }
+  /** The step refused the entry. */
+  | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate" | "app_error"> }
+  /**
+   * The app's code threw: nothing of the entry was kept. `report`: what the page is told of it in
+   * development (docs/live-apps.md#mistakes-are-loud-in-development), undefined in production.
+   */
+  | { readonly kind: "app_error"; readonly report: AppErrorReport | undefined }
   /** The session had ended before the entry. */
   | { readonly kind: "ended" }
   /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
@@ -210,10 +216,11 @@ export class LiveSession<Model> {
       case "handler_gone":
         this.state = stepped.state;
         return { kind: stepped.kind };
-      case "app_error":
+      case "app_error": {
         this.state = stepped.state;
-        logAppError(event.entry.msg, stepped.error);
-        return { kind: "app_error" };
+        const report = logAppError(event.entry.msg, stepped.error);
+        return { kind: "app_error", report: reportsToPage(this.app) ? report : undefined };
+      }
       case "applied": {
         const kept = this.keepDurably(stepped, {
           patches: stepped.patches,
@@ -311,7 +318,7 @@ export class LiveSession<Model> {
   /** Keeps what a step applied: its state and tree; the model's subscriptions follow it. */
   private commit(applied: Applied<Model>): void {
     this.state = applied.state;
-    this.rendered.keep(applied.tree, applied.state.model);
+    this.rendered.keep(applied.tree);
     this.host.usedTree(this);
     this.reconcileSubscriptions();
   }
@@ -355,7 +362,3 @@ const MOVED: EventOutcome = { kind: "moved" };
 const ENDED: EventOutcome = { kind: "ended" };
 /** A change kept, with its frame (none for a background change the render does not show). */
 type Kept = { readonly frame: Frame | undefined };
-
-function logAppError(msg: string, error: unknown): void {
-  log.error(`live.update failed msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-}

@@ -1,0 +1,55 @@
+/**
+ * What a live app does differently while the production gate is off, so that mistakes are loud
+ * (docs/live-apps.md#mistakes-are-loud-in-development): a handler naming a message the app does
+ * not declare is logged once per name, and an app error's reply carries the error's message and
+ * its log line's id, which the client shows in an overlay. In production neither happens: the
+ * reply to an app error says only that it failed.
+ */
+import { log } from "../../../log.ts";
+import { checkingMessages, DeclaredMessages } from "../../../ui/declared-messages.ts";
+import { productionGateOn } from "../../../server/production.ts";
+import type { LiveDefinition } from "../session/definition.ts";
+import type { LiveAppOptions } from "./options.ts";
+
+/** What a development reply to an app error tells the page: the log line to look for, and what failed. */
+export type AppErrorReport = { readonly logId: string; readonly message: string };
+
+const development = new WeakSet<object>();
+
+/**
+ * The definition as the app runs it: in development, its view checks handler messages against the
+ * messages it declares, and it is marked so that its app errors are reported to the page.
+ */
+export function forRunning<Model>(definition: LiveDefinition<Model>, options: LiveAppOptions): LiveDefinition<Model> {
+  if (productionGateOn(options.prefix)) return definition;
+  // A copy of its own, so that the mark is this app's and not that of another app built from the same definition.
+  let running = { ...definition };
+  const names = definition.messages === undefined ? undefined : Object.keys(definition.messages);
+  if (names !== undefined) {
+    const declared = new DeclaredMessages(new Set([...names, ...(options.messages ?? [])]), options.name ?? options.title ?? "the app");
+    const view = definition.view;
+    running = { ...definition, view: (model) => checkingMessages(declared, () => view(model)) };
+  }
+  development.add(running);
+  return running;
+}
+
+/** Whether the app that runs `definition` reports app errors to the page (the production gate was off when it was built). */
+export function reportsToPage(definition: object): boolean {
+  return development.has(definition);
+}
+
+/** A short random id for one log line, to find it from what the page showed. */
+function logLineId(): string {
+  return [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Logs a failed update or view (`live.update failed`) under a fresh id, and returns what a page may be told of it. */
+export function logAppError(msg: string, error: unknown): AppErrorReport {
+  const logId = logLineId();
+  log.error(
+    `live.update failed id=${logId} msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`,
+  );
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { logId, message: `update("${msg}") failed: ${message}` };
+}

@@ -1,0 +1,155 @@
+/**
+ * `Ui.each(items, key, row)`: a keyed list whose rows cost what changed (docs/live-apps.md#lists).
+ *
+ * Each item becomes `row(item)`, keyed by `key(item)` (`Ui.keyed`). Within a live session, an item
+ * that is the same value (`Object.is`) under the same key as in the previous render's list of the
+ * same row function gets that render's row back: `row` is not called, and the id walk and the diff
+ * take the row as one object (src/live/ids.ts, src/live/diff/diff.ts), whatever moved around it. A row
+ * is a lazy part of its call (src/ui/lazy-part.ts): between events the session keeps the row
+ * function and the item, not the elements, and builds them again when an event reads inside the
+ * row (a handler, an input, a resync). So `row` must depend on its item alone, as a `Ui.lazy`
+ * function does, and be defined once, outside `view`.
+ *
+ * Finding a row's previous part: the parts of the previous list are read in order, the one at the
+ * item's place first (the same item there is the same row: `key`, like `row`, must depend on the
+ * item alone, so its key is not asked again); an item whose key is not there (rows inserted,
+ * removed or moved) is looked up by key in an index of the previous list, made once for the render
+ * that needs it. A row is built outside the session's render (as a part is built again), so a row
+ * is built whole and its calls leave nothing in the session's memo.
+ *
+ * Outside a session (a test, a static page), `each` simply builds every row.
+ */
+import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
+import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
+import { type LazyFn, LazyPart } from "./lazy-part.ts";
+import type { ListMemo, ListRows } from "./list-memo.ts";
+import { keyed, keyedRoot } from "./node.ts";
+import type { UiElement } from "./types.ts";
+
+/** What `key` may return: a row's key (docs/live-apps.md#keys). */
+export type ItemKey = string | number;
+
+/** `Ui.each(items, key, row)`: `row(item)` keyed by `key(item)` for each item, rows of unchanged items reused in a session. */
+export function each<T>(items: readonly T[], key: (item: T) => ItemKey, row: (item: T) => UiElement): UiElement[] {
+  if (!Array.isArray(items)) throw new TypeError("Ui.each: expects an array of items, a key function and a row function");
+  if (typeof key !== "function" || typeof row !== "function") {
+    throw new TypeError("Ui.each: expects an array of items, a key function and a row function");
+  }
+  const memo = activeMemo();
+  if (memo === undefined) return items.map((item) => keyed(keyText(key(item)), rowElement(row(item))));
+  return rowsOf(memo.lists(), items, key, row as LazyFn);
+}
+
+/**
+ * Element visits of `Ui.each` in sessions: rows built. A counter that tests read to check that an
+ * unchanged item's row is neither built again nor walked (tests/ui/each.test.ts).
+ */
+export const eachVisits = { built: 0 };
+
+const NO_ROWS: ListRows = [];
+
+/** The parts of one list: the previous render's where an item is unchanged, new ones elsewhere. */
+function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKey, row: LazyFn): LazyPart[] {
+  const previous = memo.previous(row) ?? NO_ROWS;
+  const out = new Array<LazyPart>(items.length);
+  // Which previous parts this list took: an item listed twice takes its part once.
+  const taken = previous.length === 0 ? undefined : new Uint8Array(previous.length);
+  let byKey: Map<string, number> | undefined;
+  // Where the previous parts sit relative to the items, as the last look-up by key found.
+  let shift = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
+    let at = i + shift;
+    // The item at its expected place, as in a steady list: its key, a function of the item, is too.
+    if (at < previous.length && taken![at] === 0 && Object.is(previous[at]!.args[0], item)) {
+      taken![at] = 1;
+      out[i] = previous[at]!;
+      continue;
+    }
+    const k = keyText(key(item));
+    if (taken !== undefined && (at >= previous.length || partKey(previous[at]!) !== k)) {
+      byKey ??= indexByKey(previous);
+      const found = byKey.get(k);
+      if (found !== undefined) shift = found - i;
+      at = found ?? -1;
+    }
+    const part = taken !== undefined && at >= 0 && at < previous.length ? previous[at]! : undefined;
+    if (part !== undefined && taken![at] === 0 && Object.is(part.args[0], item)) {
+      taken![at] = 1;
+      out[i] = part;
+    } else out[i] = newRow(row, item, k);
+  }
+  memo.record(row, out);
+  return out;
+}
+
+/** A new row: `row(item)` built outside the session's render, as a part of its call keyed by `k`. */
+function newRow(row: LazyFn, item: unknown, k: string): LazyPart {
+  eachVisits.built++;
+  const args = [item];
+  const built = rowElement(outsideRender(() => (row as (item: unknown) => unknown)(item)));
+  const { attrs, key } = isEmpty(built.attrs) ? keyedBare(k) : keyedRoot(k, built);
+  return new LazyPart(row, args, rebuildPart, built, attrs, key);
+}
+
+function isEmpty(attrs: Readonly<Record<string, string>>): boolean {
+  for (const _ in attrs) return false;
+  return true;
+}
+
+/**
+ * The root attributes and key of a row whose element has no attributes of its own (a `tr` of
+ * cells, the usual row), keyed by `k`: one object per key, shared by the rows of that key in every
+ * session, rather than one per row kept (docs/deployment.md#memory). Bounded: cleared when full.
+ */
+const BARE_KEYED = new Map<string, { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined }>();
+const BARE_KEYED_LIMIT = 65_536;
+const NO_KEY = { attrs: Object.freeze({}), key: undefined };
+
+function keyedBare(k: string): { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined } {
+  if (k === "") return NO_KEY;
+  let keyed = BARE_KEYED.get(k);
+  if (keyed === undefined) {
+    if (BARE_KEYED.size >= BARE_KEYED_LIMIT) BARE_KEYED.clear();
+    keyed = { attrs: Object.freeze({ [KEY_ATTR]: k }), key: sanitizeKey(k) };
+    BARE_KEYED.set(k, keyed);
+  }
+  return keyed;
+}
+
+/** The key a part of a list was made with ("" for none). */
+function partKey(part: LazyPart): string {
+  return part.attrs[KEY_ATTR] ?? "";
+}
+
+/** The previous parts' places by key, the first of each. */
+function indexByKey(previous: ListRows): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let j = previous.length - 1; j >= 0; j--) index.set(partKey(previous[j]!), j);
+  return index;
+}
+
+function keyText(key: unknown): string {
+  if (typeof key === "string") return key;
+  if (typeof key === "number") return String(key);
+  throw new TypeError(`Ui.each: a key must be a string or a number, not ${key === null ? "null" : typeof key}`);
+}
+
+function rowElement(built: unknown): UiElement {
+  if (typeof built !== "object" || built === null || (built as UiElement).kind !== "el") {
+    throw new TypeError("Ui.each: the row function must return an element (Ui.h, Ui.html, JSX)");
+  }
+  return built as UiElement;
+}
+
+/** The props of `<Each>`: the items, their key (`by`: `key` is JSX's own prop) and the row function. */
+export type EachProps<T> = {
+  readonly items: readonly T[];
+  readonly by: (item: T) => ItemKey;
+  readonly row: (item: T) => UiElement;
+};
+
+/** `<Each items={todos} by={(t) => t.id} row={TodoRow} />`: `Ui.each` written in JSX. */
+export function Each<T>(props: EachProps<T>): UiElement[] {
+  return each(props.items, props.by, props.row);
+}

@@ -1,0 +1,168 @@
+// Type tests for typed messages (docs/live-apps.md#typed-messages), checked by `tsc --noEmit`
+// (npm run typecheck) and `deno check` (tests/types/type-check.test.ts); never executed. Each
+// expected-error directive fails the type-check if the line under it ever compiles.
+import { Live, Ui, type UiElement } from "../../src/mod.ts";
+
+type Todo = { id: number; text: string; done: boolean };
+type Model = { draft: string; todos: Todo[] };
+type Messages = {
+  Draft: [value: string];
+  Add: [fields: { readonly [name: string]: string }];
+  Toggle: [id: number, checked: string];
+  Remove: [id: number];
+  Clear: [];
+};
+
+const row = (t: Todo): UiElement<Messages> =>
+  Ui.keyed(
+    t.id,
+    Ui.h(
+      "li",
+      {},
+      Ui.h("input", { type: "checkbox", checked: t.done, onChange: ["Toggle", t.id] }),
+      t.text,
+      Ui.h("button", { onClick: ["Remove", t.id] }, "✕"),
+    ),
+  );
+
+// Accepted: every handler names a declared message with arguments of its types, the client's own
+// argument (a value, the form's fields) left to the client; update narrows args by msg.
+export const typed = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, msg, args) => {
+    switch (msg) {
+      case "Draft":
+        return { ...model, draft: args[0].trim() };
+      case "Add":
+        return { ...model, draft: "", todos: [...model.todos, { id: model.todos.length, text: args[0]["draft"] ?? "", done: false }] };
+      case "Toggle":
+        return { ...model, todos: model.todos.map((t) => (t.id === args[0] ? { ...t, done: args[1] === "checked" } : t)) };
+      case "Remove":
+        return { ...model, todos: model.todos.filter((t) => t.id !== args[0]) };
+      case "Clear":
+        return { ...model, todos: [] };
+      default: {
+        const unreachable: never = msg;
+        return unreachable;
+      }
+    }
+  },
+  view: (model) =>
+    Ui.h(
+      "main",
+      {},
+      Ui.h(
+        "form",
+        { onSubmit: "Add" },
+        Ui.h("input", { name: "draft", value: model.draft, onInput: "Draft", onKeydown: { key: "Escape", msg: "Clear" } }),
+      ),
+      Ui.h("ul", {}, model.todos.map(row)),
+      Ui.h("ul", {}, model.todos.map((t) => Ui.h("li", { onClick: ["Remove", t.id] }, t.text))),
+      Ui.h("button", { onClick: "Clear", disabled: model.todos.length === 0 }, "Clear"),
+    ),
+});
+
+export const misspelled = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error "Ad" is not one of the app's messages
+  view: () => Ui.h("main", {}, Ui.h("button", { onClick: "Ad" }, "Add")),
+});
+
+export const misspelledInAList = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error "Remvoe" is not one of the app's messages, even inside a list built with map
+  view: (model) => Ui.h("ul", {}, model.todos.map((t) => Ui.h("li", { onClick: ["Remvoe", t.id] }))),
+});
+
+export const wrongArgument = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error Remove takes a number, not a string
+  view: (model) => Ui.h("ul", {}, model.todos.map((t) => Ui.h("li", { onClick: ["Remove", String(t.id)] }))),
+});
+
+export const missingArgument = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error Remove needs its id
+  view: () => Ui.h("button", { onClick: "Remove" }),
+});
+
+export const valueOnAClickMessage = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error Clear takes no value, so an input cannot send it
+  view: () => Ui.h("input", { onInput: "Clear" }),
+});
+
+export const missingBranch = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, msg, args) => {
+    switch (msg) {
+      case "Draft":
+        return { ...model, draft: args[0] };
+      case "Remove":
+        return { ...model, todos: model.todos.filter((t) => t.id !== args[0]) };
+      default: {
+        // @ts-expect-error Add, Toggle and Clear have no branch: msg is not never here
+        const unreachable: never = msg;
+        return unreachable;
+      }
+    }
+  },
+  view: () => Ui.h("p", {}, "x"),
+});
+
+export const wrongArgsInUpdate = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  // @ts-expect-error Remove's argument is a number: comparing it with a string is a mistake TypeScript reports
+  update: (model, msg, args) => (msg === "Remove" && args[0] === "7" ? model : model),
+  view: () => Ui.h("p", {}, "x"),
+});
+
+// An untyped app still compiles: any message name, JSON arguments, msg a string.
+export const untyped = Live.app<Model>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, msg, args) => (msg === "Anything" ? { ...model, draft: String(args.at(-1)) } : model),
+  view: (model) =>
+    Ui.h(
+      "main",
+      {},
+      Ui.h("button", { onClick: ["Anything", 1, "two", { three: [3] }] }, "go"),
+      Ui.h("input", { onInput: "Whatever", value: model.draft }),
+    ),
+});
+
+// An untyped part (built outside any typed view) fits a typed view.
+const footer = Ui.h("footer", {}, Ui.h("a", { href: "/help", onClick: "Help" }, "help"));
+export const mixed = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  view: () => Ui.h("main", {}, Ui.h("button", { onClick: "Clear" }), footer),
+});
+
+// Ui.html: a message in a hole is checked against the app's messages.
+export const template = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  view: (model) =>
+    Ui.html`<ul class=${"todos"}>${
+      model.todos.map((t) => Ui.html`<li svc-key=${t.id} onClick=${["Remove", t.id]} hover=${{ color: "red" }}>${t.text}</li>`)
+    }</ul>`,
+});
+
+export const templateMisspelled = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error "Remvoe" is not one of the app's messages
+  view: (model) => Ui.html`<ul>${model.todos.map((t) => Ui.html`<li onClick=${["Remvoe", t.id]}>${t.text}</li>`)}</ul>`,
+});
+
+export const templateWrongArgument = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error Remove takes a number, not a string
+  view: (model) => Ui.html`<ul>${model.todos.map((t) => Ui.html`<li onClick=${["Remove", t.text]}>${t.text}</li>`)}</ul>`,
+});
