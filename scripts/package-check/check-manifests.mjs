@@ -11,6 +11,9 @@ const problems = [];
 
 if (jsr.version !== pkg.version) problems.push(`jsr.json version ${jsr.version}, package.json ${pkg.version}`);
 
+/** Subpaths whose dist/ file is a browser client bundled from client/ (scripts/build.ts). */
+const BUNDLED_CLIENTS = { "./split": "./client/split/main.ts" };
+
 const npmSubpaths = Object.entries(pkg.exports).filter(([path]) => !/\.(js|json)$/.test(path));
 for (const [path, target] of npmSubpaths) {
   if (
@@ -22,7 +25,8 @@ for (const [path, target] of npmSubpaths) {
     );
     continue;
   }
-  const source = target.import.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+  // A browser client is bundled into dist/ from client/, not compiled from src/.
+  const source = BUNDLED_CLIENTS[path] ?? target.import.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
   if (jsr.exports[path] !== source) {
     problems.push(`jsr.json exports ${path} as ${jsr.exports[path]}, package.json builds it from ${source}`);
   }

@@ -24,20 +24,45 @@ import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
 import { type LazyFn, LazyPart } from "./lazy-part.ts";
 import type { ListMemo, ListRows } from "./list-memo.ts";
 import { keyed, keyedRoot } from "./node.ts";
+import type { UntypedMessages } from "./messages.ts";
 import type { UiElement } from "./types.ts";
 
 /** What `key` may return: a row's key (docs/live-apps.md#keys). */
 export type ItemKey = string | number;
 
-/** `Ui.each(items, key, row)`: `row(item)` keyed by `key(item)` for each item, rows of unchanged items reused in a session. */
-export function each<T>(items: readonly T[], key: (item: T) => ItemKey, row: (item: T) => UiElement): UiElement[] {
+/**
+ * `Ui.each(items, key, row)`: `row(item)` keyed by `key(item)` for each item; in a session, the
+ * row of an item that is the same value as in the previous render, with the same `row`, is neither
+ * built nor compared again (docs/live-apps.md#lists). Define `row` once, outside `view`.
+ *
+ * @param items the list's items, in the order of its rows
+ * @param key the row's key, from its item alone (ids: numbers or strings)
+ * @param row builds one row from its item alone
+ * @returns the keyed rows, to place among an element's children
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * type Todo = { id: number; text: string };
+ * const todoRow = (t: Todo) => Ui.h("li", {}, t.text, Ui.h("button", { onClick: ["Remove", t.id] }, "x"));
+ * const view = (todos: Todo[]) => Ui.h("ul", {}, Ui.each(todos, (t) => t.id, todoRow));
+ * ```
+ */
+export function each<T, M = UntypedMessages>(
+  items: readonly T[],
+  key: (item: T) => ItemKey,
+  row: (item: T) => UiElement<M>,
+): UiElement<M>[] {
   if (!Array.isArray(items)) throw new TypeError("Ui.each: expects an array of items, a key function and a row function");
   if (typeof key !== "function" || typeof row !== "function") {
     throw new TypeError("Ui.each: expects an array of items, a key function and a row function");
   }
   const memo = activeMemo();
-  if (memo === undefined) return items.map((item) => keyed(keyText(key(item)), rowElement(row(item))));
-  return rowsOf(memo.lists(), items, key, row as LazyFn);
+  const build = row as unknown as (item: T) => UiElement;
+  const rows = memo === undefined
+    ? items.map((item) => keyed(keyText(key(item)), rowElement(build(item))))
+    : rowsOf(memo.lists(), items, key, build as LazyFn);
+  return rows as unknown as UiElement<M>[];
 }
 
 /**

@@ -76,6 +76,19 @@ export const misspelledInAList = Live.app<Model, Messages>({
   view: (model) => Ui.h("ul", {}, model.todos.map((t) => Ui.h("li", { onClick: ["Remvoe", t.id] }))),
 });
 
+export const listedWithEach = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  view: (model) => Ui.h("ul", {}, Ui.each(model.todos, (t) => t.id, (t) => Ui.h("li", { onClick: ["Remove", t.id] }, t.text))),
+});
+
+export const misspelledInEach = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, _msg, _args) => model,
+  // @ts-expect-error "Remvoe" is not one of the app's messages, inside a Ui.each row either
+  view: (model) => Ui.h("ul", {}, Ui.each(model.todos, (t) => t.id, (t) => Ui.h("li", { onClick: ["Remvoe", t.id] }))),
+});
+
 export const wrongArgument = Live.app<Model, Messages>({
   init: () => ({ draft: "", todos: [] }),
   update: (model, _msg, _args) => model,
