@@ -123,6 +123,12 @@ test(
       assert.equal(await page.textContent("#count"), `count ${clicks}`);
       assert.equal(await value(page, "input[name=text]"), typed);
     }, 20_000);
+    // The field shows what was typed whether or not it reached the server. A page that goes away
+    // sends what is unanswered once, in its unload beacon, which nothing sends again
+    // (docs/protocol.md#resend): before the reload, the last typed value leaves (blur ends its
+    // debounce) and every send is answered.
+    await input.blur();
+    await page.waitForFunction(() => !document.documentElement.hasAttribute("data-svc-busy"), undefined, { timeout: 20_000 });
     const seen = await page.evaluate(() => (window as unknown as { reconnecting: string[] }).reconnecting);
     assert.equal(await page.evaluate(() => document.documentElement.classList.contains("svc-reconnecting")), false, "cleared");
     await page.reload();

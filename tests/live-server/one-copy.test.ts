@@ -42,6 +42,23 @@ test("a batch's frames, which no reply carries, still reach the stream of the pa
   await own.close();
 });
 
+test("a batch's frames carry the values it reported, for the pages that do not show them: the next page load, whose render the browser took before the unload beacon", async () => {
+  const a = freshApp();
+  const tab = await openTab(a);
+  const title = "r.#input:title";
+  const next = await tab.subscribe("/_svc/subscribe?page=two");
+  // The user typed "ABC" (the value the app keeps, normalised) and reloaded: the beacon carries it.
+  const resp = await tab.post({
+    page: "one",
+    batch: [{ seq: 1, msg: "SetTitle", args: ["ABC"], handlerId: title }],
+    inputState: { [title]: { value: "ABC", seq: 1 } },
+  });
+  assert.equal(resp.status, 204);
+  const frame = (await next.next()) as { seq: number; patches: unknown[]; ackInputs: Record<string, number> };
+  assert.deepEqual([frame.seq, frame.patches, frame.ackInputs], [1, [{ id: title, attrs: { value: "ABC" } }], { [title]: 1 }]);
+  await next.close();
+});
+
 test("a page's own stream carries its reply's id alone, so that a reconnect names it in Last-Event-ID", async () => {
   const a = freshApp();
   const tab = await openTab(a);

@@ -208,7 +208,7 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
-    const stepped = stepEvent(this.state, this.currentTree(), event, this.stepContext);
+    const stepped = stepEvent(this.state, this.currentTree(), reply ? event : { ...event, toEveryStream: true }, this.stepContext);
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };

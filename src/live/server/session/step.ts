@@ -45,6 +45,13 @@ export type EventInput = {
   readonly page?: string | undefined;
   /** The last frame the client had applied (its ids are that tree's), when it said. */
   readonly lastAppliedSeq?: number | undefined;
+  /**
+   * The frame is no reply and goes to every stream (a batch's, docs/protocol.md#batches): its
+   * patches carry the reported values too, since the page that reported them is going away and
+   * the page that follows it shows what its render had (the browser takes that render before it
+   * sends the unload beacon).
+   */
+  readonly toEveryStream?: boolean | undefined;
 };
 
 /** The model changed (or stayed) under a message: what the edge commits, sends and runs. */
@@ -104,7 +111,7 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.
   const raised = raiseInputSeqs(seen.inputSeqs, inputs);
   const clientValues = new Map<string, string>();
-  for (const [id, report] of inputs) clientValues.set(id, report.value);
+  if (input.toEveryStream !== true) { for (const [id, report] of inputs) clientValues.set(id, report.value); }
   // Steps 4-5.
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
