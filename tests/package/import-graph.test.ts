@@ -15,10 +15,13 @@ const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
   peerDependencies: Record<string, string>;
 };
 
+/** Subpaths whose dist/ file is a browser client bundled from client/ (scripts/build.ts). */
+const BUNDLED_CLIENTS: Record<string, string> = { "./split": "client/split/main.ts" };
+
 /** The source file each subpath's build comes from: ./dist/x/mod.js <- src/x/mod.ts. */
-const entries = Object.values(pkg.exports)
-  .flatMap((target) => (typeof target === "string" ? [] : [target.import]))
-  .map((path) => path.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) =>
+  typeof target === "string" ? [] : [BUNDLED_CLIENTS[subpath] ?? target.import.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")]
+);
 
 type Module = { path: string; source: ts.SourceFile };
 type Import = { specifier: string; dynamic: boolean };
