@@ -102,8 +102,11 @@ export function landCarried(
     if (isToggle(to)) (to as HTMLInputElement).checked = held.value !== "";
     else if (to.tagName === "SELECT") to.value = held.value;
     else writeValue(to as HTMLInputElement | HTMLTextAreaElement, held.value);
-    if (held.focused && to.ownerDocument.activeElement !== to) {
-      to.focus();
+    // The reconcile, and showRendered, may have written the render's value on this very node, which
+    // moves its caret (a shorter value clamps it): the caret goes back where the user had it, even
+    // when focus never left (G1, docs/protocol.md#client-rules).
+    if (held.focused) {
+      if (to.ownerDocument.activeElement !== to) to.focus();
       if (held.caret !== undefined) {
         try {
           (to as HTMLInputElement).setSelectionRange(held.caret[0], held.caret[1]);

@@ -255,6 +255,31 @@ eachClient(
 );
 
 eachClient(
+  "a resync without moves that keeps a dirty, focused input on its node leaves its caret where the user had it, whatever value the render's markup shows",
+  async (page) => {
+    // The render says what the model had before the user's latest keys (docs/protocol.md#client-rules, G1).
+    const behind = mineAtOne.replace('id="mine"', 'id="mine" value="keep e"');
+    const p = page(mineAtOne, {
+      options: { debounceMs: 10_000 },
+      auto: (req) =>
+        req.url.startsWith("/_svc/render")
+          ? new Response(behind, { headers: { "Content-Type": "text/html", "X-Svc-Seq": "400" } })
+          : undefined,
+    });
+    const mine = p.el<HTMLInputElement>("r.1#div.0#input");
+    mine.focus();
+    p.type(mine, "keep every key");
+    await p.client.resync();
+    assert.equal(p.requests[0]?.url, "/_svc/render?since=0");
+    assert.equal(p.doc.getElementById("mine"), mine, "the same node");
+    assert.equal(mine.value, "keep every key");
+    assert.equal(p.doc.activeElement, mine);
+    assert.deepEqual([mine.selectionStart, mine.selectionEnd], [14, 14], "the caret stays at the end of what was typed");
+    await p.close();
+  },
+);
+
+eachClient(
   "an event refused 410 handler-gone leaves its input dirty; the gap that follows resyncs, and a render without moves still keeps the typed value",
   async (page) => {
     const p = page(mineAtOne, {
