@@ -83,7 +83,7 @@ export function privateFolder(): {
   readonly path: string;
   writeLaunchFile(html: string): string;
   removeFile(name: string): void;
-  remove(): void;
+  remove(): Promise<void>;
 } {
   const path = mkdtempSync(join(tmpdir(), "svc-desktop-"));
   return {
@@ -94,11 +94,32 @@ export function privateFolder(): {
       return file;
     },
     removeFile: (name) => rmSync(join(path, name), { force: true }),
-    // The browser's helper processes can still be writing to the profile for a moment after the
-    // window's own process exits; rmSync retries ENOTEMPTY and EBUSY with these options.
-    remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }),
+    remove: () => removeFolder(path),
   };
 }
+
+/**
+ * Removes a window's folder. The browser's helper processes can go on writing to the profile for a
+ * while after the window's own process exits (ENOTEMPTY, EBUSY), so it tries again for up to
+ * REMOVE_WAIT_MS; a folder still there then is left to the system's temporary-file cleanup, with
+ * a warning, rather than failing the app's exit.
+ */
+async function removeFolder(path: string): Promise<void> {
+  const end = Date.now() + REMOVE_WAIT_MS;
+  for (;;) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (Date.now() >= end) {
+        console.warn(`svc-live desktop: could not remove ${path}: ${(error as Error).message}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+const REMOVE_WAIT_MS = 10_000;
 
 /** A file path as a file: URL. */
 export function fileUrl(path: string): string {

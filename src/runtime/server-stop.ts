@@ -37,6 +37,11 @@ type DenoServer = { shutdown(): Promise<void>; readonly finished: Promise<void> 
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Whether `done` settles within `ms`. */
+async function settlesWithin(done: Promise<unknown>, ms: number): Promise<boolean> {
+  return await Promise.race([done.then(() => true), sleep(ms).then(() => false)]);
+}
+
 /** The stopper of a server returned by `serve` (@hono/node-server), `Bun.serve` or `Deno.serve`. */
 export function serverStopper(server: RuntimeServer): ServerStopper {
   const s = server as Partial<NodeServer & BunServer & DenoServer>;
@@ -66,9 +71,7 @@ function nodeStopper(server: NodeServer): ServerStopper {
       // Idle keep-alive connections are left to end by themselves: the server told each client
       // how long it keeps one idle (Keep-Alive: timeout=…), and clients stop reusing a connection
       // before that, so closing one sooner could race a request the client is writing on it.
-      const timedOut = sleep(timeoutMs).then(() => "timeout" as const);
-      const outcome = await Promise.race([closed!.then(() => "closed" as const), timedOut]);
-      if (outcome === "timeout") server.closeAllConnections();
+      if (!(await settlesWithin(closed!, timeoutMs))) server.closeAllConnections();
     },
   };
 }
@@ -109,9 +112,7 @@ function bunStopper(server: BunServer): ServerStopper {
       this.stopAccepting();
       await lingering;
       // stop(false)'s promise settles once the requests in flight are answered.
-      const timedOut = sleep(timeoutMs).then(() => "timeout" as const);
-      const outcome = await Promise.race([stopped!.then(() => "closed" as const), timedOut]);
-      if (outcome === "timeout") await Promise.resolve(server.stop(true)).catch(() => undefined);
+      if (!(await settlesWithin(stopped!, timeoutMs))) await Promise.resolve(server.stop(true)).catch(() => undefined);
     },
   };
 }

@@ -95,7 +95,7 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
     window = await openWindow(runtime, which, { launch, direct: `${url}#${launchToken}` }, folder.path, title, options);
   } catch (error) {
     await server.close();
-    folder.remove();
+    await folder.remove();
     throw error;
   }
   void window.exited.then(finish);
@@ -110,7 +110,7 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
     await window.exited;
     await server.close();
     app.close();
-    folder.remove();
+    await folder.remove();
     if (!closedByCall && (options.exitOnClose ?? true)) runtime.exitProcess(0);
   });
   // Interrupted (Ctrl-C, a service manager's stop): the window and the folder go too.
