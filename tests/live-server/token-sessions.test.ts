@@ -400,16 +400,18 @@ describe("bad tokens", () => {
     const app = tokenApp();
     const tab = await openTokenTab(app);
     const good = tab.token;
-    const seed = Date.now() ^ 0x5eed;
-    console.log(`# bad-token property seed ${seed}`);
+    const seed = Number(process.env.FC_SEED) || (Date.now() ^ 0x5eed);
+    console.log(`# bad-token property seed ${seed} (FC_SEED=${seed} to replay)`);
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ ";
+    // A header's value loses its leading and trailing spaces on the way in (the Fetch standard's
+    // header value normalization), so a space added at either end is the same token: left out.
     const mutation = fc.oneof(
       fc.nat({ max: good.length - 1 }).map((at) => good.slice(0, at)),
       fc.tuple(fc.nat({ max: good.length - 1 }), fc.constantFrom(...alphabet)).filter(([at, ch]) => good[at] !== ch).map((
         [at, ch],
       ) => good.slice(0, at) + ch + good.slice(at + 1)),
       fc.tuple(fc.nat({ max: good.length }), fc.constantFrom(...alphabet)).map(([at, ch]) => good.slice(0, at) + ch + good.slice(at)),
-    );
+    ).filter((bad) => bad.trim() !== good);
     await fc.assert(
       fc.asyncProperty(mutation, async (bad) => {
         // A change that leaves the token's meaning intact (none here: base64url is canonical) would pass.
