@@ -96,7 +96,7 @@ dry_run "${deno[@]}" publish --dry-run --allow-dirty --config jsr.json
 dry_run npm publish --dry-run --ignore-scripts "$tarball"
 step "the consumer install stays under its bound"
 # A little above today's size: a new dependency, or a file that should not ship, shows here.
-max_install_kb=20000
+max_install_kb=20500
 if (( install_kb > max_install_kb )); then
   echo "the consumer install is $install_kb KB, over the bound of $max_install_kb KB"
   exit 1
