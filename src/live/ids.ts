@@ -33,6 +33,7 @@
  */
 import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
 import { LazyPart } from "../ui/lazy-part.ts";
+import type { FoldPart } from "../ui/fold/fold-part.ts";
 import { passCss } from "../ui/styles.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
@@ -175,6 +176,14 @@ function placePart(part: LazyPart, seg: string, depth: number): LiveElement {
   const stylesBefore = stylesMade;
   const kids = resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
   return part.placedAt(seg, kids, stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;
+}
+
+/**
+ * A fold made of the kept subtree `live` (src/live/fold/fold-tree.ts), placed where that subtree is:
+ * under its seg, with its live children until the fold releases them.
+ */
+export function placeFold(fold: FoldPart, live: LiveElement): FoldPart {
+  return fold.placedAt(live.seg, live.kids as readonly UiNode[], false, placeDetached) as FoldPart;
 }
 
 /**

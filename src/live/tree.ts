@@ -96,7 +96,14 @@ export function hasRawKid(el: LiveElement): boolean {
  */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
   if (el instanceof LazyPart) return el;
-  return liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass);
+  const copy = liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass) as unknown as UiElement;
+  // The copy stands for the call `el` stands for: it keeps that call and its view children, so the
+  // next render's same call gets the copy back (src/ui/element-log.ts) and the fold pass can write
+  // its calls (src/live/fold/fold-tree.ts).
+  const view = el as unknown as UiElement;
+  (copy as { children: readonly UiNode[] }).children = view.children;
+  copy.call = view.call;
+  return copy as unknown as LiveElement;
 }
 
 /**

@@ -40,14 +40,16 @@ import { HandlerMessage } from "./handler-message.ts";
 import type { Child, UiElement, UiNode, UiText } from "./types.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { CHILDREN_REWRITING_TAGS } from "./tags.ts";
+import { FoldPart, isRecordRef, resolved, resolvedChildren, TapeRef } from "./fold/fold-part.ts";
+import { matchElementCall, matchKeyedCall } from "./fold/tape-read.ts";
 
 /** How many elements ahead of the cursor a call that misses looks for its own. */
 const LOOK_AHEAD = 16;
 
-/** The first slot of a `Ui.keyed` element's call: `[KEYED, key, inner element]`. */
-const KEYED = {};
-/** Between a call's attributes and its children, when the element keeps the children of its call. */
-const CHILDREN = {};
+/** The first slot of a `Ui.keyed` element's call: `[KEYED, key, inner element]` (read by src/ui/fold/). */
+export const KEYED = {};
+/** Between a call's attributes and its children, when the element keeps the children of its call (read by src/ui/fold/). */
+export const CHILDREN = {};
 /** The call of an element built without attributes: shared, so it costs nothing per element. */
 const NO_ATTRS_CALL: readonly unknown[] = Object.freeze([]);
 
@@ -62,6 +64,8 @@ export class ElementLog {
   private previous: (UiElement | undefined)[] = [];
   private previousCount = 0;
   private cursor = 0;
+  /** When the entry at the cursor is a fold: the record the next call is expected to match. */
+  private sub = 0;
   /**
    * The elements of the render under way, the first `currentCount` of the list: made at the start
    * of a render as long as the previous one's, because a list grown call by call would be copied
@@ -76,6 +80,7 @@ export class ElementLog {
     this.current = listFor(this.previousCount);
     this.currentCount = 0;
     this.cursor = 0;
+    this.sub = 0;
   }
 
   /**
@@ -85,40 +90,93 @@ export class ElementLog {
    * a tag written otherwise never hits, and is built (and checked) each time.
    */
   element(tag: string, attrs: Attrs | null | undefined, children: Child[], build: BuildElement): UiElement {
-    const log = this.previous;
+    // The element or record at the cursor first: in a steady view, every call's is there.
     const cursor = this.cursor;
-    // The element at the cursor first: in a steady view, every call's is there.
     if (cursor < this.previousCount) {
-      const el = log[cursor]!;
-      if (el.tag === tag && sameCall(el, attrs, children)) {
-        this.current[this.currentCount++] = el;
-        this.cursor = cursor + 1;
-        return el;
-      }
+      const entry = this.previous[cursor]!;
+      if (entry instanceof FoldPart) {
+        const record = this.sub;
+        if (matchElementCall(entry.tape, record, entry, isRecordRef, tag, attrs, children)) return this.foldHit(entry, cursor, record);
+      } else if (entry.tag === tag && sameCall(entry, attrs, children)) return this.reuse(entry, cursor);
     }
-    for (let at = cursor + 1, end = this.searchEnd(); at < end; at++) {
-      const el = log[at]!;
-      if (el.tag === tag && sameCall(el, attrs, children)) return this.reuse(el, at);
-    }
-    const element = build(tag, attrs, children);
-    // Written after the build: it throws on bad input, and then nothing is logged. The build may
-    // have written into `children` (texts as text nodes), which the kept items read alike.
-    element.call = callOf(attrs, element, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
+    queryKind = ELEMENT_QUERY;
+    queryTag = tag;
+    queryAttrs = attrs;
+    queryChildren = children;
+    const hit = this.previousCount === 0 ? undefined : this.find();
+    queryAttrs = undefined;
+    queryChildren = NO_QUERY_CHILDREN;
+    if (hit !== undefined) return hit;
+    // Stand-ins for a fold's elements among the children are the elements they stand for (src/ui/fold/fold-part.ts).
+    const element = build(tag, attrs, resolvedChildren(children));
+    recordCall(element, attrs, children);
     this.current[this.currentCount++] = element;
     return element;
   }
 
   /** The element of `keyed(key, node)`: the previous render's, for the same key and node. */
   keyed(key: string, node: UiElement, build: (key: string, node: UiElement) => UiElement): UiElement {
-    const log = this.previous;
-    for (let at = this.cursor, end = this.searchEnd(); at < end; at++) {
-      const call = log[at]!.call;
-      if (call !== undefined && call[0] === KEYED && call[1] === key && call[2] === node) return this.reuse(log[at]!, at);
-    }
-    const element = build(key, node);
-    element.call = [KEYED, key, node];
+    queryKind = KEYED_QUERY;
+    queryKey = key;
+    queryNode = node;
+    const hit = this.previousCount === 0 ? undefined : this.find();
+    queryNode = undefined;
+    if (hit !== undefined) return hit;
+    const inner = resolved(node);
+    const element = build(key, inner);
+    element.call = [KEYED, key, inner];
     this.current[this.currentCount++] = element;
     return element;
+  }
+
+  /**
+   * The previous render's element of the call in the query: the one the cursor expects first, then
+   * up to LOOK_AHEAD places after it (the rest of the fold it is in, then the entries after).
+   */
+  private find(): UiElement | undefined {
+    const log = this.previous;
+    const cursor = this.cursor;
+    if (cursor >= this.previousCount) return undefined;
+    let probes = LOOK_AHEAD + 1;
+    const entry = log[cursor]!;
+    if (entry instanceof FoldPart) {
+      // The cursor's record, then the records after it in the same fold.
+      for (let record = this.sub; record < entry.calls && probes > 0; record++, probes--) {
+        if (matchRecord(entry, record)) return this.foldHit(entry, cursor, record);
+      }
+    } else if (sameAsQuery(entry)) return this.reuse(entry, cursor);
+    else probes--;
+    for (let at = cursor + 1; at < this.previousCount && probes > 0; at++, probes--) {
+      const next = log[at]!;
+      if (next instanceof FoldPart) {
+        // Another fold's calls start at its first record.
+        if (matchRecord(next, 0)) return this.foldHit(next, at, 0);
+      } else if (sameAsQuery(next)) return this.reuse(next, at);
+    }
+    return undefined;
+  }
+
+  /**
+   * A call matched record `record` of `fold` (the log's entry `at`): the fold itself for its root's
+   * record, which ends it; else a stand-in, the cursor on the next record.
+   */
+  private foldHit(fold: FoldPart, at: number, record: number): UiElement {
+    if (record === fold.calls - 1) return this.reuse(fold, at);
+    this.cursor = at;
+    this.sub = record + 1;
+    return new TapeRef(fold, record);
+  }
+
+  /**
+   * The list the next render reads, in place of this render's: the elements of the page a session
+   * keeps, some of them folds (src/live/fold/fold-tree.ts), in the order the view calls them.
+   */
+  replacePrevious(list: UiElement[]): void {
+    spareList(this.previous, this.previousCount);
+    this.previous = list;
+    this.previousCount = list.length;
+    this.cursor = 0;
+    this.sub = 0;
   }
 
   /** A render finished: its elements are the ones the next render reads. */
@@ -129,6 +187,7 @@ export class ElementLog {
     this.current = NO_ELEMENTS;
     this.currentCount = 0;
     this.cursor = 0;
+    this.sub = 0;
   }
 
   /** A render failed: its elements are dropped, the previous render's stay. */
@@ -139,17 +198,37 @@ export class ElementLog {
     this.cursor = 0;
   }
 
-  /** Where the search for a call's element stops: the element at the cursor and LOOK_AHEAD after it. */
-  private searchEnd(): number {
-    return Math.min(this.previousCount, this.cursor + 1 + LOOK_AHEAD);
-  }
-
   /** Takes the element at `at` into this render's log, moves the cursor past it; the element. */
   private reuse(el: UiElement, at: number): UiElement {
     this.current[this.currentCount++] = el;
     this.cursor = at + 1;
+    this.sub = 0;
     return el;
   }
+}
+
+/** What the log is asked for: the call under way, in module state rather than an object per call (no app code runs while it is read). */
+const ELEMENT_QUERY = 0, KEYED_QUERY = 1;
+let queryKind = ELEMENT_QUERY;
+let queryTag = "";
+let queryAttrs: Attrs | null | undefined;
+const NO_QUERY_CHILDREN: Child[] = [];
+let queryChildren: readonly Child[] = NO_QUERY_CHILDREN;
+let queryKey = "";
+let queryNode: UiElement | undefined;
+
+/** Whether the previous render's element `el` is what the queried call builds. */
+function sameAsQuery(el: UiElement): boolean {
+  if (queryKind === ELEMENT_QUERY) return el.tag === queryTag && sameCall(el, queryAttrs, queryChildren);
+  const call = el.call;
+  return call !== undefined && call[0] === KEYED && call[1] === queryKey && call[2] === queryNode;
+}
+
+/** Whether the queried call is record `record` of `fold`'s tape (src/ui/fold/tape-read.ts). */
+function matchRecord(fold: FoldPart, record: number): boolean {
+  return queryKind === ELEMENT_QUERY
+    ? matchElementCall(fold.tape, record, fold, isRecordRef, queryTag, queryAttrs, queryChildren)
+    : matchKeyedCall(fold.tape, record, fold, isRecordRef, queryKey, queryNode!);
 }
 
 /**
@@ -175,6 +254,16 @@ function spareList(list: (UiElement | undefined)[], count: number): void {
   if (list === NO_ELEMENTS || Object.isFrozen(list)) return;
   list.fill(undefined, 0, count);
   spare = list;
+}
+
+/**
+ * Writes into a just-built element the call it keeps (`UiElement.call`): what a later call is
+ * compared with. Written after the build: it throws on bad input, and then nothing is logged. The
+ * build may have written into `children` (texts as text nodes), which the kept items read alike.
+ * A fold's replay (src/ui/fold/fold-part.ts) records its calls the same way.
+ */
+export function recordCall(element: UiElement, attrs: Attrs | null | undefined, children: readonly Child[]): void {
+  element.call = callOf(attrs, element, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);
 }
 
 /** The call an element keeps: its bag's keys and values as data, then its kept children, if any. */

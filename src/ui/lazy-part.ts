@@ -56,7 +56,7 @@ export class LazyPart implements UiElement {
   seg: string | undefined = undefined;
   extras: ElementExtras | undefined;
   /** The element `fn` built, while the part holds it. */
-  private built: UiElement | undefined;
+  protected built: UiElement | undefined;
   /** Its live children under `seg`, while the part holds them. */
   private liveKids: readonly UiNode[] | undefined = undefined;
   /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
@@ -70,12 +70,12 @@ export class LazyPart implements UiElement {
   constructor(
     readonly fn: LazyFn,
     readonly args: readonly unknown[],
-    rebuild: RebuildPart,
+    rebuild: RebuildPart | undefined,
     root: UiElement,
     attrs: Readonly<Record<string, string>> = root.attrs,
     key: string | undefined = root.key,
   ) {
-    rebuildOf ??= rebuild;
+    if (rebuild !== undefined) rebuildOf ??= rebuild;
     this.tag = root.tag;
     this.attrs = attrs;
     this.handlers = root.handlers;
@@ -96,10 +96,29 @@ export class LazyPart implements UiElement {
   view(): UiElement {
     let built = this.built;
     if (built === undefined) {
-      built = this.built = rebuildOf!(this.fn, this.args);
+      built = this.built = this.rebuild();
       hold(this);
     }
     return built;
+  }
+
+  /** The element built again from what the part keeps: its call (a fold replays its tape, src/ui/fold/fold-part.ts). */
+  protected rebuild(): UiElement {
+    return rebuildOf!(this.fn, this.args);
+  }
+
+  /**
+   * Whether `other` stands for the same subtree as far as what each keeps tells: the same
+   * function and arguments (`Object.is`, one by one). Root attributes and key are compared by
+   * `sameLazyCall`.
+   */
+  sameContent(other: LazyPart): boolean {
+    if (this.fn !== other.fn) return false;
+    const x = this.args, y = other.args;
+    if (x === y) return true;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+    return true;
   }
 
   /** The element it built, held for good: a part at a page's root stands for the page (src/live/ids.ts). */
@@ -174,7 +193,7 @@ export class LazyPart implements UiElement {
     this.liveKids = undefined;
   }
 
-  private copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
+  protected copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
     return new LazyPart(this.fn, this.args, rebuildOf!, this.view(), attrs, key);
   }
 }
@@ -245,12 +264,7 @@ export function releaseWarmParts(): void {
  */
 export function sameLazyCall(a: object, b: object): boolean {
   if (!(a instanceof LazyPart) || !(b instanceof LazyPart)) return false;
-  if (a.fn !== b.fn || a.key !== b.key || !a.compact || !b.compact) return false;
-  const x = a.args, y = b.args;
-  if (x !== y) {
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
-  }
+  if (a.key !== b.key || !a.compact || !b.compact || !a.sameContent(b)) return false;
   return a.attrs === b.attrs || sameAttrs(a.attrs, b.attrs);
 }
 

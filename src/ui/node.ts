@@ -202,7 +202,8 @@ export function keyed<M = UntypedMessages>(key: string | number, node: UiElement
     : log.keyed(k, node as unknown as UiElement, keyedElement)) as unknown as UiElement<M>;
 }
 
-function keyedElement(k: string, node: UiElement): UiElement {
+/** The element `Ui.keyed(k, node)` builds, outside any session log (a fold replays its keyed calls with it, src/ui/fold/). */
+export function keyedElement(k: string, node: UiElement): UiElement {
   const { attrs, key } = keyedRoot(k, node);
   // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
   if (node instanceof LazyPart) return node.withRoot(attrs, key);

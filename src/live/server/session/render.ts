@@ -9,6 +9,7 @@ import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
 import { assignIds } from "../../ids.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "../registry/tree-budget.ts";
+import { foldKeptTree } from "../../fold/fold-tree.ts";
 
 /**
  * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
@@ -45,6 +46,12 @@ export class SessionRender<Model> {
     // that size: measuring it would walk the whole tree on every event of a session past the
     // budget, which renders its tree from the model each time (bench/table.bench.ts, released).
     const unmeasured = this.tree === undefined && this.bytes === 0;
+    // Kept compact: its small subtrees folded, and the memo told to match the next render's calls
+    // against the folded tree (src/live/fold/fold-tree.ts).
+    if (tree !== this.tree) {
+      const calls = foldKeptTree(tree);
+      this.memo?.elements().replacePrevious(calls);
+    }
     this.tree = tree;
     if (unmeasured || ++this.keptSinceMeasure >= MEASURE_EVERY) {
       this.bytes = estimateTreeBytes(tree);

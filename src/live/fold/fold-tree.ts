@@ -1,0 +1,114 @@
+/**
+ * Folding a session's kept tree (docs/deployment.md#memory, "the compact kept form"): after each
+ * event, the small subtrees of the page the session keeps (its rows, its form fields) become folds,
+ * each the tape of the calls that built it (src/ui/fold/), and the session memo's list for the next
+ * render is written from the folded tree.
+ *
+ * What is folded: below the root, every subtree of at most FOLD_MAX_CALLS calls whose parent's
+ * subtree is larger (or is the root), and whose calls can be written (src/ui/fold/tape-write.ts).
+ * The rest of the page, its spine (the root, the list containers and what holds them), stays
+ * elements: a few per page. A fold kept from the previous event is the same object in the new tree
+ * (the view got it back, or the diff kept it) and is not looked into again, so the pass costs the
+ * spine, one step per fold, and the subtrees the event built.
+ *
+ * The memo's list is the tree's calls in the order a view makes them, children before their
+ * parents (src/ui/element-log.ts): each spine element after its subtree, a fold as one entry.
+ */
+import { CHILDREN, KEYED } from "../../ui/element-log.ts";
+import { FoldPart } from "../../ui/fold/fold-part.ts";
+import { FOLD_MAX_CALLS, writeTape } from "../../ui/fold/tape-write.ts";
+import { LazyPart } from "../../ui/lazy-part.ts";
+import type { UiElement, UiNode } from "../../ui/node.ts";
+import { placeFold } from "../ids.ts";
+import type { LiveElement, LiveNode, LiveTree } from "../tree.ts";
+
+/** Calls of a subtree larger than a fold holds, or that cannot be folded whole. */
+const TOO_MANY = FOLD_MAX_CALLS + 1;
+
+/**
+ * Subtrees found unwritable (a view constant, a template's node, a value that is not plain data):
+ * kept as the objects they are, and not written again while the page keeps them.
+ */
+const unwritable = new WeakSet<object>();
+
+/** Folds `tree` in place; the calls of the folded tree in the order a view makes them, for the memo. */
+export function foldKeptTree(tree: LiveTree): UiElement[] {
+  const calls: UiElement[] = [];
+  foldBelow(tree.root, calls);
+  return calls;
+}
+
+/** Folds what can be folded among `el`'s descendants, and lists `el`'s subtree's calls. */
+function foldBelow(el: LiveElement, calls: UiElement[]): void {
+  const kids = el.kids as LiveNode[];
+  // An app's frozen view constant keeps its children as they are: they are walked, not replaced.
+  const fixed = Object.isFrozen(kids) || Object.isFrozen((el as UiElement).children);
+  let view = 0; // where the next kid may sit among el's view children, when they are another list
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i] as LiveNode;
+    if (kid.kind !== "el") continue;
+    if (kid instanceof FoldPart) {
+      calls.push(kid);
+      continue;
+    }
+    if (kid instanceof LazyPart) continue; // a Ui.lazy or Ui.each part keeps its call already
+    const fold = fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY ? undefined : foldOf(kid);
+    if (fold === undefined) {
+      foldBelow(kid, calls);
+      continue;
+    }
+    kids[i] = fold as unknown as LiveNode;
+    view = replaceViewChild(el, kid, fold, view);
+    calls.push(fold);
+  }
+  const call = (el as UiElement).call;
+  if (call === undefined) return;
+  if (call[0] === KEYED && (call[2] as UiElement).call !== undefined) calls.push(call[2] as UiElement);
+  calls.push(el as UiElement);
+}
+
+/** The fold of a kept subtree, placed where the subtree is; undefined when its calls cannot be written. */
+function foldOf(kid: LiveElement): FoldPart | undefined {
+  const tape = writeTape(kid as UiElement);
+  if (tape === undefined) {
+    unwritable.add(kid);
+    return undefined;
+  }
+  return placeFold(new FoldPart(tape, kid as UiElement), kid);
+}
+
+/**
+ * The calls of `el`'s subtree as a fold would hold them, counted up to `limit` (a spine element's
+ * count stops there): a fold counts its own, an element that cannot be written counts as `limit`.
+ */
+function callsOf(el: UiElement, limit: number): number {
+  if (el instanceof FoldPart) return el.calls;
+  const call = el.call;
+  if (call === undefined || el instanceof LazyPart) return limit;
+  let count = call[0] === KEYED ? 2 : 1;
+  const mark = call.indexOf(CHILDREN);
+  const children: readonly unknown[] = mark >= 0 ? call.slice(mark + 1) : el.children;
+  for (const child of children) {
+    if (typeof child !== "object" || (child as UiNode).kind !== "el") continue;
+    count += callsOf(child as UiElement, limit - count);
+    if (count >= limit) return limit;
+  }
+  return count;
+}
+
+/**
+ * Puts `fold` in place of `kid` among `parent`'s view children too, when they are not its kids
+ * themselves, so the next render's call of `parent` compares with the fold the view will get back
+ * (src/ui/element-log.ts). `from`: where to look first, as kids and view children run in one order.
+ */
+function replaceViewChild(parent: LiveElement, kid: LiveElement, fold: FoldPart, from: number): number {
+  const children = (parent as UiElement).children as UiNode[];
+  if ((children as unknown) === parent.kids) return from;
+  for (let j = from; j < children.length; j++) {
+    if (children[j] === (kid as unknown)) {
+      children[j] = fold;
+      return j + 1;
+    }
+  }
+  return from;
+}

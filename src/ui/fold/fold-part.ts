@@ -1,0 +1,169 @@
+/**
+ * A fold: a small subtree of a session's kept page (a row, a form field) kept as the tape of the
+ * calls that built it (src/ui/fold/tape-write.ts) rather than as elements (docs/deployment.md#memory).
+ *
+ * To the id walk, the diff and the lookups a fold is a lazy part (src/ui/lazy-part.ts): it carries
+ * its root's tag, attributes, handlers and key, and builds its children again when something reads
+ * them (a diff of a changed row, the lookup of a handler inside it, a resync's markup), by
+ * replaying its tape; what it built is dropped when the next render starts. Two folds of one tape
+ * stand for one subtree, so the diff compares their tapes and builds neither.
+ *
+ * To the next render, a fold is the calls of the previous one (src/ui/element-log.ts): each call of
+ * the view is compared with the record the log expects next, and a call that matches gets a
+ * stand-in (`TapeRef`) for the element its record built, without a build; the call of the fold's
+ * root that matches gets the fold itself, so the parent's call, the id walk and the diff meet the
+ * previous render's object and skip it. A stand-in that something reads (a call that did not
+ * match, with stand-ins among its children) is the element replayed from the tape.
+ */
+import { LazyPart } from "../lazy-part.ts";
+import type { ElementExtras, Handlers, UiElement, UiElementFields, UiNode } from "../types.ts";
+import { replayTape } from "./tape-read.ts";
+import type { Tape } from "./tape-write.ts";
+
+/** A fold's function as a part: never called (a fold rebuilds from its tape), named for stack traces and debuggers. */
+function replayedFold(): never {
+  throw new Error("a fold is rebuilt from its tape");
+}
+
+const NO_ARGS: readonly unknown[] = Object.freeze([]);
+
+export class FoldPart extends LazyPart {
+  /** The elements of the tape's records while the part holds what it built (released with it). */
+  private replayed: UiElement[] | undefined;
+
+  /**
+   * The fold of `tape`, standing for `root` (the element its last record built, or one equal to it);
+   * `attrs` and `key` as the part's root has them (a keyed copy, src/ui/node.ts).
+   */
+  constructor(
+    readonly tape: Tape,
+    root: UiElement,
+    attrs: Readonly<Record<string, string>> = root.attrs,
+    key: string | undefined = root.key,
+  ) {
+    super(replayedFold, NO_ARGS, undefined, root, attrs, key);
+  }
+
+  /** The number of calls (records) on its tape. */
+  get calls(): number {
+    return this.tape.shape.records;
+  }
+
+  /** The element of record `index`, replayed from the tape (once while the part holds what it built). */
+  recordElement(index: number): UiElement {
+    this.view(); // lists the part for the next release
+    return (this.replayed ??= replayTape(this.tape))[index]!;
+  }
+
+  protected override rebuild(): UiElement {
+    const elements = (this.replayed ??= replayTape(this.tape));
+    return elements[elements.length - 1]!;
+  }
+
+  override sameContent(other: LazyPart): boolean {
+    if (!(other instanceof FoldPart)) return false;
+    const a = this.tape, b = other.tape;
+    if (a === b) return true;
+    if (a.shape !== b.shape || a.values.length !== b.values.length) return false;
+    for (let i = 0; i < a.values.length; i++) if (!Object.is(a.values[i], b.values[i])) return false;
+    return true;
+  }
+
+  override release(): void {
+    super.release();
+    this.replayed = undefined;
+  }
+
+  protected override copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
+    return new FoldPart(this.tape, this.view(), attrs, key);
+  }
+}
+
+/**
+ * The stand-in for the element record `index` of `fold` built: what a call of the render under way
+ * that matched the record gets. The parent call that matches its own record compares it by its
+ * fold and index; anything that reads it as an element reads the element replayed from the tape.
+ */
+export class TapeRef implements UiElementFields {
+  declare readonly kind: "el";
+  private element: UiElement | undefined;
+
+  constructor(readonly fold: FoldPart, readonly index: number) {}
+
+  /** The element this stands in for, replayed from the fold's tape the first time it is read. */
+  resolve(): UiElement {
+    return (this.element ??= this.fold.recordElement(this.index));
+  }
+
+  get tag(): string {
+    return this.resolve().tag;
+  }
+  get attrs(): Readonly<Record<string, string>> {
+    return this.resolve().attrs;
+  }
+  get handlers(): Handlers | undefined {
+    return this.resolve().handlers;
+  }
+  get children(): readonly UiNode[] {
+    return this.resolve().children;
+  }
+  get key(): string | undefined {
+    return this.resolve().key;
+  }
+  get call(): readonly unknown[] | undefined {
+    return this.resolve().call;
+  }
+  set call(call: readonly unknown[] | undefined) {
+    this.resolve().call = call;
+  }
+  get seg(): string | undefined {
+    return this.resolve().seg;
+  }
+  set seg(seg: string | undefined) {
+    this.resolve().seg = seg;
+  }
+  get kids(): readonly UiNode[] | undefined {
+    return this.resolve().kids;
+  }
+  set kids(kids: readonly UiNode[] | undefined) {
+    this.resolve().kids = kids;
+  }
+  get extras(): ElementExtras | undefined {
+    return this.resolve().extras;
+  }
+  set extras(extras: ElementExtras | undefined) {
+    this.resolve().extras = extras;
+  }
+}
+
+Object.defineProperty(TapeRef.prototype, "kind", { value: "el" });
+
+/** Whether `value` is the stand-in of record `index` of `fold`'s tape. */
+export function isRecordRef(value: unknown, fold: object, index: number): boolean {
+  return value instanceof TapeRef && value.fold === fold && value.index === index;
+}
+
+/** `node`, or the element it stands in for. */
+export function resolved<T>(node: T): T {
+  return node instanceof TapeRef ? (node.resolve() as T) : node;
+}
+
+/**
+ * `children` with every stand-in among them (nested lists too) replaced by its element, before a
+ * build: the list itself when it holds none. A call's own list is written in place (the build takes
+ * it over anyway); a nested list, which may be the app's, is copied.
+ */
+export function resolvedChildren<C>(children: C[], own = true): C[] {
+  let out = children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    let next: unknown = child;
+    if (child instanceof TapeRef) next = child.resolve();
+    else if (Array.isArray(child)) next = resolvedChildren(child, false);
+    if (next !== child) {
+      if (out === children && !own) out = children.slice();
+      out[i] = next as C;
+    }
+  }
+  return out;
+}

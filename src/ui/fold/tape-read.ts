@@ -1,0 +1,251 @@
+/**
+ * Reading a fold's tape (src/ui/fold/tape-write.ts, src/ui/fold/shape.ts): comparing a call of the
+ * render under way with one of its records, and replaying the records into elements.
+ *
+ * A comparison answers exactly what the element log's comparison of the same call with the element
+ * the record stands for would (src/ui/element-log.ts sameCall, src/ui/same-value.ts): the tag, the
+ * bag's names in order with the same values as data, and the children as the build flattens them,
+ * an element child being the stand-in of the record it refers to. A hit is therefore always what
+ * a build would give. Tags and names are the shape's strings, which the view writes as the same
+ * literals each time, and values compare with `===`: a row that matches allocates nothing but its
+ * stand-ins.
+ *
+ * The comparisons are not re-entrant (no app code runs in them), which lets the children walk keep
+ * its state in module variables rather than an object per call.
+ */
+import { type Attrs, CHILDREN_PROP } from "../attrs.ts";
+import { KEYED, recordCall } from "../element-log.ts";
+import { elementOf, keyedElement, raw } from "../node.ts";
+import type { Child, UiElement, UiNode } from "../types.ts";
+import { type Op, OP_ARRAY, OP_BUILT, OP_ELEMENT, OP_KEYED, OP_REF, OP_TEXT, OP_VALUE, type Shape } from "./shape.ts";
+import type { Tape } from "./tape-write.ts";
+
+/** Whether `value` is the stand-in of record `index` of `source`'s tape (src/ui/fold/fold-part.ts). */
+export type IsRef = (value: unknown, source: object, index: number) => boolean;
+
+// Where the comparison is: the shape's ops, the fold's values, the next op and value.
+let ops: readonly Op[] = [];
+let values: readonly unknown[] = [];
+let op = 0;
+let value = 0;
+
+/** Whether record `record` of `tape` is the `Ui.h` call `tag, attrs, children` (`source` owns its stand-ins). */
+export function matchElementCall(
+  tape: Tape,
+  record: number,
+  source: object,
+  isRef: IsRef,
+  tag: string,
+  attrs: Attrs | null | undefined,
+  children: readonly Child[],
+): boolean {
+  const shape = tape.shape;
+  ops = shape.ops;
+  op = shape.opAt[record]!;
+  if (ops[op] !== OP_ELEMENT || ops[op + 1] !== tag) return false;
+  values = tape.values;
+  value = shape.valueAt[record]!;
+  const count = ops[op + 2] as number;
+  op += 3;
+  let seen = 0;
+  if (attrs !== null && attrs !== undefined) {
+    for (const name in attrs) {
+      if (name === CHILDREN_PROP) continue;
+      if (seen === count || ops[op] !== name) return false;
+      const v = (attrs as { [name: string]: unknown })[name];
+      // A plain value, the usual case, compared here rather than in a call of `sameValue`.
+      if (ops[op + 1] === OP_VALUE) {
+        const kept = values[value];
+        if (kept !== v && (kept === kept || v === v)) return false;
+        op += 2;
+        value++;
+      } else {
+        op++;
+        if (!sameValue(v)) return false;
+      }
+      seen++;
+    }
+  }
+  if (seen !== count) return false;
+  const built = ops[op] === OP_BUILT;
+  kidsLeft = ops[op + 1] as number;
+  op += 2;
+  kidSource = source;
+  kidIsRef = isRef;
+  pending = "";
+  const same = built ? builtKids(children) && endText() : keptItems(children);
+  kidSource = undefined;
+  return same && kidsLeft === 0;
+}
+
+/** Whether record `record` of `tape` is the `Ui.keyed` call `key, node`. */
+export function matchKeyedCall(tape: Tape, record: number, source: object, isRef: IsRef, key: string, node: UiElement): boolean {
+  const shape = tape.shape;
+  const at = shape.opAt[record]!;
+  return shape.ops[at] === OP_KEYED && tape.values[shape.valueAt[record]!] === key && isRef(node, source, shape.ops[at + 1] as number);
+}
+
+/** Whether the value at the ops' place is `v` as data (src/ui/same-value.ts sameValue); moves past it. */
+function sameValue(v: unknown): boolean {
+  const kind = ops[op++];
+  if (kind === OP_VALUE) {
+    const kept = values[value++];
+    // NaN is the one value unequal to itself; 0 and -0 render alike.
+    return kept === v || (kept !== kept && v !== v);
+  }
+  const n = ops[op++] as number;
+  if (kind === OP_ARRAY) {
+    if (!Array.isArray(v) || v.length !== n) return false;
+    for (let k = 0; k < n; k++) if (!sameValue(v[k])) return false;
+    return true;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v) || (v as { kind?: unknown }).kind === "el") return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  let seen = 0;
+  for (const name in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, name) || seen === n || ops[op] !== name) return false;
+    op++;
+    if (!sameValue((v as Record<string, unknown>)[name])) return false;
+    seen++;
+  }
+  return seen === n;
+}
+
+// The children walk's state: how many child ops are left, the text read since the last element
+// (merged, as the build merges it), and whose stand-ins count.
+let kidsLeft = 0;
+let pending = "";
+let kidSource: object | undefined;
+let kidIsRef: IsRef = () => false;
+
+/** The call's children, flattened as the build flattens them, against the BUILT ops (element-log sameBuiltChildren). */
+function builtKids(children: readonly Child[]): boolean {
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child === null || child === undefined || child === true || child === false) continue;
+    if (typeof child === "string") pending = pending === "" ? child : pending + child;
+    else if (typeof child === "number") pending += String(child);
+    else if (Array.isArray(child)) {
+      if (!builtKids(child as readonly Child[])) return false;
+    } else if ((child as UiNode).kind === "text") pending += (child as { text: string }).text;
+    else if (!endText() || !nodeKid(child as UiNode)) return false;
+  }
+  return true;
+}
+
+/** The text read since the last element, if any, is the next child's text. */
+function endText(): boolean {
+  if (pending === "") return true;
+  const text = pending;
+  pending = "";
+  return textKid(text);
+}
+
+/** The next child op is a text, and it is `text`. */
+function textKid(text: string): boolean {
+  if (kidsLeft === 0 || ops[op] !== OP_TEXT || values[value] !== text) return false;
+  op++;
+  value++;
+  kidsLeft--;
+  return true;
+}
+
+/** An element or raw child against the next child op: the stand-in of the record it refers to, or the same markup. */
+function nodeKid(node: UiNode): boolean {
+  if (kidsLeft === 0) return false;
+  const kind = ops[op];
+  if (kind === OP_REF) {
+    if (!kidIsRef(node, kidSource!, ops[op + 1] as number)) return false;
+    op += 2;
+  } else {
+    if (node.kind !== "raw" || kind === OP_TEXT || values[value] !== node.html) return false;
+    op++;
+    value++;
+  }
+  kidsLeft--;
+  return true;
+}
+
+/** The call's children as items (element-log keptChildrenEnd) against the KEPT ops. */
+function keptItems(children: readonly Child[]): boolean {
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child === null || child === undefined || child === true || child === false || child === "") continue;
+    if (typeof child === "string") {
+      if (!textKid(child)) return false;
+    } else if (typeof child === "number") {
+      if (!textKid(String(child))) return false;
+    } else if (Array.isArray(child)) {
+      if (!keptItems(child as readonly Child[])) return false;
+    } else if ((child as UiNode).kind === "text") {
+      const text = (child as { text: string }).text;
+      if (text !== "" && !textKid(text)) return false;
+    } else if (!nodeKid(child as UiNode)) return false;
+  }
+  return true;
+}
+
+/**
+ * The elements of a tape's records, in order: each call made again through the builders, outside
+ * any session's log, with the call it keeps recorded as the log records it. The last is the root.
+ */
+export function replayTape(tape: Tape): UiElement[] {
+  const shape: Shape = tape.shape;
+  const elements: UiElement[] = [];
+  ops = shape.ops;
+  values = tape.values;
+  op = 0;
+  value = 0;
+  for (let record = 0; record < shape.records; record++) {
+    if (ops[op] === OP_KEYED) {
+      const key = values[value++] as string;
+      const inner = elements[ops[op + 1] as number]!;
+      op += 2;
+      const element = keyedElement(key, inner);
+      element.call = [KEYED, key, inner];
+      elements.push(element);
+      continue;
+    }
+    const tag = ops[op + 1] as string;
+    let count = ops[op + 2] as number;
+    op += 3;
+    let attrs: Record<string, unknown> | null = null;
+    for (; count > 0; count--) {
+      const name = ops[op++] as string;
+      (attrs ??= {})[name] = readValue();
+    }
+    let kids = ops[op + 1] as number;
+    op += 2;
+    const children: Child[] = [];
+    for (; kids > 0; kids--) {
+      const kind = ops[op++];
+      if (kind === OP_REF) children.push(elements[ops[op++] as number]!);
+      else if (kind === OP_TEXT) children.push(values[value++] as string);
+      else children.push(raw(values[value++] as string));
+    }
+    // The builders run no app code, so the reading state stays this replay's.
+    const element = elementOf(tag, attrs as Attrs | null, children);
+    recordCall(element, attrs as Attrs | null, children);
+    elements.push(element);
+  }
+  return elements;
+}
+
+/** The value at the ops' place, as the call had it (an array or plain object made again); moves past it. */
+function readValue(): unknown {
+  const kind = ops[op++];
+  if (kind === OP_VALUE) return values[value++];
+  const n = ops[op++] as number;
+  if (kind === OP_ARRAY) {
+    const items = new Array<unknown>(n);
+    for (let k = 0; k < n; k++) items[k] = readValue();
+    return items;
+  }
+  const fields: Record<string, unknown> = {};
+  for (let k = 0; k < n; k++) {
+    const name = ops[op++] as string;
+    fields[name] = readValue();
+  }
+  return fields;
+}

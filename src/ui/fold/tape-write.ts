@@ -1,0 +1,150 @@
+/**
+ * A fold's tape: the `Ui.h` and `Ui.keyed` calls that built a small subtree of a kept page, as a
+ * shape shared by all folds of the same calls (src/ui/fold/shape.ts) and the fold's own values
+ * (docs/deployment.md#memory, "the compact kept form").
+ *
+ * Why the calls: between events a session keeps its page, and a page kept as elements holds an
+ * object, an attribute bag, a children list and a call record per element, about ten times its
+ * HTML (bench/table.bench.ts, memory). The calls are what the next render's calls are compared with
+ * (src/ui/element-log.ts): an unchanged row is matched call by call against its tape, with nothing
+ * built. And a build depends on its call alone, so the calls replayed through `Ui.h` give back the
+ * elements they built (`replayTape`, src/ui/fold/tape-read.ts).
+ *
+ * What cannot be written, and is then kept as elements: an element built outside a session's log
+ * (no call: a view constant, a template's node), a lazy part, an element with style props (its
+ * injected styles name whole ids), a value that is not plain data (a function, a class instance),
+ * and a subtree of more than FOLD_MAX_CALLS calls.
+ */
+import { CHILDREN, KEYED } from "../element-log.ts";
+import { HandlerMessage } from "../handler-message.ts";
+import { LazyPart } from "../lazy-part.ts";
+import type { UiElement, UiNode } from "../types.ts";
+import {
+  type Op,
+  OP_ARRAY,
+  OP_BUILT,
+  OP_ELEMENT,
+  OP_KEPT,
+  OP_KEYED,
+  OP_OBJECT,
+  OP_RAW,
+  OP_REF,
+  OP_TEXT,
+  OP_VALUE,
+  type Shape,
+  shapeOf,
+} from "./shape.ts";
+
+/**
+ * The most calls one fold holds. A fold is matched, replayed and written again as a whole when one
+ * of its calls changes, so it is kept to the size of a row or a form field, not of a page.
+ */
+export const FOLD_MAX_CALLS = 64;
+
+/** A written tape: the shared shape of its calls, and its own values in op order. */
+export type Tape = { readonly shape: Shape; readonly values: readonly unknown[] };
+
+/** The tape of the calls that built `root`'s subtree, or undefined when it cannot be written (see above). */
+export function writeTape(root: UiElement): Tape | undefined {
+  const writer = new TapeWriter();
+  if (writer.call(root) === UNWRITABLE) return undefined;
+  return { shape: shapeOf(writer.ops, writer.count), values: writer.values };
+}
+
+/** What `TapeWriter.call` answers for a subtree that cannot be written. */
+const UNWRITABLE = -1;
+
+class TapeWriter {
+  readonly ops: Op[] = [];
+  readonly values: unknown[] = [];
+  count = 0;
+  /** The record of each element written, so an element placed twice is one record referred to twice. */
+  private readonly written = new Map<UiElement, number>();
+
+  /** Writes the records of `el`'s subtree, children first; the index of `el`'s record, or UNWRITABLE. */
+  call(el: UiElement): number {
+    const known = this.written.get(el);
+    if (known !== undefined) return known;
+    const call = el.call;
+    if (call === undefined || el instanceof LazyPart || el.extras?.passes !== undefined || el.extras?.pass !== undefined) {
+      return UNWRITABLE;
+    }
+    if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
+    if (call[0] === KEYED) {
+      const inner = this.call(call[2] as UiElement);
+      if (inner === UNWRITABLE) return UNWRITABLE;
+      this.ops.push(OP_KEYED, inner);
+      this.values.push(call[1]);
+    } else if (!this.element(el, call)) return UNWRITABLE;
+    const at = this.count++;
+    this.written.set(el, at);
+    return at;
+  }
+
+  /**
+   * Writes a `Ui.h` call's record. Its children's records go first, so the record's own ops and
+   * values are gathered apart and appended after them.
+   */
+  private element(el: UiElement, call: readonly unknown[]): boolean {
+    const ops: Op[] = [OP_ELEMENT, el.tag, 0];
+    const values: unknown[] = [];
+    let count = 0;
+    let i = 0;
+    for (; i < call.length && call[i] !== CHILDREN; i += 2) {
+      ops.push(call[i] as string);
+      if (!writeValue(call[i + 1], ops, values, 0)) return false;
+      count++;
+    }
+    ops[2] = count;
+    const kids = i < call.length ? call.slice(i + 1) : el.children;
+    ops.push(i < call.length ? OP_KEPT : OP_BUILT, kids.length);
+    for (const kid of kids) {
+      if (typeof kid === "string") {
+        ops.push(OP_TEXT);
+        values.push(kid);
+      } else if ((kid as UiNode).kind === "text") {
+        ops.push(OP_TEXT);
+        values.push((kid as { text: string }).text);
+      } else if ((kid as UiNode).kind === "raw") {
+        ops.push(OP_RAW);
+        values.push((kid as { html: string }).html);
+      } else {
+        const ref = this.call(kid as UiElement);
+        if (ref === UNWRITABLE) return false;
+        ops.push(OP_REF, ref);
+      }
+    }
+    for (const op of ops) this.ops.push(op);
+    for (const value of values) this.values.push(value);
+    return true;
+  }
+}
+
+/** How deep plain data is written; deeper data is kept as elements (as the element log compares it, src/ui/same-value.ts). */
+const MAX_DEPTH = 16;
+
+/** Writes a kept value of a call; false when it is not plain data. */
+function writeValue(value: unknown, ops: Op[], values: unknown[], depth: number): boolean {
+  if (value === null || (typeof value !== "object" && typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint")) {
+    ops.push(OP_VALUE);
+    values.push(value);
+    return true;
+  }
+  if (typeof value !== "object" || depth > MAX_DEPTH) return false; // a function, a symbol (equal to nothing), a bigint
+  // A handler's record stands for the message it was made from: `[name, ...args]`.
+  const items = value instanceof HandlerMessage ? [value.msg, ...value.args] : Array.isArray(value) ? value : undefined;
+  if (items !== undefined) {
+    ops.push(OP_ARRAY, items.length);
+    for (const item of items) if (!writeValue(item, ops, values, depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || (value as { kind?: unknown }).kind === "el") return false;
+  const keys = Object.keys(value);
+  ops.push(OP_OBJECT, keys.length);
+  for (const key of keys) {
+    ops.push(key);
+    if (!writeValue((value as Record<string, unknown>)[key], ops, values, depth + 1)) return false;
+  }
+  return true;
+}
