@@ -32,7 +32,7 @@
  *   do not count in the index.
  */
 import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
-import { LazyPart } from "../ui/lazy-part.ts";
+import { Part } from "../ui/lazy-part.ts";
 import type { FoldPart } from "../ui/fold/fold-part.ts";
 import { passCss } from "../ui/styles.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
@@ -52,7 +52,7 @@ export function keyOf(el: UiElement): string | undefined {
  * walked as the element it built, which the part then keeps (src/ui/lazy-part.ts).
  */
 export function assignIds(root: UiElement): LiveTree {
-  if (root instanceof LazyPart) root = root.keptView();
+  if (root instanceof Part) root = root.keptView();
   const rootStyles = root.extras?.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
   path.length = 0;
   const live = resolve(root, ROOT_ID, rootStyles, 0);
@@ -162,7 +162,7 @@ function reusedOrResolved(child: UiElement, seg: string, depth: number): LiveEle
   const cached = lastLive(child);
   if (cached !== undefined && cached.seg === seg) return cached;
   const stylesBefore = stylesMade;
-  const live = child instanceof LazyPart ? placePart(child, seg, depth) : resolve(child, seg, undefined, depth);
+  const live = child instanceof Part ? placePart(child, seg, depth) : resolve(child, seg, undefined, depth);
   remember(child, live, stylesMade !== stylesBefore);
   return live;
 }
@@ -172,7 +172,7 @@ function reusedOrResolved(child: UiElement, seg: string, depth: number): LiveEle
  * children, and the part stands in the tree for that element (src/ui/lazy-part.ts), so that it can
  * drop them and place them again later (`placeDetached`).
  */
-function placePart(part: LazyPart, seg: string, depth: number): LiveElement {
+function placePart(part: Part, seg: string, depth: number): LiveElement {
   const stylesBefore = stylesMade;
   const kids = resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
   return part.placedAt(seg, kids, stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;

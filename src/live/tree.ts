@@ -26,7 +26,7 @@ import {
   type UiText,
 } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
-import { LazyPart } from "../ui/lazy-part.ts";
+import { Part } from "../ui/lazy-part.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
 const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
@@ -95,7 +95,7 @@ export function hasRawKid(el: LiveElement): boolean {
  * render hands back the part itself (src/ui/lazy-part.ts).
  */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
-  if (el instanceof LazyPart) return el;
+  if (el instanceof Part) return el;
   const copy = liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass) as unknown as UiElement;
   // The copy stands for the call `el` stands for: it keeps that call and its view children, so the
   // next render's same call gets the copy back (src/ui/element-log.ts) and the fold pass can write

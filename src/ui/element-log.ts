@@ -96,7 +96,7 @@ export class ElementLog {
       const entry = this.previous[cursor]!;
       if (entry instanceof FoldPart) {
         const record = this.sub;
-        if (matchElementCall(entry.tape, record, entry, isRecordRef, tag, attrs, children)) return this.foldHit(entry, cursor, record);
+        if (matchElementCall(entry, record, entry, isRecordRef, tag, attrs, children)) return this.foldHit(entry, cursor, record);
       } else if (entry.tag === tag && sameCall(entry, attrs, children)) return this.reuse(entry, cursor);
     }
     queryKind = ELEMENT_QUERY;
@@ -227,8 +227,8 @@ function sameAsQuery(el: UiElement): boolean {
 /** Whether the queried call is record `record` of `fold`'s tape (src/ui/fold/tape-read.ts). */
 function matchRecord(fold: FoldPart, record: number): boolean {
   return queryKind === ELEMENT_QUERY
-    ? matchElementCall(fold.tape, record, fold, isRecordRef, queryTag, queryAttrs, queryChildren)
-    : matchKeyedCall(fold.tape, record, fold, isRecordRef, queryKey, queryNode!);
+    ? matchElementCall(fold, record, fold, isRecordRef, queryTag, queryAttrs, queryChildren)
+    : matchKeyedCall(fold, record, fold, isRecordRef, queryKey, queryNode!);
 }
 
 /**

@@ -31,7 +31,7 @@ export type RebuildPart = (fn: LazyFn, args: readonly unknown[]) => UiElement;
 export type PlaceKids = (view: UiElement, seg: string) => readonly UiNode[];
 
 /** The parts holding what they built, released together when the next render starts. */
-let warm: LazyPart[] = [];
+let warm: Part[] = [];
 
 /**
  * How a part's element is built again from its call, and how the id walk places its children: one
@@ -43,10 +43,13 @@ let rebuildOf: RebuildPart | undefined;
 let placementOf: PlaceKids | undefined;
 
 /**
- * A lazy part. Its `kind` ("el") and `call` (never set: a part is not a `Ui.h` call of the element
- * log, src/ui/element-log.ts) are read from its prototype, not kept per part.
+ * A part: an element of a session's kept page that keeps less than its subtree between events and
+ * builds it again when something reads it. A `Ui.lazy` or `Ui.each` part keeps its call (`LazyPart`
+ * below); a fold keeps the tape of the calls that built it (src/ui/fold/fold-part.ts). Its `kind`
+ * ("el") and `call` (never set: a part is not a `Ui.h` call of the element log,
+ * src/ui/element-log.ts) are read from its prototype, not kept per part.
  */
-export class LazyPart implements UiElement {
+export abstract class Part implements UiElement {
   declare readonly kind: "el";
   declare call: readonly unknown[] | undefined;
   readonly tag: string;
@@ -55,27 +58,17 @@ export class LazyPart implements UiElement {
   readonly key: string | undefined;
   seg: string | undefined = undefined;
   extras: ElementExtras | undefined;
-  /** The element `fn` built, while the part holds it. */
+  /** The element the part stands for, while the part holds it. */
   protected built: UiElement | undefined;
   /** Its live children under `seg`, while the part holds them. */
   private liveKids: readonly UiNode[] | undefined = undefined;
-  /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
-  private keepsSubtree = false;
   /**
    * What child matching and the message check read of its subtree, noted when the part is placed,
    * so that neither builds it again (`Summary`).
    */
   private summary: Summary = NO_SUMMARY;
 
-  constructor(
-    readonly fn: LazyFn,
-    readonly args: readonly unknown[],
-    rebuild: RebuildPart | undefined,
-    root: UiElement,
-    attrs: Readonly<Record<string, string>> = root.attrs,
-    key: string | undefined = root.key,
-  ) {
-    if (rebuild !== undefined) rebuildOf ??= rebuild;
+  constructor(root: UiElement, attrs: Readonly<Record<string, string>>, key: string | undefined) {
     this.tag = root.tag;
     this.attrs = attrs;
     this.handlers = root.handlers;
@@ -89,7 +82,7 @@ export class LazyPart implements UiElement {
   }
 
   /**
-   * The element `fn` built: held, or built again from the call. Every way to hold something goes
+   * The element the part stands for: held, or built again. Every way to hold something goes
    * through here first (the live children are placed from this element), so this is where a part
    * is listed for the next release.
    */
@@ -102,32 +95,28 @@ export class LazyPart implements UiElement {
     return built;
   }
 
-  /** The element built again from what the part keeps: its call (a fold replays its tape, src/ui/fold/fold-part.ts). */
-  protected rebuild(): UiElement {
-    return rebuildOf!(this.fn, this.args);
-  }
+  /** The element built again from what the part keeps. */
+  protected abstract rebuild(): UiElement;
 
   /**
-   * Whether `other` stands for the same subtree as far as what each keeps tells: the same
-   * function and arguments (`Object.is`, one by one). Root attributes and key are compared by
-   * `sameLazyCall`.
+   * Whether `other` stands for the same subtree as far as what each keeps tells. Root attributes
+   * and key are compared by `sameLazyCall`.
    */
-  sameContent(other: LazyPart): boolean {
-    if (this.fn !== other.fn) return false;
-    const x = this.args, y = other.args;
-    if (x === y) return true;
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
-    return true;
-  }
+  abstract sameContent(other: Part): boolean;
+
+  /** The part with other root attributes and key, standing for the same subtree. */
+  protected abstract copy(attrs: Readonly<Record<string, string>>, key: string | undefined): Part;
+
+  /** From now on the part holds its subtree for good (a lazy part with injected styles inside, or at a page's root). */
+  protected keepSubtree(): void {}
 
   /** The element it built, held for good: a part at a page's root stands for the page (src/live/ids.ts). */
   keptView(): UiElement {
-    this.keepsSubtree = true;
+    this.keepSubtree();
     return this.view();
   }
 
-  /** The view children: those of the element `fn` built. */
+  /** The view children: those of the element the part stands for. */
   get children(): readonly UiNode[] {
     return this.view().children;
   }
@@ -148,21 +137,21 @@ export class LazyPart implements UiElement {
 
   /**
    * The part placed under `seg` with these live children: this part the first time, else a part of
-   * the same call (the page keeps the old one under its old seg until the diff is done).
+   * the same subtree (the page keeps the old one under its old seg until the diff is done).
    * `styled`: the children hold injected styles, so the part keeps them.
    */
-  placedAt(seg: string, kids: readonly UiNode[], styled: boolean, placeKids: PlaceKids): LazyPart {
+  placedAt(seg: string, kids: readonly UiNode[], styled: boolean, placeKids: PlaceKids): Part {
     const part = this.seg === undefined ? this : this.copy(this.attrs, this.key);
     part.seg = seg;
     part.liveKids = kids;
     placementOf ??= placeKids;
     part.summary = summaryOf(kids);
-    if (styled) part.keepsSubtree = true;
+    if (styled) part.keepSubtree();
     return part;
   }
 
   /** The part with other root attributes and key (`Ui.keyed` of a part, src/ui/node.ts). */
-  withRoot(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
+  withRoot(attrs: Readonly<Record<string, string>>, key: string | undefined): Part {
     return this.copy(attrs, key);
   }
 
@@ -171,9 +160,9 @@ export class LazyPart implements UiElement {
     return this.built !== undefined || this.liveKids !== undefined;
   }
 
-  /** Whether the part keeps only its call between events (no injected styles inside). */
+  /** Whether the part keeps only what it was made from between events (no injected styles inside). */
   get compact(): boolean {
-    return !this.keepsSubtree;
+    return true;
   }
 
   /** The tags of its element children, in order, each followed by "," (child matching's shape, src/live/diff/match.ts). */
@@ -188,9 +177,49 @@ export class LazyPart implements UiElement {
 
   /** Drops what the part built (not for a part that keeps its subtree). */
   release(): void {
-    if (this.keepsSubtree) return;
+    if (!this.compact) return;
     this.built = undefined;
     this.liveKids = undefined;
+  }
+}
+
+/** A `Ui.lazy` or `Ui.each` part: it keeps its call, `fn` and its arguments. */
+export class LazyPart extends Part {
+  /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
+  private keepsSubtree = false;
+
+  constructor(
+    readonly fn: LazyFn,
+    readonly args: readonly unknown[],
+    rebuild: RebuildPart,
+    root: UiElement,
+    attrs: Readonly<Record<string, string>> = root.attrs,
+    key: string | undefined = root.key,
+  ) {
+    super(root, attrs, key);
+    rebuildOf ??= rebuild;
+  }
+
+  protected rebuild(): UiElement {
+    return rebuildOf!(this.fn, this.args);
+  }
+
+  /** The same function and arguments (`Object.is`, one by one). */
+  sameContent(other: Part): boolean {
+    if (!(other instanceof LazyPart) || this.fn !== other.fn) return false;
+    const x = this.args, y = other.args;
+    if (x === y) return true;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+    return true;
+  }
+
+  protected override keepSubtree(): void {
+    this.keepsSubtree = true;
+  }
+
+  override get compact(): boolean {
+    return !this.keepsSubtree;
   }
 
   protected copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
@@ -198,7 +227,7 @@ export class LazyPart implements UiElement {
   }
 }
 
-Object.defineProperties(LazyPart.prototype, { kind: { value: "el" }, call: { value: undefined, writable: true } });
+Object.defineProperties(Part.prototype, { kind: { value: "el" }, call: { value: undefined, writable: true } });
 
 /** What a part notes of its subtree when placed. */
 type Summary = { readonly childTags: string; readonly messages: readonly string[] };
@@ -234,7 +263,7 @@ function summaryOf(kids: readonly UiNode[]): Summary {
 export function collectMessages(el: UiElement, into: Set<string>): void {
   const handlers = el.handlers;
   if (handlers !== undefined) { for (const record of Object.values(handlers)) if (record) into.add(record.msg); }
-  if (el instanceof LazyPart) {
+  if (el instanceof Part) {
     for (const msg of el.messagesBelow) into.add(msg);
     return;
   }
@@ -242,7 +271,7 @@ export function collectMessages(el: UiElement, into: Set<string>): void {
 }
 
 /** Notes a part that holds what it built, so that the next render releases it. */
-function hold(part: LazyPart): void {
+function hold(part: Part): void {
   warm.push(part);
 }
 
@@ -263,7 +292,7 @@ export function releaseWarmParts(): void {
  * (whose CSS names whole ids). The diff and child matching then need not build either.
  */
 export function sameLazyCall(a: object, b: object): boolean {
-  if (!(a instanceof LazyPart) || !(b instanceof LazyPart)) return false;
+  if (!(a instanceof Part) || !(b instanceof Part)) return false;
   if (a.key !== b.key || !a.compact || !b.compact || !a.sameContent(b)) return false;
   return a.attrs === b.attrs || sameAttrs(a.attrs, b.attrs);
 }

@@ -22,7 +22,7 @@
  */
 import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
-import { type LazyFn, LazyPart, releaseWarmParts } from "./lazy-part.ts";
+import { type LazyFn, LazyPart, Part, releaseWarmParts } from "./lazy-part.ts";
 import { ListMemo } from "./list-memo.ts";
 import type { UiElement } from "./types.ts";
 
@@ -198,7 +198,7 @@ const BY_IDENTITY: ArgRule = {
  */
 const BUILD_LAZY: MemoBuild = (fn, args) => {
   const built = checked((fn as (...args: unknown[]) => unknown)(...args));
-  return { element: built instanceof LazyPart ? built : new LazyPart(fn as LazyFn, args, rebuildPart, built) };
+  return { element: built instanceof Part ? built : new LazyPart(fn as LazyFn, args, rebuildPart, built) };
 };
 
 /**

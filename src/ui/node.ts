@@ -10,7 +10,7 @@
 import { KEY_ATTR, NAME_KEYED_TAGS, type Pass, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeElementLog } from "./lazy.ts";
-import { LazyPart } from "./lazy-part.ts";
+import { Part } from "./lazy-part.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 import type { UntypedMessages } from "./messages.ts";
@@ -206,7 +206,7 @@ export function keyed<M = UntypedMessages>(key: string | number, node: UiElement
 export function keyedElement(k: string, node: UiElement): UiElement {
   const { attrs, key } = keyedRoot(k, node);
   // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
-  if (node instanceof LazyPart) return node.withRoot(attrs, key);
+  if (node instanceof Part) return node.withRoot(attrs, key);
   return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
 }
 

@@ -55,7 +55,7 @@
  * equal in everything a render holds, so the kept tree means exactly the new render.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../../ui/node.ts";
-import { LazyPart, sameLazyCall } from "../../ui/lazy-part.ts";
+import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, reporter } from "./attrs.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./kids.ts";
@@ -261,7 +261,7 @@ class DiffWalk extends PairPath {
       if (found !== EQUAL) equal = false;
       // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
       // A lazy part is kept as the new one: the next render's view hands back that part.
-      const keep = found === EQUAL && !(y instanceof LazyPart) ? x : this.takeRebuilt();
+      const keep = found === EQUAL && !(y instanceof Part) ? x : this.takeRebuilt();
       if (keep !== undefined && keep !== y) (kept ??= nk.slice())[i] = keep;
     }
     // An equal element is kept whole as the old one by its parent; a changed one as a copy holding

@@ -26,7 +26,7 @@
  * a pathological list cannot stall the event path. The tie-break compares content only inside the
  * overlap, at most twice per element there.
  */
-import { LazyPart, sameLazyCall } from "../../ui/lazy-part.ts";
+import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
 import { greedy, lcs } from "./lcs.ts";
 import { hasHandlerId, isIndexFree, type LiveElement, type LiveNode, passOf } from "../tree.ts";
 
@@ -37,7 +37,7 @@ export function sameShape(a: LiveElement, b: LiveElement): boolean {
   if (a === b || sameLazyCall(a, b)) return true;
   if (a.tag !== b.tag || a.key !== b.key || a.attrs["name"] !== b.attrs["name"] || a.attrs["type"] !== b.attrs["type"]) return false;
   // Lazy parts noted their child tags when placed, and are not built again to read them.
-  if (a instanceof LazyPart || b instanceof LazyPart) return childTags(a) === childTags(b);
+  if (a instanceof Part || b instanceof Part) return childTags(a) === childTags(b);
   const ak = a.kids, bk = b.kids;
   let i = 0, j = 0;
   for (;;) {
@@ -61,7 +61,7 @@ function shapeKey(el: LiveElement): string {
 
 /** The tags of an element's element children, each followed by ","; a lazy part's as it noted them (src/ui/lazy-part.ts). */
 function childTags(el: LiveElement): string {
-  if (el instanceof LazyPart) return el.childTags;
+  if (el instanceof Part) return el.childTags;
   let tags = "";
   for (const kid of el.kids) if (kid.kind === "el") tags += `${kid.tag},`;
   return tags;
@@ -262,7 +262,7 @@ export function sameContent(a: LiveElement, b: LiveElement): boolean {
   if (a === b || sameLazyCall(a, b)) return true;
   // Two lazy parts of different calls are taken as different, rather than built to compare: the
   // answer only spares a diff or breaks a tie, and a diff of the two is still exact.
-  if (a instanceof LazyPart && b instanceof LazyPart) return false;
+  if (a instanceof Part && b instanceof Part) return false;
   if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;
   // A form's submit message is also compared apart (docs/protocol.md#client-rules 6), so the attribute that
   // spells it cannot hide a changed message.

@@ -17,7 +17,7 @@
 import { CHILDREN, KEYED } from "../../ui/element-log.ts";
 import { FoldPart } from "../../ui/fold/fold-part.ts";
 import { FOLD_MAX_CALLS, writeTape } from "../../ui/fold/tape-write.ts";
-import { LazyPart } from "../../ui/lazy-part.ts";
+import { Part } from "../../ui/lazy-part.ts";
 import type { UiElement, UiNode } from "../../ui/node.ts";
 import { placeFold } from "../ids.ts";
 import type { LiveElement, LiveNode, LiveTree } from "../tree.ts";
@@ -51,7 +51,7 @@ function foldBelow(el: LiveElement, calls: UiElement[]): void {
       calls.push(kid);
       continue;
     }
-    if (kid instanceof LazyPart) continue; // a Ui.lazy or Ui.each part keeps its call already
+    if (kid instanceof Part) continue; // a Ui.lazy or Ui.each part keeps its call already
     const fold = fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY ? undefined : foldOf(kid);
     if (fold === undefined) {
       foldBelow(kid, calls);
@@ -74,7 +74,7 @@ function foldOf(kid: LiveElement): FoldPart | undefined {
     unwritable.add(kid);
     return undefined;
   }
-  return placeFold(new FoldPart(tape, kid as UiElement), kid);
+  return placeFold(FoldPart.of(tape, kid as UiElement), kid);
 }
 
 /**
@@ -84,7 +84,7 @@ function foldOf(kid: LiveElement): FoldPart | undefined {
 function callsOf(el: UiElement, limit: number): number {
   if (el instanceof FoldPart) return el.calls;
   const call = el.call;
-  if (call === undefined || el instanceof LazyPart) return limit;
+  if (call === undefined || el instanceof Part) return limit;
   let count = call[0] === KEYED ? 2 : 1;
   const mark = call.indexOf(CHILDREN);
   const children: readonly unknown[] = mark >= 0 ? call.slice(mark + 1) : el.children;

@@ -2,11 +2,11 @@
  * A fold: a small subtree of a session's kept page (a row, a form field) kept as the tape of the
  * calls that built it (src/ui/fold/tape-write.ts) rather than as elements (docs/deployment.md#memory).
  *
- * To the id walk, the diff and the lookups a fold is a lazy part (src/ui/lazy-part.ts): it carries
- * its root's tag, attributes, handlers and key, and builds its children again when something reads
+ * To the id walk, the diff and the lookups a fold is a part (src/ui/lazy-part.ts): it carries its
+ * root's tag, attributes, handlers and key, and builds its children again when something reads
  * them (a diff of a changed row, the lookup of a handler inside it, a resync's markup), by
- * replaying its tape; what it built is dropped when the next render starts. Two folds of one tape
- * stand for one subtree, so the diff compares their tapes and builds neither.
+ * replaying its tape; what it built is dropped when the next render starts. Two folds of one shape
+ * and the same values stand for one subtree, so the diff compares those and builds neither.
  *
  * To the next render, a fold is the calls of the previous one (src/ui/element-log.ts): each call of
  * the view is compared with the record the log expects next, and a call that matches gets a
@@ -15,67 +15,77 @@
  * previous render's object and skip it. A stand-in that something reads (a call that did not
  * match, with stand-ins among its children) is the element replayed from the tape.
  */
-import { LazyPart } from "../lazy-part.ts";
+import { Part } from "../lazy-part.ts";
 import type { ElementExtras, Handlers, UiElement, UiElementFields, UiNode } from "../types.ts";
+import type { Shape } from "./shape.ts";
 import { replayTape } from "./tape-read.ts";
 import type { Tape } from "./tape-write.ts";
 
-/** A fold's function as a part: never called (a fold rebuilds from its tape), named for stack traces and debuggers. */
-function replayedFold(): never {
-  throw new Error("a fold is rebuilt from its tape");
-}
+/**
+ * The elements replayed from a fold's tape, while the fold holds what it built: beside the folds
+ * rather than a field of each, as a session keeps thousands of folds and replays a handful per event.
+ */
+const replays = new Map<FoldPart, UiElement[]>();
 
-const NO_ARGS: readonly unknown[] = Object.freeze([]);
-
-export class FoldPart extends LazyPart {
-  /** The elements of the tape's records while the part holds what it built (released with it). */
-  private replayed: UiElement[] | undefined;
-
+export class FoldPart extends Part implements Tape {
   /**
-   * The fold of `tape`, standing for `root` (the element its last record built, or one equal to it);
-   * `attrs` and `key` as the part's root has them (a keyed copy, src/ui/node.ts).
+   * The fold of a tape (its shape, shared, and its values), standing for `root` (the element its
+   * last record built, or one equal to it); `attrs` and `key` as the part's root has them.
    */
   constructor(
-    readonly tape: Tape,
+    readonly shape: Shape,
+    readonly values: readonly unknown[],
     root: UiElement,
     attrs: Readonly<Record<string, string>> = root.attrs,
     key: string | undefined = root.key,
   ) {
-    super(replayedFold, NO_ARGS, undefined, root, attrs, key);
+    super(root, attrs, key);
+  }
+
+  /** The fold of a written tape standing for `root`. */
+  static of(tape: Tape, root: UiElement): FoldPart {
+    return new FoldPart(tape.shape, tape.values, root);
   }
 
   /** The number of calls (records) on its tape. */
   get calls(): number {
-    return this.tape.shape.records;
+    return this.shape.records;
   }
 
   /** The element of record `index`, replayed from the tape (once while the part holds what it built). */
   recordElement(index: number): UiElement {
     this.view(); // lists the part for the next release
-    return (this.replayed ??= replayTape(this.tape))[index]!;
+    return this.replayed()[index]!;
   }
 
-  protected override rebuild(): UiElement {
-    const elements = (this.replayed ??= replayTape(this.tape));
+  protected rebuild(): UiElement {
+    const elements = this.replayed();
     return elements[elements.length - 1]!;
   }
 
-  override sameContent(other: LazyPart): boolean {
-    if (!(other instanceof FoldPart)) return false;
-    const a = this.tape, b = other.tape;
+  private replayed(): UiElement[] {
+    let elements = replays.get(this);
+    if (elements === undefined) replays.set(this, elements = replayTape(this));
+    return elements;
+  }
+
+  /** The same shape and values (`Object.is`, one by one). */
+  sameContent(other: Part): boolean {
+    if (!(other instanceof FoldPart) || other.shape !== this.shape) return false;
+    const a = this.values, b = other.values;
     if (a === b) return true;
-    if (a.shape !== b.shape || a.values.length !== b.values.length) return false;
-    for (let i = 0; i < a.values.length; i++) if (!Object.is(a.values[i], b.values[i])) return false;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
     return true;
   }
 
   override release(): void {
     super.release();
-    this.replayed = undefined;
+    replays.delete(this);
   }
 
-  protected override copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
-    return new FoldPart(this.tape, this.view(), attrs, key);
+  protected copy(attrs: Readonly<Record<string, string>>, key: string | undefined): FoldPart {
+    return new FoldPart(this.shape, this.values, this.view(), attrs, key);
   }
 }
 

@@ -17,11 +17,18 @@
  *                                                      build rewrites them (src/ui/element-log.ts)
  *   value = VALUE                                      the next value: a string, number, boolean,
  *                                                      null or undefined
+ *         | CONST value                                the same value in every fold of the shape
  *         | ARRAY length value{length}
  *         | OBJECT count (name value){count}
+ *   text  = TEXT | CONST_TEXT text                     (a child text, or a kept string item)
  *
  * TEXT, RAW and VALUE each take the next entry of the fold's values, in op order. REF refers to an
  * element child by the index of its record: records are in call order, children first.
+ *
+ * Constants. The values every row of a list shares (a class, an input's type, a handler's message
+ * name, a button's label) are written into the shape once the first folds of its ops agree on them
+ * (`refinedShape`), so that a fold keeps only what is its own: a slot less per shared value, on
+ * every row of every session.
  */
 
 export const OP_ELEMENT = 1;
@@ -34,8 +41,11 @@ export const OP_REF = 7;
 export const OP_VALUE = 8;
 export const OP_ARRAY = 9;
 export const OP_OBJECT = 10;
+export const OP_CONST = 11;
+export const OP_CONST_TEXT = 12;
 
-export type Op = number | string;
+/** An op, or a constant written among them (src/ui/fold/shape.ts refine). */
+export type Op = number | string | boolean | null;
 
 /** A shape: its ops, and where each record starts in them and in a fold's values. */
 export type Shape = {
@@ -91,7 +101,7 @@ function skipRecord(ops: readonly Op[], at: number): number {
   for (; count > 0; count--) at = skipValue(ops, at + 1);
   let kids = ops[at + 1] as number;
   at += 2;
-  for (; kids > 0; kids--) at += ops[at] === OP_REF ? 2 : 1;
+  for (; kids > 0; kids--) at += ops[at] === OP_REF || ops[at] === OP_CONST_TEXT ? 2 : 1;
   return at;
 }
 
@@ -109,7 +119,7 @@ function skipValue(ops: readonly Op[], at: number): number {
     for (; count > 0; count--) at = skipValue(ops, at + 1);
     return at;
   }
-  return at + 1;
+  return op === OP_CONST ? at + 2 : at + 1;
 }
 
 /** How many values the record at `at` takes. */
@@ -128,7 +138,7 @@ function countValues(ops: readonly Op[], at: number): number {
   let kids = ops[at + 1] as number;
   at += 2;
   for (; kids > 0; kids--) {
-    if (ops[at] === OP_REF) at += 2;
+    if (ops[at] === OP_REF || ops[at] === OP_CONST_TEXT) at += 2;
     else {
       values++;
       at++;
@@ -140,6 +150,7 @@ function countValues(ops: readonly Op[], at: number): number {
 function valuesIn(ops: readonly Op[], at: number): number {
   const op = ops[at];
   if (op === OP_VALUE) return 1;
+  if (op === OP_CONST) return 0;
   let n = ops[at + 1] as number;
   let total = 0;
   at += 2;
@@ -149,4 +160,118 @@ function valuesIn(ops: readonly Op[], at: number): number {
     at = skipValue(ops, at);
   }
   return total;
+}
+
+/**
+ * What is known of the folds of one list of ops: the first few folds' values, and the shape with
+ * the values they all share as constants, once they have been compared.
+ */
+type Family = { readonly plain: Shape; samples: (readonly unknown[])[]; refined: Refined | undefined };
+type Refined = { readonly shape: Shape; readonly constant: readonly boolean[]; readonly values: readonly unknown[] };
+
+/** How many folds of a shape are compared before its shared values become constants. */
+const SAMPLES = 4;
+const FAMILIES = new Map<string, Family>();
+
+/**
+ * The shape and values a fold of these ops and values keeps: with the values its family shares
+ * written into the shape as constants when they are this fold's too (see the top of this file),
+ * else the plain shape and all its values.
+ */
+export function refinedShape(ops: Op[], records: number, values: unknown[]): { shape: Shape; values: readonly unknown[] } {
+  const text = JSON.stringify(ops);
+  let family = FAMILIES.get(text);
+  if (family === undefined) {
+    if (FAMILIES.size >= SHAPES_LIMIT) FAMILIES.clear();
+    FAMILIES.set(text, family = { plain: shapeOf(ops, records), samples: [], refined: undefined });
+  }
+  const refined = family.refined;
+  if (refined !== undefined) {
+    const own = ownValues(refined, values);
+    if (own !== undefined) return { shape: refined.shape, values: own };
+  } else if (family.samples.length < SAMPLES) {
+    family.samples.push(values);
+    if (family.samples.length === SAMPLES) family.refined = refine(family.plain, family.samples);
+  }
+  return { shape: family.plain, values: values.slice() };
+}
+
+/** The values of a fold less the refined shape's constants, or undefined when one of them differs. */
+function ownValues(refined: Refined, values: readonly unknown[]): unknown[] | undefined {
+  let count = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (!refined.constant[i]) count++;
+    else if (!Object.is(values[i], refined.values[i])) return undefined;
+  }
+  // Made at its final length: a list grown by pushes keeps spare room, in every fold of a page.
+  const own = new Array<unknown>(count);
+  for (let i = 0, w = 0; i < values.length; i++) if (!refined.constant[i]) own[w++] = values[i];
+  return own;
+}
+
+/**
+ * A value the shape's key tells apart from every other: a string, a boolean, null, or a finite
+ * number other than -0 (its ops are written out as JSON, which would write undefined, NaN and -0
+ * as other values).
+ */
+function canBeConstant(value: unknown): boolean {
+  return typeof value === "string" || typeof value === "boolean" || value === null ||
+    (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0));
+}
+
+/** The shape of `plain`'s ops with the values all `samples` share as constants; undefined when they share none. */
+function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined | undefined {
+  const first = samples[0]!;
+  const constant = first.map((value, i) => canBeConstant(value) && samples.every((sample) => Object.is(sample[i], value)));
+  if (!constant.includes(true)) return undefined;
+  const ops: Op[] = [];
+  const source = plain.ops;
+  let at = 0;
+  let value = 0;
+  // A walk by the grammar, copying ops and writing constants in place of the value ops they fill.
+  const copyValue = (): void => {
+    const op = source[at]!;
+    if (op === OP_VALUE) {
+      if (constant[value]) ops.push(OP_CONST, first[value] as Op);
+      else ops.push(OP_VALUE);
+      value++;
+      at++;
+      return;
+    }
+    const n = source[at + 1] as number;
+    ops.push(op, n);
+    at += 2;
+    for (let k = 0; k < n; k++) {
+      if (op === OP_OBJECT) ops.push(source[at++]!);
+      copyValue();
+    }
+  };
+  for (let record = 0; record < plain.records; record++) {
+    if (source[at] === OP_KEYED) {
+      ops.push(OP_KEYED, source[at + 1]!);
+      at += 2;
+      value++; // a key is never a constant: it tells the rows apart
+      continue;
+    }
+    const count = source[at + 2] as number;
+    ops.push(source[at]!, source[at + 1]!, count);
+    at += 3;
+    for (let k = 0; k < count; k++) {
+      ops.push(source[at++]!);
+      copyValue();
+    }
+    const kids = source[at + 1] as number;
+    ops.push(source[at]!, kids);
+    at += 2;
+    for (let k = 0; k < kids; k++) {
+      const op = source[at++]!;
+      if (op === OP_REF) ops.push(op, source[at++]!);
+      else if (op === OP_TEXT && constant[value]) ops.push(OP_CONST_TEXT, first[value++] as Op);
+      else {
+        ops.push(op);
+        value++;
+      }
+    }
+  }
+  return { shape: shapeOf(ops, plain.records), constant, values: first };
 }

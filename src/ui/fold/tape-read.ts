@@ -17,7 +17,20 @@ import { type Attrs, CHILDREN_PROP } from "../attrs.ts";
 import { KEYED, recordCall } from "../element-log.ts";
 import { elementOf, keyedElement, raw } from "../node.ts";
 import type { Child, UiElement, UiNode } from "../types.ts";
-import { type Op, OP_ARRAY, OP_BUILT, OP_ELEMENT, OP_KEYED, OP_REF, OP_TEXT, OP_VALUE, type Shape } from "./shape.ts";
+import {
+  type Op,
+  OP_ARRAY,
+  OP_BUILT,
+  OP_CONST,
+  OP_CONST_TEXT,
+  OP_ELEMENT,
+  OP_KEYED,
+  OP_RAW,
+  OP_REF,
+  OP_TEXT,
+  OP_VALUE,
+  type Shape,
+} from "./shape.ts";
 import type { Tape } from "./tape-write.ts";
 
 /** Whether `value` is the stand-in of record `index` of `source`'s tape (src/ui/fold/fold-part.ts). */
@@ -54,11 +67,15 @@ export function matchElementCall(
       if (seen === count || ops[op] !== name) return false;
       const v = (attrs as { [name: string]: unknown })[name];
       // A plain value, the usual case, compared here rather than in a call of `sameValue`.
-      if (ops[op + 1] === OP_VALUE) {
+      const kind = ops[op + 1];
+      if (kind === OP_VALUE) {
         const kept = values[value];
         if (kept !== v && (kept === kept || v === v)) return false;
         op += 2;
         value++;
+      } else if (kind === OP_CONST) {
+        if (ops[op + 2] !== v) return false;
+        op += 3;
       } else {
         op++;
         if (!sameValue(v)) return false;
@@ -93,6 +110,7 @@ function sameValue(v: unknown): boolean {
     // NaN is the one value unequal to itself; 0 and -0 render alike.
     return kept === v || (kept !== kept && v !== v);
   }
+  if (kind === OP_CONST) return ops[op++] === v; // never NaN (src/ui/fold/shape.ts canBeConstant)
   const n = ops[op++] as number;
   if (kind === OP_ARRAY) {
     if (!Array.isArray(v) || v.length !== n) return false;
@@ -144,9 +162,16 @@ function endText(): boolean {
 
 /** The next child op is a text, and it is `text`. */
 function textKid(text: string): boolean {
-  if (kidsLeft === 0 || ops[op] !== OP_TEXT || values[value] !== text) return false;
-  op++;
-  value++;
+  if (kidsLeft === 0) return false;
+  const kind = ops[op];
+  if (kind === OP_TEXT) {
+    if (values[value] !== text) return false;
+    op++;
+    value++;
+  } else if (kind === OP_CONST_TEXT) {
+    if (ops[op + 1] !== text) return false;
+    op += 2;
+  } else return false;
   kidsLeft--;
   return true;
 }
@@ -159,7 +184,7 @@ function nodeKid(node: UiNode): boolean {
     if (!kidIsRef(node, kidSource!, ops[op + 1] as number)) return false;
     op += 2;
   } else {
-    if (node.kind !== "raw" || kind === OP_TEXT || values[value] !== node.html) return false;
+    if (node.kind !== "raw" || kind !== OP_RAW || values[value] !== node.html) return false;
     op++;
     value++;
   }
@@ -221,6 +246,7 @@ export function replayTape(tape: Tape): UiElement[] {
     for (; kids > 0; kids--) {
       const kind = ops[op++];
       if (kind === OP_REF) children.push(elements[ops[op++] as number]!);
+      else if (kind === OP_CONST_TEXT) children.push(ops[op++] as string);
       else if (kind === OP_TEXT) children.push(values[value++] as string);
       else children.push(raw(values[value++] as string));
     }
@@ -236,6 +262,7 @@ export function replayTape(tape: Tape): UiElement[] {
 function readValue(): unknown {
   const kind = ops[op++];
   if (kind === OP_VALUE) return values[value++];
+  if (kind === OP_CONST) return ops[op++];
   const n = ops[op++] as number;
   if (kind === OP_ARRAY) {
     const items = new Array<unknown>(n);

@@ -17,7 +17,7 @@
  */
 import { CHILDREN, KEYED } from "../element-log.ts";
 import { HandlerMessage } from "../handler-message.ts";
-import { LazyPart } from "../lazy-part.ts";
+import { Part } from "../lazy-part.ts";
 import type { UiElement, UiNode } from "../types.ts";
 import {
   type Op,
@@ -31,8 +31,8 @@ import {
   OP_REF,
   OP_TEXT,
   OP_VALUE,
+  refinedShape,
   type Shape,
-  shapeOf,
 } from "./shape.ts";
 
 /**
@@ -48,7 +48,7 @@ export type Tape = { readonly shape: Shape; readonly values: readonly unknown[] 
 export function writeTape(root: UiElement): Tape | undefined {
   const writer = new TapeWriter();
   if (writer.call(root) === UNWRITABLE) return undefined;
-  return { shape: shapeOf(writer.ops, writer.count), values: writer.values };
+  return refinedShape(writer.ops, writer.count, writer.values);
 }
 
 /** What `TapeWriter.call` answers for a subtree that cannot be written. */
@@ -66,7 +66,7 @@ class TapeWriter {
     const known = this.written.get(el);
     if (known !== undefined) return known;
     const call = el.call;
-    if (call === undefined || el instanceof LazyPart || el.extras?.passes !== undefined || el.extras?.pass !== undefined) {
+    if (call === undefined || el instanceof Part || el.extras?.passes !== undefined || el.extras?.pass !== undefined) {
       return UNWRITABLE;
     }
     if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
