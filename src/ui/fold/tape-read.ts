@@ -25,6 +25,7 @@ import {
   OP_CONST_TEXT,
   OP_ELEMENT,
   OP_KEYED,
+  OP_OBJECT,
   OP_RAW,
   OP_REF,
   OP_TEXT,
@@ -42,7 +43,12 @@ let values: readonly unknown[] = [];
 let op = 0;
 let value = 0;
 
-/** Whether record `record` of `tape` is the `Ui.h` call `tag, attrs, children` (`source` owns its stand-ins). */
+/**
+ * Whether record `record` of `tape` is the `Ui.h` call `tag, attrs, children` (`source` owns its
+ * stand-ins). This runs for every call of every unchanged row on every event, so its usual case
+ * (plain values, children that are texts and elements with no nested lists) is read with local
+ * variables, and only the rest goes through the shared walkers below.
+ */
 export function matchElementCall(
   tape: Tape,
   record: number,
@@ -53,46 +59,159 @@ export function matchElementCall(
   children: readonly Child[],
 ): boolean {
   const shape = tape.shape;
-  ops = shape.ops;
-  op = shape.opAt[record]!;
-  if (ops[op] !== OP_ELEMENT || ops[op + 1] !== tag) return false;
-  values = tape.values;
-  value = shape.valueAt[record]!;
-  const count = ops[op + 2] as number;
-  op += 3;
+  const code = shape.ops;
+  let at = shape.opAt[record]!;
+  if (code[at] !== OP_ELEMENT || code[at + 1] !== tag) return false;
+  const kept = tape.values;
+  let next = shape.valueAt[record]!;
+  const count = code[at + 2] as number;
+  at += 3;
   let seen = 0;
   if (attrs !== null && attrs !== undefined) {
     for (const name in attrs) {
       if (name === CHILDREN_PROP) continue;
-      if (seen === count || ops[op] !== name) return false;
+      if (seen === count || code[at] !== name) return false;
       const v = (attrs as { [name: string]: unknown })[name];
-      // A plain value, the usual case, compared here rather than in a call of `sameValue`.
-      const kind = ops[op + 1];
+      const kind = code[at + 1];
       if (kind === OP_VALUE) {
-        const kept = values[value];
-        if (kept !== v && (kept === kept || v === v)) return false;
-        op += 2;
-        value++;
+        const was = kept[next];
+        // NaN is the one value unequal to itself; 0 and -0 render alike.
+        if (was !== v && (was === was || v === v)) return false;
+        at += 2;
+        next++;
       } else if (kind === OP_CONST) {
-        if (ops[op + 2] !== v) return false;
-        op += 3;
+        if (code[at + 2] !== v) return false; // never NaN (src/ui/fold/shape.ts canBeConstant)
+        at += 3;
       } else {
-        op++;
+        ops = code;
+        values = kept;
+        op = at + 1;
+        value = next;
         if (!sameValue(v)) return false;
+        at = op;
+        next = value;
       }
       seen++;
     }
   }
   if (seen !== count) return false;
-  const built = ops[op] === OP_BUILT;
-  kidsLeft = ops[op + 1] as number;
+  const built = code[at] === OP_BUILT;
+  let left = code[at + 1] as number;
+  at += 2;
+  if (built) {
+    let text = "";
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child === null || child === undefined || child === true || child === false) continue;
+      if (typeof child === "string") {
+        text = text === "" ? child : text + child;
+        continue;
+      }
+      if (typeof child === "number") {
+        text += String(child);
+        continue;
+      }
+      if (Array.isArray(child)) return walkKids(code, kept, shape.opAt[record]!, source, isRef, children, record, tape);
+      const node = child as UiNode;
+      if (node.kind === "text") {
+        text += node.text;
+        continue;
+      }
+      if (text !== "") {
+        if (left === 0) return false;
+        const mark = code[at];
+        if (mark === OP_TEXT) {
+          if (kept[next] !== text) return false;
+          at++;
+          next++;
+        } else if (mark === OP_CONST_TEXT) {
+          if (code[at + 1] !== text) return false;
+          at += 2;
+        } else return false;
+        left--;
+        text = "";
+      }
+      if (left === 0) return false;
+      const mark = code[at];
+      if (mark === OP_REF) {
+        if (!isRef(node, source, code[at + 1] as number)) return false;
+        at += 2;
+      } else if (mark === OP_RAW && node.kind === "raw" && kept[next] === node.html) {
+        at++;
+        next++;
+      } else return false;
+      left--;
+    }
+    if (text !== "") {
+      if (left === 0) return false;
+      const mark = code[at];
+      if (mark === OP_TEXT) {
+        if (kept[next] !== text) return false;
+      } else if (mark !== OP_CONST_TEXT || code[at + 1] !== text) return false;
+      left--;
+    }
+    return left === 0;
+  }
+  ops = code;
+  values = kept;
+  op = at;
+  value = next;
+  kidsLeft = left;
+  kidSource = source;
+  kidIsRef = isRef;
+  const same = keptItems(children);
+  kidSource = undefined;
+  return same && kidsLeft === 0;
+}
+
+/**
+ * The children of a call with nested lists, compared from the record's start by the shared walker
+ * (the attributes again, then the children through `builtKids`).
+ */
+function walkKids(
+  code: readonly Op[],
+  kept: readonly unknown[],
+  start: number,
+  source: object,
+  isRef: IsRef,
+  children: readonly Child[],
+  record: number,
+  tape: Tape,
+): boolean {
+  ops = code;
+  values = kept;
+  value = tape.shape.valueAt[record]!;
+  op = start + 3;
+  for (let count = code[start + 2] as number; count > 0; count--) {
+    op++; // the name, compared already
+    skipValueOps();
+  }
+  kidsLeft = code[op + 1] as number;
   op += 2;
   kidSource = source;
   kidIsRef = isRef;
   pending = "";
-  const same = built ? builtKids(children) && endText() : keptItems(children);
+  const same = builtKids(children) && endText();
   kidSource = undefined;
   return same && kidsLeft === 0;
+}
+
+/** Moves past the value at the ops' place, and past the fold's values it takes. */
+function skipValueOps(): void {
+  const kind = ops[op++];
+  if (kind === OP_VALUE) {
+    value++;
+    return;
+  }
+  if (kind === OP_CONST) {
+    op++;
+    return;
+  }
+  const n = ops[op++] as number;
+  for (let k = 0; k < n; k++) {
+    if (kind === OP_OBJECT) op++;
+    skipValueOps();
+  }
 }
 
 /** Whether record `record` of `tape` is the `Ui.keyed` call `key, node`. */
