@@ -74,7 +74,10 @@ function foldOf(kid: LiveElement): FoldPart | undefined {
     unwritable.add(kid);
     return undefined;
   }
-  return placeFold(FoldPart.of(tape, kid as UiElement), kid);
+  const fold = placeFold(FoldPart.of(tape, kid as UiElement), kid);
+  // Compact at once: the subtree it was made from is the view's, which the page no longer holds.
+  fold.release();
+  return fold;
 }
 
 /**
