@@ -219,20 +219,30 @@ function canBeConstant(value: unknown): boolean {
     (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0));
 }
 
-/** The shape of `plain`'s ops with the values all `samples` share as constants; undefined when they share none. */
+/**
+ * The shape of `plain`'s ops with the values all `samples` share as constants, and which values
+ * those are; undefined when they share none. Only attribute values and texts become constants: a
+ * key tells rows apart, and raw markup stays a value.
+ */
 function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined | undefined {
   const first = samples[0]!;
-  const constant = first.map((value, i) => canBeConstant(value) && samples.every((sample) => Object.is(sample[i], value)));
-  if (!constant.includes(true)) return undefined;
+  const shared = first.map((value, i) => canBeConstant(value) && samples.every((sample) => Object.is(sample[i], value)));
+  // Which values became constants, set as the walk writes them: the filter of every later fold's values.
+  const constant = new Array<boolean>(first.length).fill(false);
   const ops: Op[] = [];
   const source = plain.ops;
   let at = 0;
   let value = 0;
+  const asConstant = (): boolean => {
+    if (!shared[value]) return false;
+    constant[value] = true;
+    return true;
+  };
   // A walk by the grammar, copying ops and writing constants in place of the value ops they fill.
   const copyValue = (): void => {
     const op = source[at]!;
     if (op === OP_VALUE) {
-      if (constant[value]) ops.push(OP_CONST, first[value] as Op);
+      if (asConstant()) ops.push(OP_CONST, first[value] as Op);
       else ops.push(OP_VALUE);
       value++;
       at++;
@@ -250,7 +260,7 @@ function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined
     if (source[at] === OP_KEYED) {
       ops.push(OP_KEYED, source[at + 1]!);
       at += 2;
-      value++; // a key is never a constant: it tells the rows apart
+      value++;
       continue;
     }
     const count = source[at + 2] as number;
@@ -266,12 +276,13 @@ function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined
     for (let k = 0; k < kids; k++) {
       const op = source[at++]!;
       if (op === OP_REF) ops.push(op, source[at++]!);
-      else if (op === OP_TEXT && constant[value]) ops.push(OP_CONST_TEXT, first[value++] as Op);
+      else if (op === OP_TEXT && asConstant()) ops.push(OP_CONST_TEXT, first[value++] as Op);
       else {
         ops.push(op);
         value++;
       }
     }
   }
+  if (!constant.includes(true)) return undefined;
   return { shape: shapeOf(ops, plain.records), constant, values: first };
 }
