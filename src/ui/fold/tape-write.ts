@@ -69,13 +69,14 @@ class TapeWriter {
     if (call === undefined || el instanceof Part || el.extras?.passes !== undefined || el.extras?.pass !== undefined) {
       return UNWRITABLE;
     }
-    if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
     if (call[0] === KEYED) {
       const inner = this.call(call[2] as UiElement);
       if (inner === UNWRITABLE) return UNWRITABLE;
       this.ops.push(OP_KEYED, inner);
       this.values.push(call[1]);
     } else if (!this.element(el, call)) return UNWRITABLE;
+    // Checked once the record's children are written, each of which checked its own.
+    if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
     const at = this.count++;
     this.written.set(el, at);
     return at;
