@@ -59,22 +59,53 @@ export type Shape = {
 };
 
 /**
- * Shapes met so far, by their ops written out: a page of one row function has one. Bounded, as an
- * app may make shapes without end (a row whose attribute names come from data); a shape dropped
- * here stays with the folds that hold it, and the next fold of that shape makes its own.
+ * Shapes met so far, by a hash of their ops, each bucket's ops compared in full: a page of one row
+ * function has one. Bounded, as an app may make shapes without end (a row whose attribute names
+ * come from data); a shape dropped here stays with the folds that hold it, and the next fold of
+ * that shape makes its own. A hash rather than the ops written out as a key: a page's first render
+ * and a session rendered again from its model write every row, and writing their ops out cost as
+ * much as the rest of the fold.
  */
-const SHAPES = new Map<string, Shape>();
+const SHAPES = new Map<number, Shape[]>();
 const SHAPES_LIMIT = 4096;
+let shapeCount = 0;
 
 /** The shape of these ops (`records` of them), shared with every fold of the same ops. */
 export function shapeOf(ops: Op[], records: number): Shape {
-  const text = JSON.stringify(ops);
-  const known = SHAPES.get(text);
-  if (known !== undefined) return known;
+  const hash = opsHash(ops);
+  const bucket = SHAPES.get(hash);
+  if (bucket !== undefined) for (const known of bucket) if (sameOps(known.ops, ops)) return known;
   const shape = { ops, records, ...recordStarts(ops, records) };
-  if (SHAPES.size >= SHAPES_LIMIT) SHAPES.clear();
-  SHAPES.set(text, shape);
+  if (shapeCount >= SHAPES_LIMIT) {
+    SHAPES.clear();
+    shapeCount = 0;
+  }
+  const list = SHAPES.get(hash);
+  if (list === undefined) SHAPES.set(hash, [shape]);
+  else list.push(shape);
+  shapeCount++;
   return shape;
+}
+
+/** A hash of ops: numbers and booleans whole, strings by their length and ends (the buckets compare them in full). */
+function opsHash(ops: readonly Op[]): number {
+  let h = 0x811c9dc5 ^ ops.length;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (typeof op === "number") h = Math.imul(h ^ (op | 0), 0x01000193);
+    else if (typeof op === "string") {
+      h = Math.imul(h ^ (op.length + 0x9e37), 0x01000193);
+      if (op.length > 0) h = Math.imul(h ^ op.charCodeAt(0) ^ (op.charCodeAt(op.length - 1) << 16), 0x01000193);
+    } else h = Math.imul(h ^ (op === true ? 0x51 : op === false ? 0x52 : 0x53), 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The same ops, one by one (a constant is a string, a finite number, a boolean or null: `===` tells them apart). */
+function sameOps(a: readonly Op[], b: readonly Op[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Where each record starts, in the ops and in the values. */
@@ -171,7 +202,8 @@ type Refined = { readonly shape: Shape; readonly constant: readonly boolean[]; r
 
 /** How many folds of a shape are compared before its shared values become constants. */
 const SAMPLES = 4;
-const FAMILIES = new Map<string, Family>();
+const FAMILIES = new Map<number, Family[]>();
+let familyCount = 0;
 
 /**
  * The shape and values a fold of these ops and values keeps: with the values its family shares
@@ -179,11 +211,20 @@ const FAMILIES = new Map<string, Family>();
  * else the plain shape and all its values.
  */
 export function refinedShape(ops: Op[], records: number, values: unknown[]): { shape: Shape; values: readonly unknown[] } {
-  const text = JSON.stringify(ops);
-  let family = FAMILIES.get(text);
+  const hash = opsHash(ops);
+  let family: Family | undefined;
+  const bucket = FAMILIES.get(hash);
+  if (bucket !== undefined) for (const known of bucket) if (sameOps(known.plain.ops, ops)) family = known;
   if (family === undefined) {
-    if (FAMILIES.size >= SHAPES_LIMIT) FAMILIES.clear();
-    FAMILIES.set(text, family = { plain: shapeOf(ops, records), samples: [], refined: undefined });
+    if (familyCount >= SHAPES_LIMIT) {
+      FAMILIES.clear();
+      familyCount = 0;
+    }
+    family = { plain: shapeOf(ops, records), samples: [], refined: undefined };
+    const list = FAMILIES.get(hash);
+    if (list === undefined) FAMILIES.set(hash, [family]);
+    else list.push(family);
+    familyCount++;
   }
   const refined = family.refined;
   if (refined !== undefined) {

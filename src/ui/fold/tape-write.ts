@@ -58,13 +58,13 @@ class TapeWriter {
   readonly ops: Op[] = [];
   readonly values: unknown[] = [];
   count = 0;
-  /** The record of each element written, so an element placed twice is one record referred to twice. */
-  private readonly written = new Map<UiElement, number>();
 
-  /** Writes the records of `el`'s subtree, children first; the index of `el`'s record, or UNWRITABLE. */
+  /**
+   * Writes the records of `el`'s subtree, children first; the index of `el`'s record, or
+   * UNWRITABLE. An element placed twice (a view constant made in the view) is written twice: its
+   * replay gives two equal elements, which render alike.
+   */
   call(el: UiElement): number {
-    const known = this.written.get(el);
-    if (known !== undefined) return known;
     const call = el.call;
     if (call === undefined || el instanceof Part || el.extras?.passes !== undefined || el.extras?.pass !== undefined) {
       return UNWRITABLE;
@@ -77,28 +77,34 @@ class TapeWriter {
     } else if (!this.element(el, call)) return UNWRITABLE;
     // Checked once the record's children are written, each of which checked its own.
     if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
-    const at = this.count++;
-    this.written.set(el, at);
-    return at;
+    return this.count++;
   }
 
   /**
-   * Writes a `Ui.h` call's record. Its children's records go first, so the record's own ops and
-   * values are gathered apart and appended after them.
+   * Writes a `Ui.h` call's record: its element children's records first (their indexes noted in
+   * order), then its own ops and values, straight onto the tape.
    */
   private element(el: UiElement, call: readonly unknown[]): boolean {
-    const ops: Op[] = [OP_ELEMENT, el.tag, 0];
-    const values: unknown[] = [];
-    let count = 0;
-    let i = 0;
-    for (; i < call.length && call[i] !== CHILDREN; i += 2) {
+    let end = 0;
+    while (end < call.length && call[end] !== CHILDREN) end += 2;
+    const kept = end < call.length;
+    const kids: readonly unknown[] = kept ? call.slice(end + 1) : el.children;
+    // The children's records, in order; their indexes wait in `refs` until this record is written.
+    let refs: number[] | undefined;
+    for (const kid of kids) {
+      if (typeof kid !== "object" || (kid as UiNode).kind !== "el") continue;
+      const ref = this.call(kid as UiElement);
+      if (ref === UNWRITABLE) return false;
+      (refs ??= []).push(ref);
+    }
+    const ops = this.ops, values = this.values;
+    ops.push(OP_ELEMENT, el.tag, end / 2);
+    for (let i = 0; i < end; i += 2) {
       ops.push(call[i] as string);
       if (!writeValue(call[i + 1], ops, values, 0)) return false;
-      count++;
     }
-    ops[2] = count;
-    const kids = i < call.length ? call.slice(i + 1) : el.children;
-    ops.push(i < call.length ? OP_KEPT : OP_BUILT, kids.length);
+    ops.push(kept ? OP_KEPT : OP_BUILT, kids.length);
+    let r = 0;
     for (const kid of kids) {
       if (typeof kid === "string") {
         ops.push(OP_TEXT);
@@ -109,14 +115,8 @@ class TapeWriter {
       } else if ((kid as UiNode).kind === "raw") {
         ops.push(OP_RAW);
         values.push((kid as { html: string }).html);
-      } else {
-        const ref = this.call(kid as UiElement);
-        if (ref === UNWRITABLE) return false;
-        ops.push(OP_REF, ref);
-      }
+      } else ops.push(OP_REF, refs![r++]!);
     }
-    for (const op of ops) this.ops.push(op);
-    for (const value of values) this.values.push(value);
     return true;
   }
 }

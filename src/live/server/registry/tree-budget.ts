@@ -134,7 +134,7 @@ export const BYTES_PER_LAZY_PART = 350;
  * character of a string value a byte (calibrated as above). Its shape is shared with every fold of
  * the same calls and is not counted.
  */
-export const BYTES_PER_FOLD = 160;
+export const BYTES_PER_FOLD = 360;
 const BYTES_PER_FOLD_VALUE = 8;
 
 /** About how many bytes a fold's values cost: a slot each, and their strings' characters. */
