@@ -99,10 +99,14 @@ export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElemen
   const copy = liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass) as unknown as UiElement;
   // The copy stands for the call `el` stands for: it keeps that call and its view children, so the
   // next render's same call gets the copy back (src/ui/element-log.ts) and the fold pass can write
-  // its calls (src/live/fold/fold-tree.ts).
+  // its calls (src/live/fold/fold-tree.ts). Not when `el` has extras: style props, or a subtree
+  // with injected styles (noted `live: null` by the id walk, src/live/ids.ts), whose CSS names
+  // whole ids and must be placed afresh; such a copy is built again by the next render.
   const view = el as unknown as UiElement;
-  (copy as { children: readonly UiNode[] }).children = view.children;
-  copy.call = view.call;
+  if (view.extras === undefined) {
+    (copy as { children: readonly UiNode[] }).children = view.children;
+    copy.call = view.call;
+  }
   return copy as unknown as LiveElement;
 }
 
