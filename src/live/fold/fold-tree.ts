@@ -14,7 +14,7 @@
  * The memo's list is the tree's calls in the order a view makes them, children before their
  * parents (src/ui/element-log.ts): each spine element after its subtree, a fold as one entry.
  */
-import { CHILDREN, KEYED } from "../../ui/element-log.ts";
+import { CHILDREN, KEYED } from "../../ui/call-record.ts";
 import { FoldPart } from "../../ui/fold/fold-part.ts";
 import { FOLD_MAX_CALLS, writeTape } from "../../ui/fold/tape-write.ts";
 import { Part } from "../../ui/lazy-part.ts";

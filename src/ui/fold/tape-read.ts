@@ -3,7 +3,7 @@
  * render under way with one of its records, and replaying the records into elements.
  *
  * A comparison answers exactly what the element log's comparison of the same call with the element
- * the record stands for would (src/ui/element-log.ts sameCall, src/ui/same-value.ts): the tag, the
+ * the record stands for would (src/ui/call-record.ts sameCall, src/ui/same-value.ts): the tag, the
  * bag's names in order with the same values as data, and the children as the build flattens them,
  * an element child being the stand-in of the record it refers to. A hit is therefore always what
  * a build would give. Tags and names are the shape's strings, which the view writes as the same
@@ -14,7 +14,7 @@
  * its state in module variables rather than an object per call.
  */
 import { type Attrs, CHILDREN_PROP } from "../attrs.ts";
-import { KEYED, recordCall } from "../element-log.ts";
+import { KEYED, recordCall } from "../call-record.ts";
 import { elementOf, keyedElement, raw } from "../node.ts";
 import type { Child, UiElement, UiNode } from "../types.ts";
 import {
@@ -256,7 +256,7 @@ let pending = "";
 let kidSource: object | undefined;
 let kidIsRef: IsRef = () => false;
 
-/** The call's children, flattened as the build flattens them, against the BUILT ops (element-log sameBuiltChildren). */
+/** The call's children, flattened as the build flattens them, against the BUILT ops (src/ui/call-record.ts sameBuiltChildren). */
 function builtKids(children: readonly Child[]): boolean {
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
@@ -311,7 +311,7 @@ function nodeKid(node: UiNode): boolean {
   return true;
 }
 
-/** The call's children as items (element-log keptChildrenEnd) against the KEPT ops. */
+/** The call's children as items (src/ui/call-record.ts keptChildrenEnd) against the KEPT ops. */
 function keptItems(children: readonly Child[]): boolean {
   for (let i = 0; i < children.length; i++) {
     const child = children[i];

@@ -15,7 +15,7 @@
  * injected styles name whole ids), a value that is not plain data (a function, a class instance),
  * and a subtree of more than FOLD_MAX_CALLS calls.
  */
-import { CHILDREN, KEYED } from "../element-log.ts";
+import { CHILDREN, KEYED } from "../call-record.ts";
 import { HandlerMessage } from "../handler-message.ts";
 import { Part } from "../lazy-part.ts";
 import type { UiElement, UiNode } from "../types.ts";
