@@ -155,6 +155,15 @@ export abstract class Part implements UiElement {
     return this.copy(attrs, key);
   }
 
+  /**
+   * Whether `Ui.keyed` of the part is the part with the key on its root (`withRoot`), rather than
+   * a keyed element holding the part's children: a fold is not, as what it keeps is the call of its
+   * root as it was, which the next render's same call gets back (src/ui/fold/fold-part.ts).
+   */
+  get keyedAsPart(): boolean {
+    return true;
+  }
+
   /** Whether the part holds what it built now (until the next render, or for good when not `compact`). */
   get holding(): boolean {
     return this.built !== undefined || this.liveKids !== undefined;

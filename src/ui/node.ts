@@ -206,7 +206,7 @@ export function keyed<M = UntypedMessages>(key: string | number, node: UiElement
 export function keyedElement(k: string, node: UiElement): UiElement {
   const { attrs, key } = keyedRoot(k, node);
   // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
-  if (node instanceof Part) return node.withRoot(attrs, key);
+  if (node instanceof Part && node.keyedAsPart) return node.withRoot(attrs, key);
   return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
 }
 

@@ -153,3 +153,22 @@ test("rows that move, change, come and go keep the kept tree the fresh render th
   }
   session(models);
 });
+
+test("a row folded without a key and keyed by the next render is keyed there, and unkeyed again by the one after", () => {
+  const plainRow = (r: Row) => Ui.h("tr", {}, Ui.h("td", {}, "item ", r.id), Ui.h("td", {}, Ui.h("input", { name: `q-${r.id}`, value: String(r.qty) })));
+  let keyedRows = false;
+  const page = (m: Model) => Ui.h("main", {}, Ui.h("table", {}, Ui.h("tbody", {}, m.rows.map((r) => (keyedRows ? Ui.keyed(r.key, plainRow(r)) : plainRow(r))))));
+  const freshPage = (m: Model) => assignIds(page(m));
+  // 40 rows: the tbody is too large to fold whole, so each row is a fold of its own.
+  const m: Model = { rows: rowsOf(40), title: "" };
+  const r = new SessionRender(page);
+  r.keep(r.render(m));
+  for (const keyed of [true, false, true, false]) {
+    const before = render(freshPage(m));
+    keyedRows = keyed;
+    const { patches, tree } = diffTrees(r.kept!, r.render(m));
+    r.keep(tree);
+    assert.equal(render(r.kept!), render(freshPage(m)), `keyed: ${keyed}`);
+    assert.ok(patches.length > 0 || before === render(freshPage(m)));
+  }
+});

@@ -79,6 +79,10 @@ export class FoldPart extends Part implements Tape {
     return true;
   }
 
+  override get keyedAsPart(): boolean {
+    return false;
+  }
+
   override release(): void {
     super.release();
     replays.delete(this);
