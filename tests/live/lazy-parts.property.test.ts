@@ -2,7 +2,9 @@
  * Lazy parts (src/ui/lazy-part.ts): a session's page keeps each `Ui.lazy` part as its call, and
  * builds its subtree again when an event reads it. Whatever a part dropped and built again, every
  * render and every diff is the one of the same page written without `Ui.lazy`, on pages where parts
- * move, are keyed from outside, nest, hold injected styles and stand at the root.
+ * move, are keyed from outside, nest, hold injected styles and stand at the root. And the same over
+ * a session's folded page (src/live/fold/fold-tree.ts), where the elements around the parts are
+ * kept as folds (the tests at the end).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,12 +13,18 @@ import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
 import { estimateTreeBytes } from "../../src/live/server/registry/tree-budget.ts";
+import { SessionRender } from "../../src/live/server/session/render.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
+import { domSettled } from "../support/dom.ts";
+import { assertFoldedSessionLikeFresh, partsIn, type Read, type SessionEvent } from "../support/folds.ts";
 import { assertRendersLikeFresh } from "../support/renders.ts";
+
+const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
+console.log(`lazy-parts property: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
 
 type Row = { id: number; text: string; qty: number; done: boolean };
 type Model = { title: string; rows: Row[] };
@@ -87,18 +95,14 @@ const rootPart = (m: Model) => Ui.lazy(wholePage, m);
 test("a page of lazy parts renders and diffs as the same page without them, render after render", () => {
   fc.assert(
     fc.property(fc.array(modelArb, { minLength: 2, maxLength: 8 }), (models) => assertRendersLikeFresh(models, lazyPage, eagerPage)),
-    {
-      numRuns: 300,
-    },
+    { seed, numRuns: 300 },
   );
 });
 
 test("a part at the page's root renders and diffs as the page without it", () => {
   fc.assert(
     fc.property(fc.array(modelArb, { minLength: 2, maxLength: 6 }), (models) => assertRendersLikeFresh(models, rootPart, eagerPage)),
-    {
-      numRuns: 100,
-    },
+    { seed, numRuns: 100 },
   );
 });
 
@@ -137,7 +141,7 @@ test("between renders a page keeps its parts' calls, not their subtrees, and its
       // A styled row keeps its subtree; the others keep their calls only.
       assert.deepEqual(parts.filter((p) => !p.compact).map((p) => p.tag), models.at(-1)!.rows.map(() => "p"));
     }),
-    { numRuns: 100 },
+    { seed, numRuns: 100 },
   );
 });
 
@@ -179,4 +183,148 @@ test("a changed part among rows that moved is kept as itself, and so is its pare
   assert.ok(patches.length > 0);
   assert.equal(findElement(tree, "r.0#ul"), findElement(next, "r.0#ul"), "the list is the new render's, not a copy");
   assert.equal(partsOf(tree).length, 4);
+});
+
+// The same properties over a session's folded page (src/live/fold/fold-tree.ts): each event's render
+// diffed against the kept page, the diff's tree kept and its small subtrees folded, as a session
+// does (tests/support/folds.ts). Parts are not folded, the elements around them are: the title, the
+// plain rows and cells beside the parts. Folds share their shapes across sessions
+// (src/ui/fold/shape.ts), so a failing case may need the cases before it: FC_SEED replays the run.
+
+/** A quantity input: a part inside a plain row, which then stays an element while its other cells fold. */
+const qtyInput = (qty: number, i: number) =>
+  Ui.h("input", { type: "number", name: `qty-${i}`, value: String(qty), onInput: ["SetQty", i] });
+
+/**
+ * A page where parts and folds sit side by side: a list whose rows are parts or plain calls by
+ * their state (a row's place passes from a part to a fold and back), plain rows keyed from outside
+ * holding a part each, rows keyed from outside that are parts or plain calls, and a form of plain
+ * fields around a part, one of them with style props.
+ */
+function mixedPage(lazy: Lazy) {
+  return (m: Model) =>
+    Ui.h(
+      "main",
+      {},
+      Ui.h("h1", {}, m.title),
+      Ui.h("ul", {}, ...m.rows.map((r) => (r.done ? lazy(keyedRow, r.text, r.done) : keyedRow(r.text, r.done)))),
+      Ui.h(
+        "table",
+        {},
+        Ui.h(
+          "tbody",
+          {},
+          ...m.rows.map((r, i) =>
+            Ui.keyed(
+              r.id,
+              Ui.h(
+                "tr",
+                {},
+                Ui.h("td", {}, r.text),
+                Ui.h("td", {}, lazy(qtyInput, r.qty, i)),
+                Ui.h("td", { class: "total" }, String(r.qty * 3)),
+              ),
+            )
+          ),
+        ),
+      ),
+      Ui.h("ol", {}, ...m.rows.map((r) => Ui.keyed(r.id, r.qty % 2 === 0 ? lazy(keyedRow, r.text, r.done) : keyedRow(r.text, r.done)))),
+      Ui.h(
+        "form",
+        { onSubmit: "Save" },
+        Ui.h("label", {}, "Title ", Ui.h("input", { name: "title", value: m.title })),
+        lazy(note, m.title),
+        Ui.h("p", { class: m.title.length > 6 ? "long" : "short", hover: { color: "red" } } as never, "Saved on submit"),
+        Ui.h("button", {}, "Save"),
+      ),
+    );
+}
+
+const lazyMixedPage = mixedPage(Ui.lazy);
+const eagerMixedPage = mixedPage(eager);
+
+const readArb = fc.constantFrom<Read>("none", "render", "diff");
+
+/** The events of the models after the first, each with what reads the kept page after it. */
+const eventsOf = <M>(models: readonly M[], reads: readonly Read[]): SessionEvent<M>[] =>
+  models.slice(1).map((model, i) => ({ model, read: reads[i % reads.length] }));
+
+/** Runs the folded-session check over random model sequences; how many cases folded, and had a kept fold handed back. */
+async function foldedProperty(
+  sessionView: (m: Model) => UiElement,
+  freshView: (m: Model) => UiElement,
+  maxModels: number,
+  numRuns: number,
+): Promise<{ cases: number; folded: number; matched: number }> {
+  const seen = { cases: 0, folded: 0, matched: 0 };
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(modelArb, { minLength: 2, maxLength: maxModels }),
+      fc.array(readArb, { minLength: 1, maxLength: 4 }),
+      async (models, reads) => {
+        const { folded, matched } = assertFoldedSessionLikeFresh(models[0]!, eventsOf(models, reads), sessionView, freshView);
+        seen.cases++;
+        if (folded) seen.folded++;
+        if (matched) seen.matched++;
+        await domSettled();
+      },
+    ),
+    { seed, numRuns, includeErrorInReport: true },
+  );
+  return seen;
+}
+
+test("a session's folded page of lazy parts renders and diffs as the same page without them, event after event", async () => {
+  const seen = await foldedProperty(lazyPage, eagerPage, 8, 80);
+  // The title is folded on every page, and handed back by every render that keeps it.
+  assert.equal(seen.folded, seen.cases);
+  assert.ok(seen.matched > seen.cases / 2, `only ${seen.matched} of ${seen.cases} cases had a render hand back a kept fold`);
+});
+
+test("a folded page whose root is a part renders and diffs as the page without it", async () => {
+  const seen = await foldedProperty(rootPart, eagerPage, 6, 30);
+  assert.equal(seen.folded, seen.cases);
+});
+
+test("parts and folds side by side in one list, in keyed rows and in a form render and diff as the page without parts", async () => {
+  const seen = await foldedProperty(lazyMixedPage, eagerMixedPage, 8, 80);
+  assert.equal(seen.folded, seen.cases);
+  assert.ok(seen.matched > seen.cases / 2, `only ${seen.matched} of ${seen.cases} cases had a render hand back a kept fold`);
+});
+
+test("between events a folded page keeps its parts' calls and its folds' tapes, not their subtrees, and its measure and message check build neither", () => {
+  fc.assert(
+    fc.property(fc.array(modelArb, { minLength: 1, maxLength: 5 }), (models) => {
+      for (const [sessionView, freshView] of [[lazyPage, eagerPage], [lazyMixedPage, eagerMixedPage]] as const) {
+        // A session's events: each render diffed against the kept page, the diff's tree kept (and folded).
+        const session = new SessionRender<Model>(sessionView);
+        session.keep(session.render(models[0]!));
+        for (const m of models.slice(1)) session.keep(diffTrees(session.kept!, session.render(m)).tree);
+        releaseWarmParts();
+        const kept = session.kept!;
+        const last = models.at(-1)!;
+        const eagerTree = assignIds(freshView(last));
+        assert.ok(estimateTreeBytes(kept) < estimateTreeBytes(eagerTree) || last.rows.length === 0);
+        assert.deepEqual([...messagesOf(kept)].sort(), [...messagesOf(eagerTree)].sort());
+        const { folds, parts } = partsIn(kept);
+        assert.ok(folds.length > 0, "the page is folded");
+        for (const fold of folds) assert.equal(fold.holding, false, `fold ${fold.tag} ${fold.seg}`);
+        for (const part of parts) assert.equal(part.holding, !part.compact, `${part.tag} ${part.seg}`);
+        if (sessionView === lazyPage) {
+          // Rows, keyed rows, styled rows and notes, and the section; the select's options are copies it made.
+          assert.equal(parts.length, last.rows.length * 4 + 1);
+          // A styled row keeps its subtree; the others keep their calls only.
+          assert.deepEqual(parts.filter((p) => !p.compact).map((p) => p.tag), last.rows.map(() => "p"));
+        } else {
+          // At most the done rows of the list, a quantity input per row, the even rows of the keyed
+          // list and the note: a lazy row whose function's call matched a fold the page kept (the
+          // same row, plain, the event before) is given that fold (src/ui/lazy.ts takes a part its
+          // function returns as its own), and stays a fold.
+          const most = last.rows.filter((r) => r.done).length + last.rows.length + last.rows.filter((r) => r.qty % 2 === 0).length + 1;
+          assert.ok(parts.length <= most && parts.length >= last.rows.length + 1, `${parts.length} parts`);
+        }
+      }
+    }),
+    { seed, numRuns: 100, includeErrorInReport: true },
+  );
 });
