@@ -37,7 +37,6 @@ import { matchElementCall, matchKeyedCall } from "./fold/tape-read.ts";
 /** How many elements ahead of the cursor a call that misses looks for its own. */
 const LOOK_AHEAD = 16;
 
-
 /** The list of a log between renders: frozen, so that a call logged outside a render (a bug) throws rather than writing into it. */
 const NO_ELEMENTS = Object.freeze([]) as unknown as (UiElement | undefined)[];
 

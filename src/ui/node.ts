@@ -11,6 +11,7 @@ import { KEY_ATTR, NAME_KEYED_TAGS, type Pass, sanitizeKey } from "../protocol/m
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
 import { activeElementLog } from "./lazy.ts";
 import { Part } from "./lazy-part.ts";
+import { giveBuilders } from "./fold/builders.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 import type { UntypedMessages } from "./messages.ts";
@@ -294,3 +295,5 @@ function selectValue(kids: UiNode[], value: string): UiNode[] {
     return element(kid.tag, attrs, kid.handlers, kid.extras?.passes, kid.children);
   });
 }
+
+giveBuilders({ element: elementOf, keyed: keyedElement, raw });

@@ -30,14 +30,19 @@ const row = (r: Row) =>
       Ui.h("td", {}, "item ", r.id),
       Ui.h("td", {}, Ui.h("input", { type: "number", name: `qty-${r.id}`, value: String(r.qty), onInput: ["SetQty", r.id] })),
       Ui.h("td", {}, Ui.h("input", { type: "checkbox", checked: r.done, onChange: ["Toggle", r.id, { at: r.id }] })),
-      Ui.h("td", {}, Ui.h("select", { value: r.done ? "b" : "a" }, Ui.h("option", { value: "a" }, "A"), Ui.h("option", { value: "b" }, "B"))),
+      Ui.h(
+        "td",
+        {},
+        Ui.h("select", { value: r.done ? "b" : "a" }, Ui.h("option", { value: "a" }, "A"), Ui.h("option", { value: "b" }, "B")),
+      ),
       Ui.h("td", {}, Ui.h("textarea", { value: r.note ?? "" })),
       Ui.h("td", {}, [Ui.raw("<b>raw</b>"), [" and ", null, false, "text"]]),
     ),
   );
 const view = (m: Model) => Ui.h("main", {}, Ui.h("h1", {}, m.title), Ui.h("table", {}, Ui.h("tbody", {}, m.rows.map(row))));
 
-const rowsOf = (n: number, from = 1): Row[] => Array.from({ length: n }, (_, i) => ({ id: from + i, key: from + i, qty: i % 4, done: i % 3 === 0 }));
+const rowsOf = (n: number, from = 1): Row[] =>
+  Array.from({ length: n }, (_, i) => ({ id: from + i, key: from + i, qty: i % 4, done: i % 3 === 0 }));
 const fresh = (m: Model): LiveTree => assignIds(view(m));
 
 /** The folds of a kept tree, found by walking its kids (a fold is not looked into). */
@@ -155,9 +160,11 @@ test("rows that move, change, come and go keep the kept tree the fresh render th
 });
 
 test("a row folded without a key and keyed by the next render is keyed there, and unkeyed again by the one after", () => {
-  const plainRow = (r: Row) => Ui.h("tr", {}, Ui.h("td", {}, "item ", r.id), Ui.h("td", {}, Ui.h("input", { name: `q-${r.id}`, value: String(r.qty) })));
+  const plainRow = (r: Row) =>
+    Ui.h("tr", {}, Ui.h("td", {}, "item ", r.id), Ui.h("td", {}, Ui.h("input", { name: `q-${r.id}`, value: String(r.qty) })));
   let keyedRows = false;
-  const page = (m: Model) => Ui.h("main", {}, Ui.h("table", {}, Ui.h("tbody", {}, m.rows.map((r) => (keyedRows ? Ui.keyed(r.key, plainRow(r)) : plainRow(r))))));
+  const page = (m: Model) =>
+    Ui.h("main", {}, Ui.h("table", {}, Ui.h("tbody", {}, m.rows.map((r) => (keyedRows ? Ui.keyed(r.key, plainRow(r)) : plainRow(r))))));
   const freshPage = (m: Model) => assignIds(page(m));
   // 40 rows: the tbody is too large to fold whole, so each row is a fold of its own.
   const m: Model = { rows: rowsOf(40), title: "" };

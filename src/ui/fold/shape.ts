@@ -74,7 +74,7 @@ let shapeCount = 0;
 export function shapeOf(ops: Op[], records: number): Shape {
   const hash = opsHash(ops);
   const bucket = SHAPES.get(hash);
-  if (bucket !== undefined) for (const known of bucket) if (sameOps(known.ops, ops)) return known;
+  if (bucket !== undefined) { for (const known of bucket) if (sameOps(known.ops, ops)) return known; }
   const shape = { ops, records, ...recordStarts(ops, records) };
   if (shapeCount >= SHAPES_LIMIT) {
     SHAPES.clear();
@@ -214,7 +214,7 @@ export function refinedShape(ops: Op[], records: number, values: unknown[]): { s
   const hash = opsHash(ops);
   let family: Family | undefined;
   const bucket = FAMILIES.get(hash);
-  if (bucket !== undefined) for (const known of bucket) if (sameOps(known.plain.ops, ops)) family = known;
+  if (bucket !== undefined) { for (const known of bucket) if (sameOps(known.plain.ops, ops)) family = known; }
   if (family === undefined) {
     if (familyCount >= SHAPES_LIMIT) {
       FAMILIES.clear();

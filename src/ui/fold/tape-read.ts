@@ -15,7 +15,7 @@
  */
 import { type Attrs, CHILDREN_PROP } from "../attrs.ts";
 import { KEYED, recordCall } from "../call-record.ts";
-import { elementOf, keyedElement, raw } from "../node.ts";
+import { builders } from "./builders.ts";
 import type { Child, UiElement, UiNode } from "../types.ts";
 import {
   type Op,
@@ -335,6 +335,7 @@ function keptItems(children: readonly Child[]): boolean {
  * any session's log, with the call it keeps recorded as the log records it. The last is the root.
  */
 export function replayTape(tape: Tape): UiElement[] {
+  const { element: elementOf, keyed: keyedElement, raw } = builders();
   const shape: Shape = tape.shape;
   const elements: UiElement[] = [];
   ops = shape.ops;

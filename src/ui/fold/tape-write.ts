@@ -126,7 +126,9 @@ const MAX_DEPTH = 16;
 
 /** Writes a kept value of a call; false when it is not plain data. */
 function writeValue(value: unknown, ops: Op[], values: unknown[], depth: number): boolean {
-  if (value === null || (typeof value !== "object" && typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint")) {
+  if (
+    value === null || (typeof value !== "object" && typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint")
+  ) {
     ops.push(OP_VALUE);
     values.push(value);
     return true;
