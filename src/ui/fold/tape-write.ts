@@ -4,8 +4,8 @@
  * (docs/deployment.md#memory, "the compact kept form").
  *
  * Why the calls: between events a session keeps its page, and a page kept as elements holds an
- * object, an attribute bag, a children list and a call record per element, about ten times its
- * HTML (bench/table.bench.ts, memory). The calls are what the next render's calls are compared with
+ * object, an attribute bag, a children list and a call record per element, several times its
+ * HTML (bench/table.bench.ts, memory; the figures are in bench/RESULTS.md). The calls are what the next render's calls are compared with
  * (src/ui/element-log.ts): an unchanged row is matched call by call against its tape, with nothing
  * built. And a build depends on its call alone, so the calls replayed through `Ui.h` give back the
  * elements they built (`replayTape`, src/ui/fold/tape-read.ts).
