@@ -25,7 +25,6 @@ import {
   OP_CONST_TEXT,
   OP_ELEMENT,
   OP_KEYED,
-  OP_OBJECT,
   OP_RAW,
   OP_REF,
   OP_TEXT,
@@ -95,66 +94,11 @@ export function matchElementCall(
     }
   }
   if (seen !== count) return false;
-  const built = code[at] === OP_BUILT;
-  let left = code[at + 1] as number;
-  at += 2;
-  if (built) {
-    let text = "";
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      if (child === null || child === undefined || child === true || child === false) continue;
-      if (typeof child === "string") {
-        text = text === "" ? child : text + child;
-        continue;
-      }
-      if (typeof child === "number") {
-        text += String(child);
-        continue;
-      }
-      if (Array.isArray(child)) return walkKids(code, kept, shape.opAt[record]!, source, isRef, children, record, tape);
-      const node = child as UiNode;
-      if (node.kind === "text") {
-        text += node.text;
-        continue;
-      }
-      if (text !== "") {
-        if (left === 0) return false;
-        const mark = code[at];
-        if (mark === OP_TEXT) {
-          if (kept[next] !== text) return false;
-          at++;
-          next++;
-        } else if (mark === OP_CONST_TEXT) {
-          if (code[at + 1] !== text) return false;
-          at += 2;
-        } else return false;
-        left--;
-        text = "";
-      }
-      if (left === 0) return false;
-      const mark = code[at];
-      if (mark === OP_REF) {
-        if (!isRef(node, source, code[at + 1] as number)) return false;
-        at += 2;
-      } else if (mark === OP_RAW && node.kind === "raw" && kept[next] === node.html) {
-        at++;
-        next++;
-      } else return false;
-      left--;
-    }
-    if (text !== "") {
-      if (left === 0) return false;
-      const mark = code[at];
-      if (mark === OP_TEXT) {
-        if (kept[next] !== text) return false;
-      } else if (mark !== OP_CONST_TEXT || code[at + 1] !== text) return false;
-      left--;
-    }
-    return left === 0;
-  }
+  const left = code[at + 1] as number;
+  if (code[at] === OP_BUILT) return sameBuiltKids(code, kept, at + 2, next, left, children, source, isRef);
   ops = code;
   values = kept;
-  op = at;
+  op = at + 2;
   value = next;
   kidsLeft = left;
   kidSource = source;
@@ -165,53 +109,81 @@ export function matchElementCall(
 }
 
 /**
- * The children of a call with nested lists, compared from the record's start by the shared walker
- * (the attributes again, then the children through `builtKids`).
+ * Whether a call's children, flattened as the build flattens them (src/ui/call-record.ts
+ * sameBuiltChildren), are the `left` child ops from `at` (the fold's values from `next`): texts
+ * merged where they meet, an element the stand-in of the record it refers to, raw HTML its markup.
+ * Children holding a nested list are flattened once and compared again, from the same place.
  */
-function walkKids(
+function sameBuiltKids(
   code: readonly Op[],
   kept: readonly unknown[],
-  start: number,
+  at: number,
+  next: number,
+  left: number,
+  children: readonly Child[],
   source: object,
   isRef: IsRef,
-  children: readonly Child[],
-  record: number,
-  tape: Tape,
 ): boolean {
-  ops = code;
-  values = kept;
-  value = tape.shape.valueAt[record]!;
-  op = start + 3;
-  for (let count = code[start + 2] as number; count > 0; count--) {
-    op++; // the name, compared already
-    skipValueOps();
+  const start = at, startValue = next, count = left;
+  let text = "";
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child === null || child === undefined || child === true || child === false) continue;
+    if (typeof child === "string") {
+      text = text === "" ? child : text + child;
+      continue;
+    }
+    if (typeof child === "number") {
+      text += String(child);
+      continue;
+    }
+    if (Array.isArray(child)) return sameBuiltKids(code, kept, start, startValue, count, flatChildren(children, []), source, isRef);
+    const node = child as UiNode;
+    if (node.kind === "text") {
+      text += node.text;
+      continue;
+    }
+    if (text !== "") {
+      const end = textOp(code, kept, at, next, left, text);
+      if (end < 0) return false;
+      if (code[at] === OP_TEXT) next++;
+      at = end;
+      left--;
+      text = "";
+    }
+    if (left === 0) return false;
+    const mark = code[at];
+    if (mark === OP_REF) {
+      if (!isRef(node, source, code[at + 1] as number)) return false;
+      at += 2;
+    } else if (mark === OP_RAW && node.kind === "raw" && kept[next] === node.html) {
+      at++;
+      next++;
+    } else return false;
+    left--;
   }
-  kidsLeft = code[op + 1] as number;
-  op += 2;
-  kidSource = source;
-  kidIsRef = isRef;
-  pending = "";
-  const same = builtKids(children) && endText();
-  kidSource = undefined;
-  return same && kidsLeft === 0;
+  if (text !== "") {
+    if (textOp(code, kept, at, next, left, text) < 0) return false;
+    left--;
+  }
+  return left === 0;
 }
 
-/** Moves past the value at the ops' place, and past the fold's values it takes. */
-function skipValueOps(): void {
-  const kind = ops[op++];
-  if (kind === OP_VALUE) {
-    value++;
-    return;
+/** `children` with their nested lists spread in place, into `out`. */
+function flatChildren(children: readonly Child[], out: Child[]): Child[] {
+  for (const child of children) {
+    if (Array.isArray(child)) flatChildren(child as readonly Child[], out);
+    else out.push(child);
   }
-  if (kind === OP_CONST) {
-    op++;
-    return;
-  }
-  const n = ops[op++] as number;
-  for (let k = 0; k < n; k++) {
-    if (kind === OP_OBJECT) op++;
-    skipValueOps();
-  }
+  return out;
+}
+
+/** Where the child op at `at` ends when it is the text `text` (a value, or a constant of the shape); -1 when not. */
+function textOp(code: readonly Op[], kept: readonly unknown[], at: number, next: number, left: number, text: string): number {
+  if (left === 0) return -1;
+  const mark = code[at];
+  if (mark === OP_TEXT) return kept[next] === text ? at + 1 : -1;
+  return mark === OP_CONST_TEXT && code[at + 1] === text ? at + 2 : -1;
 }
 
 /** Whether record `record` of `tape` is the `Ui.keyed` call `key, node`. */
@@ -249,35 +221,10 @@ function sameValue(v: unknown): boolean {
   return seen === n;
 }
 
-// The children walk's state: how many child ops are left, the text read since the last element
-// (merged, as the build merges it), and whose stand-ins count.
+// The kept-items walk's state: how many child ops are left, and whose stand-ins count.
 let kidsLeft = 0;
-let pending = "";
 let kidSource: object | undefined;
 let kidIsRef: IsRef = () => false;
-
-/** The call's children, flattened as the build flattens them, against the BUILT ops (src/ui/call-record.ts sameBuiltChildren). */
-function builtKids(children: readonly Child[]): boolean {
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i];
-    if (child === null || child === undefined || child === true || child === false) continue;
-    if (typeof child === "string") pending = pending === "" ? child : pending + child;
-    else if (typeof child === "number") pending += String(child);
-    else if (Array.isArray(child)) {
-      if (!builtKids(child as readonly Child[])) return false;
-    } else if ((child as UiNode).kind === "text") pending += (child as { text: string }).text;
-    else if (!endText() || !nodeKid(child as UiNode)) return false;
-  }
-  return true;
-}
-
-/** The text read since the last element, if any, is the next child's text. */
-function endText(): boolean {
-  if (pending === "") return true;
-  const text = pending;
-  pending = "";
-  return textKid(text);
-}
 
 /** The next child op is a text, and it is `text`. */
 function textKid(text: string): boolean {
