@@ -6,9 +6,7 @@
 // notices are sent by hand, and the test waits until the replica has heard each one, so every
 // interleaving is the one named.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import postgres from "postgres";
-import { Db } from "../../src/db/mod.ts";
+import { test } from "node:test";
 import { Secret } from "../../src/auth/mod.ts";
 import type { LiveApp } from "../../src/live/server/app/app.ts";
 import type { BusMessage, LiveBus } from "../../src/live/store/bus.ts";
@@ -16,30 +14,13 @@ import type { PostgresBus } from "../../src/live/store/postgres-bus.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import { counterApp } from "../support/counter-app.ts";
 import { frameReader, openTab, type Tab } from "../support/live-harness.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
+import { replicaSchema } from "../support/replica-schema.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/late-frame skipped: ${skip}`);
 
-const schema = `svc_late_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-let admin: ReturnType<typeof postgres> | undefined;
-const handles: Db[] = [];
-const open = () => {
-  const db = Db.open(POSTGRES_URL!, { schema });
-  handles.push(db);
-  return db;
-};
-
-if (skip === undefined) {
-  before(() => {
-    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
-  });
-  after(async () => {
-    for (const db of handles) await db.close();
-    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end({ timeout: 5 });
-  });
-}
+const { schema, open, admin: adminOf } = replicaSchema("late", "schema option");
 
 const secret = Secret.fromString("late-frame-test-secret-late-frame-test-secret-0123456789");
 type Counter = ReturnType<typeof counterApp>;
@@ -62,14 +43,14 @@ async function notifyHeard(app: Counter, message: BusMessage): Promise<void> {
     });
   });
   try {
-    await admin!.unsafe(`SELECT pg_notify($1, $2)`, [`svc:${schema}`, text]);
+    await adminOf().unsafe(`SELECT pg_notify($1, $2)`, [`svc:${schema}`, text]);
     await heard;
   } finally {
     stop();
   }
 }
 
-const epochNow = async () => Number((await admin!.unsafe(`SELECT epoch FROM ${schema}.svc_live_sessions`))[0]!.epoch);
+const epochNow = async () => Number((await adminOf().unsafe(`SELECT epoch FROM ${schema}.svc_live_sessions`))[0]!.epoch);
 const event = (app: LiveApp<unknown> | Counter, tab: Tab, seq: number) =>
   app.fetch(
     new Request("http://app.test/_svc/event", {

@@ -3,37 +3,18 @@
 // before (its copy already holds what that replica left), and drops it at a later epoch. Two apps
 // in this process on one Postgres schema stand for two replicas; the notices are sent by hand.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import postgres from "postgres";
-import { Db } from "../../src/db/mod.ts";
+import { test } from "node:test";
 import { Secret } from "../../src/auth/mod.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import { counterApp } from "../support/counter-app.ts";
 import { openTab } from "../support/live-harness.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
+import { replicaSchema } from "../support/replica-schema.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/stale-notice skipped: ${skip}`);
 
-const schema = `svc_notice_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-let admin: ReturnType<typeof postgres> | undefined;
-const handles: Db[] = [];
-const open = () => {
-  const db = Db.open(POSTGRES_URL!, { schema });
-  handles.push(db);
-  return db;
-};
-
-if (skip === undefined) {
-  before(async () => {
-    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
-  });
-  after(async () => {
-    for (const db of handles) await db.close();
-    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end({ timeout: 5 });
-  });
-}
+const { schema, open, admin: adminOf } = replicaSchema("notice", "schema option");
 
 test(
   "a replica keeps a session it took over when a takeover notice of the same epoch arrives late, and drops it for a later one",
@@ -57,11 +38,11 @@ test(
       assert.equal(inc.status, 200);
       await inc.body?.cancel();
       assert.equal(second.sessions.holds(id), true);
-      const [row] = await admin!.unsafe(`SELECT epoch FROM ${schema}.svc_live_sessions`);
+      const [row] = await adminOf().unsafe(`SELECT epoch FROM ${schema}.svc_live_sessions`);
       const epoch = Number(row!.epoch);
       const key = await sessionKey(id);
       const notify = (at: number) =>
-        admin!.unsafe(`SELECT pg_notify($1, $2)`, [
+        adminOf().unsafe(`SELECT pg_notify($1, $2)`, [
           `svc:${schema}`,
           JSON.stringify({ t: "taken", app: "svc_sid", key, from: "another-replica", epoch: at }),
         ]);

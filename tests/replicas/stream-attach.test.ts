@@ -4,8 +4,7 @@
 // second one's revocation gate is held at its read, so the frame is published inside that window
 // every time.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import postgres from "postgres";
+import { test } from "node:test";
 import { Db } from "../../src/db/mod.ts";
 import { Secret } from "../../src/auth/mod.ts";
 import type { DbStatement as Statement } from "../../src/db/mod.ts";
@@ -13,32 +12,13 @@ import { counterApp } from "../support/counter-app.ts";
 import { app as liveApp, task } from "../../src/live/server/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import { cookieHeader, eventually, frameReader, openTab } from "../support/live-harness.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
+import { replicaSchema } from "../support/replica-schema.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/stream-attach skipped: ${skip}`);
 
-const schema = `svc_attach_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-const url = `${POSTGRES_URL ?? ""}${(POSTGRES_URL ?? "").includes("?") ? "&" : "?"}search_path=${schema}`;
-let admin: ReturnType<typeof postgres> | undefined;
-const handles: Db[] = [];
-const open = () => {
-  const db = Db.open(url);
-  handles.push(db);
-  return db;
-};
-
-if (skip === undefined) {
-  before(async () => {
-    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
-    await admin.unsafe(`CREATE SCHEMA ${schema}`);
-  });
-  after(async () => {
-    for (const db of handles) await db.close();
-    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end({ timeout: 5 });
-  });
-}
+const { open } = replicaSchema("attach", "search_path");
 
 test("a frame the owner publishes while another replica checks a new stream's user reaches that stream", { skip }, async () => {
   const secret = Secret.fromString("stream-attach-test-secret-stream-attach-test-secret-0123");

@@ -3,40 +3,17 @@
 // session either of them serves: events at one and the other, a stream at the one that does not
 // hold the session, a sign-in's rotation, and the end, after which neither revives it.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import postgres from "postgres";
-import { Db } from "../../src/db/mod.ts";
+import { test } from "node:test";
 import { Secret } from "../../src/auth/mod.ts";
 import { counterApp } from "../support/counter-app.ts";
 import { openTokenTab } from "../support/token-tab.ts";
-import { POSTGRES_SKIP, POSTGRES_URL } from "../support/db-targets.ts";
+import { POSTGRES_SKIP } from "../support/db-targets.ts";
+import { replicaSchema } from "../support/replica-schema.ts";
 
 const skip = POSTGRES_SKIP;
 if (skip !== undefined) console.log(`# tests/replicas/token-sessions skipped: ${skip}`);
 
-const schema = `svc_token_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-const url = `${POSTGRES_URL ?? ""}${(POSTGRES_URL ?? "").includes("?") ? "&" : "?"}search_path=${schema}`;
-let admin: ReturnType<typeof postgres> | undefined;
-const handles: Db[] = [];
-const closers: (() => void)[] = [];
-const open = () => {
-  const db = Db.open(url);
-  handles.push(db);
-  return db;
-};
-
-if (skip === undefined) {
-  before(async () => {
-    admin = postgres(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
-    await admin.unsafe(`CREATE SCHEMA ${schema}`);
-  });
-  after(async () => {
-    for (const close of closers) close();
-    for (const db of handles) await db.close();
-    await admin?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end({ timeout: 5 });
-  });
-}
+const { open, closers } = replicaSchema("token", "search_path");
 
 const countOf = async (resp: Response) => {
   const text = resp.headers.get("Content-Type")?.includes("json") ? JSON.stringify(await resp.json()) : await resp.text();
