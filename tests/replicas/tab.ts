@@ -3,7 +3,7 @@
  * keeps its cookies, posts events one at a time with seq, page id and CSRF header as the browser
  * client does, and holds an SSE stream that records every frame's seq and the session-lost signal.
  */
-import { cookieHeader } from "../support/live-harness.ts";
+import { cookieHeader, eventually as eventuallyWithin, sleep } from "../support/live-harness.ts";
 
 export type Reply = { status: number; seq?: number; lost: boolean; body: string };
 
@@ -156,17 +156,9 @@ export class SseStream {
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep };
 
-export async function eventually(check: () => void | Promise<void>, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await sleep(20);
-    }
-  }
+/** Polls `check` until it passes, for up to 5 s: the replicas' catch-up over the bus takes longer than a page's. */
+export function eventually(check: () => void | Promise<void>, ms = 5_000): Promise<void> {
+  return eventuallyWithin(check, ms, 20);
 }
