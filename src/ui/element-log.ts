@@ -87,7 +87,8 @@ export class ElementLog {
     queryTag = tag;
     queryAttrs = attrs;
     queryChildren = children;
-    const hit = this.previousCount === 0 ? undefined : this.find();
+    // The cursor's own place was tried above.
+    const hit = this.previousCount === 0 ? undefined : this.find(true);
     queryAttrs = undefined;
     queryChildren = NO_QUERY_CHILDREN;
     if (hit !== undefined) return hit;
@@ -103,7 +104,7 @@ export class ElementLog {
     queryKind = KEYED_QUERY;
     queryKey = key;
     queryNode = node;
-    const hit = this.previousCount === 0 ? undefined : this.find();
+    const hit = this.previousCount === 0 ? undefined : this.find(false);
     queryNode = undefined;
     if (hit !== undefined) return hit;
     const inner = resolved(node);
@@ -116,8 +117,9 @@ export class ElementLog {
   /**
    * The previous render's element of the call in the query: the one the cursor expects first, then
    * up to LOOK_AHEAD places after it (the rest of the fold it is in, then the entries after).
+   * `triedCursor`: the caller compared the cursor's place already, and it did not match.
    */
-  private find(): UiElement | undefined {
+  private find(triedCursor: boolean): UiElement | undefined {
     const log = this.previous;
     const cursor = this.cursor;
     if (cursor >= this.previousCount) return undefined;
@@ -125,10 +127,10 @@ export class ElementLog {
     const entry = log[cursor]!;
     if (entry instanceof FoldPart) {
       // The cursor's record, then the records after it in the same fold.
-      for (let record = this.sub; record < entry.calls && probes > 0; record++, probes--) {
+      for (let record = this.sub + (triedCursor ? 1 : 0); record < entry.calls && probes > 0; record++, probes--) {
         if (matchRecord(entry, record)) return this.foldHit(entry, cursor, record);
       }
-    } else if (sameAsQuery(entry)) return this.reuse(entry, cursor);
+    } else if (!triedCursor && sameAsQuery(entry)) return this.reuse(entry, cursor);
     else probes--;
     for (let at = cursor + 1; at < this.previousCount && probes > 0; at++, probes--) {
       const next = log[at]!;
