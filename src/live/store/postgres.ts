@@ -27,12 +27,13 @@ import {
   type LiveStore,
   type Loaded,
   type Ownership,
-  type RotatedFrom,
   type RotationFound,
   type StoredRotation,
   type StoredSession,
   type Taken,
 } from "./store.ts";
+import { SCHEMA } from "./postgres-schema.ts";
+import { rotatedFromOf, type Row, sessionColumns, sessionOf } from "./postgres-rows.ts";
 
 /** The database's clock in milliseconds. */
 const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
@@ -51,69 +52,10 @@ export function fitsInline(notice: string): boolean {
   return notice.length * 3 <= NOTICE_INLINE_BYTES || encoder.encode(notice).length <= NOTICE_INLINE_BYTES;
 }
 
-const SCHEMA: readonly Statement[] = [
-  stmt("SET LOCAL client_min_messages = warning"),
-  stmt("SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.svc_live_schema'))::text AS locked"),
-  stmt(`CREATE TABLE IF NOT EXISTS svc_live_sessions (
-    app TEXT NOT NULL,
-    key TEXT NOT NULL,
-    handle TEXT NOT NULL,
-    model TEXT NOT NULL,
-    out_seq BIGINT NOT NULL,
-    input_seqs TEXT NOT NULL,
-    page_seqs TEXT NOT NULL,
-    user_id TEXT,
-    bound_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL,
-    owner TEXT,
-    epoch BIGINT NOT NULL,
-    lease_until BIGINT NOT NULL,
-    PRIMARY KEY (app, key)
-  )`),
-  // Set once a replica other than the owner holds a stream of the session: only then do saves publish frames.
-  stmt("ALTER TABLE svc_live_sessions ADD COLUMN IF NOT EXISTS remote_streams BOOLEAN NOT NULL DEFAULT false"),
-  stmt("CREATE INDEX IF NOT EXISTS svc_live_sessions_owner ON svc_live_sessions (owner)"),
-  stmt("CREATE TABLE IF NOT EXISTS svc_live_dead (app TEXT NOT NULL, key TEXT NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app, key))"),
-  stmt("CREATE TABLE IF NOT EXISTS svc_live_frames (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)"),
-  stmt(`CREATE TABLE IF NOT EXISTS svc_live_rotations (
-    app TEXT NOT NULL,
-    from_key TEXT NOT NULL,
-    to_key TEXT NOT NULL,
-    from_handle TEXT NOT NULL,
-    from_sealed TEXT NOT NULL,
-    to_sealed TEXT NOT NULL,
-    ticket_hash TEXT NOT NULL,
-    until BIGINT NOT NULL,
-    PRIMARY KEY (app, from_key)
-  )`),
-  stmt("CREATE INDEX IF NOT EXISTS svc_live_rotations_to ON svc_live_rotations (app, to_key)"),
-];
-
 const COLUMNS = "key, handle, model, out_seq, input_seqs, page_seqs, user_id, bound_at";
 /** The rotations to session `s` still within their grace period, as JSON (for a takeover or a load). */
 const ROTATED_FROM = `(SELECT json_agg(json_build_object('h', r.from_handle, 's', r.from_sealed, 'ms', r.until - ${NOW}))::text
   FROM svc_live_rotations r WHERE r.app = s.app AND r.to_key = s.key AND r.until > ${NOW}) AS rotated_from`;
-
-type Row = Readonly<Record<string, unknown>>;
-
-function rotatedFromOf(row: Row): RotatedFrom[] {
-  if (row.rotated_from === null || row.rotated_from === undefined) return [];
-  const rotated = JSON.parse(String(row.rotated_from)) as { h: string; s: string; ms: number }[];
-  return rotated.map((r) => ({ fromHandle: r.h, fromSealed: r.s, remainingMs: Number(r.ms) }));
-}
-
-function sessionOf(row: Row): StoredSession {
-  return {
-    key: String(row.key),
-    handle: String(row.handle),
-    model: String(row.model),
-    outSeq: Number(row.out_seq),
-    inputSeqs: JSON.parse(String(row.input_seqs)) as [string, number][],
-    pageSeqs: JSON.parse(String(row.page_seqs)) as [string, number][],
-    user: row.user_id === null || row.user_id === undefined ? undefined : String(row.user_id),
-    boundAt: Number(row.bound_at),
-  };
-}
 
 export class PostgresLiveStore implements LiveStore {
   readonly shared = true;
@@ -385,18 +327,4 @@ export class PostgresLiveStore implements LiveStore {
     const [row] = await this.rows(stmt("SELECT payload FROM svc_live_frames WHERE id = $1::bigint", id));
     return row === undefined ? undefined : String(row.payload);
   }
-}
-
-/** A session's values in the order of COLUMNS, as the INSERT and the fenced UPDATE both bind them ($2-$9). */
-function sessionColumns(session: StoredSession) {
-  return [
-    session.key,
-    session.handle,
-    session.model,
-    session.outSeq,
-    JSON.stringify(session.inputSeqs),
-    JSON.stringify(session.pageSeqs),
-    session.user ?? null,
-    session.boundAt,
-  ] as const;
 }
