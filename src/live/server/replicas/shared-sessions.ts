@@ -26,18 +26,13 @@ import type { Frame } from "../streams/sse-wire.ts";
 import type { LiveSession } from "../session/session.ts";
 import type { SessionFrames } from "../streams/session-frames.ts";
 import { SessionWrites } from "./store-writes.ts";
+import { type Hold, SessionHolds } from "./session-holds.ts";
 import { StreamsHere } from "./local-streams.ts";
 import type { SessionState } from "../session/state.ts";
 import { VersionedMap } from "../session/versioned-map.ts";
 
 /** How long a takeover waits for the frames its streams here have still to hear (a bus that does not hear is not waited for longer). */
 const HEARD_UP_TO_MS = 1_000;
-
-/**
- * This replica's hold on a session: the key it is stored under and the epoch of the lease. `claim`:
- * the session was only loaded (docs/deployment.md#several-replicas), and its next save makes it ours.
- */
-type Hold = { key: string; epoch: number; since: number; claim?: Claim };
 
 /** A session taken over: its state as stored, and the streams already open for it here. */
 export type Loaded<Model> = {
@@ -72,9 +67,8 @@ export type SharedEvents = {
 export class SharedSessions<Model> {
   /** This replica, as the store's owner column and the bus's `from` name it. */
   readonly owner: string = randomId();
-  private readonly holds = new WeakMap<LiveSession<Model>, Hold>();
-  /** The sessions held here, by key (what the bus and lease renewal name). */
-  private readonly byKey = new Map<string, LiveSession<Model>>();
+  /** The sessions held here, by session and by key (what the bus and lease renewal name). */
+  private readonly holds = new SessionHolds<LiveSession<Model>>();
   /** Streams open on this replica, by session key, whether the session is held here or not. */
   /** Each session's store writes, in order (a create, a move, a kill before its next save). */
   private readonly writes = new SessionWrites<LiveSession<Model>>();
@@ -105,22 +99,8 @@ export class SharedSessions<Model> {
     this.stopRenewal = repeatUnref(() => void this.renew(events), Math.floor(LEASE_MS / 3));
   }
 
-  private setHold(session: LiveSession<Model>, hold: Hold): void {
-    const previous = this.holds.get(session);
-    if (previous !== undefined && this.byKey.get(previous.key) === session) this.byKey.delete(previous.key);
-    this.holds.set(session, hold);
-    this.byKey.set(hold.key, session);
-  }
-
-  private dropHold(session: LiveSession<Model>): void {
-    const hold = this.holds.get(session);
-    if (hold !== undefined && this.byKey.get(hold.key) === session) this.byKey.delete(hold.key);
-    this.holds.delete(session);
-  }
-
-  /** The session held here under `key`, if any. */
   sessionOf(key: string): LiveSession<Model> | undefined {
-    return this.byKey.get(key);
+    return this.holds.sessionOf(key);
   }
 
   keyOf(session: LiveSession<Model>): string | undefined {
@@ -135,7 +115,7 @@ export class SharedSessions<Model> {
     return this.writes.then(session, async () => {
       await this.ready;
       const key = await sessionKey(session.id);
-      this.setHold(session, { key, epoch: 1, since: this.now() });
+      this.holds.set(session, { key, epoch: 1, since: this.now() });
       this.streams.held(key, session.frames);
       await this.store.create(this.stored(key, handle, session.state), this.owner);
     });
@@ -178,7 +158,7 @@ export class SharedSessions<Model> {
 
   /** Marks a session built from `take` as held here (with `claim`, once its next save claims it). */
   hold(session: LiveSession<Model>, key: string, epoch: number, claim?: Claim): void {
-    this.setHold(session, claim === undefined ? { key, epoch, since: this.now() } : { key, epoch, since: this.now(), claim });
+    this.holds.set(session, claim === undefined ? { key, epoch, since: this.now() } : { key, epoch, since: this.now(), claim });
   }
 
   /**
@@ -231,7 +211,7 @@ export class SharedSessions<Model> {
       };
       await this.store.move(hold.key, this.stored(key, handle, session.state), this.owner, stored);
       this.streams.rekeyed(hold.key, key, session.frames);
-      this.setHold(session, { key, epoch: 1, since: this.now() });
+      this.holds.set(session, { key, epoch: 1, since: this.now() });
     });
   }
 
@@ -240,7 +220,7 @@ export class SharedSessions<Model> {
     return this.writes.then(session, async () => {
       const hold = this.holds.get(session);
       if (hold === undefined) return;
-      this.dropHold(session);
+      this.holds.drop(session);
       this.streams.forget(hold.key);
       await this.store.kill(hold.key, encodeMessage({ t: "ended", app: this.app, key: hold.key, from: this.owner }));
     });
@@ -266,14 +246,14 @@ export class SharedSessions<Model> {
     await this.writes.done(session);
     const hold = this.holds.get(session);
     if (hold === undefined) return;
-    this.dropHold(session);
+    this.holds.drop(session);
     await this.store.release(hold.key, this.owner, hold.epoch);
   }
 
   /** Forgets a local copy (it moved): its streams stay, listening for frames from the new owner. */
   forget(session: LiveSession<Model>): void {
     const hold = this.holds.get(session);
-    this.dropHold(session);
+    this.holds.drop(session);
     if (hold !== undefined) this.streams.letGo(hold.key, { user: session.user, boundAt: session.boundAt });
   }
 
@@ -317,21 +297,10 @@ export class SharedSessions<Model> {
       // One of that epoch or before was saved before this replica read the state (a notice heard
       // late): the copy holds it already, and dropping it would make the save this replica is
       // making look like a move (docs/deployment.md#late-notices).
-      if (!this.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
+      if (!this.holds.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
       this.streams.send(message.key, message.frame);
-    } else if (message.t === "taken" && !this.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
+    } else if (message.t === "taken" && !this.holds.heldSince(message.key, Number(message.epoch))) events.moved(message.key);
     else if (message.t === "ended") this.endedElsewhere(message.key, events);
-  }
-
-  /**
-   * Whether the copy here was read or claimed at `epoch` or later: a "taken" notice of that epoch
-   * (another replica's takeover heard late, after this replica read the state it left) says
-   * nothing new, and dropping the copy would turn the save this replica is making into a move.
-   */
-  private heldSince(key: string, epoch: number): boolean {
-    const session = this.byKey.get(key);
-    const hold = session === undefined ? undefined : this.holds.get(session);
-    return hold !== undefined && Number.isSafeInteger(epoch) && hold.epoch >= epoch;
   }
 
   /** A session ended at another replica: the copy here ends, and its streams here get the lost signal. */
@@ -351,7 +320,7 @@ export class SharedSessions<Model> {
       const asked = this.now();
       const held = await this.store.renew(this.owner);
       const lost = this.settledKeys(asked).filter((key) => !held.has(key));
-      const remote = this.streams.remoteKeys().filter((key) => !this.byKey.has(key));
+      const remote = this.streams.remoteKeys().filter((key) => this.holds.sessionOf(key) === undefined);
       const alive = await this.store.alive([...lost, ...remote]);
       for (const key of lost) if (alive.has(key)) events.moved(key);
       for (const key of [...lost, ...remote]) if (!alive.has(key)) this.endedElsewhere(key, events);
@@ -369,9 +338,9 @@ export class SharedSessions<Model> {
   private settledKeys(asked: number): string[] {
     const keys: string[] = [];
     for (const [key, since] of this.heldKeys()) {
-      const session = this.byKey.get(key);
+      const session = this.holds.sessionOf(key);
       // A session only loaded is not ours until its save claims it: renewal says nothing about it.
-      const claiming = session !== undefined && this.holds.get(session)?.claim !== undefined;
+      const claiming = this.holds.holdOf(key)?.claim !== undefined;
       if (since < asked && !claiming && (session === undefined || !this.writes.busy(session))) keys.push(key);
     }
     return keys;
