@@ -16,41 +16,21 @@
  */
 import { log } from "../../../log.ts";
 import { repeatUnref } from "../../../runtime/timers.ts";
-import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionBoundsOptions, type SessionCounts } from "./bounds.ts";
+import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionCounts } from "./bounds.ts";
 import type { Dispatch } from "../session/commands.ts";
 import type { Frame } from "../streams/sse-wire.ts";
 import type { LiveSession, SessionHost } from "../session/session.ts";
 import { type SessionState, snapshotOf } from "../session/state.ts";
 import type { Loaded, SharedSessions } from "../replicas/shared-sessions.ts";
-import type { SessionStore } from "./snapshot-store.ts";
 import { RegistrySharing } from "../replicas/registry-sharing.ts";
 import { type Rotation, RotationTable } from "./rotation-table.ts";
-import { type BuildSession, ELSEWHERE, LOST, type Resolved } from "../replicas/takeover.ts";
+import { ELSEWHERE, LOST, type Resolved } from "../replicas/takeover.ts";
 import { TreeBudget } from "./tree-budget.ts";
 import { encodeBytes } from "../../../runtime/base64url.ts";
+import type { RegistryOptions } from "./registry-options.ts";
 
 export type { Resolved, Rotation };
-
-export type RegistryOptions<Model = unknown> = {
-  /** Receives each session's snapshot after a change, and its end; none by default (see app/options.ts). */
-  readonly store: SessionStore | undefined;
-  readonly now: () => number;
-  /** A session with no interaction for this long ends. */
-  readonly idleTimeoutMs: number;
-  /** A session with no interaction for this long drops its rendered tree (re-rendered on demand). */
-  readonly treeIdleMs: number;
-  readonly sweepEveryMs: number;
-  /** How many bytes of rendered trees sessions keep between events (the most recently used ones; src/live/server/registry/tree-budget.ts). */
-  readonly maxTreeBytes: number;
-  /** How many sessions, and for how long sessions that never connect, are kept (src/live/server/registry/bounds.ts). */
-  readonly bounds?: SessionBoundsOptions;
-  /** Called when a user is bound (docs/auth.md#live-sessions-and-the-gate); default: record it. */
-  readonly onBind?: (session: LiveSession<Model>, userId: string) => void;
-  /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
-  readonly shared?: SharedSessions<Model>;
-  /** Builds a session taken over from the shared store (its effects not yet started). */
-  readonly build?: BuildSession<Model>;
-};
+export type { RegistryOptions };
 
 /** How a lookup takes over a session another replica holds: claimed now, or by the event's save. */
 const EAGER = { lazy: false } as const;
