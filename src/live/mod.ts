@@ -9,7 +9,7 @@ import * as diffs from "./diff/diff.ts";
 import * as ids from "./ids.ts";
 import * as renders from "./render.ts";
 import * as trees from "./tree.ts";
-import * as apps from "./server/app/app.ts";
+import * as apps from "./server/app/build.ts";
 import * as commands from "./server/session/commands.ts";
 import * as subscriptions from "./server/session/subscriptions.ts";
 import * as desktops from "./desktop/desktop.ts";
@@ -35,7 +35,8 @@ export namespace LiveCore {
   export import handlerFor = trees.handlerFor;
 }
 
-export { app, LiveApp, type LiveAppOptions } from "./server/app/app.ts";
+export { LiveApp, type LiveAppOptions } from "./server/app/app.ts";
+export { app } from "./server/app/build.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/session/commands.ts";
 export type { InitContext, LiveDefinition, Update } from "./server/session/definition.ts";
 export type { Frame } from "./server/streams/sse-wire.ts";

@@ -1,5 +1,6 @@
 /** The live server layer: Live.app and the values an app's update and subscriptions return. */
-export { app, LiveApp, type LiveAppOptions } from "./app/app.ts";
+export { LiveApp, type LiveAppOptions } from "./app/app.ts";
+export { app } from "./app/build.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./session/commands.ts";
 export type { InitContext, LiveDefinition, Update } from "./session/definition.ts";
 export type { Frame } from "./streams/sse-wire.ts";
