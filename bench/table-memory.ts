@@ -11,8 +11,8 @@
  * and send ten events, each typing into a new row, so that the session holds its tree, its last
  * render's calls and its inputs' seqs. The heap growth per session, less a copy of its model (the
  * app's, not the library's), is set against the body HTML of its current tree. Warm-up sessions of
- * each size are made first, gone quiet and ended, so that the code the engine compiles for them is
- * not counted. Prints one line: TABLE_MEMORY [{ rows, sessions,
+ * each size (twice as many as are measured) are made first, gone quiet and ended, so that the code
+ * the engine compiles for them is not counted. Prints one line: TABLE_MEMORY [{ rows, sessions,
  * keptBytes, eachKeptBytes, idleBytes, htmlBytes, modelBytes, estimatedBytes, eachEstimatedBytes,
  * floorBytes, flatBytes }, …]: keptBytes for keyed `Ui.h` rows, eachKeptBytes for rows listed with
  * `Ui.each`; idleBytes: the same sessions of keyed `Ui.h` rows after their trees are dropped (as a
@@ -150,6 +150,21 @@ export type TableMemory = {
   flatBytes: number;
 };
 
+/** The bytes of the HTML of every session's current tree, and the tree budget's estimate of them, summed. */
+function htmlOf(app: ReturnType<typeof tableApp>): { htmlBytes: number; estimated: number } {
+  let htmlBytes = 0;
+  let estimated = 0;
+  for (const s of app.sessions.all()) {
+    if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
+    htmlBytes += utf8.encode(render(s.currentTree())).length;
+    estimated += s.treeBytes;
+  }
+  // Rendering the trees above built their parts' subtrees again, which the parts hold until the
+  // next render of any session starts (src/ui/lazy-part.ts): released here as that render would.
+  releaseWarmParts();
+  return { htmlBytes, estimated };
+}
+
 /** What the sessions of one app cost: kept (active), idle, and the tree budget's estimate. */
 type Measured = { kept: number; idle: number; estimated: number; htmlBytes: number };
 
@@ -164,23 +179,19 @@ async function perSession(view: typeof tableView, rows: number, sessions: number
   // Every tree kept: what an active session costs, not what a bound leaves of it.
   const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER, now: () => now, treeIdleMs: 1_000 }, view);
   // Warm-up sessions, ended: the code the engine compiles for the first sessions is not theirs.
-  for (let i = 0; i < Math.min(sessions, 20); i++) await activeSession(app, rows);
+  // Twice as many as are measured, and at least 40: with fewer, the engine was still compiling
+  // (and recompiling) during the measurement, and its code, shared by every session, counted as
+  // 3-4 KB of each idle session at 20 rows (a heap snapshot's diff showed it).
+  // They go through all that the measured ones go through: their HTML is rendered and they go quiet.
+  for (let i = 0; i < Math.max(2 * sessions, 40); i++) await activeSession(app, rows);
+  htmlOf(app);
   now += 2_000;
   app.sessions.sweep();
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
   for (let i = 0; i < sessions; i++) await activeSession(app, rows);
   const after = await heapUsed();
-  let htmlBytes = 0;
-  let estimated = 0;
-  for (const s of app.sessions.all()) {
-    if (!s.hasTree) throw new Error("a session lost its tree during the measurement");
-    htmlBytes += utf8.encode(render(s.currentTree())).length;
-    estimated += s.treeBytes;
-  }
-  // Rendering the trees above built their parts' subtrees again, which the parts hold until the
-  // next render of any session starts (src/ui/lazy-part.ts): released here as that render would.
-  releaseWarmParts();
+  const { htmlBytes, estimated } = htmlOf(app);
   now += 2_000;
   app.sessions.sweep();
   for (const s of app.sessions.all()) if (s.hasTree) throw new Error("a quiet session kept its tree");
@@ -196,12 +207,15 @@ async function perSession(view: typeof tableView, rows: number, sessions: number
 
 /** The heap of one model as a session holds it after its ten events (its own rows array, ten new rows). */
 async function modelBytes(rows: number, count: number): Promise<number> {
+  const models = () =>
+    Array.from({ length: count }, () => {
+      let model: TableModel = initialTable(rows);
+      for (let seq = 1; seq <= 10; seq++) model = updateTable(model, "SetQty", [((seq * 7) % rows) + 1, String(1000 + seq)]);
+      return model;
+    });
+  models(); // warm-up: the code compiled for the first models is not theirs
   const before = await heapUsed();
-  const kept = Array.from({ length: count }, () => {
-    let model: TableModel = initialTable(rows);
-    for (let seq = 1; seq <= 10; seq++) model = updateTable(model, "SetQty", [((seq * 7) % rows) + 1, String(1000 + seq)]);
-    return model;
-  });
+  const kept = models();
   const after = await heapUsed();
   if (kept.length !== count) throw new Error("the models were not kept");
   return (after - before) / count;

@@ -358,7 +358,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
       if (idle >= this.options.idleTimeoutMs) {
         log.info(`live.session expired after ${Math.round(idle / 1000)} s idle`);
         this.end(session);
-      } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streams.size === 0) {
+      } else if (idle >= this.options.treeIdleMs && session.hasTree && session.streamCount === 0) {
         session.releaseTree();
         // Nor does it keep frames for a stream that reconnects later: that stream resyncs.
         session.frames.forgetRecent();

@@ -38,7 +38,7 @@ export class StreamsHere {
   /** A session held here is no longer (it moved): its open streams stay, listening for the new owner's frames. */
   letGo(key: string, bound: Bound): void {
     const frames = this.frames.get(key);
-    if (frames !== undefined && frames.streams.size > 0) this.remote.set(key, bound);
+    if (frames !== undefined && frames.streamCount > 0) this.remote.set(key, bound);
     else this.frames.delete(key);
   }
 
@@ -66,7 +66,7 @@ export class StreamsHere {
     if (key === undefined) return;
     const frames = this.frames.get(key);
     frames?.closed(sink);
-    if (!held && frames !== undefined && frames.streams.size === 0) this.forget(key);
+    if (!held && frames !== undefined && frames.streamCount === 0) this.forget(key);
   }
 
   /** A frame of a session owned elsewhere, heard on the bus: to its streams here. */

@@ -13,7 +13,7 @@
  */
 import { log } from "../../../log.ts";
 import type { LiveTree } from "../../tree.ts";
-import type { Move } from "../../../protocol/mod.ts";
+import type { InputAcks, Move } from "../../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
@@ -96,8 +96,10 @@ export class LiveSession<Model> {
   /** What recent frames did to ids, to map an event's ids onto the current tree. */
   private readonly renames: RenameLog;
   private readonly rendered: SessionRender<Model>;
-  private readonly subscriptions: SubscriptionSet;
-  private readonly stepContext: StepContext<Model>;
+  /** Messages accepted even when no handler in the current render names them. */
+  private readonly extraMessages: ReadonlySet<string>;
+  /** The model's running subscriptions; made when the app first asks for one. */
+  private subscriptions: SubscriptionSet | undefined;
 
   constructor(
     private readonly app: LiveDefinition<Model>,
@@ -114,13 +116,17 @@ export class LiveSession<Model> {
     this.lastActive = init.now;
     this.createdAt = init.now;
     this.rendered = new SessionRender(app.view);
-    this.stepContext = {
-      update: app.update,
-      render: (model) => this.rendered.render(model),
-      extraMessages: init.extraMessages,
-      renames: this.renames,
-    };
-    this.subscriptions = new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
+    this.extraMessages = init.extraMessages;
+  }
+
+  /**
+   * What a step needs of the session, made for each step: an idle session keeps none of it (a
+   * kept context and its closure cost more than the rest of an idle session's own objects,
+   * docs/deployment.md#memory).
+   */
+  private stepContext(): StepContext<Model> {
+    const rendered = this.rendered;
+    return { update: this.app.update, render: (model) => rendered.render(model), extraMessages: this.extraMessages, renames: this.renames };
   }
 
   get model(): Model {
@@ -142,6 +148,10 @@ export class LiveSession<Model> {
   }
   get streams(): ReadonlySet<FrameSink> {
     return this.frames.streams;
+  }
+  /** How many SSE streams the session has open here. */
+  get streamCount(): number {
+    return this.frames.streamCount;
   }
 
   /** Binds the session to `user` from `boundAt` on (the caller decides about rotation). */
@@ -169,11 +179,15 @@ export class LiveSession<Model> {
     return this.renames.movesSince(since);
   }
 
-  /** The moves and acks a stream's render carries (docs/protocol.md#resume), read when it is written. */
-  readonly renderIds: RenderIds = {
-    movesSince: (since) => this.movesSince(since),
-    ackInputs: () => (this.state.inputSeqs.size === 0 ? undefined : Object.fromEntries(this.state.inputSeqs)),
-  };
+  /** The session's stored input seqs, the acks a stream's render carries; undefined for none. */
+  ackInputs(): InputAcks | undefined {
+    return this.state.inputSeqs.size === 0 ? undefined : Object.fromEntries(this.state.inputSeqs);
+  }
+
+  /** The moves and acks a stream's render carries (docs/protocol.md#resume), read when it is written: the session's own methods. */
+  get renderIds(): RenderIds {
+    return this;
+  }
 
   /** Forgets what past frames did to ids (a quiet session's): older ids are then taken as they are. */
   forgetRenames(): void {
@@ -208,7 +222,7 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
-    const stepped = stepEvent(this.state, this.currentTree(), reply ? event : { ...event, toEveryStream: true }, this.stepContext);
+    const stepped = stepEvent(this.state, this.currentTree(), reply ? event : { ...event, toEveryStream: true }, this.stepContext());
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };
@@ -246,7 +260,7 @@ export class LiveSession<Model> {
   background(dispatch: Dispatch): Promise<boolean> {
     return this.mutex.run(() => {
       if (this.ended) return true;
-      const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext);
+      const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext());
       if (stepped.kind === "app_error") {
         logAppError(dispatch[0], stepped.error);
         return true;
@@ -323,13 +337,13 @@ export class LiveSession<Model> {
   stop(how: "lost" | "moved" = "lost", { keepStreams }: { readonly keepStreams: boolean } = { keepStreams: false }): void {
     this.ended = true;
     this.movedAway = how === "moved";
-    this.subscriptions.stopAll();
+    this.subscriptions?.stopAll();
     if (!keepStreams) this.frames.closeAll({ lost: how === "lost" });
     this.rendered.release();
   }
 
   get subscriptionCount(): number {
-    return this.subscriptions.size;
+    return this.subscriptions?.size ?? 0;
   }
 
   /** Keeps what a step applied: its state and tree; the model's subscriptions follow it. */
@@ -349,7 +363,10 @@ export class LiveSession<Model> {
   private reconcileSubscriptions(): void {
     if (!this.app.subscriptions) return;
     try {
-      this.subscriptions.reconcile(this.app.subscriptions(this.state.model));
+      const wanted = this.app.subscriptions(this.state.model);
+      if (wanted.length === 0 && this.subscriptions === undefined) return;
+      this.subscriptions ??= new SubscriptionSet((sub) => void this.background([sub.msg, ...sub.args]));
+      this.subscriptions.reconcile(wanted);
     } catch (error) {
       log.error(`live.subscriptions failed: ${error instanceof Error ? error.message : String(error)}`);
     }

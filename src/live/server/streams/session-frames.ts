@@ -24,11 +24,16 @@ export function frameOf(seq: number, { patches, ackInputs, respondingTo }: Frame
     : { seq, patches };
 }
 
+/** The streams of a session that has none: most sessions between visits (an idle session keeps no Set). */
+const NO_STREAMS: ReadonlySet<FrameSink> = new Set();
+
 export class SessionFrames {
-  /** The session's open SSE streams. */
-  readonly streams: Set<FrameSink> = new Set();
-  /** The page (one page load of the client, docs/protocol.md#event-request) each stream said it serves. */
-  private readonly pages = new Map<FrameSink, string>();
+  /**
+   * The session's open SSE streams, each with the page (one page load of the client,
+   * docs/protocol.md#event-request) it said it serves; made with the first stream and dropped
+   * with the last, so that a session without streams keeps no map (docs/deployment.md#memory).
+   */
+  private openStreams: Map<FrameSink, string | undefined> | undefined;
   private readonly recent: Frame[] = [];
   /** The highest seq sent so far (0: none). */
   private lastSeq = 0;
@@ -41,13 +46,27 @@ export class SessionFrames {
    */
   send(frame: Frame, repliedTo?: string): void {
     if (frame.seq > this.lastSeq) this.lastSeq = frame.seq;
-    for (const stream of this.streams) {
-      if (repliedTo === undefined || this.pages.get(stream) !== repliedTo) stream.send(frame);
+    if (this.openStreams !== undefined) this.sendTo(this.openStreams, frame, repliedTo);
+    this.recent.push(frame);
+    if (this.recent.length > RESUME_FRAMES) this.recent.shift();
+  }
+
+  /** The session's open SSE streams (a copy). */
+  get streams(): ReadonlySet<FrameSink> {
+    return this.openStreams === undefined ? NO_STREAMS : new Set(this.openStreams.keys());
+  }
+
+  /** How many SSE streams the session has open. */
+  get streamCount(): number {
+    return this.openStreams?.size ?? 0;
+  }
+
+  private sendTo(open: ReadonlyMap<FrameSink, string | undefined>, frame: Frame, repliedTo: string | undefined): void {
+    for (const [stream, page] of open) {
+      if (repliedTo === undefined || page !== repliedTo) stream.send(frame);
       else if (stream.passed !== undefined) stream.passed(frame.seq);
       else stream.send(frame);
     }
-    this.recent.push(frame);
-    if (this.recent.length > RESUME_FRAMES) this.recent.shift();
   }
 
   /**
@@ -70,14 +89,13 @@ export class SessionFrames {
 
   /** Adds a stream, of `page` when the client named it: it gets every frame from now on (but that page's replies). */
   open(sink: FrameSink, page?: string): void {
-    this.streams.add(sink);
-    if (page !== undefined) this.pages.set(sink, page);
+    (this.openStreams ??= new Map()).set(sink, page);
   }
 
   /** A stream went away. */
   closed(sink: FrameSink): void {
-    this.streams.delete(sink);
-    this.pages.delete(sink);
+    this.openStreams?.delete(sink);
+    if (this.openStreams?.size === 0) this.openStreams = undefined;
   }
 
   /** Forgets the kept frames (a quiet session's; a stream reconnecting later resyncs). */
@@ -90,11 +108,11 @@ export class SessionFrames {
    * reloads), plainly when it carries on elsewhere (the client reconnects, to any replica).
    */
   closeAll({ lost }: { readonly lost: boolean }): void {
-    for (const stream of this.streams) {
+    const open = this.openStreams;
+    this.openStreams = undefined;
+    for (const stream of open?.keys() ?? []) {
       if (lost && stream.lost !== undefined) stream.lost();
       else stream.close();
     }
-    this.streams.clear();
-    this.pages.clear();
   }
 }
