@@ -35,6 +35,7 @@ import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../
 import { Part } from "../ui/lazy-part.ts";
 import type { FoldPart } from "../ui/fold/fold-part.ts";
 import { passCss } from "../ui/styles.ts";
+import { uniqueKeysOf } from "../ui/list-memo.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
@@ -87,11 +88,12 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
   let size = children.length + (leading?.length ?? 0);
   let elements = 0;
   let keyed = 0;
+  let firstKeyed = -1;
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind === "el") {
       elements++;
-      if (child.key !== undefined) keyed++;
+      if (child.key !== undefined && keyed++ === 0) firstKeyed = i;
       size += child.extras?.passes?.length ?? 0;
     }
   }
@@ -103,8 +105,9 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
   const kids = new Array<LiveNode>(size);
   let w = 0;
   if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
-  // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys.
-  const shared = keyed <= SCAN_KEYS ? undefined : sharedKeys(children);
+  // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys,
+  // and so are the rows of a `Ui.each` list whose keys it found all different (src/ui/list-memo.ts).
+  const shared = keyed <= SCAN_KEYS ? undefined : uniqueKeysOf(children, firstKeyed, keyed) ? NONE_SHARED : sharedKeys(children);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
@@ -112,13 +115,14 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
       continue;
     }
     const k = child.key;
-    const unique = k !== undefined && (keyed === 1 || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
+    const unique = k !== undefined &&
+      (keyed === 1 || shared === NONE_SHARED || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
     const passes = child.extras?.passes;
     // A uniquely keyed child placed before under the seg it gets now (a row of a kept list) is
     // taken as it is, without joining its seg again: one string per row of a long list per render.
     if (unique && passes === undefined) {
       const cached = lastLive(child);
-      if (cached !== undefined && isKeyedSeg(cached.seg, child.tag, k)) {
+      if (cached !== undefined && isUniqueKeyedSeg(cached.seg)) {
         kids[w++] = cached;
         continue;
       }
@@ -143,14 +147,21 @@ function sameAsChildren(kids: readonly LiveNode[], children: readonly UiNode[]):
   return true;
 }
 
-/** Whether `seg` is `#<tag>:<key>`, the seg of a uniquely keyed element, without joining it. */
-function isKeyedSeg(seg: string, tag: string, key: string): boolean {
-  return seg.length === tag.length + key.length + 2 && seg.charCodeAt(0) === HASH && seg.startsWith(tag, 1) &&
-    seg.charCodeAt(tag.length + 1) === COLON && seg.endsWith(key);
+/**
+ * Whether the seg of the live element last built from a keyed child is the seg of a uniquely keyed
+ * element, `#<tag>:<key>`, rather than `<index>#<tag>:<key>` (a key its siblings share): that live
+ * element was built from this child, of this tag and key, so its seg is the one the child gets now
+ * exactly when it starts with "#". Comparing the tag and key again cost a fifth of an event on a
+ * 2,000-row list (bench/table.bench.ts).
+ */
+function isUniqueKeyedSeg(seg: string): boolean {
+  return seg.charCodeAt(0) === HASH;
 }
 
 const HASH = "#".charCodeAt(0);
-const COLON = ":".charCodeAt(0);
+
+/** No child shares its key with a sibling (the rows of a `Ui.each` list with different keys). */
+const NONE_SHARED = new Uint8Array(0);
 
 /**
  * A view element the view handed back again (built once outside `view`, or memoised) keeps the

@@ -22,7 +22,7 @@
 import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
 import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
 import { type LazyFn, LazyPart } from "./lazy-part.ts";
-import type { ListMemo, ListRows } from "./list-memo.ts";
+import { type ListMemo, type ListRows, noteUniqueKeys } from "./list-memo.ts";
 import { keyed, keyedRoot } from "./node.ts";
 import type { UntypedMessages } from "./messages.ts";
 import type { UiElement } from "./types.ts";
@@ -71,24 +71,32 @@ export function each<T, M = UntypedMessages>(
  */
 export const eachVisits = { built: 0 };
 
-const NO_ROWS: ListRows = [];
+const NO_ROWS: ListRows = { parts: [], items: [], uniqueKeys: true };
 
 /** The parts of one list: the previous render's where an item is unchanged, new ones elsewhere. */
 function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKey, row: LazyFn): LazyPart[] {
-  const previous = memo.previous(row) ?? NO_ROWS;
+  const previousList = memo.previous(row) ?? NO_ROWS;
+  const previous = previousList.parts;
+  // The previous items, compared with this render's one dense array against another: reading
+  // each part's item would touch an object per row of the list (bench/table.bench.ts).
+  const previousItems = previousList.items;
   const out = new Array<LazyPart>(items.length);
   // Which previous parts this list took: an item listed twice takes its part once.
   const taken = previous.length === 0 ? undefined : new Uint8Array(previous.length);
   let byKey: Map<string, number> | undefined;
   // Where the previous parts sit relative to the items, as the last look-up by key found.
   let shift = 0;
+  // Whether every row has the key of the previous list's row at its place: then its keys are as
+  // different as they were, and are not compared again.
+  let sameKeys = items.length === previous.length;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as T;
     let at = i + shift;
     // The item at its expected place, as in a steady list: its key, a function of the item, is too.
-    if (at < previous.length && taken![at] === 0 && Object.is(previous[at]!.args[0], item)) {
+    if (at < previous.length && taken![at] === 0 && Object.is(previousItems[at], item)) {
       taken![at] = 1;
       out[i] = previous[at]!;
+      if (at !== i) sameKeys = false;
       continue;
     }
     const k = keyText(key(item));
@@ -99,13 +107,26 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
       at = found ?? -1;
     }
     const part = taken !== undefined && at >= 0 && at < previous.length ? previous[at]! : undefined;
-    if (part !== undefined && taken![at] === 0 && Object.is(part.args[0], item)) {
+    if (part !== undefined && taken![at] === 0 && Object.is(previousItems[at], item)) {
       taken![at] = 1;
       out[i] = part;
     } else out[i] = newRow(row, item, k);
+    if (at !== i || out[i]!.key !== previous[i]?.key) sameKeys = false;
   }
-  memo.record(row, out);
+  const list: ListRows = { parts: out, items: items.slice(), uniqueKeys: sameKeys ? previousList.uniqueKeys : keysDiffer(out) };
+  memo.record(row, list);
+  noteUniqueKeys(list);
   return out;
+}
+
+/** Whether the parts' keys are all there and all different (as the id walk compares them: sanitised). */
+function keysDiffer(parts: readonly LazyPart[]): boolean {
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (part.key === undefined || seen.has(part.key)) return false;
+    seen.add(part.key);
+  }
+  return true;
 }
 
 /** A new row: `row(item)` built outside the session's render, as a part of its call keyed by `k`. */
@@ -148,7 +169,7 @@ function partKey(part: LazyPart): string {
 }
 
 /** The previous parts' places by key, the first of each. */
-function indexByKey(previous: ListRows): Map<string, number> {
+function indexByKey(previous: readonly LazyPart[]): Map<string, number> {
   const index = new Map<string, number>();
   for (let j = previous.length - 1; j >= 0; j--) index.set(partKey(previous[j]!), j);
   return index;
