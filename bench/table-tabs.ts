@@ -158,16 +158,3 @@ export async function events(fetch: Fetch, make: () => Request, count: number): 
   }
   return { cpu: (cpuMicros() - start) / count, bytes: bytes / count };
 }
-
-/** Runs `count` events made by `make` through `fetch`; returns the CPU µs of each. */
-export async function eventCpus(fetch: Fetch, make: () => Request, count: number): Promise<number[]> {
-  const cpu: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = cpuMicros();
-    const resp = await fetch(make());
-    if (resp.status !== 200) throw new Error(`event answered ${resp.status}: ${await resp.text()}`);
-    await resp.arrayBuffer();
-    cpu.push(cpuMicros() - start);
-  }
-  return cpu;
-}
