@@ -212,3 +212,31 @@ test("in a live app, an event on one row of a list answers that row's patches, a
     live.close();
   }
 });
+
+test("an event on a row builds that row twice, for its old item (the diff's) and its new one, and no other row", async () => {
+  type M = { items: readonly Item[] };
+  const calls: number[] = [];
+  const countingRow = (item: Item) => {
+    calls.push(item.qty);
+    return itemRow(item);
+  };
+  const live = app<M>({
+    init: () => ({ items: itemsOf(50) }),
+    update: (m, _msg, args) => ({ items: m.items.map((it) => (it.id === Number(args[0]) ? { ...it, qty: Number(args.at(-1)) } : it)) }),
+    view: (m) => Ui.h("table", {}, Ui.h("tbody", {}, Ui.each(m.items, byId, countingRow))),
+  });
+  try {
+    const tab = await openTab(live);
+    for (let seq = 1; seq <= 3; seq++) {
+      const id = 10 * seq;
+      const qty = `r.0#tbody.#tr:${id}.2#td.#input:qty`;
+      calls.length = 0;
+      const reply = await tab.post({ seq, msg: "SetQty", args: [id, "7"], handlerId: qty, inputState: { [qty]: { value: "7", seq } } });
+      assert.equal(reply.status, 200);
+      // The old row (quantity (id - 1) % 5) once, for the lookups and the diff, and the new one once.
+      assert.deepEqual(calls.sort(), [(id - 1) % 5, 7].sort(), `event ${seq}`);
+    }
+  } finally {
+    live.close();
+  }
+});
