@@ -12,9 +12,11 @@
  * handlers and key of the element `fn` built, and its children are that element's. When something
  * reads them while the part does not hold them (the diff of a part whose arguments changed, the
  * lookup of an id inside it, the markup of a resync), the part builds them again from its call.
- * What it built stays until the next render of any session starts (`releaseWarmParts`), so one
- * event builds a part's subtree at most once, and a page kept between events holds each part's
- * call only.
+ * What it built stays until the next render of any session starts (`releaseWarmParts`), or within
+ * a session's event (`withinEvent`) until the next event starts, so one event builds a part's
+ * subtree at most once (the row its handler check reads is the row its diff compares; released at
+ * the start of the event's render, it was built a second time for the diff), and a page kept
+ * between events holds each part's call only.
  *
  * A part whose subtree holds injected styles keeps its subtree: their CSS names whole ids, which
  * the id walk writes with the whole path (src/live/ids.ts).
@@ -30,7 +32,7 @@ export type RebuildPart = (fn: LazyFn, args: readonly unknown[]) => UiElement;
 /** The live children of a part's element placed under `seg` (src/live/ids.ts): given to the part by the id walk. */
 export type PlaceKids = (view: UiElement, seg: string) => readonly UiNode[];
 
-/** The parts holding what they built, released together when the next render starts. */
+/** The parts holding what they built, released together when the next render (or event) starts. */
 let warm: Part[] = [];
 
 /**
@@ -284,9 +286,36 @@ function hold(part: Part): void {
   warm.push(part);
 }
 
+/** Whether a session's event is under way (`withinEvent`): its renders keep the parts it has read. */
+let inEvent = false;
+
 /**
- * A render starts: every part built or read since the last one drops what it built. One event's
- * work reads a part's subtree once; between events a page keeps its parts' calls.
+ * A render starts: every part built or read since the last one drops what it built, unless the
+ * render is an event's, whose parts were released when the event started (`withinEvent`).
+ */
+export function releaseBeforeRender(): void {
+  if (!inEvent) releaseWarmParts();
+}
+
+/**
+ * Runs one event's work (`fn`: its handler check, render and diff, src/live/server/session/session.ts):
+ * parts built before it drop what they built, and what it builds stays until the next render or
+ * event starts, so the row its handler check reads is the row its diff compares.
+ */
+export function withinEvent<T>(fn: () => T): T {
+  releaseWarmParts();
+  const outer = inEvent;
+  inEvent = true;
+  try {
+    return fn();
+  } finally {
+    inEvent = outer;
+  }
+}
+
+/**
+ * Every part built or read since the last release drops what it built. One event's work reads a
+ * part's subtree once; between events a page keeps its parts' calls.
  */
 export function releaseWarmParts(): void {
   if (warm.length === 0) return;

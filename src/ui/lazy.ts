@@ -22,7 +22,7 @@
  */
 import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
-import { type LazyFn, LazyPart, Part, releaseWarmParts } from "./lazy-part.ts";
+import { type LazyFn, LazyPart, Part, releaseBeforeRender } from "./lazy-part.ts";
 import { ListMemo } from "./list-memo.ts";
 import type { UiElement } from "./types.ts";
 
@@ -236,10 +236,11 @@ export function activeElementLog(): ElementLog | undefined {
 /**
  * Runs `view` as one render with `memo` (a session's). The memo takes the render's lazy results
  * only when it completes; a throwing view leaves the previous ones in place. Lazy parts built or
- * read since the last render, in any session, first drop what they built (src/ui/lazy-part.ts).
+ * read since the last render, in any session, first drop what they built, but within an event
+ * those the event read before its render (src/ui/lazy-part.ts withinEvent).
  */
 export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
-  releaseWarmParts();
+  releaseBeforeRender();
   const log = memo.elements();
   return withRenderState(memo, log, () => {
     log.begin();

@@ -233,7 +233,8 @@ test("an event on a row builds that row twice, for its old item (the diff's) and
       calls.length = 0;
       const reply = await tab.post({ seq, msg: "SetQty", args: [id, "7"], handlerId: qty, inputState: { [qty]: { value: "7", seq } } });
       assert.equal(reply.status, 200);
-      // The old row (quantity (id - 1) % 5) once, for the lookups and the diff, and the new one once.
+      // The old row (quantity (id - 1) % 5) once, for the handler check and the diff (released at
+      // the start of the event's render, it was built again for the diff), and the new one once.
       assert.deepEqual(calls.sort(), [(id - 1) % 5, 7].sort(), `event ${seq}`);
     }
   } finally {

@@ -21,6 +21,7 @@ import { Mutex } from "./mutex.ts";
 import { type AppErrorReport, logAppError, reportsToPage } from "../app/development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
+import { withinEvent } from "../../../ui/lazy-part.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
 import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage, type StepOutcome } from "./step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
@@ -222,7 +223,9 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
-    const stepped = stepEvent(this.state, this.currentTree(), reply ? event : { ...event, toEveryStream: true }, this.stepContext());
+    // What this event's handler check builds of a part stays for its diff (src/ui/lazy-part.ts).
+    const entry = reply ? event : { ...event, toEveryStream: true };
+    const stepped = withinEvent(() => stepEvent(this.state, this.currentTree(), entry, this.stepContext()));
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };
@@ -260,7 +263,7 @@ export class LiveSession<Model> {
   background(dispatch: Dispatch): Promise<boolean> {
     return this.mutex.run(() => {
       if (this.ended) return true;
-      const stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext());
+      const stepped = withinEvent(() => stepMessage(this.state, this.currentTree(), dispatch, this.stepContext()));
       if (stepped.kind === "app_error") {
         logAppError(dispatch[0], stepped.error);
         return true;
