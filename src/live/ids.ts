@@ -35,7 +35,7 @@ import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../
 import { Part } from "../ui/lazy-part.ts";
 import type { FoldPart } from "../ui/fold/fold-part.ts";
 import { passCss } from "../ui/styles.ts";
-import { uniqueKeysOf } from "../ui/list-memo.ts";
+import { NONE_SHARED, sharedByScan, sharedKeysOf } from "./shared-keys.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
 
@@ -107,7 +107,7 @@ function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, de
   if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
   // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys,
   // and so are the rows of a `Ui.each` list whose keys it found all different (src/ui/list-memo.ts).
-  const shared = keyed <= SCAN_KEYS ? undefined : uniqueKeysOf(children, firstKeyed, keyed) ? NONE_SHARED : sharedKeys(children);
+  const shared = keyed <= SCAN_KEYS ? undefined : sharedKeysOf(children, firstKeyed, keyed);
   for (let i = 0; i < children.length; i++) {
     const child = children[i] as UiNode;
     if (child.kind !== "el") {
@@ -159,9 +159,6 @@ function isUniqueKeyedSeg(seg: string): boolean {
 }
 
 const HASH = "#".charCodeAt(0);
-
-/** No child shares its key with a sibling (the rows of a `Ui.each` list with different keys). */
-const NONE_SHARED = new Uint8Array(0);
 
 /**
  * A view element the view handed back again (built once outside `view`, or memoised) keeps the
@@ -286,59 +283,6 @@ function unkeyedSeg(index: number, tag: string): string {
 
 /** Up to this many keyed siblings, uniqueness is checked by a scan instead of building sets. */
 const SCAN_KEYS = 16;
-
-/** The key of child `i`, when it is an element that has one. */
-function keyAt(children: readonly UiNode[], i: number): string | undefined {
-  const child = children[i] as UiNode;
-  return child.kind === "el" ? child.key : undefined;
-}
-
-/** Whether another sibling has the same tag and key as child `i` (few keyed siblings). */
-function sharedByScan(children: readonly UiNode[], i: number, tag: string, key: string): boolean {
-  for (let j = 0; j < children.length; j++) {
-    if (j !== i && keyAt(children, j) === key && (children[j] as UiElement).tag === tag) return true;
-  }
-  return false;
-}
-
-/**
- * For each child, 1 when another sibling has the same tag and key (those keep their index,
- * docs/protocol.md#node-ids). Siblings of one tag are the usual case, so keys are looked up alone, without
- * building a `tag:key` string per child; a key held by siblings of different tags sends the
- * whole list to the general path.
- */
-function sharedKeys(children: readonly UiNode[]): Uint8Array {
-  const shared = new Uint8Array(children.length);
-  const first = new Map<string, number>();
-  for (let i = 0; i < children.length; i++) {
-    const k = keyAt(children, i);
-    if (k === undefined) continue;
-    const j = first.get(k);
-    if (j === undefined) {
-      first.set(k, i);
-    } else if ((children[j] as UiElement).tag === (children[i] as UiElement).tag) {
-      shared[i] = shared[j] = 1;
-    } else {
-      return sharedKeysAcrossTags(children);
-    }
-  }
-  return shared;
-}
-
-function sharedKeysAcrossTags(children: readonly UiNode[]): Uint8Array {
-  const holders = new Map<string, number[]>();
-  for (let i = 0; i < children.length; i++) {
-    const k = keyAt(children, i);
-    if (k === undefined) continue;
-    const tagKey = `${(children[i] as UiElement).tag}:${k}`;
-    const list = holders.get(tagKey);
-    if (list === undefined) holders.set(tagKey, [i]);
-    else list.push(i);
-  }
-  const shared = new Uint8Array(children.length);
-  for (const list of holders.values()) if (list.length > 1) { for (const i of list) shared[i] = 1; }
-  return shared;
-}
 
 /** Injected style nodes built so far (a subtree that made none may be reused, see `reusedOrResolved`). */
 let stylesMade = 0;

@@ -1,6 +1,8 @@
 /**
  * The id walk takes the rows of a long `Ui.each` list as uniquely keyed without comparing their
- * keys when the list found them all different (src/ui/list-memo.ts uniqueKeysOf, src/live/ids.ts):
+ * keys when the list found them all different (src/ui/list-memo.ts uniqueKeysOf), and the rows of
+ * a keyed list as the previous render's when they are, but for rows of the same tag and key
+ * (src/live/shared-keys.ts keysAsBefore):
  * over lists longer than the walk's scan (17 to 40 rows), whose keys may repeat or meet once
  * sanitised ("b b" and "b_b"), edited render after render, placed alone, beside a keyed sibling
  * that may hold a row's key, or reordered and cut by the view after `Ui.each` returned them, every
@@ -14,6 +16,7 @@ import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { SessionRender } from "../../src/live/server/session/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 
@@ -101,7 +104,7 @@ function elementsOf(tree: LiveTree): [string, string][] {
   return out;
 }
 
-test("the rows of a long Ui.each list get the ids the same rows get without it, whatever their keys and wherever the view puts them", () => {
+test("the rows of a long list, of Ui.each or kept by a session, get the ids of the same rows built afresh, whatever their keys and wherever the view puts them", () => {
   let renders = 0;
   fc.assert(
     fc.property(modelArb, fc.array(editArb, { minLength: 1, maxLength: 10 }), (start, chain) => {
@@ -109,6 +112,9 @@ test("the rows of a long Ui.each list get the ids the same rows get without it, 
       let model = start;
       let kept = assignIds(renderWithMemo(memo, () => eachPage(model)));
       assert.deepEqual(elementsOf(kept), elementsOf(assignIds(plainPage(model))));
+      // The plain page as a session renders it: its memo hands unchanged rows back, folded.
+      const session = new SessionRender<Model>(plainPage);
+      session.keep(session.render(model));
       for (const edit of chain) {
         model = applyEdit(model, edit);
         const next = assignIds(renderWithMemo(memo, () => eachPage(model)));
@@ -117,6 +123,10 @@ test("the rows of a long Ui.each list get the ids the same rows get without it, 
         const { tree } = diffTrees(kept, next);
         assert.equal(render(tree), render(plain));
         kept = tree;
+        const sessionNext = session.render(model);
+        assert.deepEqual(elementsOf(sessionNext), elementsOf(plain), `session: ${JSON.stringify(edit)}`);
+        session.keep(diffTrees(session.kept!, sessionNext).tree);
+        assert.deepEqual(elementsOf(session.kept!), elementsOf(plain), `kept: ${JSON.stringify(edit)}`);
         renders++;
       }
     }),
