@@ -251,6 +251,36 @@ describe("hostile bodies", () => {
     const resp = await tab.postRaw("{}", { "Content-Length": String(5 * 1024 * 1024) });
     assert.equal(resp.status, 413);
   });
+
+  test("a body of no declared length is read in whatever chunks it comes in, and refused once it passes the limit", async () => {
+    const a = freshApp();
+    const tab = await openTab(a);
+    const streamed = (chunks: Uint8Array[]) =>
+      a.fetch(
+        new Request("http://app.test/_svc/event", {
+          method: "POST",
+          body: new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(chunk);
+              controller.close();
+            },
+          }),
+          headers: { Cookie: tab.cookies, "X-Svc-Csrf": tab.csrf, "Content-Type": "application/json" },
+          duplex: "half",
+        } as RequestInit),
+      );
+    // A character of three UTF-8 bytes cut between two chunks, in an argument the app ignores.
+    const bytes = new TextEncoder().encode(JSON.stringify({ seq: 1, msg: "Inc", args: ["€"], handlerId: buttonId(tab.html, "\\+") }));
+    const euro = bytes.indexOf(0xe2);
+    const split = await streamed([bytes.slice(0, euro + 1), bytes.slice(euro + 1, euro + 2), bytes.slice(euro + 2)]);
+    assert.equal(split.status, 200, await split.clone().text());
+    assert.equal(((await split.json()) as { seq: number }).seq, 1);
+    const whole = await streamed([new TextEncoder().encode(JSON.stringify({ seq: 2, msg: "Inc", handlerId: buttonId(tab.html, "\\+") }))]);
+    assert.equal(whole.status, 200);
+    const mib = new Uint8Array(512 * 1024).fill(0x20);
+    assert.equal((await streamed([mib, mib, mib])).status, 413, "past the limit in its third chunk");
+    assert.equal((await streamed([new Uint8Array(1024 * 1024 + 1).fill(0x20)])).status, 413, "past the limit in its first chunk");
+  });
 });
 
 describe("idle sessions", () => {

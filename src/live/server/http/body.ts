@@ -142,8 +142,15 @@ export async function readBodyLimited(req: Request, limit: number): Promise<stri
   }
   if (req.body === null) return "";
   const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  // An event body is small and usually arrives as one chunk: decoded as it is, without a copy.
+  const first = await reader.read();
+  if (first.done) return "";
+  if (first.value.byteLength > limit) {
+    await reader.cancel();
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [first.value];
+  let size = first.value.byteLength;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -154,11 +161,15 @@ export async function readBodyLimited(req: Request, limit: number): Promise<stri
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return UTF8.decode(first.value);
   const joined = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     joined.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(joined);
+  return UTF8.decode(joined);
 }
+
+/** Decodes whole bodies only (no `stream` option), so one decoder serves every request. */
+const UTF8 = new TextDecoder();
