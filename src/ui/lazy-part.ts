@@ -13,7 +13,7 @@
  * reads them while the part does not hold them (the diff of a part whose arguments changed, the
  * lookup of an id inside it, the markup of a resync), the part builds them again from its call.
  * What it built stays until the next render of any session starts (`releaseWarmParts`), or within
- * a session's event (`withinEvent`) until the next event starts, so one event builds a part's
+ * a session's event (`enterEvent`) until the next event starts, so one event builds a part's
  * subtree at most once (the row its handler check reads is the row its diff compares; released at
  * the start of the event's render, it was built a second time for the diff), and a page kept
  * between events holds each part's call only.
@@ -286,31 +286,33 @@ function hold(part: Part): void {
   warm.push(part);
 }
 
-/** Whether a session's event is under way (`withinEvent`): its renders keep the parts it has read. */
+/** Whether a session's event is under way (`enterEvent`): its renders keep the parts it has read. */
 let inEvent = false;
 
 /**
  * A render starts: every part built or read since the last one drops what it built, unless the
- * render is an event's, whose parts were released when the event started (`withinEvent`).
+ * render is an event's, whose parts were released when the event started (`enterEvent`).
  */
 export function releaseBeforeRender(): void {
   if (!inEvent) releaseWarmParts();
 }
 
 /**
- * Runs one event's work (`fn`: its handler check, render and diff, src/live/server/session/session.ts):
+ * One event's work starts (its handler check, render and diff, src/live/server/session/session.ts):
  * parts built before it drop what they built, and what it builds stays until the next render or
- * event starts, so the row its handler check reads is the row its diff compares.
+ * event starts, so the row its handler check reads is the row its diff compares. Returns what
+ * `leaveEvent` puts back when the work is done.
  */
-export function withinEvent<T>(fn: () => T): T {
+export function enterEvent(): boolean {
   releaseWarmParts();
   const outer = inEvent;
   inEvent = true;
-  try {
-    return fn();
-  } finally {
-    inEvent = outer;
-  }
+  return outer;
+}
+
+/** One event's work is done (`enterEvent`'s answer given back). */
+export function leaveEvent(outer: boolean): void {
+  inEvent = outer;
 }
 
 /**

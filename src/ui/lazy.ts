@@ -237,7 +237,7 @@ export function activeElementLog(): ElementLog | undefined {
  * Runs `view` as one render with `memo` (a session's). The memo takes the render's lazy results
  * only when it completes; a throwing view leaves the previous ones in place. Lazy parts built or
  * read since the last render, in any session, first drop what they built, but within an event
- * those the event read before its render (src/ui/lazy-part.ts withinEvent).
+ * those the event read before its render (src/ui/lazy-part.ts enterEvent).
  */
 export function renderWithMemo<T>(memo: LazyMemo, view: () => T): T {
   releaseBeforeRender();

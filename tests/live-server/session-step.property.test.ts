@@ -54,7 +54,7 @@ function view(model: Model) {
   );
 }
 
-const ctx: StepContext<Model> = { update, render: (model) => assignIds(view(model)), extraMessages: new Set() };
+const ctx: StepContext<Model> = { update, renderer: { render: (model) => assignIds(view(model)) }, extraMessages: new Set() };
 const start: Model = { count: 0, title: "", showTitle: true, items: ["a", "b"] };
 
 /** The ids of the tree's inputs, and of its elements that handle `msg`. */

@@ -21,7 +21,7 @@ import { Mutex } from "./mutex.ts";
 import { type AppErrorReport, logAppError, reportsToPage } from "../app/development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
-import { withinEvent } from "../../../ui/lazy-part.ts";
+import { enterEvent, leaveEvent } from "../../../ui/lazy-part.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
 import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage, type StepOutcome } from "./step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
@@ -121,13 +121,11 @@ export class LiveSession<Model> {
   }
 
   /**
-   * What a step needs of the session, made for each step: an idle session keeps none of it (a
-   * kept context and its closure cost more than the rest of an idle session's own objects,
-   * docs/deployment.md#memory).
+   * What a step needs of the session, made for each step without a closure: an idle session keeps
+   * none of it (docs/deployment.md#memory).
    */
   private stepContext(): StepContext<Model> {
-    const rendered = this.rendered;
-    return { update: this.app.update, render: (model) => rendered.render(model), extraMessages: this.extraMessages, renames: this.renames };
+    return { update: this.app.update, renderer: this.rendered, extraMessages: this.extraMessages, renames: this.renames };
   }
 
   get model(): Model {
@@ -224,8 +222,13 @@ export class LiveSession<Model> {
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.ended) return this.movedAway ? MOVED : ENDED;
     // What this event's handler check builds of a part stays for its diff (src/ui/lazy-part.ts).
-    const entry = reply ? event : { ...event, toEveryStream: true };
-    const stepped = withinEvent(() => stepEvent(this.state, this.currentTree(), entry, this.stepContext()));
+    const outer = enterEvent();
+    let stepped: StepOutcome<Model>;
+    try {
+      stepped = stepEvent(this.state, this.currentTree(), reply ? event : { ...event, toEveryStream: true }, this.stepContext());
+    } finally {
+      leaveEvent(outer);
+    }
     switch (stepped.kind) {
       case "duplicate":
         return { kind: "duplicate", outSeq: this.state.outSeq };
@@ -263,7 +266,13 @@ export class LiveSession<Model> {
   background(dispatch: Dispatch): Promise<boolean> {
     return this.mutex.run(() => {
       if (this.ended) return true;
-      const stepped = withinEvent(() => stepMessage(this.state, this.currentTree(), dispatch, this.stepContext()));
+      const outer = enterEvent();
+      let stepped: StepOutcome<Model>;
+      try {
+        stepped = stepMessage(this.state, this.currentTree(), dispatch, this.stepContext());
+      } finally {
+        leaveEvent(outer);
+      }
       if (stepped.kind === "app_error") {
         logAppError(dispatch[0], stepped.error);
         return true;
