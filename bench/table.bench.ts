@@ -88,6 +88,26 @@ function childCommand(name: string, exposeGc: boolean): [string, string[]] {
   return [g.process!.execPath, [...(exposeGc ? ["--expose-gc"] : []), "--import", "tsx", file]];
 }
 
+/**
+ * Runs a file of bench/ in a child process to its end and reads the JSON of its line that starts
+ * with `label` and a space (bench/table-life.ts, bench/table-memory.ts).
+ */
+function childResult<T>(name: string, args: readonly string[], label: string, exposeGc: boolean): Promise<T> {
+  const [command, childArgs] = childCommand(name, exposeGc);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...childArgs, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => (out += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith(`${label} `));
+      if (code !== 0 || line === undefined) reject(new Error(`${name} ${args.join(" ")} exited with ${code}: ${out}`));
+      else resolve(JSON.parse(line.slice(label.length + 1)) as T);
+    });
+  });
+}
+
 /** A side of the comparison in its own process (bench/table-rounds.ts), asked for one round at a time. */
 type RoundsChild = { run(count: number): Promise<{ cpu: number; bytes: number }>; end(): void };
 
@@ -287,19 +307,7 @@ function viewFloor(size: number): number {
 
 /** Runs bench/table-life.ts for one page in a child process: each life's CPU per event, and which events a collection paused. */
 function lifeChild(kind: "ours" | "ours-each"): Promise<{ lives: { cpu: number[]; collected: boolean[] }[]; observed: boolean }> {
-  const [command, childArgs] = childCommand("table-life.ts", false);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...childArgs, kind], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => (out += chunk));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("LIFE "));
-      if (code !== 0 || line === undefined) reject(new Error(`table-life.ts (${kind}) exited with ${code}`));
-      else resolve(JSON.parse(line.slice("LIFE ".length)));
-    });
-  });
+  return childResult("table-life.ts", [kind], "LIFE", false);
 }
 
 if (wants("life")) {
@@ -381,19 +389,7 @@ if (wants("life")) {
 
 /** Runs bench/table-memory.ts in a child process with the collector exposed. */
 function memoryChild(): Promise<TableMemory[]> {
-  const [command, childArgs] = childCommand("table-memory.ts", true);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => (out += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("TABLE_MEMORY "));
-      if (code !== 0 || line === undefined) reject(new Error(`table-memory.ts exited with ${code}: ${out}`));
-      else resolve(JSON.parse(line.slice("TABLE_MEMORY ".length)));
-    });
-  });
+  return childResult("table-memory.ts", [], "TABLE_MEMORY", true);
 }
 
 /** A heap row of the memory part: `bytes` kept for the page at `m.rows` rows, against the bytes of its rendered HTML. */

@@ -252,6 +252,9 @@ class DiffWalk extends PairPath {
     // memo, src/ui/element-log.ts), which the next diff skips as one object each. A copy would
     // differ from them by identity, and the next diff would walk it again, on every event after.
     let kept: LiveNode[] | undefined;
+    // Whether a kid is a lazy part of another call than the old one's, with the same content: the
+    // element is then kept as the new one (or a copy), not as the old one, although nothing differs.
+    let newCall = false;
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
       if (x === y) continue;
@@ -261,13 +264,19 @@ class DiffWalk extends PairPath {
       if (found !== EQUAL) equal = false;
       // An equal kid is kept as the old one; a changed one as the copy it made of itself, if any.
       // A lazy part is kept as the new one: the next render's view hands back that part.
+      else if (y instanceof Part && !sameLazyCall(x, y)) newCall = true;
       const keep = found === EQUAL && !(y instanceof Part) ? x : this.takeRebuilt();
       if (keep !== undefined && keep !== y) (kept ??= nk.slice())[i] = keep;
     }
     // An equal element is kept whole as the old one by its parent; a changed one as a copy holding
-    // the kept kids (a lazy part as itself, see withKids).
-    if (!equal && kept !== undefined) this.rebuilt = withKids(after, kept);
-    return equal ? EQUAL : CHANGED;
+    // the kept kids (a lazy part as itself, see withKids). An element whose part is of a new call
+    // (an item that is another object with the same content: an update that copied it unchanged)
+    // counts as changed, though it sends nothing: kept whole as the old one, it would hold the old
+    // part, which the next render's list no longer hands back, so that the next diff would take the
+    // two for different rows (child matching breaks ties between rows of one key by that sameness,
+    // src/live/diff/match.ts).
+    if ((!equal || newCall) && kept !== undefined) this.rebuilt = withKids(after, kept);
+    return equal && !newCall ? EQUAL : CHANGED;
   }
 
   /**
