@@ -14,11 +14,11 @@ import fc from "fast-check";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
+import { elementsOf } from "../support/tree-elements.ts";
 
 type Item = { readonly key: string | number; readonly text: string };
 /** Where the page puts the list: alone, after a keyed sibling, or reversed and cut by the view. */
@@ -97,12 +97,6 @@ const modelArb: fc.Arbitrary<Model> = fc.record({
   placing: fc.constantFrom<Placing>("alone", "sibling", "reordered"),
   siblingKey: fc.constantFrom<string | number>(1, "b_b", "head"),
 });
-
-function elementsOf(tree: LiveTree): [string, string][] {
-  const out: [string, string][] = [];
-  forEachElement(tree, (el, id) => out.push([id, JSON.stringify([el.tag, el.attrs, el.handlers])]));
-  return out;
-}
 
 test("the rows of a long list, of Ui.each or kept by a session, get the ids of the same rows built afresh, whatever their keys and wherever the view puts them", () => {
   let renders = 0;

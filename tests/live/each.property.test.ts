@@ -11,13 +11,14 @@ import fc from "fast-check";
 import { diff, diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { findElement, forEachElement, type LiveTree } from "../../src/live/tree.ts";
+import { findElement } from "../../src/live/tree.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "../support/apply.ts";
 import { canon, parse } from "../support/dom.ts";
+import { elementsOf } from "../support/tree-elements.ts";
 
 type Sub = { readonly id: number; readonly text: string };
 type Item = { readonly id: number; readonly text: string; readonly qty: number; readonly done: boolean; readonly subs: readonly Sub[] };
@@ -127,13 +128,6 @@ const modelArb: fc.Arbitrary<Model> = fc
 /** Whether two items of the list have the same id, hence their rows the same key. */
 function sharesKeys(items: readonly Item[]): boolean {
   return new Set(items.map((it) => it.id)).size < items.length;
-}
-
-/** Every id of a tree with its handlers and attributes. */
-function elementsOf(tree: LiveTree): [string, string][] {
-  const out: [string, string][] = [];
-  forEachElement(tree, (el, id) => out.push([id, JSON.stringify([el.tag, el.attrs, el.handlers])]));
-  return out;
 }
 
 test("a page of Ui.each lists renders, diffs and keeps its tree as the same page written with Ui.keyed over a map", () => {
