@@ -27,6 +27,7 @@
  * overlap, at most twice per element there.
  */
 import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
+import { FoldPart } from "../../ui/fold/fold-part.ts";
 import { greedy, lcs } from "./lcs.ts";
 import { hasHandlerId, isIndexFree, type LiveElement, type LiveNode, passOf } from "../tree.ts";
 
@@ -260,9 +261,13 @@ function bestSplit(m: Matching, { candidates: { ps, ns }, lo, hi }: { candidates
  */
 export function sameContent(a: LiveElement, b: LiveElement): boolean {
   if (a === b || sameLazyCall(a, b)) return true;
-  // Two lazy parts of different calls are taken as different, rather than built to compare: the
-  // answer only spares a diff or breaks a tie, and a diff of the two is still exact.
-  if (a instanceof Part && b instanceof Part) return false;
+  // Two lazy parts of different calls are taken as different, rather than built to compare (a
+  // build runs the app's row function): the answer only spares a diff or breaks a tie, and a diff
+  // of the two is still exact. Two folds are compared as elements: their replay runs no app code,
+  // and two folds of equal content can hold different shapes (one made before the shape was
+  // refined, one after, src/ui/fold/shape.ts), where a tie broken otherwise than between fresh
+  // builds would pair other elements.
+  if (a instanceof Part && b instanceof Part && !(a instanceof FoldPart && b instanceof FoldPart)) return false;
   if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;
   // A form's submit message is also compared apart (docs/protocol.md#client-rules 6), so the attribute that
   // spells it cannot hide a changed message.
