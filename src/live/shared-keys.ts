@@ -4,15 +4,13 @@
  * The id walk asks this of every element with many keyed children, on every render
  * (src/live/ids.ts), so the answer is found the cheapest way that is still exact:
  *
- * - the rows of a `Ui.each` list whose keys it found all different when it made the list
- *   (src/ui/list-memo.ts uniqueKeysOf): the same parts in the same order, checked object by object;
  * - children that are those of a list found to share no key before, but for some places where the
- *   child is another one of the same tag and key (a row of a keyed list that changed): the same
- *   tags and keys, so still none shared, checked object by object (`keysAsBefore`);
+ *   child is another one of the same tag and key (a row of a keyed list or of a `Ui.each` list
+ *   that changed): the same tags and keys, so still none shared, checked object by object
+ *   (`keysAsBefore`);
  * - else the keys compared, in a map.
  */
 import type { UiElement, UiNode } from "../ui/node.ts";
-import { uniqueKeysOf } from "../ui/list-memo.ts";
 
 /** No child shares its key with a sibling. */
 export const NONE_SHARED = new Uint8Array(0);
@@ -22,7 +20,7 @@ export const NONE_SHARED = new Uint8Array(0);
  * `keyed` children have a key, the first at `first`.
  */
 export function sharedKeysOf(children: readonly UiNode[], first: number, keyed: number): Uint8Array {
-  if (uniqueKeysOf(children, first, keyed) || keysAsBefore(children, first, keyed)) return NONE_SHARED;
+  if (keysAsBefore(children, first, keyed)) return NONE_SHARED;
   const shared = sharedKeys(children);
   if (shared.indexOf(1) < 0) {
     noteNoneShared(children, first, keyed);

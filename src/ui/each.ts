@@ -22,7 +22,7 @@
 import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
 import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
 import { type LazyFn, LazyPart } from "./lazy-part.ts";
-import { type ListMemo, type ListRows, noteUniqueKeys } from "./list-memo.ts";
+import type { ListMemo, ListRows } from "./list-memo.ts";
 import { keyed, keyedRoot } from "./node.ts";
 import type { UntypedMessages } from "./messages.ts";
 import type { UiElement } from "./types.ts";
@@ -71,7 +71,7 @@ export function each<T, M = UntypedMessages>(
  */
 export const eachVisits = { built: 0 };
 
-const NO_ROWS: ListRows = { parts: [], items: [], uniqueKeys: true };
+const NO_ROWS: ListRows = { parts: [], items: [] };
 
 /** The parts of one list: the previous render's where an item is unchanged, new ones elsewhere. */
 function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKey, row: LazyFn): LazyPart[] {
@@ -86,9 +86,6 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
   let byKey: Map<string, number> | undefined;
   // Where the previous parts sit relative to the items, as the last look-up by key found.
   let shift = 0;
-  // Whether every row has the key of the previous list's row at its place: then its keys are as
-  // different as they were, and are not compared again.
-  let sameKeys = items.length === previous.length;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as T;
     let at = i + shift;
@@ -96,7 +93,6 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
     if (at < previous.length && taken![at] === 0 && Object.is(previousItems[at], item)) {
       taken![at] = 1;
       out[i] = previous[at]!;
-      if (at !== i) sameKeys = false;
       continue;
     }
     const k = keyText(key(item));
@@ -111,22 +107,9 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
       taken![at] = 1;
       out[i] = part;
     } else out[i] = newRow(row, item, k);
-    if (at !== i || out[i]!.key !== previous[i]?.key) sameKeys = false;
   }
-  const list: ListRows = { parts: out, items: items.slice(), uniqueKeys: sameKeys ? previousList.uniqueKeys : keysDiffer(out) };
-  memo.record(row, list);
-  noteUniqueKeys(list);
+  memo.record(row, { parts: out, items: items.slice() });
   return out;
-}
-
-/** Whether the parts' keys are all there and all different (as the id walk compares them: sanitised). */
-function keysDiffer(parts: readonly LazyPart[]): boolean {
-  const seen = new Set<string>();
-  for (const part of parts) {
-    if (part.key === undefined || seen.has(part.key)) return false;
-    seen.add(part.key);
-  }
-  return true;
 }
 
 /** A new row: `row(item)` built outside the session's render, as a part of its call keyed by `k`. */

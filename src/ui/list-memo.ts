@@ -6,45 +6,17 @@
 import type { LazyPart } from "./lazy-part.ts";
 
 /**
- * One `Ui.each` call's rows: its parts, in the order of its items; a copy of the items, which the
- * next render compares with its own, one dense array against another, without reading a part;
- * and whether the parts' keys are all different, which spares the id walk from comparing them
- * (`uniqueKeysOf`).
+ * One `Ui.each` call's rows: its parts, in the order of its items, and a copy of the items, which
+ * the next render compares with its own, one dense array against another, without reading a part.
  */
 export type ListRows = {
   readonly parts: readonly LazyPart[];
   readonly items: readonly unknown[];
-  readonly uniqueKeys: boolean;
 };
 
 type Lists = { previous: ListRows[]; current: ListRows[] };
 
 const NO_LISTS: ListRows[] = [];
-
-/**
- * The lists whose keys are all different, by their first part: the id walk finds a list among an
- * element's children by its first keyed child (src/live/ids.ts). Weak: a part gone is forgotten.
- */
-const UNIQUE_LISTS = new WeakMap<LazyPart, ListRows>();
-
-/** Notes a list whose parts' keys are all different, for `uniqueKeysOf`. */
-export function noteUniqueKeys(list: ListRows): void {
-  if (list.uniqueKeys && list.parts.length > 0) UNIQUE_LISTS.set(list.parts[0]!, list);
-}
-
-/**
- * Whether the keyed children among `children`, `keyed` of them from index `first` on, are a list
- * of `Ui.each` whose keys were found all different when it was made: the same parts, in the same
- * order, and no other keyed child. Checked object by object, so a list put together by other code
- * never passes for one. A part's key does not change, so its list's keys are still different.
- */
-export function uniqueKeysOf(children: readonly unknown[], first: number, keyed: number): boolean {
-  const list = UNIQUE_LISTS.get(children[first] as LazyPart);
-  if (list === undefined || list.parts.length !== keyed || first + keyed > children.length) return false;
-  const parts = list.parts;
-  for (let i = 0; i < keyed; i++) if (children[first + i] !== parts[i]) return false;
-  return true;
-}
 
 export class ListMemo {
   private readonly calls = new Map<object, Lists>();

@@ -1,8 +1,7 @@
 /**
- * The id walk takes the rows of a long `Ui.each` list as uniquely keyed without comparing their
- * keys when the list found them all different (src/ui/list-memo.ts uniqueKeysOf), and the rows of
- * a keyed list as the previous render's when they are, but for rows of the same tag and key
- * (src/live/shared-keys.ts keysAsBefore):
+ * The id walk takes the rows of a long list as uniquely keyed without comparing their keys when
+ * they are the rows of a list found to share no key in the previous render, but for rows of the
+ * same tag and key (src/live/shared-keys.ts keysAsBefore), for `Ui.each` lists and keyed lists:
  * over lists longer than the walk's scan (17 to 40 rows), whose keys may repeat or meet once
  * sanitised ("b b" and "b_b"), edited render after render, placed alone, beside a keyed sibling
  * that may hold a row's key, or reordered and cut by the view after `Ui.each` returned them, every
