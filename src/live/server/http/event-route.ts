@@ -30,7 +30,8 @@ import {
   storeFailed,
   storeUnavailable,
 } from "./refusals.ts";
-import type { EventOutcome, LiveSession } from "../session/session.ts";
+import type { LiveSession } from "../session/session.ts";
+import type { EventOutcome } from "../session/outcome.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 
 /**

@@ -18,7 +18,7 @@ import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
 import { Mutex } from "./mutex.ts";
-import { type AppErrorReport, logAppError, reportsToPage } from "../app/development.ts";
+import { logAppError, reportsToPage } from "../app/development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { enterEvent, leaveEvent } from "../../../ui/lazy-part.ts";
@@ -27,6 +27,7 @@ import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage
 import { SubscriptionSet } from "./subscriptions.ts";
 import { RenameLog } from "./rename-log.ts";
 import type { RenderIds } from "../streams/resume.ts";
+import type { EventOutcome } from "./outcome.ts";
 
 /** What the registry does for a session's session commands (rotation, binding, ending). */
 export interface SessionHost<Model> {
@@ -49,29 +50,6 @@ export interface SessionHost<Model> {
   /** The session has just rendered or used its tree; the host may free older sessions' trees. */
   usedTree(session: LiveSession<Model>): void;
 }
-
-/**
- * What came of one event entry (docs/protocol.md#event-reply, #errors-and-statuses): the step's own
- * answers as they are (src/live/server/session/step.ts), the frame of an applied entry, and what
- * only the session knows: that it had ended, or that another replica owns it now. The event route
- * turns it into a Response, once.
- */
-export type EventOutcome =
-  /** Applied: the frame is the reply. `endsSession`: the app's command ended the session with it (Live.endSession). */
-  | { readonly kind: "frame"; readonly frame: Frame; readonly endsSession: boolean }
-  /** An entry this page already sent: processed once, not again. `outSeq`: how far the session is. */
-  | { readonly kind: "duplicate"; readonly outSeq: number }
-  /** The step refused the entry. */
-  | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate" | "app_error"> }
-  /**
-   * The app's code threw: nothing of the entry was kept. `report`: what the page is told of it in
-   * development (docs/live-apps.md#mistakes-are-loud-in-development), undefined in production.
-   */
-  | { readonly kind: "app_error"; readonly report: AppErrorReport | undefined }
-  /** The session had ended before the entry. */
-  | { readonly kind: "ended" }
-  /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */
-  | { readonly kind: "moved" };
 
 /** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
 export type SessionEvent = EventInput;
