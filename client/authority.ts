@@ -20,8 +20,8 @@
  * selected or disabled resets the property too (rule 5).
  */
 import { CHECKED_ON, REMOVED } from "../src/protocol/mod.ts";
-import { type Control, controlValue, isToggle, tagOf, writeValue } from "./dom.ts";
-import type { InputEntry, InputTable } from "./inputs.ts";
+import { type Control, isToggle, tagOf, writeValue } from "./dom.ts";
+import { type InputEntry, type InputTable, showsServerValue } from "./inputs.ts";
 
 type Verdict = "write" | "attr-only" | "stale";
 
@@ -77,7 +77,7 @@ export function applyAttrs(inputs: InputTable, el: Element, attrs: Readonly<Reco
     if (write) writeProperty(el, name, value);
     if (write && control !== undefined) {
       const entry = inputs.of(control);
-      if (entry !== undefined) entry.liveValue = controlValue(control);
+      if (entry !== undefined) showsServerValue(entry);
     }
   }
 }
@@ -108,7 +108,7 @@ export function applyTextareaText(inputs: InputTable, el: HTMLTextAreaElement, t
   if (v === "write") {
     writeValue(el, text);
     const entry = inputs.of(el);
-    if (entry !== undefined) entry.liveValue = el.value;
+    if (entry !== undefined) showsServerValue(entry);
   } else if (el.value !== live) writeValue(el, live);
   return true;
 }

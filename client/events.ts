@@ -89,6 +89,10 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     if (entry === undefined) return client.dispatch({ ...send, control });
     client.flushEntry(entry); // its typed value goes before the change
     entry.liveValue = controlValue(control);
+    // A change is the user's new act, and its send carries the value anew (a new seq, see
+    // InputTable.snapshot), even a value this control carried before: a radio picked again after
+    // another of its group was picked (which unchecks it without an event of its own).
+    entry.carriedValue = undefined;
     const full: Send = { ...send, control, entry };
     entry.pending = full;
     client.dispatch(full);

@@ -74,6 +74,18 @@ export function reportValue(entry: InputEntry): string {
   return entry.composing ? entry.liveValue : controlValue(entry.el);
 }
 
+/**
+ * A frame wrote the control's value (docs/protocol.md#client-rules 1, case 4): the entry now shows
+ * the server's value, and what it reported or carried before no longer says what the server holds.
+ * So the user's next value takes a new seq even when it equals one reported earlier (text typed
+ * again after the server replaced it), and stays dirty until that seq is acked.
+ */
+export function showsServerValue(entry: InputEntry): void {
+  entry.liveValue = controlValue(entry.el);
+  entry.sentValue = undefined;
+  entry.carriedValue = undefined;
+}
+
 /** Whether the control has an input or change handler (a tracked input). */
 export function isTracked(el: Element): boolean {
   return el.hasAttribute(messageAttr("input")) || el.hasAttribute(messageAttr("change"));

@@ -275,3 +275,70 @@ eachClient(
     await p.close();
   },
 );
+
+eachClient(
+  "text typed again after a frame wrote the server's value is reported under a new seq, and no older frame writes over it",
+  async (page) => {
+    const p = page(ROOT, { options: { debounceMs: 0 } });
+    const title = p.el<HTMLInputElement>(TITLE);
+    p.type(title, "a");
+    const first = await p.waitFor(1);
+    assert.deepEqual(first.body?.inputState, { [TITLE]: { value: "a", seq: 1 } });
+    first.respond(json({ seq: 1, ackInputs: { [TITLE]: 1 }, patches: [] }));
+    await settle();
+    // The server replaces the value (the input is clean: the frame is written).
+    p.sse.frame(setTitle(2, "b"));
+    assert.equal(title.value, "b");
+    // The user types "a" again: the value reported before, but not what the server holds now.
+    title.value = "";
+    p.type(title, "a");
+    const second = await p.waitFor(2);
+    assert.deepEqual(second.body?.inputState, { [TITLE]: { value: "a", seq: 2 } }, "a new seq, not the acked one");
+    // A frame from before the server saw the second "a" leaves it alone.
+    p.sse.frame(setTitle(3, "c"));
+    assert.equal(title.value, "a");
+    await p.close();
+  },
+);
+
+eachClient(
+  "a radio picked again reports the pick under a new seq, even when the frame that unchecked it was dropped, and keeps it until acked",
+  async (page) => {
+    const radio = (i: number, color: string, checked: boolean) =>
+      `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
+        checked ? ' checked="checked"' : ""
+      }>`;
+    const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}${radio(2, "blue", false)}</main>`);
+    const [red, green, blue] = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#input:color`)) as [
+      HTMLInputElement,
+      HTMLInputElement,
+      HTMLInputElement,
+    ];
+    const pick = (el: HTMLInputElement) => {
+      el.checked = true;
+      p.fire(el, "change");
+    };
+    const GREEN = "r.1#input:color";
+    pick(green);
+    (await p.waitFor(1)).respond(json({ seq: 1, ackInputs: { [GREEN]: 1 }, patches: [{ id: "r.0#input:color", attrs: { checked: "" } }] }));
+    await settle();
+    // Red, then blue at once: the server's answer to red unchecks green while blue's pick is
+    // pending, so the authority rule drops it (the browser had unchecked green already).
+    pick(red);
+    const second = await p.waitFor(2);
+    pick(blue);
+    second.respond(json({ seq: 2, ackInputs: { "r.0#input:color": 2 }, patches: [{ id: GREEN, attrs: { checked: "" } }] }));
+    const third = await p.waitFor(3);
+    third.respond(json({ seq: 3, ackInputs: { "r.2#input:color": 3 }, patches: [{ id: "r.0#input:color", attrs: { checked: "" } }] }));
+    await settle();
+    assert.deepEqual([red.checked, green.checked, blue.checked], [false, false, true]);
+    // Green again: the value it carried at seq 1, but the user's new pick.
+    pick(green);
+    const fourth = await p.waitFor(4);
+    assert.deepEqual(fourth.body?.inputState, { [GREEN]: { value: "checked", seq: 4 } }, "a new seq, not the acked one");
+    // A frame from before the server saw the pick: blue checked, green not. The pick stands.
+    p.sse.frame({ seq: 4, patches: [{ id: "r.2#input:color", attrs: { checked: "checked" } }, { id: GREEN, attrs: { checked: "" } }] });
+    assert.deepEqual([red.checked, green.checked, blue.checked], [false, true, false]);
+    await p.close();
+  },
+);
