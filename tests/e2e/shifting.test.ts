@@ -100,6 +100,9 @@ function gate() {
   return { opened, open, waiting: 0 };
 }
 
+/** The event posts so far, as `msg status` (what a failed check prints, for its replay). */
+const postsOf = (app: { readonly posts: readonly Post[] }) => app.posts.map((p) => `${p.msg} ${p.status}`).join(", ");
+
 /** The browser clients the tests run against (`Live.app(def, { client })`). */
 type Client = "live" | "split";
 const CLIENTS: readonly Client[] = ["live", "split"];
@@ -473,15 +476,17 @@ async function choices(lazy: boolean, client: Client): Promise<void> {
     async (page, app) => {
       const picks: [boolean, string, string][] = [[true, "m", "green"], [false, "", "blue"], [true, "l", "red"], [false, "s", "green"]];
       for (const [done, size, color] of picks) {
+        if (process.env["SVC_E2E_DEBUG"]) console.log(`pick ${done} ${size} ${color}: checked ${await page.isChecked("#done")}`);
         if ((await page.isChecked("#done")) !== done) await page.click("#done");
         await page.selectOption("#size", size);
         await page.click("#add");
         await page.click(`#color-${color}`);
         // The choice stands at once, whatever frames arrive meanwhile.
         for (let i = 0; i < 5; i++) {
-          assert.equal(await page.isChecked("#done"), done);
-          assert.equal(await value(page, "#size"), size);
-          assert.equal(await page.isChecked(`#color-${color}`), true);
+          const pick = `pick ${JSON.stringify([done, size, color])}, look ${i}; posts so far: ${postsOf(app)}`;
+          assert.equal(await page.isChecked("#done"), done, `the checkbox, ${pick}`);
+          assert.equal(await value(page, "#size"), size, `the select, ${pick}`);
+          assert.equal(await page.isChecked(`#color-${color}`), true, `the radio, ${pick}`);
           await sleep(60);
         }
       }
@@ -496,7 +501,10 @@ async function choices(lazy: boolean, client: Client): Promise<void> {
           ["red", "green", "blue"].map((c) => c === color),
         );
       });
-      assert.ok(app.received.some(([m, a]) => m === "SetSize" && a[0] === ""), "the empty option's value is the empty string");
+      assert.ok(
+        app.received.some(([m, a]) => m === "SetSize" && a[0] === ""),
+        `the empty option's value is the empty string; received ${JSON.stringify(app.received)}; posts ${postsOf(app)}`,
+      );
     },
     lazy,
     client,
