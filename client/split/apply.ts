@@ -24,13 +24,28 @@ export class SplitApplier implements PageApplier {
   rebuilt = 0;
   private readonly dom: Applier;
 
-  constructor(private readonly doc: Document, inputs: InputTable) {
+  constructor(private readonly doc: Document, private readonly inputs: InputTable) {
     this.tree = new PageTree((contextTag, html, parentId) => parseMarkup(doc, contextTag, html, parentId), byId(doc, ROOT_ID) ?? undefined);
     this.dom = new Applier(doc, inputs, (patch) => this.prepare(patch));
   }
 
   patches(patches: readonly Patch[], frameSeq: number): void {
+    this.takeAcked(frameSeq);
     this.dom.patches(patches, frameSeq);
+  }
+
+  /**
+   * The values this frame acked, as the page reported them, become the tree's before its patches
+   * apply (PageTree.showValue): the server sent no patch for those it took. A value the server
+   * changed still comes as a patch, which then applies over it. Only an input whose last report
+   * is acked counts: a newer one the server has not seen yet is the user's, not the server's.
+   */
+  private takeAcked(frameSeq: number): void {
+    for (const entry of this.inputs.entries.values()) {
+      if (entry.ackFrame !== frameSeq || entry.sentValue === undefined || entry.lastAckedSeq < entry.lastSentSeq) continue;
+      const id = entry.el.getAttribute(ID_ATTR);
+      if (id !== null) this.tree.showValue(id, entry.sentValue);
+    }
   }
 
   move(moves: readonly Move[]): void {

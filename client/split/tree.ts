@@ -94,6 +94,15 @@ function* elementsOf(node: TreeNode): Generator<TreeElement> {
   for (const kid of node.kids) yield* elementsOf(kid);
 }
 
+/** An option's value: its value attribute, or else its text (as the DOM's `option.value`). */
+function optionValue(option: TreeElement): string {
+  const value = option.attrs.get("value");
+  if (value !== undefined) return value;
+  let text = "";
+  for (const kid of option.kids) if (kid.kind === "text") text += kid.text;
+  return text.replace(/[\t\n\f\r ]+/g, " ").trim();
+}
+
 /** The page's tree and its index by id. */
 export class PageTree {
   /** The root element (svc-id "r"), or undefined before the page has one. */
@@ -155,6 +164,31 @@ export class PageTree {
       }
     }
     if (patch.remove === true) this.detach(el);
+  }
+
+  /**
+   * A control's value that the server holds with no patch to say so: a value the page reported,
+   * which the server's render took, gets no patch (docs/protocol.md#input-state), so without this the
+   * tree would keep the value rendered before it, and a slot built again from the tree would show
+   * that. `value` is as the page reports it: `checked` or "" for a checkbox or radio, the chosen
+   * option's value for a select, the text for any other control.
+   */
+  showValue(id: string, value: string): void {
+    const el = this.index.get(id);
+    if (el === undefined) return;
+    if (el.tag === "textarea") this.setKids(el, value === "" ? [] : [{ kind: "text", text: value, parent: el }]);
+    else if (el.tag === "select") {
+      for (const option of elementsOf(el)) {
+        if (option.tag !== "option") continue;
+        if (optionValue(option) === value) option.attrs.set("selected", "selected");
+        else option.attrs.delete("selected");
+      }
+    } else if (el.tag === "input") {
+      const type = el.attrs.get("type");
+      if (type !== "checkbox" && type !== "radio") el.attrs.set("value", value);
+      else if (value === "") el.attrs.delete("checked");
+      else el.attrs.set("checked", "checked");
+    }
   }
 
   /**

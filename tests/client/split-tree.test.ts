@@ -11,7 +11,7 @@ import { InputTable } from "../../client/inputs.ts";
 import { SplitApplier } from "../../client/split/apply.ts";
 import { markupOf } from "../../client/split/tree.ts";
 import { canon } from "../support/dom.ts";
-import { page, ROOT, settle } from "./support.ts";
+import { json, page, ROOT, settle } from "./support.ts";
 
 /** A document holding `body`, with its ids filled in, and a split applier over it. */
 function split(body: string) {
@@ -222,5 +222,50 @@ test("through the client: a keep missing from the split client's tree resyncs fr
   p.sse.frame({ seq: 1, patches: [{ id: "r", kids: [{ keep: "r.7#p" }] }] });
   await settle();
   assert.equal(p.requests.filter((r) => r.url.includes("/_svc/render")).length, 1);
+  await p.close();
+});
+
+test("through the client: values the server took with no patch (the page reported them) are in the tree, so a rebuilt slot shows them", async () => {
+  const CONTROLS = `<main svc-id="r"><div svc-id="r.0#div">` +
+    `<input svc-id="r.0#div.0#input" type="checkbox" data-svc-hid="r.0#div.0#input" data-svc-on="change" data-svc-change="SetDone">` +
+    `<select svc-id="r.0#div.#select:size" name="size" data-svc-hid="r.0#div.#select:size" data-svc-on="change" data-svc-change="SetSize">` +
+    `<option svc-id="r.0#div.#select:size.0#option" value="" selected="selected">choose</option>` +
+    `<option svc-id="r.0#div.#select:size.1#option" value="m">medium</option></select>` +
+    `<input svc-id="r.0#div.2#input" data-svc-hid="r.0#div.2#input" data-svc-on="input" data-svc-input="SetText">` +
+    `<textarea svc-id="r.0#div.3#textarea" data-svc-hid="r.0#div.3#textarea" data-svc-on="input" data-svc-input="SetArea"></textarea>` +
+    `</div><p svc-id="r.1#p">line</p></main>`;
+  const p = page(CONTROLS, { split: true, options: { debounceMs: 0 } });
+  const box = p.el<HTMLInputElement>("r.0#div.0#input");
+  box.checked = true;
+  p.fire(box, "change");
+  // Each event is answered as the server does when its render took the reported value: an ack,
+  // and no patch for the value (the page shows it already).
+  (await p.waitFor(1)).respond(json({ seq: 1, ackInputs: { "r.0#div.0#input": 1 }, patches: [] }));
+  await settle();
+  const select = p.el<HTMLSelectElement>("r.0#div.#select:size");
+  select.value = "m";
+  p.fire(select, "change");
+  (await p.waitFor(2)).respond(json({ seq: 2, ackInputs: { "r.0#div.#select:size": 2 }, patches: [] }));
+  await settle();
+  const text = p.el<HTMLInputElement>("r.0#div.2#input");
+  text.value = "hi"; // pasted: one input event
+  p.fire(text, "input");
+  (await p.waitFor(3)).respond(json({ seq: 3, ackInputs: { "r.0#div.2#input": 3 }, patches: [] }));
+  await settle();
+  const area = p.el<HTMLTextAreaElement>("r.0#div.3#textarea");
+  area.value = "note";
+  p.fire(area, "input");
+  (await p.waitFor(4)).respond(json({ seq: 4, ackInputs: { "r.0#div.3#textarea": 4 }, patches: [] }));
+  await settle();
+  // A page script takes the controls' wrapper out; the next frame keeps it, and the split client
+  // builds it again from its tree.
+  p.el("r.0#div").remove();
+  p.sse.frame({ seq: 5, patches: [{ id: "r", kids: [{ keep: "r.1#p" }, { keep: "r.0#div", id: "r.1#div" }] }] });
+  await settle();
+  assert.deepEqual(p.requests.filter((r) => r.url.includes("/_svc/render")), [], "no resync");
+  assert.equal(p.el<HTMLInputElement>("r.1#div.0#input").checked, true, "the checkbox the user checked");
+  assert.equal(p.el<HTMLSelectElement>("r.1#div.#select:size").value, "m", "the option the user chose");
+  assert.equal(p.el<HTMLInputElement>("r.1#div.2#input").value, "hi", "the text the user typed");
+  assert.equal(p.el<HTMLTextAreaElement>("r.1#div.3#textarea").value, "note", "the textarea's text");
   await p.close();
 });
