@@ -242,13 +242,15 @@ eachClient(
   },
 );
 
+/** Radio `i` of the group "color", a child of the root. */
+const radio = (i: number, color: string, checked: boolean) =>
+  `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
+    checked ? ' checked="checked"' : ""
+  }>`;
+
 eachClient(
   "a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped",
   async (page) => {
-    const radio = (i: number, color: string, checked: boolean) =>
-      `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
-        checked ? ' checked="checked"' : ""
-      }>`;
     const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
     const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
     green.checked = true;
@@ -304,10 +306,6 @@ eachClient(
 eachClient(
   "a radio picked again reports the pick under a new seq, even when the frame that unchecked it was dropped, and keeps it until acked",
   async (page) => {
-    const radio = (i: number, color: string, checked: boolean) =>
-      `<input type="radio" name="color" value="${color}" svc-id="r.${i}#input:color" data-svc-hid="r.${i}#input:color" data-svc-on="change" data-svc-change='["SetColor","${color}"]'${
-        checked ? ' checked="checked"' : ""
-      }>`;
     const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}${radio(2, "blue", false)}</main>`);
     const [red, green, blue] = [0, 1, 2].map((i) => p.el<HTMLInputElement>(`r.${i}#input:color`)) as [
       HTMLInputElement,
