@@ -235,28 +235,22 @@ test("through the client: values the server took with no patch (the page reporte
     `<textarea svc-id="r.0#div.3#textarea" data-svc-hid="r.0#div.3#textarea" data-svc-on="input" data-svc-input="SetArea"></textarea>` +
     `</div><p svc-id="r.1#p">line</p></main>`;
   const p = page(CONTROLS, { split: true, options: { debounceMs: 0 } });
-  const box = p.el<HTMLInputElement>("r.0#div.0#input");
-  box.checked = true;
-  p.fire(box, "change");
-  // Each event is answered as the server does when its render took the reported value: an ack,
-  // and no patch for the value (the page shows it already).
-  (await p.waitFor(1)).respond(json({ seq: 1, ackInputs: { "r.0#div.0#input": 1 }, patches: [] }));
-  await settle();
-  const select = p.el<HTMLSelectElement>("r.0#div.#select:size");
-  select.value = "m";
-  p.fire(select, "change");
-  (await p.waitFor(2)).respond(json({ seq: 2, ackInputs: { "r.0#div.#select:size": 2 }, patches: [] }));
-  await settle();
-  const text = p.el<HTMLInputElement>("r.0#div.2#input");
-  text.value = "hi"; // pasted: one input event
-  p.fire(text, "input");
-  (await p.waitFor(3)).respond(json({ seq: 3, ackInputs: { "r.0#div.2#input": 3 }, patches: [] }));
-  await settle();
-  const area = p.el<HTMLTextAreaElement>("r.0#div.3#textarea");
-  area.value = "note";
-  p.fire(area, "input");
-  (await p.waitFor(4)).respond(json({ seq: 4, ackInputs: { "r.0#div.3#textarea": 4 }, patches: [] }));
-  await settle();
+  // The user changes a control (one event: a click, a choice, a paste), and the event is answered
+  // as the server does when its render took the reported value: an ack, and no patch for the value
+  // (the page shows it already).
+  let seq = 0;
+  const changeAndAck = async (id: string, change: (el: HTMLInputElement) => void, kind: "change" | "input") => {
+    const el = p.el<HTMLInputElement>(id);
+    change(el);
+    p.fire(el, kind);
+    seq++;
+    (await p.waitFor(seq)).respond(json({ seq, ackInputs: { [id]: seq }, patches: [] }));
+    await settle();
+  };
+  await changeAndAck("r.0#div.0#input", (box) => (box.checked = true), "change");
+  await changeAndAck("r.0#div.#select:size", (select) => (select.value = "m"), "change");
+  await changeAndAck("r.0#div.2#input", (text) => (text.value = "hi"), "input");
+  await changeAndAck("r.0#div.3#textarea", (area) => (area.value = "note"), "input");
   // A page script takes the controls' wrapper out; the next frame keeps it, and the split client
   // builds it again from its tree.
   p.el("r.0#div").remove();
