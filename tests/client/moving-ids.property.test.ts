@@ -10,7 +10,8 @@
 // acked, its upper-case); each per-input entry follows its node (the same node, its id the id the
 // DOM gives it); lastAppliedSeq only rises; no event is refused and no patch desyncs. At the end,
 // with everything delivered, the server's model and the DOM both hold what the user typed and
-// chose. FC_SEED replays a run.
+// chose. A second property runs the same page with its parts as `Ui.lazy` parts, which the session
+// keeps as their calls. FC_SEED replays a run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -77,9 +78,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ t: "resync" as const }), weight: 1 },
 );
 
-/** One tab of the shifting app whose network the test drives step by step. */
-async function openTab() {
-  const app = shiftingApp();
+/** One tab of the shifting app whose network the test drives step by step; `lazy`: its parts are `Ui.lazy` parts. */
+async function openTab(lazy: boolean) {
+  const app = shiftingApp({ lazy });
   let cookies = "";
   const call = async (url: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
@@ -209,8 +210,8 @@ type Tab = Awaited<ReturnType<typeof openTab>>;
 
 const control = <T extends Element>(tab: Tab, id: string) => tab.doc.getElementById(id) as unknown as T;
 
-async function run(ops: readonly Op[]): Promise<void> {
-  const tab = await openTab();
+async function run(ops: readonly Op[], lazy = false): Promise<void> {
+  const tab = await openTab(lazy);
   try {
     const nodes = Object.fromEntries(
       [...TEXTS, "done", "size", ...COLORS.map((c) => `color-${c}`)].map((id) => [id, control<HTMLInputElement>(tab, id)]),
@@ -392,6 +393,18 @@ test(
     // MOVING_IDS_OPS='[...]' replays one counterexample, MOVING_DEBUG=1 prints its posts and frames.
     if (replay !== undefined) return run(JSON.parse(replay) as Op[]);
     await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), run), { seed, numRuns: 40, verbose: 1 });
+  },
+);
+
+test(
+  "the same with the page's log lines, rows, fields and choices as Ui.lazy parts, which the session keeps as their calls",
+  { timeout: 600_000 },
+  async () => {
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), (ops) => run(ops, true)), {
+      seed,
+      numRuns: 25,
+      verbose: 1,
+    });
   },
 );
 
