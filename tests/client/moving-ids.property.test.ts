@@ -392,7 +392,11 @@ test(
   async () => {
     // MOVING_IDS_OPS='[...]' replays one counterexample, MOVING_DEBUG=1 prints its posts and frames.
     if (replay !== undefined) return run(JSON.parse(replay) as Op[]);
-    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), run), { seed, numRuns: 40, verbose: 1 });
+    await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), (ops) => run(ops)), {
+      seed,
+      numRuns: 40,
+      verbose: 1,
+    });
   },
 );
 
