@@ -17,6 +17,7 @@
  */
 import { CHILDREN, KEYED } from "../call-record.ts";
 import { HandlerMessage } from "../handler-message.ts";
+import { sharedText } from "./shared-texts.ts";
 import { Part } from "../lazy-part.ts";
 import type { UiElement, UiNode } from "../types.ts";
 import {
@@ -73,7 +74,7 @@ class TapeWriter {
       const inner = this.call(call[2] as UiElement);
       if (inner === UNWRITABLE) return UNWRITABLE;
       this.ops.push(OP_KEYED, inner);
-      this.values.push(call[1]);
+      this.values.push(sharedText(call[1]));
     } else if (!this.element(el, call)) return UNWRITABLE;
     // Checked once the record's children are written, each of which checked its own.
     if (this.count >= FOLD_MAX_CALLS) return UNWRITABLE;
@@ -108,13 +109,13 @@ class TapeWriter {
     for (const kid of kids) {
       if (typeof kid === "string") {
         ops.push(OP_TEXT);
-        values.push(kid);
+        values.push(sharedText(kid));
       } else if ((kid as UiNode).kind === "text") {
         ops.push(OP_TEXT);
-        values.push((kid as { text: string }).text);
+        values.push(sharedText((kid as { text: string }).text));
       } else if ((kid as UiNode).kind === "raw") {
         ops.push(OP_RAW);
-        values.push((kid as { html: string }).html);
+        values.push(sharedText((kid as { html: string }).html));
       } else ops.push(OP_REF, refs![r++]!);
     }
     return true;
@@ -130,7 +131,7 @@ function writeValue(value: unknown, ops: Op[], values: unknown[], depth: number)
     value === null || (typeof value !== "object" && typeof value !== "function" && typeof value !== "symbol" && typeof value !== "bigint")
   ) {
     ops.push(OP_VALUE);
-    values.push(value);
+    values.push(sharedText(value));
     return true;
   }
   if (typeof value !== "object" || depth > MAX_DEPTH) return false; // a function, a symbol (equal to nothing), a bigint
