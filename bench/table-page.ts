@@ -34,12 +34,26 @@ type PageAttrs = Record<string, string | number | boolean | readonly JsonValue[]
 /** A hyperscript function: what each side builds the page with. */
 export type H<N> = (tag: string, attrs: PageAttrs, ...children: (N | string)[]) => N;
 
-export function initialTable(rows: number): TableModel {
+/**
+ * The table's first model. `owner` 0 is the table every tab shows; another owner's rows are its own
+ * (ids from `owner * OWNER_IDS + 1`, other prices), so that no label, name, key or price is alike
+ * between owners: the page of sessions that each show their own data.
+ */
+export function initialTable(rows: number, owner = 0): TableModel {
+  const first = owner * OWNER_IDS + 1;
   return {
     edits: 0,
-    rows: Array.from({ length: rows }, (_, i) => ({ id: i + 1, qty: (i * 7) % 10, price: 100 + ((i * 37) % 900), done: i % 3 === 0 })),
+    rows: Array.from({ length: rows }, (_, i) => ({
+      id: first + i,
+      qty: (i * 7) % 10,
+      price: 100 + ((i * 37 + owner * 53) % 900),
+      done: i % 3 === 0,
+    })),
   };
 }
+
+/** The ids each owner's rows take (bench/table-tabs.ts openTab): more than any table has rows. */
+export const OWNER_IDS = 100_000;
 
 const cents = (value: number) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, "0")}`;
 
@@ -82,7 +96,8 @@ export function tablePage<N>(h: H<N>, model: TableModel, rowsOf: RowsOf<N>): N {
 
 /** The index of the row with this id: rows keep their ids in order, so it is looked up where it was put. */
 function rowIndex(rows: readonly Row[], id: number): number {
-  return rows[id - 1]?.id === id ? id - 1 : rows.findIndex((row) => row.id === id);
+  const at = id - (rows[0]?.id ?? 1);
+  return rows[at]?.id === id ? at : rows.findIndex((row) => row.id === id);
 }
 
 /** The page's update, shared by both sides. */
@@ -134,8 +149,8 @@ export function tableUnkeyedView(model: TableModel): UiElement {
   return tablePage(uiH, model, unkeyedRows);
 }
 
-/** The views of ours, by the name the bench gives them. */
-export const VIEWS = { ours: tableView, "ours-each": tableEachView, "ours-unkeyed": tableUnkeyedView } as const;
+/** The views of ours, by the name the bench gives them ("ours-own": keyed rows, each session its own rows). */
+export const VIEWS = { ours: tableView, "ours-own": tableView, "ours-each": tableEachView, "ours-unkeyed": tableUnkeyedView } as const;
 export type OursKind = keyof typeof VIEWS;
 
 /**
@@ -146,8 +161,10 @@ export function keyedPageWith<N>(h: H<N>, model: TableModel, keyed: (key: number
   return tablePage(h, model, (hh, rows) => rows.map((row) => keyed(row.id, tableRow(hh, row))));
 }
 
+/** The live app of the table; a page load of `/?owner=N` starts a session of owner N's rows (`initialTable`). */
 export function tableApp(rows: number, options: LiveAppOptions = {}, view = tableView): LiveApp<TableModel> {
-  return liveApp<TableModel>({ init: () => initialTable(rows), update: updateTable, view }, options);
+  const init = ({ url }: { url: URL }) => initialTable(rows, Number(url.searchParams.get("owner")) || 0);
+  return liveApp<TableModel>({ init, update: updateTable, view }, options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * One side of bench/table.bench.ts's comparison in a process of its own: ours (a live app of the
- * keyed table page, "ours"; the same with its rows listed by `Ui.each`, "ours-each"; or placed by
- * index without keys, "ours-unkeyed"), ours with every event's tree rendered again from the model
+ * keyed table page, "ours"; the same with each tab showing rows of its own, "ours-own"; the same
+ * with its rows listed by `Ui.each`, "ours-each"; or placed by index without keys, "ours-unkeyed"), ours with every event's tree rendered again from the model
  * ("ours-released": a live app whose tree budget is one byte, and two tabs of two sessions taking
  * turns, so that each event makes the other session give its tree up, as sessions past
  * `maxTreeBytes` do), or a whole-page peer, at a number of rows, with a number of tabs. With more
@@ -11,7 +11,7 @@
  * turn for a round of events, so each side's heap, collector and caches hold its own work alone,
  * as on a server that runs one of them, while the rounds of the sides still interleave in time.
  *
- *   node --import tsx bench/table-rounds.ts <ours | ours-each | ours-unkeyed | ours-released | peer kind> <rows> [tabs]
+ *   node --import tsx bench/table-rounds.ts <ours | ours-own | ours-each | ours-unkeyed | ours-released | peer kind> <rows> [tabs]
  *   bun bench/table-rounds.ts …    deno run -A bench/table-rounds.ts …
  *
  * Prints READY when its tabs are open. Then each line read from stdin is a count of events to run:
@@ -28,18 +28,19 @@ const [kind, rowsArg, tabsArg = "1"] = g.Deno?.args ?? process.argv.slice(2);
 const rows = Number(rowsArg);
 const tabCount = Number(tabsArg);
 if (kind === undefined || !(rows > 0) || !(tabCount > 0)) {
-  throw new Error("usage: table-rounds.ts <ours | ours-each | ours-unkeyed | ours-released | peer kind> <rows> [tabs]");
+  throw new Error("usage: table-rounds.ts <ours | ours-own | ours-each | ours-unkeyed | ours-released | peer kind> <rows> [tabs]");
 }
 
 let run: (count: number) => Promise<{ cpu: number; bytes: number }>;
 let close = () => {};
-if (kind === "ours" || kind === "ours-each" || kind === "ours-unkeyed") {
+if (kind === "ours" || kind === "ours-own" || kind === "ours-each" || kind === "ours-unkeyed") {
   const view = VIEWS[kind];
   const app = tableApp(rows, {}, view);
   const tabs: Tab[] = [];
   const streams: { close(): void }[] = [];
   for (let t = 0; t < tabCount; t++) {
-    const tab = await openTab(app.fetch, rows, `bench-page-${t}`, view);
+    // "ours-own": each tab a session of its own rows, no text alike between them.
+    const tab = await openTab(app.fetch, rows, `bench-page-${t}`, view, kind === "ours-own" ? t + 1 : 0);
     tabs.push(tab);
     if (tabCount > 1) streams.push(await drainStream(app.fetch, tab));
   }

@@ -26,13 +26,22 @@ export type Tab = {
   model: TableModel;
 };
 
-/** Opens a tab of an app of `view` (ids differ between the keyed and the unkeyed page). */
-export async function openTab(fetch: Fetch, rows: number, page: string, view: (model: TableModel) => UiElement = tableView): Promise<Tab> {
-  const resp = await fetch(new Request(`${origin}/`));
+/**
+ * Opens a tab of an app of `view` (ids differ between the keyed and the unkeyed page), showing
+ * `owner`'s rows (bench/table-page.ts initialTable; 0, the table every tab shows, by default).
+ */
+export async function openTab(
+  fetch: Fetch,
+  rows: number,
+  page: string,
+  view: (model: TableModel) => UiElement = tableView,
+  owner = 0,
+): Promise<Tab> {
+  const resp = await fetch(new Request(owner === 0 ? `${origin}/` : `${origin}/?owner=${owner}`));
   const html = await resp.text();
   const meta = (name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1] ?? "";
   // The ids the client derives (docs/protocol.md#derived-ids), read from the page's view.
-  const qtyIds = idsOf(view(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
+  const qtyIds = idsOf(view(initialTable(rows, owner)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   if (qtyIds.length !== rows) throw new Error(`expected ${rows} quantity inputs, found ${qtyIds.length}`);
   return {
     cookie: cookiesOf(resp),
@@ -42,7 +51,7 @@ export async function openTab(fetch: Fetch, rows: number, page: string, view: (m
     qtyIds,
     seq: 0,
     edited: 0,
-    model: initialTable(rows),
+    model: initialTable(rows, owner),
   };
 }
 

@@ -16,7 +16,9 @@
  *      of the sides interleave (the pair with the median ratio is kept, bench/report.ts
  *      medianPair), after each side has warmed up for 2 s of its own CPU. Each round edits the next rows of its tabs, so a tab keeps touching rows it
  *      has not touched. Targets, with 20 sessions: `Ui.each` at most 1.0x hono/html at 20 rows,
- *      0.3x at 200, 0.1x at 2,000; keyed `Ui.h` at most 0.5x at 200 and 0.25x at 2,000; keyed rows
+ *      0.3x at 200, 0.1x at 2,000; keyed `Ui.h` at most 0.5x at 200 and 0.25x at 2,000 (and, for
+ *      information, keyed `Ui.h` with each session showing rows of its own, no text alike between
+ *      sessions: the case shared texts, src/ui/fold/shared-texts.ts, do not help); keyed rows
  *      at most 1.2x unkeyed ones (one tab). Beside them: bytes per event, and the library's own
  *      work (ours less the page's view run with an `h` that keeps nothing, update included) against
  *      the view's own cost, target at most 1x.
@@ -111,7 +113,7 @@ function childResult<T>(name: string, args: readonly string[], label: string, ex
 /** A side of the comparison in its own process (bench/table-rounds.ts), asked for one round at a time. */
 type RoundsChild = { run(count: number): Promise<{ cpu: number; bytes: number }>; end(): void };
 
-type Side = "ours" | "ours-each" | "ours-unkeyed" | "ours-released" | PeerKind;
+type Side = "ours" | "ours-own" | "ours-each" | "ours-unkeyed" | "ours-released" | PeerKind;
 
 function roundsChild(kind: Side, size: number, tabs = 1): Promise<RoundsChild> {
   const [command, childArgs] = childCommand("table-rounds.ts", false);
@@ -243,7 +245,7 @@ if (wants("peer")) {
       met: true,
     });
     // 20 sessions with open streams per side: where the targets are held.
-    const many = await interleaved(["ours", "ours-each", "hono/html"], size, SESSIONS);
+    const many = await interleaved(["ours", "ours-each", "ours-own", "hono/html"], size, SESSIONS);
     rows.push(
       cpuRow(
         many,
@@ -258,6 +260,14 @@ if (wants("peer")) {
         "hono/html",
         `CPU per event, ${size}-row table, ${LABEL.ours}, ${SESSIONS} sessions with open streams`,
         KEYED_TARGETS[size],
+      ),
+      // Info: the same when no text is alike between sessions (src/ui/fold/shared-texts.ts shares none).
+      cpuRow(
+        many,
+        "ours-own",
+        "hono/html",
+        `CPU per event, ${size}-row table, ${LABEL.ours}, ${SESSIONS} sessions with open streams, each showing rows of its own`,
+        undefined,
       ),
     );
     // The library's own work: ours less the page's view (update included) with an h that keeps nothing.
