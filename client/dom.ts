@@ -41,6 +41,11 @@ export function eventValue(el: Control): Json {
   return isToggle(el) ? (el as HTMLInputElement).checked : el.value;
 }
 
+/** An appended value (`eventValue`) as inputState reports it (`controlValue`). */
+export function reportedForm(value: Json): string {
+  return typeof value === "boolean" ? (value ? CHECKED_ON : "") : String(value);
+}
+
 export function idOf(el: Element): string | null {
   return el.getAttribute(ID_ATTR);
 }

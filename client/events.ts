@@ -9,7 +9,7 @@
  */
 import { ID_ATTR, KEY_FILTER_ATTR, MSG_ATTR_PREFIX, ROOT_ID } from "../src/protocol/mod.ts";
 import type { LiveClient } from "./client.ts";
-import { type Control, controlValue, DEBOUNCE_ATTR, formFields, idOf, isControl, isToggle, messageOf, tagOf } from "./dom.ts";
+import { type Control, controlValue, DEBOUNCE_ATTR, eventValue, formFields, idOf, isControl, isToggle, messageOf, tagOf } from "./dom.ts";
 import type { Send } from "./inputs.ts";
 
 type Found = { inRoot: boolean; handler: Element | undefined; anchor: Element | undefined };
@@ -86,14 +86,16 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     const send = sendOf(found.handler, "change");
     if (send === undefined) return;
     const entry = inputs.ensure(control);
-    if (entry === undefined) return client.dispatch({ ...send, control });
+    // The value as the user chose it (see Send.value).
+    const value = eventValue(control);
+    if (entry === undefined) return client.dispatch({ ...send, control, value });
     client.flushEntry(entry); // its typed value goes before the change
     entry.liveValue = controlValue(control);
     // A change is the user's new act, and its send carries the value anew (a new seq, see
     // InputTable.snapshot), even a value this control carried before: a radio picked again after
     // another of its group was picked (which unchecks it without an event of its own).
     entry.carriedValue = undefined;
-    const full: Send = { ...send, control, entry };
+    const full: Send = { ...send, control, entry, value };
     entry.pending = full;
     client.dispatch(full);
   };

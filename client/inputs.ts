@@ -26,6 +26,12 @@ export type Send = {
   kind: string;
   /** For input and change: the control whose value is appended when the send is posted. */
   control?: Control;
+  /**
+   * For a change: the value the control had when the user changed it, which the send posts rather
+   * than the control's value when it is posted. A change is an act of its own: a choice made while
+   * earlier sends wait (a select set to "" and then to "l") is posted as made, each in its turn.
+   */
+  value?: Json;
   /** The entry this send belongs to (its pendingSend). */
   entry?: InputEntry;
 };
@@ -169,19 +175,22 @@ export class InputTable {
    * model takes the value with this event, so an ack of the earlier report (the value seen, the
    * model still without it) must not make the input clean, or a render in between (a resync)
    * would write the older model's value over it. A value carried before keeps its seq, as above.
+   * `carried`: what that send carries, when it is not the DOM's value now (a change posts the
+   * value it was made with, Send.value): the DOM's value then waits for the send that carries it.
    */
-  snapshot(seq: number, carrying?: InputEntry): Record<string, InputReport> | undefined {
+  snapshot(seq: number, carrying?: InputEntry, carried?: string): Record<string, InputReport> | undefined {
     let state: Record<string, InputReport> | undefined;
     for (const entry of this.entries.values()) {
       const id = idOf(entry.el);
       if (id === null || !this.dirty(entry)) continue;
       const value = reportValue(entry);
-      const carriedAnew = entry === carrying && entry.carriedValue !== value;
+      const carries = entry === carrying ? carried ?? value : undefined;
+      const carriedAnew = entry === carrying && entry.carriedValue !== carries;
       if (entry.sentValue !== value || entry.lastSentSeq === 0 || carriedAnew) {
         entry.sentValue = value;
         entry.lastSentSeq = seq;
       }
-      if (entry === carrying) entry.carriedValue = value;
+      if (entry === carrying) entry.carriedValue = carries;
       (state ??= {})[id] = { value, seq: entry.lastSentSeq };
     }
     return state;

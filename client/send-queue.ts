@@ -15,7 +15,7 @@
  * value before it, nor may that value be lost if the navigation aborts its request.
  */
 import type { EventEntry } from "../src/protocol/mod.ts";
-import { BUSY_ATTR, type Control, eventValue, type Json } from "./dom.ts";
+import { BUSY_ATTR, type Control, eventValue, type Json, reportedForm } from "./dom.ts";
 import { handlerIdOf, type InputEntry, reportValue, type Send } from "./inputs.ts";
 import type { ClientParts } from "./parts.ts";
 import type { BatchBody, EventBody } from "./transport.ts";
@@ -95,9 +95,11 @@ export class SendQueue {
   enqueue(send: Send, pump = true): void {
     if (this.parts.hooks.halted()) return;
     const last = this.queue[this.queue.length - 1];
-    // A newer value of the same input handler supersedes a queued one: the value is read at post time.
+    // A newer value of the same input handler supersedes a queued one: the value is read at post
+    // time. Not a change, which posts the value it was made with (Send.value).
     if (
-      send.control !== undefined && last !== undefined && last.control === send.control && last.kind === send.kind && last.msg === send.msg
+      send.control !== undefined && send.value === undefined && last !== undefined && last.control === send.control &&
+      last.kind === send.kind && last.msg === send.msg && last.value === undefined
     ) {
       this.queue[this.queue.length - 1] = send;
     } else if (!this.queue.includes(send)) this.queue.push(send);
@@ -160,6 +162,8 @@ export class SendQueue {
     const entry = send.entry;
     const later = entry?.pending;
     if (entry === undefined || later === undefined || later === send || send.control === undefined) return;
+    // A change posts the value it was made with, so a later one is another act, not a repeat.
+    if (send.value !== undefined || later.value !== undefined) return;
     if (later.control !== send.control || later.msg !== send.msg || later.kind !== send.kind) return;
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     entry.timer = undefined;
@@ -170,6 +174,7 @@ export class SendQueue {
 
   private argsOf(send: Send): Json[] {
     if (send.control === undefined) return send.args;
+    if (send.value !== undefined) return [...send.args, send.value];
     const entry = send.entry;
     const value = entry?.composing ? reportValue(entry) : eventValue(send.control);
     return [...send.args, value];
@@ -200,7 +205,8 @@ export class SendQueue {
     const seq = ++this.seq;
     // The snapshot comes before the send leaves pendingSend, so its own input is reported, under
     // this event's seq (see InputTable.snapshot).
-    const inputState = this.parts.inputs.snapshot(seq, send.control === undefined ? undefined : send.entry);
+    const carried = send.value === undefined ? undefined : reportedForm(send.value);
+    const inputState = this.parts.inputs.snapshot(seq, send.control === undefined ? undefined : send.entry, carried);
     if (send.entry?.pending === send) send.entry.pending = undefined;
     this.dropRepeat(send);
     const entry: EventEntry = { seq, msg: send.msg, args: this.argsOf(send), handlerId: handlerIdOf(send) };

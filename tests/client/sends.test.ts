@@ -2,7 +2,7 @@
 // change (docs/protocol.md#event-request, docs/protocol.md#input-state, docs/protocol.md#client-rules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { json, page, pageOf, ROOT, settle, sleep, TITLE } from "./support.ts";
+import { eachClient, json, page, pageOf, ROOT, settle, sleep, TITLE } from "./support.ts";
 
 const noPatches = (seq: number, extra: Record<string, unknown> = {}) => json({ seq, patches: [], ...extra });
 
@@ -123,6 +123,38 @@ test("a select change appends the selected value", async () => {
   p.fire(select, "change");
   const req = await p.waitFor(1);
   assert.deepEqual([req.body?.msg, req.body?.args], ["SetSize", ["m"]]);
+  await p.close();
+});
+
+eachClient("changes made while a request is in flight are posted as the user made them, each in its turn", async (page) => {
+  const p = page(ROOT);
+  p.el("r.2#button").click();
+  const first = await p.waitFor(1);
+  // Two choices of the select and a tick and untick of the checkbox, all waiting for the first reply.
+  const select = p.el<HTMLSelectElement>("r.#select:size");
+  select.value = "m";
+  p.fire(select, "change");
+  select.value = "s";
+  p.fire(select, "change");
+  const box = p.el<HTMLInputElement>("r.#input:done");
+  box.click();
+  box.click();
+  await settle();
+  first.respond(noPatches(1));
+  for (let seq = 2; seq <= 5; seq++) (await p.waitFor(seq)).respond(noPatches(seq));
+  await settle();
+  assert.deepEqual(p.requests.map((r) => [r.body?.msg, r.body?.args]), [
+    ["Inc", []],
+    ["SetSize", ["m"]],
+    ["SetSize", ["s"]],
+    ["Toggle", [7, true]],
+    ["Toggle", [7, false]],
+  ]);
+  // Each input is reported as the page shows it, under the seq of the send that carries that
+  // value (no ack came): the select's "s" with its second change (3), not its first (2), and the
+  // checkbox's untick with the send that carries it (5), so neither is clean before then.
+  assert.deepEqual((p.requests[2]?.body?.inputState as Record<string, unknown> | undefined)?.["r.#select:size"], { value: "s", seq: 3 });
+  assert.deepEqual(p.requests[4]?.body?.inputState, { "r.#select:size": { value: "s", seq: 3 }, "r.#input:done": { value: "", seq: 5 } });
   await p.close();
 });
 
