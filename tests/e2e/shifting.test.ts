@@ -501,10 +501,13 @@ async function choices(lazy: boolean, client: Client): Promise<void> {
           ["red", "green", "blue"].map((c) => c === color),
         );
       });
-      assert.ok(
-        app.received.some(([m, a]) => m === "SetSize" && a[0] === ""),
-        `the empty option's value is the empty string; received ${JSON.stringify(app.received)}; posts ${postsOf(app)}`,
-      );
+      // Every choice reached the app as the user made it, in order (docs/protocol.md#client-rules,
+      // rule 11), the empty option's value as the empty string.
+      const argsOf = (msg: string) => app.received.filter(([m]) => m === msg).map(([, a]) => a);
+      const sent = `received ${JSON.stringify(app.received)}; posts ${postsOf(app)}`;
+      assert.deepEqual(argsOf("SetSize"), picks.map(([, s]) => [s]), `each pick of the select, ${sent}`);
+      assert.deepEqual(argsOf("SetDone"), picks.map(([d]) => [d]), `each tick of the checkbox, ${sent}`);
+      assert.deepEqual(argsOf("SetColor"), picks.map(([, , c]) => [c, true]), `each pick of a radio, ${sent}`);
     },
     lazy,
     client,
