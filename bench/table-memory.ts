@@ -13,8 +13,9 @@
  * app's, not the library's), is set against the body HTML of its current tree. Warm-up sessions of
  * each size (twice as many as are measured) are made first, gone quiet and ended, so that the code
  * the engine compiles for them is not counted. Prints one line: TABLE_MEMORY [{ rows, sessions,
- * keptBytes, eachKeptBytes, idleBytes, htmlBytes, modelBytes, estimatedBytes, eachEstimatedBytes,
- * floorBytes, flatBytes }, …]: keptBytes for keyed `Ui.h` rows, eachKeptBytes for rows listed with
+ * keptBytes, ownKeptBytes, eachKeptBytes, idleBytes, htmlBytes, modelBytes, estimatedBytes, eachEstimatedBytes,
+ * floorBytes, flatBytes }, …]: keptBytes for keyed `Ui.h` rows, ownKeptBytes for the same with each
+ * session showing rows of its own (no text alike between sessions), eachKeptBytes for rows listed with
  * `Ui.each`; idleBytes: the same sessions of keyed `Ui.h` rows after their trees are dropped (as a
  * quiet session's is), less their models; modelBytes: the heap of one model as the session holds
  * it; estimatedBytes and eachEstimatedBytes: what the tree budget counts for each session
@@ -56,9 +57,11 @@ async function heapUsed(): Promise<number> {
 const origin = "http://bench.test";
 const utf8 = new TextEncoder();
 
-async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Promise<void> {
-  const ids = idsOf(tableView(initialTable(rows)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
-  const resp = await app.fetch(new Request(`${origin}/`));
+/** A session of `owner`'s rows (bench/table-page.ts initialTable; 0: the table every session shows) that loads its page and sends ten events. */
+async function activeSession(app: ReturnType<typeof tableApp>, rows: number, owner = 0): Promise<void> {
+  const first = initialTable(rows, owner).rows[0]!.id;
+  const ids = idsOf(tableView(initialTable(rows, owner)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
+  const resp = await app.fetch(new Request(owner === 0 ? `${origin}/` : `${origin}/?owner=${owner}`));
   const html = await resp.text();
   const cookie = cookiesOf(resp);
   const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
@@ -70,7 +73,7 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number): Pr
       page: "p",
       seq,
       msg: "SetQty",
-      args: [row + 1, value],
+      args: [first + row, value],
       handlerId: id,
       inputState: { [id]: { value, seq } },
     });
@@ -140,6 +143,8 @@ export type TableMemory = {
   rows: number;
   sessions: number;
   keptBytes: number;
+  /** keptBytes with each session showing rows of its own, no text alike between sessions (src/ui/fold/shared-texts.ts shares none). */
+  ownKeptBytes: number;
   eachKeptBytes: number;
   idleBytes: number;
   htmlBytes: number;
@@ -174,7 +179,9 @@ type Measured = { kept: number; idle: number; estimated: number; htmlBytes: numb
  * session has gone quiet and the app's sweep has dropped its tree (and the frames and renames it
  * kept for its streams), as a quiet session's are.
  */
-async function perSession(view: typeof tableView, rows: number, sessions: number): Promise<Measured> {
+async function perSession(view: typeof tableView, rows: number, sessions: number, own = false): Promise<Measured> {
+  // With `own`, each measured session shows rows of its own (owners 1, 2, …; warm-up sessions the shared table).
+  let owner = 0;
   let now = Date.now();
   // Every tree kept: what an active session costs, not what a bound leaves of it.
   const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER, now: () => now, treeIdleMs: 1_000 }, view);
@@ -189,7 +196,7 @@ async function perSession(view: typeof tableView, rows: number, sessions: number
   app.sessions.sweep();
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
-  for (let i = 0; i < sessions; i++) await activeSession(app, rows);
+  for (let i = 0; i < sessions; i++) await activeSession(app, rows, own ? ++owner : 0);
   const after = await heapUsed();
   const { htmlBytes, estimated } = htmlOf(app);
   now += 2_000;
@@ -227,11 +234,13 @@ const results: TableMemory[] = [];
 for (const [rows, sessions] of [[20, 600], [200, 40], [2000, 6]] as const) {
   const model = await modelBytes(rows, sessions);
   const keyed = await perSession(tableView, rows, sessions);
+  const own = await perSession(tableView, rows, sessions, true);
   const each = await perSession(tableEachView, rows, sessions);
   results.push({
     rows,
     sessions,
     keptBytes: keyed.kept - model,
+    ownKeptBytes: own.kept - model,
     eachKeptBytes: each.kept - model,
     idleBytes: keyed.idle - model,
     htmlBytes: keyed.htmlBytes,

@@ -427,6 +427,14 @@ if (wants("memory")) {
         held ? "ours <= 2x peer" : "(info)",
         m.keptBytes <= 2 * m.htmlBytes,
       ),
+      // Info: the same when no text is alike between sessions (src/ui/fold/shared-texts.ts shares none).
+      heapRow(
+        m,
+        `heap an active session keeps besides its model, ${m.rows}-row table, ${LABEL.ours}, each session showing rows of its own`,
+        m.ownKeptBytes,
+        "(info)",
+        true,
+      ),
       heapRow(
         m,
         `heap an active session keeps besides its model, ${m.rows}-row table, ${LABEL["ours-each"]}`,
