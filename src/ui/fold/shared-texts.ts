@@ -5,10 +5,10 @@
  * Why: sessions of one app mostly show the same data (a catalogue, a table of orders, the labels of
  * a form), so the folds of twenty sessions keep twenty copies of each row's texts. Every event
  * compares the view's new texts with its session's kept ones, and reading twenty copies spread
- * over the heap is what made an event of a session among many cost more than an event of a lone
- * session: at 2,000 rows, 20 sessions taking turns measured about 2.2 ms per event against
- * 1.45 ms for one of them alone (bench/table.bench.ts). A fold that keeps the copy every other
- * fold keeps reads memory the other sessions' events just read, and the copies are not kept at all.
+ * over the heap is what made an event of a session among many cost much more than an event of a
+ * lone session (bench/RESULTS.md, "Shared texts", has the figures). A fold that keeps the copy
+ * every other fold keeps reads memory the other sessions' events just read, and the copies are not
+ * kept at all.
  *
  * What is shared: strings of at most SHARED_TEXT_LENGTH characters, taken when a fold is written
  * (after the event that built its row, not on every event). The table is bounded: two generations
