@@ -31,19 +31,19 @@ export function isToggle(el: Element): boolean {
   return type === "checkbox" || type === "radio";
 }
 
-/** What inputState reports for a control (protocol.ts CHECKED_ON). */
-export function controlValue(el: Control): string {
-  return isToggle(el) ? ((el as HTMLInputElement).checked ? CHECKED_ON : "") : el.value;
-}
-
 /** What an input or change message appends to its args: the checked state or the value. */
 export function eventValue(el: Control): Json {
   return isToggle(el) ? (el as HTMLInputElement).checked : el.value;
 }
 
-/** An appended value (`eventValue`) as inputState reports it (`controlValue`). */
+/** An appended value (`eventValue`) as inputState reports it: a checked state as CHECKED_ON or "" (protocol.ts). */
 export function reportedForm(value: Json): string {
   return typeof value === "boolean" ? (value ? CHECKED_ON : "") : String(value);
+}
+
+/** What inputState reports for a control now. */
+export function controlValue(el: Control): string {
+  return reportedForm(eventValue(el));
 }
 
 export function idOf(el: Element): string | null {
