@@ -91,10 +91,8 @@ export function listen(client: LiveClient, win: Window & typeof globalThis): () 
     if (entry === undefined) return client.dispatch({ ...send, control, value });
     client.flushEntry(entry); // its typed value goes before the change
     entry.liveValue = controlValue(control);
-    // A change is the user's new act, and its send carries the value anew (a new seq, see
-    // InputTable.snapshot), even a value this control carried before: a radio picked again after
-    // another of its group was picked (which unchecks it without an event of its own).
-    entry.carriedValue = undefined;
+    // A change is the user's new act: its send takes a seq of its own when it is posted, even for a
+    // value this control carried before (InputTable.snapshot).
     const full: Send = { ...send, control, entry, value };
     entry.pending = full;
     client.dispatch(full);

@@ -177,6 +177,10 @@ export class InputTable {
    * would write the older model's value over it. A value carried before keeps its seq, as above.
    * `carried`: what that send carries, when it is not the DOM's value now (a change posts the
    * value it was made with, Send.value): the DOM's value then waits for the send that carries it.
+   * A change's send (`carried` given) always takes `seq`: each change is an act of its own, and the
+   * model may have moved between two that carry the same value (a radio picked, another of its
+   * group picked, the first picked again, while requests wait), so the ack of the earlier one must
+   * not make the input clean while the later one is still to be seen.
    */
   snapshot(seq: number, carrying?: InputEntry, carried?: string): Record<string, InputReport> | undefined {
     let state: Record<string, InputReport> | undefined;
@@ -185,7 +189,7 @@ export class InputTable {
       if (id === null || !this.dirty(entry)) continue;
       const value = reportValue(entry);
       const carries = entry === carrying ? carried ?? value : undefined;
-      const carriedAnew = entry === carrying && entry.carriedValue !== carries;
+      const carriedAnew = entry === carrying && (carried !== undefined || entry.carriedValue !== carries);
       if (entry.sentValue !== value || entry.lastSentSeq === 0 || carriedAnew) {
         entry.sentValue = value;
         entry.lastSentSeq = seq;

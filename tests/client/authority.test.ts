@@ -340,3 +340,49 @@ eachClient(
     await p.close();
   },
 );
+
+eachClient(
+  "a radio picked, another of its group, then the first again while requests wait: the last pick takes its own seq and no frame from before it unchecks it",
+  async (page) => {
+    const button = `<button svc-id="r.2#button" data-svc-hid="r.2#button" data-svc-on="click" data-svc-click="Inc">+</button>`;
+    const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}${button}</main>`);
+    const [red, green] = [0, 1].map((i) => p.el<HTMLInputElement>(`r.${i}#input:color`)) as [HTMLInputElement, HTMLInputElement];
+    const pick = (el: HTMLInputElement) => {
+      el.checked = true;
+      p.fire(el, "change");
+    };
+    const [RED, GREEN] = ["r.0#input:color", "r.1#input:color"];
+    // A click in flight; then green, red and green again, all three waiting behind it.
+    p.el("r.2#button").click();
+    const click = await p.waitFor(1);
+    pick(green);
+    pick(red);
+    pick(green);
+    await settle();
+    click.respond(json({ seq: 1, patches: [] }));
+    const first = await p.waitFor(2);
+    assert.deepEqual([first.body?.msg, first.body?.args], ["SetColor", ["green", true]]);
+    first.respond(json({ seq: 2, ackInputs: { [GREEN]: 2 }, patches: [{ id: RED, attrs: { checked: "" } }] }));
+    const second = await p.waitFor(3);
+    assert.deepEqual([second.body?.msg, second.body?.args], ["SetColor", ["red", true]]);
+    // The server's answer to red, rendered before it saw green again: red checked, green not.
+    const beforeLastPick = {
+      seq: 3,
+      ackInputs: { [RED]: 3, [GREEN]: 2 },
+      patches: [{ id: RED, attrs: { checked: "checked" } }, { id: GREEN, attrs: { checked: "" } }],
+    };
+    second.respond(json(beforeLastPick));
+    const third = await p.waitFor(4);
+    assert.deepEqual([third.body?.msg, third.body?.args], ["SetColor", ["green", true]]);
+    const reported = third.body?.inputState as Record<string, unknown> | undefined;
+    assert.deepEqual(reported?.[GREEN], { value: "checked", seq: 4 }, "its own seq, not the first pick's");
+    assert.deepEqual([red.checked, green.checked], [false, true], "the last pick stands");
+    // The same frame again, late over the stream, changes nothing while the last pick is unacked.
+    p.sse.frame(beforeLastPick);
+    assert.deepEqual([red.checked, green.checked], [false, true]);
+    third.respond(json({ seq: 4, ackInputs: { [RED]: 3, [GREEN]: 4 }, patches: [] }));
+    await settle();
+    assert.deepEqual([red.checked, green.checked], [false, true]);
+    await p.close();
+  },
+);
