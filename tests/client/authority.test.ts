@@ -2,7 +2,7 @@
 // per-input state table (docs/protocol.md#input-state).
 // Each test runs with both browser clients (the split client shares these rules).
 import assert from "node:assert/strict";
-import { eachClient, json, ROOT, settle, TITLE } from "./support.ts";
+import { eachClient, json, type Page, ROOT, settle, TITLE } from "./support.ts";
 
 const setTitle = (seq: number, value: string, ackInputs?: Record<string, number>) => ({
   seq,
@@ -248,13 +248,18 @@ const radio = (i: number, color: string, checked: boolean) =>
     checked ? ' checked="checked"' : ""
   }>`;
 
+/** The user picks radio `el` on page `p`: it is checked, and its change fires. */
+const pick = (p: Page, el: HTMLInputElement) => {
+  el.checked = true;
+  p.fire(el, "change");
+};
+
 eachClient(
   "a radio group is one choice: while the user's pick is unacked, a frame checking another radio of the group (or unchecking the pick) is dropped",
   async (page) => {
     const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}</main>`);
     const [red, green] = [p.el<HTMLInputElement>("r.0#input:color"), p.el<HTMLInputElement>("r.1#input:color")];
-    green.checked = true;
-    p.fire(green, "change");
+    pick(p, green);
     await p.waitFor(1);
     assert.equal(red.checked, false);
     // A frame from before the server saw the pick: red checked, green not.
@@ -312,26 +317,22 @@ eachClient(
       HTMLInputElement,
       HTMLInputElement,
     ];
-    const pick = (el: HTMLInputElement) => {
-      el.checked = true;
-      p.fire(el, "change");
-    };
     const GREEN = "r.1#input:color";
-    pick(green);
+    pick(p, green);
     (await p.waitFor(1)).respond(json({ seq: 1, ackInputs: { [GREEN]: 1 }, patches: [{ id: "r.0#input:color", attrs: { checked: "" } }] }));
     await settle();
     // Red, then blue at once: the server's answer to red unchecks green while blue's pick is
     // pending, so the authority rule drops it (the browser had unchecked green already).
-    pick(red);
+    pick(p, red);
     const second = await p.waitFor(2);
-    pick(blue);
+    pick(p, blue);
     second.respond(json({ seq: 2, ackInputs: { "r.0#input:color": 2 }, patches: [{ id: GREEN, attrs: { checked: "" } }] }));
     const third = await p.waitFor(3);
     third.respond(json({ seq: 3, ackInputs: { "r.2#input:color": 3 }, patches: [{ id: "r.0#input:color", attrs: { checked: "" } }] }));
     await settle();
     assert.deepEqual([red.checked, green.checked, blue.checked], [false, false, true]);
     // Green again: the value it carried at seq 1, but the user's new pick.
-    pick(green);
+    pick(p, green);
     const fourth = await p.waitFor(4);
     assert.deepEqual(fourth.body?.inputState, { [GREEN]: { value: "checked", seq: 4 } }, "a new seq, not the acked one");
     // A frame from before the server saw the pick: blue checked, green not. The pick stands.
@@ -347,17 +348,13 @@ eachClient(
     const button = `<button svc-id="r.2#button" data-svc-hid="r.2#button" data-svc-on="click" data-svc-click="Inc">+</button>`;
     const p = page(`<main svc-id="r">${radio(0, "red", true)}${radio(1, "green", false)}${button}</main>`);
     const [red, green] = [0, 1].map((i) => p.el<HTMLInputElement>(`r.${i}#input:color`)) as [HTMLInputElement, HTMLInputElement];
-    const pick = (el: HTMLInputElement) => {
-      el.checked = true;
-      p.fire(el, "change");
-    };
     const [RED, GREEN] = ["r.0#input:color", "r.1#input:color"];
     // A click in flight; then green, red and green again, all three waiting behind it.
     p.el("r.2#button").click();
     const click = await p.waitFor(1);
-    pick(green);
-    pick(red);
-    pick(green);
+    pick(p, green);
+    pick(p, red);
+    pick(p, green);
     await settle();
     click.respond(json({ seq: 1, patches: [] }));
     const first = await p.waitFor(2);
