@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff, diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { releaseWarmParts } from "../../src/ui/lazy-part.ts";
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
@@ -48,27 +49,43 @@ function eventsOf(first: Spec, steps: readonly { picks: readonly number[]; read:
 }
 
 test("a session's folded page patches, renders and diffs as fresh builds, event after event", async () => {
-  const seen = { cases: 0, folded: 0, matched: 0 };
+  // Half the sessions fold every subtree at each keep, half leave what a render built as built
+  // until later renders hand it back unchanged, as a live session does (src/live/fold/fold-tree.ts).
+  const seen = { eager: 0, folded: 0, matched: 0, deferred: 0, foldedLater: 0 };
   await fc.assert(
-    fc.asyncProperty(fc.oneof(specArb, pageArb), fc.array(stepArb, { minLength: 1, maxLength: 6 }), async (first, steps) => {
-      const { folded, matched } = assertFoldedSessionLikeFresh(first, eventsOf(first, steps), build, build);
-      seen.cases++;
-      if (folded) seen.folded++;
-      if (matched) seen.matched++;
-      await domSettled();
-    }),
+    fc.asyncProperty(
+      fc.oneof(specArb, pageArb),
+      fc.array(stepArb, { minLength: 1, maxLength: 6 }),
+      fc.constantFrom(0, KEPT_AS_BUILT_PER_KEEP),
+      async (first, steps, keptAsBuilt) => {
+        const { folded, matched } = assertFoldedSessionLikeFresh(first, eventsOf(first, steps), build, build, keptAsBuilt);
+        if (keptAsBuilt === 0) {
+          seen.eager++;
+          if (folded) seen.folded++;
+          if (matched) seen.matched++;
+        } else {
+          seen.deferred++;
+          if (folded) seen.foldedLater++;
+        }
+        await domSettled();
+      },
+    ),
     { seed, numRuns: 250, includeErrorInReport: true },
   );
-  console.log(`diff-folded property: ${seen.folded} of ${seen.cases} cases folded, ${seen.matched} had a render hand back a kept fold`);
+  console.log(
+    `diff-folded property: ${seen.folded} of ${seen.eager} cases folding at once folded, ${seen.matched} had a render hand back a kept fold; ` +
+      `${seen.foldedLater} of ${seen.deferred} cases keeping what a render built folded later`,
+  );
   // The property says something of folded pages only if pages were folded, and folds matched by the next render.
-  assert.ok(seen.folded >= seen.cases / 2, `only ${seen.folded} of ${seen.cases} cases folded anything`);
-  assert.ok(seen.matched >= seen.cases / 3, `only ${seen.matched} of ${seen.cases} cases had a render hand back a kept fold`);
+  assert.ok(seen.folded >= seen.eager / 2, `only ${seen.folded} of ${seen.eager} cases folded anything`);
+  assert.ok(seen.matched >= seen.eager / 3, `only ${seen.matched} of ${seen.eager} cases had a render hand back a kept fold`);
+  assert.ok(seen.foldedLater >= seen.deferred / 5, `only ${seen.foldedLater} of ${seen.deferred} deferring cases folded later`);
 });
 
 test("a session's folded page diffed against a render of the same page gives no patches", () => {
   fc.assert(
     fc.property(fc.oneof(specArb, pageArb), fc.integer({ min: 1, max: 3 }), (spec, events) => {
-      const session = new SessionRender<Spec>(build);
+      const session = new SessionRender<Spec>(build, 0);
       session.keep(session.render(spec));
       for (let i = 0; i < events; i++) {
         // A copy of the tree: the same calls, made of other objects.
@@ -86,13 +103,18 @@ test("a session's folded page diffed against a render of the same page gives no 
 /** The events of a view over a list of models, each read as a resync would after it. */
 const eventsFor = <M>(models: readonly M[]): SessionEvent<M>[] => models.map((model) => ({ model, read: "render" }));
 
+/** The check, in a session that folds at each keep and in one that leaves what a render built as built for a while. */
+function likeFreshBothWays<M>(first: M, events: readonly SessionEvent<M>[], view: (model: M) => UiElement): void {
+  for (const keptAsBuilt of [0, KEPT_AS_BUILT_PER_KEEP]) assertFoldedSessionLikeFresh(first, events, view, view, keptAsBuilt);
+}
+
 // Cases the properties here and in tests/live/lazy-parts.property.test.ts found, written out.
 
 test("an element with style props whose attributes changed keeps its injected styles on the next events", () => {
   // The diff keeps a copy of the changed element (src/live/tree.ts withKids), which must still be
   // an element with style props to the fold pass and to the next render.
   const view = (cls: string) => h("main", {}, h("p", { class: cls, hover: { color: "red" } }, "x"));
-  assertFoldedSessionLikeFresh("b", eventsFor(["a", "a", "a"]), view, view);
+  likeFreshBothWays("b", eventsFor(["a", "a", "a"]), view);
 });
 
 test("a subtree with injected styles placed under a renamed parent names its new ids in its styles", () => {
@@ -107,7 +129,7 @@ test("a subtree with injected styles placed under a renamed parent names its new
     );
     return h("main", {}, m.key ? keyed("b", div) : div);
   };
-  assertFoldedSessionLikeFresh({ key: true, value: "a" }, eventsFor([{ key: true, value: "b" }, { key: false, value: "b" }]), view, view);
+  likeFreshBothWays({ key: true, value: "a" }, eventsFor([{ key: true, value: "b" }, { key: false, value: "b" }]), view);
 });
 
 test("a fold keyed from outside (Ui.keyed of a call that matched a fold) is not handed back for the call without the key", () => {
@@ -117,7 +139,7 @@ test("a fold keyed from outside (Ui.keyed of a call that matched a fold) is not 
     () => h("main", {}, h("div", {}), h("div", {})),
   ];
   const view = (i: number) => pages[i]!();
-  assertFoldedSessionLikeFresh(0, eventsFor([1, 2]), view, view);
+  likeFreshBothWays(0, eventsFor([1, 2]), view);
 });
 
 test("a keyed list folded in many sessions keeps each fold's keys", () => {
@@ -128,6 +150,6 @@ test("a keyed list folded in many sessions keeps each fold's keys", () => {
   const view = (texts: string[]) =>
     h("main", {}, h("ul", {}, ...texts.map((t, i) => keyed(String(i), h("li", { "data-case": "shared-keys" }, t)))));
   for (let session = 0; session < 6; session++) {
-    assertFoldedSessionLikeFresh(["a", "b"], [{ model: ["a", "b"], read: "render" }, { model: ["b", "a"], read: "diff" }], view, view);
+    likeFreshBothWays(["a", "b"], [{ model: ["a", "b"], read: "render" }, { model: ["b", "a"], read: "diff" }], view);
   }
 });

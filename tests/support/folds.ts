@@ -66,16 +66,18 @@ export type FoldsSeen = { readonly folded: boolean; readonly matched: boolean };
  * event's patches must be those of fresh builds of `freshView` (no session, no memo), turn the
  * client's page into the fresh render, and give none when the model renders the same page; the kept
  * page must render as the fresh one and diff against it with no patches (checked after the events
- * that read it, and after the last).
+ * that read it, and after the last). `keptAsBuilt`: the session's (src/live/fold/fold-tree.ts); 0
+ * folds every subtree it can at each keep.
  */
 export function assertFoldedSessionLikeFresh<M>(
   first: M,
   events: readonly SessionEvent<M>[],
   sessionView: (model: M) => UiElement,
   freshView: (model: M) => UiElement,
+  keptAsBuilt?: number,
 ): FoldsSeen {
   let folded = false, matched = false;
-  const session = new SessionRender<M>(sessionView);
+  const session = new SessionRender<M>(sessionView, keptAsBuilt);
   session.keep(session.render(first));
   if (partsIn(session.kept!).folds.length > 0) folded = true;
   let model = first;

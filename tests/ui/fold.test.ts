@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
 import { FoldPart } from "../../src/ui/fold/fold-part.ts";
@@ -105,7 +106,7 @@ test("what cannot be written stays elements: a class instance among a message's 
 
 test("a session's rows are kept as folds, and the next render's calls for unchanged rows build nothing", () => {
   const m0: Model = { rows: rowsOf(30), title: "orders" };
-  const r = new SessionRender(view);
+  const r = new SessionRender(view, 0);
   r.keep(r.render(m0));
   const folds = foldsOf(r.kept!);
   assert.ok(folds.length >= 30, `rows are folds (${folds.length})`);
@@ -157,6 +158,45 @@ test("rows that move, change, come and go keep the kept tree the fresh render th
     models.push({ rows, title: step % 2 === 0 ? "a" : "b" });
   }
   session(models);
+});
+
+test("what a render built is kept as built until two later renders hand it back unchanged, at most eight subtrees a keep", () => {
+  // src/live/fold/fold-tree.ts: the row being typed into is not written to a tape after each
+  // keystroke and replayed before the next; the rest of the page is folded as before.
+  const r = new SessionRender(view);
+  const rowFolded = (id: number) => foldsOf(r.kept!).some((fold) => fold.key === String(id));
+  const withQty = (m: Model, id: number, qty: number): Model => ({
+    ...m,
+    rows: m.rows.map((row) => (row.id === id ? { ...row, qty } : row)),
+  });
+  let m: Model = { rows: rowsOf(30), title: "orders" };
+  r.keep(r.render(m));
+  // The first keep: the title and the first seven rows as built, the other 23 rows folded.
+  assert.equal(KEPT_AS_BUILT_PER_KEEP, 8);
+  assert.equal(foldsOf(r.kept!).length, 23);
+  assert.ok(!rowFolded(7) && rowFolded(8));
+  const event = (next: Model) => {
+    const { tree } = diffTrees(r.kept!, r.render(next));
+    r.keep(tree);
+    m = next;
+    assert.equal(render(r.kept!), render(fresh(m)));
+    assert.deepEqual(handlerIds(r.kept!), handlerIds(fresh(m)));
+  };
+  // Typing into row 12, a fold: built again by each event, and kept as built.
+  for (let qty = 10; qty < 14; qty++) {
+    event(withQty(m, 12, qty));
+    assert.ok(!rowFolded(12), `after typing ${qty}`);
+  }
+  // The title and rows 1-7 were handed back unchanged by the first two of those renders: folded.
+  assert.equal(foldsOf(r.kept!).length, 30 - 1 + 1);
+  // Another row's events hand row 12 back: it is folded at the second.
+  event(withQty(m, 20, 1));
+  assert.ok(!rowFolded(12) && !rowFolded(20));
+  event(withQty(m, 20, 2));
+  assert.ok(rowFolded(12) && !rowFolded(20));
+  // An event that builds every row again leaves eight of them as built and folds the others.
+  event({ ...m, rows: m.rows.map((row) => ({ ...row, qty: row.qty + 1 })) });
+  assert.equal(foldsOf(r.kept!).length, 1 + 30 - KEPT_AS_BUILT_PER_KEEP);
 });
 
 test("a row folded without a key and keyed by the next render is keyed there, and unkeyed again by the one after", () => {

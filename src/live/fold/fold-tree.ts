@@ -31,15 +31,46 @@ const TOO_MANY = FOLD_MAX_CALLS + 1;
  */
 const unwritable = new WeakSet<object>();
 
-/** Folds `tree` in place; the calls of the folded tree in the order a view makes them, for the memo. */
-export function foldKeptTree(tree: LiveTree): UiElement[] {
+/**
+ * A subtree a render built is kept as built until renders have handed it back unchanged this many
+ * times. What an event changed, the next events are likely to change again (the field being typed
+ * into, a counter): folded at once, it was written after every keystroke and replayed before the
+ * next one (to find the handler's element), only to be built afresh by the render, which cost a
+ * form's event about a fifth of its time (bench/event-ab.ts, against the same code folding
+ * nothing). Two, so that typing with a click elsewhere in between does not fold the field either.
+ */
+const FOLD_AFTER_KEPT_UNCHANGED = 2;
+
+/**
+ * The most subtrees one keep leaves as built: an event changes a few, while a page's first render,
+ * or one after its tree was released, builds all of them, and a page kept as built costs many
+ * times its folds' memory. The rest are folded at once, as before.
+ */
+export const KEPT_AS_BUILT_PER_KEEP = 8;
+
+/** How many renders have handed back each subtree kept as built, since the render that built it. */
+const keptUnchanged = new WeakMap<object, number>();
+
+/** How many more subtrees the keep under way may leave as built. */
+let mayKeepAsBuilt = 0;
+
+/**
+ * Folds `tree` in place, leaving at most `keptAsBuilt` subtrees it meets for the first time as
+ * built (0: it folds all it can); the calls of the folded tree in the order a view makes them, for
+ * the memo.
+ */
+export function foldKeptTree(tree: LiveTree, keptAsBuilt = KEPT_AS_BUILT_PER_KEEP): UiElement[] {
   const calls: UiElement[] = [];
-  foldBelow(tree.root, calls);
+  mayKeepAsBuilt = keptAsBuilt;
+  foldBelow(tree.root, calls, true);
   return calls;
 }
 
-/** Folds what can be folded among `el`'s descendants, and lists `el`'s subtree's calls. */
-function foldBelow(el: LiveElement, calls: UiElement[]): void {
+/**
+ * Folds what can be folded among `el`'s descendants (nothing below a subtree kept as built, when
+ * not `folding`), and lists `el`'s subtree's calls.
+ */
+function foldBelow(el: LiveElement, calls: UiElement[], folding: boolean): void {
   const kids = el.kids as LiveNode[];
   // An app's frozen view constant keeps its children as they are: they are walked, not replaced.
   const fixed = Object.isFrozen(kids) || Object.isFrozen((el as UiElement).children);
@@ -52,9 +83,17 @@ function foldBelow(el: LiveElement, calls: UiElement[]): void {
       continue;
     }
     if (kid instanceof Part) continue; // a Ui.lazy or Ui.each part keeps its call already
-    const fold = fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY ? undefined : foldOf(kid);
+    if (!folding || fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY) {
+      foldBelow(kid, calls, folding);
+      continue;
+    }
+    if (keptAsBuilt(kid)) {
+      foldBelow(kid, calls, false);
+      continue;
+    }
+    const fold = foldOf(kid);
     if (fold === undefined) {
-      foldBelow(kid, calls);
+      foldBelow(kid, calls, true);
       continue;
     }
     kids[i] = fold as unknown as LiveNode;
@@ -65,6 +104,16 @@ function foldBelow(el: LiveElement, calls: UiElement[]): void {
   if (call === undefined) return;
   if (call[0] === KEYED && (call[2] as UiElement).call !== undefined) calls.push(call[2] as UiElement);
   calls.push(el as UiElement);
+}
+
+/** Whether the foldable subtree `kid` stays as built this time (counted as kept once more). */
+function keptAsBuilt(kid: LiveElement): boolean {
+  const before = keptUnchanged.get(kid);
+  const kept = before === undefined ? 0 : before + 1;
+  if (kept >= FOLD_AFTER_KEPT_UNCHANGED || (before === undefined && mayKeepAsBuilt === 0)) return false;
+  if (before === undefined) mayKeepAsBuilt--;
+  keptUnchanged.set(kid, kept);
+  return true;
 }
 
 /** The fold of a kept subtree, placed where the subtree is; undefined when its calls cannot be written. */

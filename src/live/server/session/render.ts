@@ -9,7 +9,7 @@ import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
 import { assignIds } from "../../ids.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "../registry/tree-budget.ts";
-import { foldKeptTree } from "../../fold/fold-tree.ts";
+import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP } from "../../fold/fold-tree.ts";
 
 /**
  * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
@@ -24,7 +24,11 @@ export class SessionRender<Model> {
   private bytes = 0;
   private keptSinceMeasure = 0;
 
-  constructor(private readonly view: (model: Model) => UiElement) {}
+  /**
+   * `keptAsBuilt`: how many subtrees a keep may leave as built until later renders hand them back
+   * unchanged (src/live/fold/fold-tree.ts); 0 folds all it can at once.
+   */
+  constructor(private readonly view: (model: Model) => UiElement, private readonly keptAsBuilt = KEPT_AS_BUILT_PER_KEEP) {}
 
   /** The kept tree, if any. */
   get kept(): LiveTree | undefined {
@@ -49,7 +53,7 @@ export class SessionRender<Model> {
     // Kept compact: its small subtrees folded, and the memo told to match the next render's calls
     // against the folded tree (src/live/fold/fold-tree.ts).
     if (tree !== this.tree) {
-      const calls = foldKeptTree(tree);
+      const calls = foldKeptTree(tree, this.keptAsBuilt);
       this.memo?.elements().replacePrevious(calls);
     }
     this.tree = tree;
