@@ -116,11 +116,11 @@ async function serve(seed: number, lazy: boolean, client: Client) {
   const posts: Post[] = [];
   /** GET /_svc/render requests: a resync. */
   let renders = 0;
-  // The test can drop the stream's next frame (a gap: the page resyncs after gapMs) and hold the
+  // The test can drop the streams' next frame (a gap: the page resyncs after gapMs) and hold the
   // render that resync asks for until it opens the gate.
-  let streams = 0;
   const control = {
-    dropFrames: 0,
+    /** Each stream open when this grows drops its next frame. */
+    dropsAsked: 0,
     renders: undefined as ReturnType<typeof gate> | undefined,
     renderedTop: undefined as string | undefined,
   };
@@ -156,9 +156,16 @@ async function serve(seed: number, lazy: boolean, client: Client) {
         console.log(`render ${req.url} seq ${resp.headers.get("X-Svc-Seq")} moves ${resp.headers.get("X-Svc-Moves")?.length ?? "none"}`);
       }
       if ((resp.headers.get("Content-Type") ?? "").startsWith("text/event-stream") && resp.body !== null) {
-        // Only the page's latest stream loses a frame (an old page's may still be closing).
-        const stream = ++streams;
-        const drop = () => stream === streams && control.dropFrames > 0 && control.dropFrames-- > 0;
+        // Every stream open when a drop is asked loses its next frame: the page's, and any of a page
+        // before (still closing, or /next's, opened late), whose loss reaches no page. Dropping on
+        // the stream opened last alone missed the page when that stream was /next's (seen twice:
+        // "round 3: the page resyncs", seeds 241219175 and 1438246599).
+        let dropsDone = control.dropsAsked;
+        const drop = () => {
+          if (dropsDone === control.dropsAsked) return false;
+          dropsDone = control.dropsAsked;
+          return true;
+        };
         return new Response(jumbled(resp.body, rand, drop), { status: resp.status, headers: resp.headers });
       }
       return resp;
@@ -422,11 +429,8 @@ for (const client of CLIENTS) {
           await eventually(() => assert.ok(app.model().log.length >= 30, "the log above the inputs is long"));
           for (let round = 0; round < 4; round++) {
             await page.waitForFunction(() => document.getElementById("text") !== null);
-            // The page's own stream delivers before a frame is dropped: the drop goes to the stream the
-            // server opened last, and a stream of the page before (still closing, or /next's, opened
-            // late) could take it instead, leaving this page without a gap and without the resync this
-            // round needs (seen once: "round 3: the page resyncs", seed 241219175). A tick's log line
-            // at the top shows a frame applied since the page loaded.
+            // The page's own stream delivers before a frame is dropped, so that the drop finds it open:
+            // a tick's log line at the top shows a frame applied since the page loaded.
             const loaded = await page.$eval("p.log", (p) => p.textContent);
             await page.waitForFunction((line) => document.querySelector("p.log")?.textContent !== line, loaded, { timeout: 15_000 });
             await page.evaluate(busyPage);
@@ -436,7 +440,7 @@ for (const client of CLIENTS) {
             await page.$eval("#text", (el) => el.setAttribute("data-svc-debounce", "60000"));
             // A frame lost on the stream: the page waits for it, then resyncs; its render is held.
             const renders = (app.control.renders = gate());
-            app.control.dropFrames = 1;
+            app.control.dropsAsked++;
             await eventually(() => assert.ok(renders.waiting > 0, `round ${round}: the page resyncs`), 15_000);
             await focusEnd(page, "#text");
             await page.keyboard.type(` s${round}`);
