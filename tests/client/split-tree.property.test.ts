@@ -47,10 +47,18 @@ function rendered(tree: LiveTree): unknown {
 
 /** The ids a frame keeps or addresses, which a script may take out of the DOM before it applies. */
 function touched(patches: readonly Patch[]): string[] {
+  // A patch after a move names its element by its new id, which before the frame may be another
+  // element's, one no patch of the frame touches (seed 624529178: a form's kept line, removed as
+  // the line of the form that took its id). Ids at or below a new id are left out.
+  const movedTo: string[] = [];
+  for (const patch of patches) {
+    for (const entry of patch.kids ?? []) if ("id" in entry && entry.id !== entry.keep) movedTo.push(entry.id);
+  }
+  const named = (id: string) => !movedTo.some((to) => id === to || id.startsWith(`${to}.`));
   const ids: string[] = [];
   for (const patch of patches) {
-    if (patch.id !== "r") ids.push(patch.id);
-    for (const entry of patch.kids ?? []) if ("keep" in entry) ids.push(entry.keep);
+    if (patch.id !== "r" && named(patch.id)) ids.push(patch.id);
+    for (const entry of patch.kids ?? []) if ("keep" in entry && named(entry.keep)) ids.push(entry.keep);
   }
   return ids;
 }
