@@ -20,11 +20,13 @@ import fc from "fast-check";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { findElement, forEachElement, handlerFor, type LiveTree } from "../../src/live/tree.ts";
 import { EVENT_KINDS, ID_ATTR, type Patch } from "../../src/protocol/mod.ts";
 import { applyPatches } from "../support/apply.ts";
 import { canon, parse } from "../support/dom.ts";
+import { partsIn } from "../support/folds.ts";
 import { applyEdits, type Edit, editArb, type Model, modelOf, NOTES, type Start, startArb, VALUES, view } from "../support/row-page.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
@@ -204,7 +206,7 @@ function assertHandlersKept(kept: LiveTree, fresh: LiveTree, label: string): num
 }
 
 /** What the runs covered, checked at the end so that the property cannot pass by doing nothing. */
-const covered = { events: 0, patched: 0, reported: 0, shown: 0, failed: 0, handlers: 0 };
+const covered = { events: 0, patched: 0, reported: 0, shown: 0, failed: 0, handlers: 0, foldedAtOnce: 0, foldedLater: 0 };
 
 /**
  * A task boundary. happy-dom's select holds its parsed page through WeakRefs, which keep their
@@ -213,10 +215,13 @@ const covered = { events: 0, patched: 0, reported: 0, shown: 0, failed: 0, handl
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** A session's events from the model of `start` under `steps`, each checked against fresh renders. */
-async function checkSession(start: Start, steps: readonly Step[]): Promise<void> {
+/**
+ * A session's events from the model of `start` under `steps`, each checked against fresh renders.
+ * `keptAsBuilt`: the session's (src/live/fold/fold-tree.ts); 0 folds every subtree at each keep.
+ */
+async function checkSession(start: Start, steps: readonly Step[], keptAsBuilt = KEPT_AS_BUILT_PER_KEEP): Promise<void> {
   let model = modelOf(start);
-  const session = new SessionRender(view);
+  const session = new SessionRender(view, keptAsBuilt);
   session.keep(session.render(model));
   // The reference: the view rendered with no session memo, fresh objects every time.
   let before = assignIds(view(model));
@@ -249,6 +254,10 @@ async function checkSession(start: Start, steps: readonly Step[]): Promise<void>
     assertSame(render(session.kept!), html, `${label}: the kept tree renders as the fresh render`);
     covered.handlers += assertHandlersKept(session.kept!, after, label);
     covered.events++;
+    if (partsIn(session.kept!).folds.length > 0) {
+      if (keptAsBuilt === 0) covered.foldedAtOnce++;
+      else covered.foldedLater++;
+    }
     if (patches.length > 0) covered.patched++;
     before = after;
     model = next;
@@ -260,7 +269,14 @@ const LONG = { timeout: 120_000 };
 
 test("a session's kept page patches and renders, event after event, as fresh renders of the view", LONG, async () => {
   await fc.assert(
-    fc.asyncProperty(startArb(), fc.array(stepArb, { minLength: 1, maxLength: 12 }), checkSession),
+    // Half the sessions fold every subtree at each keep, half leave what a render built as built
+    // until later renders hand it back unchanged, as a live session does.
+    fc.asyncProperty(
+      startArb(),
+      fc.array(stepArb, { minLength: 1, maxLength: 12 }),
+      fc.constantFrom(0, KEPT_AS_BUILT_PER_KEEP),
+      checkSession,
+    ),
     { seed, numRuns: 50, includeErrorInReport: true },
   );
   console.log(`compact-form property: covered ${JSON.stringify(covered)}`);
@@ -272,6 +288,10 @@ test("a session's kept page patches and renders, event after event, as fresh ren
   );
   assert.ok(covered.failed >= 20, `${covered.failed} events after a failed render`);
   assert.ok(covered.handlers >= 10_000, `${covered.handlers} handlers found in kept trees`);
+  assert.ok(
+    covered.foldedAtOnce >= 40 && covered.foldedLater >= 40,
+    `${covered.foldedAtOnce} events kept folds folding at once, ${covered.foldedLater} deferring`,
+  );
 });
 
 test("a page of 300 rows and more: the same, on a page of thousands of elements", LONG, async () => {
@@ -288,9 +308,12 @@ test("a page of 300 rows and more: the same, on a page of thousands of elements"
     report: oneIn(3, reportArb),
     failed: oneIn(4, failedArb),
   });
-  await fc.assert(fc.asyncProperty(startArb(big), fc.array(bigStep, { minLength: 1, maxLength: 5 }), checkSession), {
-    seed,
-    numRuns: 3,
-    includeErrorInReport: true,
-  });
+  await fc.assert(
+    fc.asyncProperty(startArb(big), fc.array(bigStep, { minLength: 1, maxLength: 5 }), (start, steps) => checkSession(start, steps)),
+    {
+      seed,
+      numRuns: 3,
+      includeErrorInReport: true,
+    },
+  );
 });
