@@ -3,8 +3,8 @@
  * taken on the same machine, runtime and moment.
  *
  *   - HS256 sign and verify: Auth.signToken / Auth.verifyToken against jose and hono/jwt.
- *     Target: ours at least JOSE_TARGET (10x) jose's ops/s. And against the floor: a minimal HS256 JWT written
- *     straight on node:crypto's createHmac (the same claims, exp check and constant-time compare,
+ *     Target: ours at least JOSE_TARGET (10x) jose's ops/s. And against the floor: a minimal
+ *     HS256 JWT written straight on node:crypto's createHmac (the same claims, exp check and constant-time compare,
  *     none of our checks). Target: ours within 1.3x of its time, i.e. at least 1/1.3 of its ops/s.
  *   - bcrypt cost 12, time per hash: await Auth.hashPassword against the native `bcrypt` addon.
  *     Target: at most 1.35x native's time.
