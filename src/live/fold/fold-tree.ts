@@ -87,7 +87,7 @@ function foldBelow(el: LiveElement, calls: UiElement[], folding: boolean): void 
       foldBelow(kid, calls, folding);
       continue;
     }
-    if (keptAsBuilt(kid)) {
+    if (staysAsBuilt(kid)) {
       foldBelow(kid, calls, false);
       continue;
     }
@@ -107,7 +107,7 @@ function foldBelow(el: LiveElement, calls: UiElement[], folding: boolean): void 
 }
 
 /** Whether the foldable subtree `kid` stays as built this time (counted as kept once more). */
-function keptAsBuilt(kid: LiveElement): boolean {
+function staysAsBuilt(kid: LiveElement): boolean {
   const before = keptUnchanged.get(kid);
   const kept = before === undefined ? 0 : before + 1;
   if (kept >= FOLD_AFTER_KEPT_UNCHANGED || (before === undefined && mayKeepAsBuilt === 0)) return false;
