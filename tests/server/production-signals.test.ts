@@ -111,7 +111,11 @@ const runtime = "Bun" in globalThis ? "Bun" : "Deno" in globalThis ? "Deno" : "N
  */
 const GATE_UNSET: Record<string, string> = { SVC_AUTH_TOKEN_SECRET: "", ENV: "", NODE_ENV: "" };
 
-/** Runs an example's entry file as its own process, in `cwd`, with the environment given and nothing else of ours. */
+/**
+ * Runs an example's entry file as its own process, in `cwd`, with the environment given: under
+ * Node and Bun nothing else of ours; under Deno over this process's, with the gate's variables
+ * blanked (`GATE_UNSET`).
+ */
 function start(entry: string, cwd: string, env: Record<string, string>) {
   const file = join(REPO, entry);
   const tsx = pathToFileURL(createRequire(join(REPO, "noop.js")).resolve("tsx")).href;
