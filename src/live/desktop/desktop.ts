@@ -8,7 +8,7 @@
  *
  * The window: a native one through `webview-bun` when the app runs on Bun and that package is
  * installed, else Chromium, Chrome or Edge as an app window (`--app=`). Starting processes and
- * finding the browser are src/runtime/'s.
+ * finding the browser are the runtime layer's.
  */
 import { randomToken } from "../server/registry/registry.ts";
 import type { LiveApp } from "../server/app/app.ts";
@@ -50,6 +50,7 @@ export type DesktopOptions = {
 export type DesktopApp = {
   /** The app's address, without the launch token. */
   readonly url: string;
+  /** The port it listens on, on 127.0.0.1 (the `port` option, or the free one chosen). */
   readonly port: number;
   /** Settles once the window has closed and the session has ended. */
   readonly closed: Promise<void>;
@@ -57,7 +58,42 @@ export type DesktopApp = {
   close(): Promise<void>;
 };
 
-/** Runs `app`, built with `{ session: "token" }`, as a desktop application. */
+/**
+ * Runs a live app as a desktop application (docs/desktop.md): serves it on 127.0.0.1, on a free
+ * port, to that one window only, and opens a window on it, a native one through `webview-bun` on
+ * Bun when that package is installed, else Chromium, Chrome or Edge as an app window. The window
+ * receives a one-time launch token (docs/desktop.md#the-launch-token); no other program on the
+ * machine can load the app or act on its session. When the window closes, the session ends, the
+ * server stops and, unless `exitOnClose: false`, the process exits.
+ *
+ * @param app a live app built with `Live.app(definition, { session: "token" })`: a desktop window
+ *   holds its session in a signed token, not a cookie
+ * @param options the window (`"auto"`, `"browser"`, `"native"`), its title, the browser to start,
+ *   whether the process exits with the window (docs/desktop.md#running-a-desktop-app)
+ * @returns once the window is starting: its `url` (without the token), `port`, `closed` (settles
+ *   when the window has closed and the session ended) and `close()`
+ * @throws {TypeError} for an app without `{ session: "token" }` or a bad option
+ * @throws {Error} when no window can be opened: no browser found, or `window: "native"` without
+ *   `webview-bun` on Bun
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * type Note = { text: string };
+ * const notes = Live.app<Note>(
+ *   {
+ *     init: () => ({ text: "" }),
+ *     update: (model, msg, args) => (msg === "Edit" ? { text: String(args[0]) } : model),
+ *     view: (model) => Ui.h("textarea", { onInput: "Edit" }, model.text),
+ *   },
+ *   { session: "token", title: "Notes" },
+ * );
+ *
+ * const running = await Live.desktop(notes, { window: "auto" });
+ * console.log(`serving the window at ${running.url}`);
+ * await running.closed; // the user closed the window; by default the process exits here
+ * ```
+ */
 export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOptions = {}): Promise<DesktopApp> {
   const described = typeof app?.describe === "function" ? app.describe() : undefined;
   if (described?.session !== "token") {

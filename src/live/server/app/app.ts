@@ -192,6 +192,22 @@ export class LiveApp<Model> extends Hono<Env> {
    * `Server.slidingSession` the app sits behind. Behind that middleware (`app.route`), the token
    * was verified and slid in front and is not again; the app still starts a new session when the
    * token names another user, so a sign-in as someone else never sees the previous user's model.
+   *
+   * @throws {TypeError} after the app's first request, or for a middleware that is not a sliding one
+   * @example
+   * ```ts
+   * import { Live, Server, Ui } from "svc-live";
+   * import { Hono } from "hono";
+   *
+   * const session = Server.slidingSession({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+   * const live = Live.app<{ name: string }>({
+   *   init: ({ auth }) => ({ name: String(auth?.name ?? "guest") }),
+   *   update: (model) => model,
+   *   view: (model) => Ui.h("p", {}, `Hello, ${model.name}`),
+   * }).withAuthSliding(session);
+   *
+   * const app = new Hono().use(session).route("/", live);
+   * ```
    */
   withAuthSliding(options: Omit<SlidingOptions, "prefix"> | SessionMiddleware): this {
     this.configure();
@@ -208,6 +224,19 @@ export class LiveApp<Model> extends Hono<Env> {
    * or fixed-lifetime: a page load whose token names another user starts a new live session, and
    * an eviction clears the token cookie. A sliding session is `withAuthSliding(session)`. Behind the
    * middleware (`app.route`) its verdict is read from the request; mounted alone the app runs it.
+   *
+   * @example
+   * ```ts
+   * import { Live, Server, Ui } from "svc-live";
+   *
+   * // Fixed-lifetime tokens (no sliding): the session ends when the token does.
+   * const session = Server.tokenSession({ cookie: "auth", secretEnv: "SVC_AUTH_TOKEN_SECRET", lifetimeSeconds: 3600 });
+   * const live = Live.app<{ user: string }>({
+   *   init: ({ auth }) => ({ user: String(auth?.sub ?? "nobody") }),
+   *   update: (model) => model,
+   *   view: (model) => Ui.h("p", {}, `Signed in as ${model.user}`),
+   * }).withAuth(session);
+   * ```
    */
   withAuth(session: SessionMiddleware): this {
     if (session.sliding !== undefined) return this.withAuthSliding(session);
@@ -230,7 +259,23 @@ export class LiveApp<Model> extends Hono<Env> {
 
   /**
    * Enables the revocation gate (docs/auth.md#live-sessions-and-the-gate); `db` must be
-   * the Db given to Auth. Until this is called the gate is inert.
+   * the Db given to Auth. Until this is called the gate is inert. Once on, a session bound to a
+   * user (`Live.bindSessionUser`, or the token of `withAuth`) ends at once when that user is
+   * revoked (`Auth.revokeUser`) or disabled (`Auth.disableUser`), on this replica and, with shared
+   * sessions, on every other.
+   *
+   * @example
+   * ```ts
+   * import { Db, Live, Server, Ui } from "svc-live";
+   *
+   * const db = Db.open("file:app.db");
+   * const session = Server.slidingSession({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+   * const live = Live.app<{ n: number }>({
+   *   init: () => ({ n: 0 }),
+   *   update: (model) => ({ n: model.n + 1 }),
+   *   view: (model) => Ui.h("button", { onClick: "Inc" }, String(model.n)),
+   * }).withAuthSliding(session).withRevocation(db);
+   * ```
    */
   withRevocation(db: Db): this {
     this.configure();
@@ -245,13 +290,40 @@ export class LiveApp<Model> extends Hono<Env> {
    * Drops the browser's live session cookie (both spellings) from a response, so the next page
    * load starts a new session whose init sees the request afresh: for example a login or sign-up
    * route that redirects back to the live app with an error in the URL.
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   * import { Hono } from "hono";
+   *
+   * const live = Live.app<{ error: string }>({
+   *   init: ({ url }) => ({ error: url.searchParams.get("error") ?? "" }),
+   *   update: (model) => model,
+   *   view: (model) => Ui.h("p", { class: "error" }, model.error),
+   * });
+   * const app = new Hono();
+   * app.post("/login", (c) => live.freshSession(c.redirect("/?error=wrong+password", 303)));
+   * app.route("/", live);
+   * ```
    */
   freshSession(resp: Response): Response {
     const expired = "Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
     return withCookie(HOST_PREFIX + this.cookieName, "", expired, withCookie(this.cookieName, "", expired, resp));
   }
 
-  /** What the app is configured with, for `svc-live doctor`. */
+  /**
+   * What the app is configured with, as `svc-live doctor` reports it: whether the revocation gate
+   * is on, whether it sits behind a sliding session, its name, env prefix, session kind and title.
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   *
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") }, { title: "Hi" });
+   * const { session, gate } = live.describe();
+   * if (session === "cookie" && !gate) console.warn("sessions are not ended when a user is revoked: call withRevocation(db)");
+   * ```
+   */
   describe(): {
     readonly gate: boolean;
     readonly sliding: boolean;
@@ -270,7 +342,21 @@ export class LiveApp<Model> extends Hono<Env> {
     };
   }
 
-  /** Live, pending (never connected), evicted and expired session counts, for monitoring. */
+  /**
+   * Live, pending (never connected), evicted and expired session counts, for monitoring
+   * (docs/deployment.md#session-bounds).
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   * import { Hono } from "hono";
+   *
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") });
+   * const app = new Hono();
+   * app.get("/metrics/sessions", (c) => c.json(live.sessionCounts()));
+   * app.route("/", live);
+   * ```
+   */
   sessionCounts(): SessionCounts {
     return this.sessions.counts();
   }
@@ -281,6 +367,22 @@ export class LiveApp<Model> extends Hono<Env> {
    * restart loses nothing saved. Another database keeps sessions in this process. The model must
    * be plain JSON data or come with a `codec`; that is checked now, on the model `init` makes for
    * a bare request, and a model that cannot be stored throws SvcError "model_not_serialisable".
+   *
+   * @param db the Postgres database every replica opens (`Db.open("postgres://...")`)
+   * @param options a `codec` for a model that is not plain JSON (dates, maps)
+   * @throws {SvcError} "secret_missing" on Postgres without a shared secret; "model_not_serialisable"
+   * @example
+   * ```ts
+   * import { Db, Live, Ui } from "svc-live";
+   *
+   * const db = Db.open("postgres://db.internal/app");
+   * const live = Live.app<{ n: number }>({
+   *   init: () => ({ n: 0 }),
+   *   update: (model) => ({ n: model.n + 1 }),
+   *   view: (model) => Ui.h("button", { onClick: "Inc" }, String(model.n)),
+   * }).withSharedSessions(db);
+   * await live.ready(); // listening for the other replicas' notices
+   * ```
    */
   withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model> } = {}): this {
     this.configure();
@@ -313,7 +415,20 @@ export class LiveApp<Model> extends Hono<Env> {
     return this;
   }
 
-  /** Resolves once the app listens for other replicas' notices (at once without shared sessions). */
+  /**
+   * Resolves once the app listens for other replicas' notices (at once without shared sessions):
+   * await it before reporting the replica ready (docs/deployment.md#health-and-readiness).
+   *
+   * @example
+   * ```ts
+   * import { Db, Live, Ui } from "svc-live";
+   *
+   * const db = Db.open("postgres://localhost/app");
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") }).withSharedSessions(db);
+   * await live.ready();
+   * console.log("replica ready");
+   * ```
+   */
   ready(): Promise<void> {
     return this.replication?.ready ?? Promise.resolve();
   }
@@ -321,14 +436,39 @@ export class LiveApp<Model> extends Hono<Env> {
   /**
    * Graceful shutdown (docs/deployment.md#several-replicas): stops taking new sessions, lets each
    * session finish what it is doing (every change is already saved), gives up its lease and
-   * closes its streams, so its clients reconnect to another replica. Wire it to SIGTERM.
+   * closes its streams, so its clients reconnect to another replica. Wire it to SIGTERM, or let
+   * `Server.graceful({ live, db })` call it in order with the rest of the shutdown.
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   *
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") });
+   * // A hand-written shutdown; Server.graceful does this, and more, for you.
+   * async function shutdown(): Promise<void> {
+   *   await live.drain(); // stops taking sessions; each held one finishes and lets go
+   * }
+   * ```
    */
   async drain(): Promise<void> {
     this.stopEvictions?.();
     await this.sessions.drain();
   }
 
-  /** Ends every session and stops the app's timers (for shutdown and tests). */
+  /**
+   * Ends every session and stops the app's timers, at once (for shutdown and tests; a replica
+   * that hands its sessions to others drains instead).
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   *
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") });
+   * const page = await live.fetch(new Request("http://localhost/"));
+   * console.log(page.status); // 200
+   * live.close();
+   * ```
+   */
   close(): void {
     this.stopEvictions?.();
     this.sessions.close();

@@ -1,5 +1,5 @@
 /**
- * The options of `Live.app` (src/live/server/app/app.ts): the page, the session lifetimes and bounds,
+ * The options of `Live.app`: the page, the session lifetimes and bounds,
  * the store, the CSRF key and the origins the app is served at.
  */
 import type { Secret } from "../../../auth/secret.ts";
@@ -15,6 +15,7 @@ export type LiveAppOptions = {
    * own routes, for the old way of serving it under a path (`app.all("/live/*", (c) => live.fetch(c.req.raw))`).
    */
   readonly basePath?: string;
+  /** The page's `<title>` (default "svc"); also the desktop window's title and the name the development log gives the app. */
   readonly title?: string;
   /**
    * The browser client the page loads: "live" (the default) writes frames straight to the DOM;
@@ -35,10 +36,14 @@ export type LiveAppOptions = {
    * 256 MiB, a quarter of a 1 GB heap; docs/deployment.md#memory). A session whose tree was
    * released past the budget renders it again from its model on its next event, which then costs
    * a render of the whole page (several times an event with a kept tree) and changes nothing else.
-   * A kept tree costs in proportion to its page (bench/table.bench.ts, memory); trees of sessions
-   * quiet for treeIdleMs are dropped either way.
+   * A kept tree costs in proportion to its page (docs/deployment.md#memory has the measured
+   * figures); trees of sessions quiet for treeIdleMs are dropped either way.
    */
   readonly maxTreeBytes?: number;
+  /**
+   * How often an open event stream carries a heartbeat comment, in milliseconds (default 15 s), so
+   * that proxies and load balancers do not close it as idle and a dead connection is noticed.
+   */
   readonly heartbeatMs?: number;
   /**
    * Receives each session's snapshot after every change, and its end (`kill`, `delete`): for an

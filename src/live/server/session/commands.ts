@@ -26,7 +26,25 @@ export function isCmd(value: unknown): value is Cmd {
 /** The command that does nothing. */
 export const none: Cmd = { [CMD]: true, kind: "none" };
 
-/** Several commands run together. */
+/**
+ * Several commands as one, for an `update` that has more than one thing to start: each runs as if
+ * returned alone, in the order given. A batch may hold batches and `Live.none`.
+ *
+ * @example
+ * ```ts
+ * import { Live } from "svc-live";
+ *
+ * declare function saveDraft(text: string): Promise<void>;
+ * declare function notifyTeam(text: string): Promise<void>;
+ *
+ * // In update, for a "Publish" message: save and notify, each reporting back on its own.
+ * const publish = (text: string) =>
+ *   Live.batch(
+ *     Live.task(() => saveDraft(text), (r) => (r.ok ? ["Saved"] : ["SaveFailed"])),
+ *     Live.task(() => notifyTeam(text), () => undefined),
+ *   );
+ * ```
+ */
 export function batch(...cmds: Cmd[]): Cmd {
   return { [CMD]: true, kind: "batch", cmds };
 }
@@ -76,7 +94,25 @@ export const rotateSession: Cmd = { [CMD]: true, kind: "rotate" };
 /**
  * Binds the session to a user (docs/auth.md#live-sessions-and-the-gate): the first bind and every change to a
  * different user move the session to a new id (fixation defence). The id takes the canonical form
- * of the admin APIs: a string verbatim, an integer as its decimal text.
+ * of the admin APIs: a string verbatim, an integer as its decimal text. Once bound, the revocation
+ * gate (`app.withRevocation(db)`) ends the session when that user is revoked or disabled.
+ *
+ * @param userId the signed-in user's id, as `Auth.login` returns it
+ * @throws {TypeError} for an empty string or a number that is not a safe integer
+ * @example
+ * ```ts
+ * import { Auth, type Db, Live } from "svc-live";
+ *
+ * declare const db: Db;
+ * type Model = { user: string | null; error: string };
+ *
+ * // A sign-in form's submit: log in, then bind the session to the user who signed in.
+ * const signIn = (model: Model, email: string, password: string) =>
+ *   [model, Live.task(() => Auth.login(db, email, password), (r) =>
+ *     r.ok && r.value.ok ? ["SignedIn", String(r.value.value)] : ["SignInFailed"])] as const;
+ *
+ * const signedIn = (model: Model, userId: string) => [{ ...model, user: userId }, Live.bindSessionUser(userId)] as const;
+ * ```
  */
 export function bindSessionUser(userId: string | number | bigint): Cmd {
   const canonical = typeof userId === "string" ? userId : typeof userId === "bigint" || Number.isSafeInteger(userId) ? String(userId) : "";
@@ -84,7 +120,19 @@ export function bindSessionUser(userId: string | number | bigint): Cmd {
   return { [CMD]: true, kind: "bind", userId: canonical };
 }
 
-/** Ends the session on the server: its snapshot and binding end and its id is dead (docs/auth.md#sign-out). */
+/**
+ * Ends the session on the server: its snapshot and binding end and its id is dead (docs/auth.md#sign-out).
+ * The page's next event or stream finds no session and the browser loads the page afresh, so
+ * return it from the update that signs the user out.
+ *
+ * @example
+ * ```ts
+ * import { Live } from "svc-live";
+ *
+ * type Model = { user: string | null };
+ * const update = (model: Model, msg: "SignOut" | "Noop") => (msg === "SignOut" ? [{ user: null }, Live.endSession()] as const : model);
+ * ```
+ */
 export function endSession(): Cmd {
   return { [CMD]: true, kind: "end" };
 }

@@ -6,9 +6,37 @@ import type { JsonValue } from "../../../json.ts";
 import { repeatUnref } from "../../../runtime/timers.ts";
 
 /** A subscription: dispatch `msg` with `args` every `every` milliseconds while `subscriptions` returns it. */
-export type Sub = { readonly every: number; readonly msg: string; readonly args: readonly JsonValue[] };
+export type Sub = {
+  /** The interval, in milliseconds. */
+  readonly every: number;
+  /** The message each tick dispatches. */
+  readonly msg: string;
+  /** The message's arguments. */
+  readonly args: readonly JsonValue[];
+};
 
-/** Every `ms` milliseconds, dispatch `msg` with `args`. */
+/**
+ * A timer subscription: every `ms` milliseconds, dispatch `msg` with `args` to the session's
+ * `update`, for as long as the definition's `subscriptions(model)` returns it. A subscription that
+ * stays the same across models keeps running; one that goes away stops (docs/live-apps.md).
+ *
+ * @param ms the interval, at least 1 ms
+ * @throws {TypeError} for an interval under 1 ms
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * type Model = { running: boolean; seconds: number };
+ * export const stopwatch = Live.app<Model>({
+ *   init: () => ({ running: false, seconds: 0 }),
+ *   update: (model, msg) =>
+ *     msg === "Tick" ? { ...model, seconds: model.seconds + 1 } : msg === "Toggle" ? { ...model, running: !model.running } : model,
+ *   view: (model) => Ui.h("button", { onClick: "Toggle" }, `${model.seconds} s`),
+ *   // Ticks only while running.
+ *   subscriptions: (model) => (model.running ? [Live.every(1000, "Tick")] : []),
+ * });
+ * ```
+ */
 export function every(ms: number, msg: string, ...args: JsonValue[]): Sub {
   if (!Number.isFinite(ms) || ms < 1) throw new TypeError("Live.every: the interval must be at least 1 ms");
   return { every: ms, msg, args };
