@@ -25,12 +25,34 @@ const REFS: Readonly<Record<string, string>> = {
 };
 const ref = (c: string): string => REFS[c] as string;
 
-/** Escapes text for an HTML text node. */
+/**
+ * Escapes text for an HTML text node: `&`, `<`, `>` and the characters a parser would alter.
+ * `Ui.h` escapes its text children itself; this is for markup an app writes by hand (`Ui.raw`).
+ *
+ * @example
+ * ```ts
+ * import { escapeText, Ui } from "svc-live";
+ *
+ * const name = "<b>Tom & Jerry</b>";
+ * const note = Ui.raw(`<p>Signed by <em>${escapeText(name)}</em></p>`);
+ * ```
+ */
 export function escapeText(text: string): string {
   return TEXT_SPECIAL.test(text) ? text.replace(TEXT_ALL, ref) : text;
 }
 
-/** Escapes a value for a double-quoted HTML attribute. */
+/**
+ * Escapes a value for a double-quoted HTML attribute (`"`, `&`, `<` and the rest). `Ui.h` escapes
+ * attribute values itself; this is for markup an app writes by hand.
+ *
+ * @example
+ * ```ts
+ * import { escapeAttr, Ui } from "svc-live";
+ *
+ * const title = 'say "hi"';
+ * const link = Ui.raw(`<a href="/help" title="${escapeAttr(title)}">help</a>`);
+ * ```
+ */
 export function escapeAttr(value: string): string {
   return ATTR_SPECIAL.test(value) ? value.replace(ATTR_ALL, ref) : value;
 }

@@ -43,14 +43,33 @@ export { NAME_KEYED_TAGS };
 
 export { sanitizeKey } from "../protocol/mod.ts";
 
-/** The sanitised key of an element, or undefined (docs/protocol.md#keys; set by the builders). */
+/**
+ * The sanitised key of an element, or undefined (docs/protocol.md#keys; set by the builders).
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const row = Ui.keyed("order 17", Ui.h("li", {}, "Order 17"));
+ * console.log(Live.keyOf(row)); // "order_17": a key keeps only letters, digits, - and _
+ * ```
+ */
 export function keyOf(el: UiElement): string | undefined {
   return el.key;
 }
 
 /**
  * Assigns ids to a view tree: one walk, done once per render. A root that is a lazy part is
- * walked as the element it built, which the part then keeps (src/ui/lazy-part.ts).
+ * walked as the element it built, which the part then keeps. The ids are the ones the page's
+ * elements carry (docs/protocol.md#node-ids); `Live.render` and `Live.diff` assign them for you.
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const tree = Live.assignIds(Ui.h("ul", {}, Ui.keyed("a", Ui.h("li", {}, "Apples"))));
+ * console.log(tree.root.kids[0]); // the <li>, whose segment is "#li:a"
+ * ```
  */
 export function assignIds(root: UiElement): LiveTree {
   if (root instanceof Part) root = root.keptView();
@@ -306,9 +325,13 @@ export type ParsedId =
   | { readonly kind: "root" }
   | {
     readonly kind: "element";
+    /** The id of the element's parent. */
     readonly parent: string;
+    /** Its position among its parent's children, or undefined for a keyed element. */
     readonly index: number | undefined;
+    /** Its tag name. */
     readonly tag: string;
+    /** Its key, or undefined. */
     readonly key: string | undefined;
   }
   | { readonly kind: "style"; readonly owner: string; readonly pass: Pass };
@@ -316,7 +339,19 @@ export type ParsedId =
 const TAG_RE = "[a-z](?:[a-z0-9-]*[a-z0-9])?";
 const SEGMENT = new RegExp(`^(?:(\\d+)#(${TAG_RE})(?::([A-Za-z0-9_-]+))?|#(${TAG_RE}):([A-Za-z0-9_-]+))$`);
 
-/** Parses an id against the grammar above; undefined when it does not conform. */
+/**
+ * Parses a node id (docs/protocol.md#id-grammar): the root, an element under its parent (by
+ * position, or by key), or an injected style; undefined when it does not conform.
+ *
+ * @example
+ * ```ts
+ * import { Live } from "svc-live";
+ *
+ * const id = Live.parseId("r.#li:r2");
+ * if (id?.kind === "element") console.log(id.parent, id.tag, id.key); // r li r2
+ * console.log(Live.parseId("not an id")); // undefined
+ * ```
+ */
 export function parseId(id: string): ParsedId | undefined {
   if (id === ROOT_ID) return { kind: "root" };
   const parts = id.split(ID_SEPARATOR);

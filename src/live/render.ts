@@ -23,7 +23,20 @@ import { fitOf, flagsBelow, FRAGMENT_FLAGS, SHIFTED, textFits, UNSAFE } from "./
 /** The state of one render call: once the parser may have rearranged something, every id is written. */
 type RenderState = { allIds: boolean };
 
-/** Renders a whole tree (assigning ids first when given a view tree): the page's root, in `<body>`. */
+/**
+ * Renders a whole tree (assigning ids first when given a view tree) to HTML: the page's root, as
+ * the first page load writes it into `<body>`, with the ids and message attributes the client
+ * reads. A live app calls it for you; call it to see what a view writes, in a test or a snapshot.
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const html = Live.render(Ui.h("ul", {}, Ui.keyed("a", Ui.h("li", { onClick: ["Pick", 1] }, "Apples"))));
+ * // <ul svc-id="r"><li data-svc-click="[&quot;Pick&quot;,1]" svc-key="a">Apples</li></ul>
+ * console.log(html);
+ * ```
+ */
 export function render(tree: LiveTree | UiElement): string {
   const root = tree.kind === "tree" ? tree.root : assignIds(tree).root;
   return element(root, ROOT_ID, true, 0, { allIds: fitOf("body", 0, root.tag) === UNSAFE });
@@ -32,18 +45,47 @@ export function render(tree: LiveTree | UiElement): string {
 /**
  * The markup of an element whose id is `id`, to be parsed as a child of a `parentTag` element:
  * the content of a `replace` patch. Its own id is written.
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const tree = Live.assignIds(Ui.h("div", {}, Ui.h("p", {}, "Saved")));
+ * console.log(Live.renderElement(tree.root, "r")); // <div svc-id="r"><p>Saved</p></div>
+ * ```
  */
 export function renderElement(el: LiveElement, id: string, parentTag = "div"): string {
   const state = { allIds: fitOf(parentTag, FRAGMENT_FLAGS, el.tag) === UNSAFE };
   return element(el, id, true, FRAGMENT_FLAGS, state);
 }
 
-/** The markup of the children of an element whose id is `id`: the content of an `html` patch. */
+/**
+ * The markup of the children of an element whose id is `id`: the content of an `html` patch.
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const tree = Live.assignIds(Ui.h("ul", {}, Ui.h("li", {}, "one"), Ui.h("li", {}, "two")));
+ * console.log(Live.renderKids(tree.root, "r")); // <li>one</li><li>two</li>
+ * ```
+ */
 export function renderKids(el: LiveElement, id: string): string {
   return kids(el, id, FRAGMENT_FLAGS, { allIds: false });
 }
 
-/** The markup of one child of a `parentTag` element with id `parentId`: the content of an `{html}` kid entry. Its id is written. */
+/**
+ * The markup of one child of a `parentTag` element with id `parentId`: the content of an `{html}`
+ * kid entry. Its id is written; a text child is escaped as its parent's content needs.
+ *
+ * @example
+ * ```ts
+ * import { Live, renderNode, Ui } from "svc-live";
+ *
+ * const tree = Live.assignIds(Ui.h("ul", {}, Ui.h("li", {}, "Tom & Jerry")));
+ * console.log(renderNode(tree.root.kids[0]!, "ul", "r"));
+ * ```
+ */
 export function renderNode(node: LiveNode, parentTag: string, parentId: string): string {
   if (node.kind === "el") return renderElement(node, childId(parentId, node.seg), parentTag);
   if (node.kind === "raw") return node.html;

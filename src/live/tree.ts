@@ -52,10 +52,10 @@ export interface LiveElement {
   /**
    * The element's handlers (undefined for none, and for an injected style), which its message
    * attributes render. What can be derived (whether a kid is raw HTML) is not stored: every
-   * session keeps a tree, and every field is paid per element (bench/live.bench.ts, memory).
+   * session keeps a tree, and every field is paid per element (docs/deployment.md#memory).
    */
   readonly handlers: Handlers | undefined;
-  /** For an injected style, its pass (`extras.pass`); undefined for most elements (src/ui/types.ts ElementExtras). */
+  /** For an injected style, its pass (`extras.pass`); undefined for most elements. */
   readonly extras: ElementExtras | undefined;
 }
 
@@ -291,6 +291,15 @@ export function handlersOf(tree: LiveTree, handlerId: string): Handlers | undefi
 /**
  * The message a posted `handlerId` and event kind dispatch in this render, or undefined when the
  * node is gone or does not listen to that event (a stale click after a re-render).
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const tree = Live.assignIds(Ui.h("ul", {}, Ui.keyed("a", Ui.h("li", { onClick: ["Pick", 1] }, "Apples"))));
+ * console.log(Live.handlerFor(tree, "r.#li:a", "click")); // the message Pick with the argument 1
+ * console.log(Live.handlerFor(tree, "r.#li:gone", "click")); // undefined
+ * ```
  */
 export function handlerFor(tree: LiveTree, handlerId: string, kind: EventKind): MessageRecord | undefined {
   return handlersOf(tree, handlerId)?.[kind];

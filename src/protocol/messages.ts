@@ -61,10 +61,13 @@ export type InputAcks = Readonly<Record<string, number>>;
  * Both carry the session's one counter, `seq`.
  */
 export type Frame = {
+  /** The session's counter after this frame (docs/protocol.md#sequence-numbers). */
   readonly seq: number;
+  /** Per form control, the last input seq the server has applied (docs/protocol.md#input-state). */
   readonly ackInputs?: InputAcks;
   /** The request seq answered; only on event replies, never on SSE frames. */
   readonly respondingTo?: number;
+  /** The patches to apply, in order. */
   readonly patches: readonly Patch[];
 };
 

@@ -71,7 +71,19 @@ export type { ClientValues };
 /** What a diff gives: the patches, and the tree to keep in place of the new one (see above). */
 export type Diffed = { readonly patches: Patch[]; readonly tree: LiveTree };
 
-/** `diff(prevTree, nextTree, clientValues?)`: the patches that turn the old render into the new. */
+/**
+ * The patches that turn one render into the next (docs/protocol.md#patches): what a live app
+ * sends after each event. `clientValues`, the values the page's controls hold, keeps a diff from
+ * overwriting what the user is typing (docs/live-apps.md#what-the-user-types-is-never-lost).
+ *
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * const list = (n: number) => Ui.h("ul", {}, Ui.keyed("a", Ui.h("li", {}, `${n} apples`)));
+ * console.log(Live.diff(list(1), list(2))); // [{ id: "r.#li:a", text: "2 apples" }]
+ * ```
+ */
 export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, clientValues?: ClientValues): Patch[] {
   return diffTrees(prev.kind === "tree" ? prev : assignIds(prev), next.kind === "tree" ? next : assignIds(next), clientValues).patches;
 }

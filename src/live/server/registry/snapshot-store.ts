@@ -4,14 +4,21 @@
  * store (for several replicas) implements. Running effects (timers, streams) never live here.
  */
 export type SessionSnapshot = {
+  /** The session's id (what its cookie or token names). */
   readonly id: string;
+  /** The session's model, as `update` last returned it. */
   readonly model: unknown;
+  /** The sequence number of the last frame sent to the page (docs/protocol.md#sequence-numbers). */
   readonly outSeq: number;
+  /** Per form control id, the highest input seq applied, so a resent input is not applied twice. */
   readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
   /** Per page id, the highest event seq processed (absent in snapshots written before it was kept). */
   readonly pageSeqs?: ReadonlyArray<readonly [string, number]>;
+  /** The user the session is bound to (`Live.bindSessionUser`), or undefined. */
   readonly user: string | undefined;
+  /** When the session was bound to its user, in epoch milliseconds (0 when unbound). */
   readonly boundAt: number;
+  /** When the snapshot was taken, in epoch milliseconds. */
   readonly updatedAt: number;
 };
 
@@ -32,25 +39,74 @@ export interface SessionStore {
 /** How long a killed id stays on the dead list; past that it is simply unknown, which is as dead. */
 const DEAD_ID_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** The session store of one process. */
+/**
+ * The session store of one process: a `SessionStore` in memory, for the `store` option of
+ * `Live.app` (an app's own record of its sessions, or a test's).
+ */
 export class MemorySessionStore implements SessionStore {
   private readonly snapshots = new Map<string, SessionSnapshot>();
   /** Killed ids and when they stop needing a record (insertion order is expiry order). */
   private readonly dead = new Map<string, number>();
 
-  /** The snapshot kept under `id`, or undefined. */
+  /**
+   * The snapshot kept under `id`, or undefined.
+   *
+   * @example
+   * ```ts
+   * import { MemorySessionStore } from "svc-live";
+   *
+   * const store = new MemorySessionStore();
+   * await store.save({ id: "s1", model: { count: 3 }, outSeq: 4, inputSeqs: [], user: undefined, boundAt: 0, updatedAt: Date.now() });
+   * const snapshot = await store.load("s1");
+   * console.log(snapshot?.model); // { count: 3 }
+   * ```
+   */
   async load(id: string): Promise<SessionSnapshot | undefined> {
     return this.snapshots.get(id);
   }
-  /** Keeps a session's snapshot, unless its id was killed. */
+  /**
+   * Keeps a session's snapshot, replacing the one before, unless its id was killed.
+   *
+   * @example
+   * ```ts
+   * import { MemorySessionStore } from "svc-live";
+   *
+   * const store = new MemorySessionStore();
+   * await store.save({ id: "s1", model: { count: 1 }, outSeq: 1, inputSeqs: [], user: "42", boundAt: Date.now(), updatedAt: Date.now() });
+   * console.log(store.size); // 1
+   * ```
+   */
   async save(snapshot: SessionSnapshot): Promise<void> {
     if (!this.dead.has(snapshot.id)) this.snapshots.set(snapshot.id, snapshot);
   }
-  /** Forgets the snapshot under `id`. */
+  /**
+   * Forgets the snapshot under `id` (the session ended; the id may be used again).
+   *
+   * @example
+   * ```ts
+   * import { MemorySessionStore } from "svc-live";
+   *
+   * const store = new MemorySessionStore();
+   * await store.delete("s1");
+   * console.log(await store.load("s1")); // undefined
+   * ```
+   */
   async delete(id: string): Promise<void> {
     this.snapshots.delete(id);
   }
-  /** Forgets the snapshot and keeps `id` on the dead list for a day. */
+  /**
+   * Forgets the snapshot and keeps `id` on the dead list for a day: a cookie that still names it
+   * gets a fresh session, never this one's model.
+   *
+   * @example
+   * ```ts
+   * import { MemorySessionStore } from "svc-live";
+   *
+   * const store = new MemorySessionStore();
+   * await store.kill("s1");
+   * console.log(await store.isDead("s1")); // true
+   * ```
+   */
   async kill(id: string): Promise<void> {
     this.snapshots.delete(id);
     this.dead.set(id, Date.now() + DEAD_ID_TTL_MS);
@@ -59,7 +115,17 @@ export class MemorySessionStore implements SessionStore {
       this.dead.delete(oldest);
     }
   }
-  /** Whether `id` was killed within the last day. */
+  /**
+   * Whether `id` was killed within the last day.
+   *
+   * @example
+   * ```ts
+   * import { MemorySessionStore } from "svc-live";
+   *
+   * const store = new MemorySessionStore();
+   * console.log(await store.isDead("never-killed")); // false
+   * ```
+   */
   async isDead(id: string): Promise<boolean> {
     return (this.dead.get(id) ?? 0) > Date.now();
   }
