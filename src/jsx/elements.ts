@@ -10,7 +10,7 @@ import type { Child } from "../ui/node.ts";
 import type { StyleProps } from "../ui/styles.ts";
 import type { JsxMessages } from "./register.ts";
 
-/** A JSX key: becomes the element's `svc-key`, first in key priority (src/live/ids.ts). */
+/** A JSX key: becomes the element's `svc-key`, first in key priority (docs/protocol.md#keys). */
 export type Key = string | number;
 
 type Value = AttrValue;
@@ -18,38 +18,64 @@ type Flag = boolean | null | undefined;
 
 /** Attributes every element accepts. */
 export type GlobalAttributes = {
+  /** The element's id, unique in the page (the renderer's own `svc-id` is another attribute). */
   readonly id?: Value;
+  /** Space-separated class names. */
   readonly class?: Value;
+  /** Advisory text, shown as a tooltip. */
   readonly title?: Value;
+  /** The language of the element's text ("en", "fr-CA"). */
   readonly lang?: Value;
+  /** The text direction. */
   readonly dir?: "ltr" | "rtl" | "auto" | null | undefined;
+  /** Not rendered; "until-found" lets find-in-page reveal it. */
   readonly hidden?: Flag | "until-found";
+  /** Its place in the tab order (0: in document order; -1: focusable only by script). */
   readonly tabindex?: number | string | null | undefined;
+  /** The ARIA role. */
   readonly role?: Value;
+  /** The slot of a shadow root it is assigned to. */
   readonly slot?: Value;
+  /** Its part names, for `::part()` styling of a shadow tree. */
   readonly part?: Value;
+  /** The customised built-in element it is. */
   readonly is?: Value;
+  /** A content-security-policy nonce. */
   readonly nonce?: Value;
+  /** A keyboard shortcut that focuses or activates it. */
   readonly accesskey?: Value;
+  /** Focused when the page loads. */
   readonly autofocus?: Flag;
+  /** How typed text is capitalised on virtual keyboards. */
   readonly autocapitalize?: Value;
+  /** Whether the user may edit its content ("true", "false", "plaintext-only"). */
   readonly contenteditable?: Value;
+  /** Whether it may be dragged. */
   readonly draggable?: "true" | "false" | boolean | null | undefined;
+  /** The label of a virtual keyboard's enter key ("send", "search"). */
   readonly enterkeyhint?: Value;
+  /** Neither focusable nor clickable, and hidden from assistive technology. */
   readonly inert?: Flag;
+  /** The virtual keyboard to show ("numeric", "email"). */
   readonly inputmode?: Value;
+  /** Makes it a popover ("auto", "manual"). */
   readonly popover?: Value;
+  /** Whether its text is spell-checked. */
   readonly spellcheck?: "true" | "false" | boolean | null | undefined;
+  /** Whether its text is translated by a page translator. */
   readonly translate?: "yes" | "no" | null | undefined;
+  /** The element's key (its `svc-key`): keeps its identity among siblings that move. */
   readonly key?: Key | null | undefined;
 };
 
 /** What every element takes: global attributes, handlers, style props and children. */
 export type ElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+  /** The element's children: nodes, text, numbers, and lists of them. */
   readonly children?: Child;
 };
 /** A void element (input, img, br…) takes no children. */
 export type VoidElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+  /** None: a void element has no children. */
   readonly children?: never;
 };
 

@@ -1,7 +1,8 @@
 /**
  * The JSX runtime: `"jsxImportSource": "svc-live"` (with `"jsx": "react-jsx"`) makes TSX build the
- * same view nodes `Ui.h` builds, through the same session log of calls (src/ui/element-log.ts), so a
- * TSX view renders and diffs as its `Ui.h` twin does.
+ * same view nodes `Ui.h` builds, through the same session log of calls
+ * (docs/live-apps.md#unchanged-parts-are-not-built-again), so a TSX view renders and diffs as its
+ * `Ui.h` twin does (docs/live-apps.md#jsx).
  *
  *   <li key={item.id} class="row" onClick={["Remove", item.id]} hover={{ background: "#eee" }}>…</li>
  *
@@ -46,18 +47,53 @@ export declare namespace JSX {
   interface IntrinsicElements extends IntrinsicElementProps {}
 }
 
-/** `<>…</>`: its children, spliced into the parent's. */
+/**
+ * `<>…</>`: its children, spliced into the parent's. The compiler calls it; a component returns a
+ * fragment to give several siblings.
+ *
+ * @example
+ * ```ts
+ * import { Fragment, jsx, jsxs } from "svc-live/jsx-runtime";
+ *
+ * // What the compiler makes of <dl><>…</></dl> for a term and its definition:
+ * const entry = jsx(Fragment, { children: [jsx("dt", { children: "svc" }), jsx("dd", { children: "server-driven views" })] });
+ * const list = jsxs("dl", { children: [entry] });
+ * ```
+ */
 export function Fragment(props: { readonly children?: Child }): Child {
   return props.children;
 }
 
-/** One child, or none (the compiler's call for an element with at most one child). */
+/**
+ * The compiler's call for an element with at most one child (`"jsx": "react-jsx"`): an intrinsic
+ * element is `Ui.h(tag, props, child)`, a component is called with its props. Apps write TSX;
+ * this is what it becomes.
+ *
+ * @example
+ * ```ts
+ * import { jsx } from "svc-live/jsx-runtime";
+ *
+ * // <button class="primary" onClick="Save">Save</button>
+ * const save = jsx("button", { class: "primary", onClick: "Save", children: "Save" });
+ * ```
+ */
 // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function jsx(type: string | Component<any>, props: Props, key?: Key): Child {
   return typeof type === "string" ? intrinsic(type, props, key, false) : component(type, props, key);
 }
 
-/** Several children, in the array the compiler made for this call. */
+/**
+ * The compiler's call for an element with several children, in the array it made for this call
+ * (which the element takes over).
+ *
+ * @example
+ * ```ts
+ * import { jsx, jsxs } from "svc-live/jsx-runtime";
+ *
+ * // <p>Hello, <strong>{name}</strong></p>
+ * const greet = (name: string) => jsxs("p", { children: ["Hello, ", jsx("strong", { children: name })] });
+ * ```
+ */
 // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function jsxs(type: string | Component<any>, props: Props, key?: Key): Child {
   return typeof type === "string" ? intrinsic(type, props, key, true) : component(type, props, key);
@@ -94,6 +130,15 @@ function component(type: Component<any>, props: Props, key: Key | undefined): Ch
 /**
  * The classic factory, which the compiler calls instead of `jsx` for an element whose `key` comes
  * after a spread (`<li {...props} key={id} />`); it imports it from the package's root.
+ *
+ * @example
+ * ```ts
+ * import { createElement } from "svc-live";
+ *
+ * // <li {...props} key={item.id}>{item.text}</li>
+ * const row = (item: { id: number; text: string }, props: Record<string, unknown>) =>
+ *   createElement("li", { ...props, key: item.id }, item.text);
+ * ```
  */
 // deno-lint-ignore no-explicit-any -- a component of any props: the compiler checked them at the call
 export function createElement(type: string | Component<any>, props: Record<string, unknown> | null, ...children: Child[]): Child {

@@ -19,7 +19,12 @@ import { noteHandlerMessage } from "./declared-messages.ts";
 import { type CssProps, declarations, passTemplates, STYLE_PROP_NAMES, type StyleProps } from "./styles.ts";
 
 /** A keydown handler with a key filter: `{ key: "Enter", msg: "Send" }`. */
-export type KeyHandler = Message | { readonly key: string; readonly msg: Message };
+export type KeyHandler = Message | {
+  /** The `KeyboardEvent.key` the handler fires for ("Enter", "Escape"). */
+  readonly key: string;
+  /** The message it dispatches. */
+  readonly msg: Message;
+};
 
 /**
  * The handler props of an element: each names the message to dispatch. Under a message map `M`
@@ -28,10 +33,15 @@ export type KeyHandler = Message | { readonly key: string; readonly msg: Message
  * `onSubmit` one whose last argument takes the form's fields.
  */
 export type HandlerProps<M = UntypedMessages> = {
+  /** A click dispatches this message: `"Inc"`, or `["Remove", id]` with its arguments. */
   readonly onClick?: ClickMessage<M> | null | false;
+  /** Each edit of the control dispatches this message, with the control's value as its last argument. */
   readonly onInput?: ValueMessage<M> | null | false;
+  /** A committed change (a checkbox ticked, a select chosen, a field left) dispatches this message, with the control's value last. */
   readonly onChange?: ValueMessage<M> | null | false;
+  /** A form's submit dispatches this message, with the form's fields last; the page does not navigate. */
   readonly onSubmit?: SubmitMessage<M> | null | false;
+  /** A key press dispatches this message; `{ key: "Enter", msg: "Send" }` only for that key. */
   readonly onKeydown?: KeyMessage<M> | null | false;
 };
 

@@ -173,12 +173,28 @@ function rowElement(built: unknown): UiElement {
 
 /** The props of `<Each>`: the items, their key (`by`: `key` is JSX's own prop) and the row function. */
 export type EachProps<T> = {
+  /** The items, one row each, in order. */
   readonly items: readonly T[];
+  /** An item's key: unique in the list and stable across renders (an id, not a position). */
   readonly by: (item: T) => ItemKey;
+  /** The row of one item: called only for an item that is new or changed. */
   readonly row: (item: T) => UiElement;
 };
 
-/** `<Each items={todos} by={(t) => t.id} row={TodoRow} />`: `Ui.each` written in JSX. */
+/**
+ * `<Each items={todos} by={(t) => t.id} row={TodoRow} />`: `Ui.each` written in JSX
+ * (docs/live-apps.md#lists). A row is built again only when its item changed.
+ *
+ * @example
+ * ```ts
+ * import { Each, Ui } from "svc-live";
+ *
+ * type Todo = { id: number; text: string };
+ * const TodoRow = (t: Todo) => Ui.h("li", {}, t.text);
+ * // In TSX: <ul><Each items={todos} by={(t) => t.id} row={TodoRow} /></ul>
+ * const list = (todos: Todo[]) => Ui.h("ul", {}, Each({ items: todos, by: (t) => t.id, row: TodoRow }));
+ * ```
+ */
 export function Each<T>(props: EachProps<T>): UiElement[] {
   return each(props.items, props.by, props.row);
 }

@@ -35,13 +35,37 @@ export { RAW_TEXT_TAGS, TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
 /** The tag grammar (src/live/ids.ts): a letter, then letters, digits or hyphens, not ending in one. */
 const TAG = /^[a-z](?:[a-z0-9-]*[a-z0-9])?$/;
 
-/** A text node. U+0000 cannot survive HTML parsing, so it becomes U+FFFD here, once for all paths. */
+/**
+ * A text node, escaped when rendered. A string child of `Ui.h` is one already; `Ui.text` is for a
+ * place that takes a node, such as a list of children built apart. U+0000 cannot survive HTML
+ * parsing, so it becomes U+FFFD here, once for all paths.
+ *
+ * @example
+ * ```ts
+ * import { Ui, type UiNode } from "svc-live";
+ *
+ * const parts: UiNode[] = [Ui.text("Total: "), Ui.h("strong", {}, "3 items")];
+ * const line = Ui.h("p", {}, ...parts);
+ * ```
+ */
 export function text(value: string | number): UiText {
   const s = String(value);
   return { kind: "text", text: s.includes("\0") ? s.replaceAll("\0", "\uFFFD") : s };
 }
 
-/** Markup written as it is: the one way to emit unescaped HTML (the app vouches for it). */
+/**
+ * Markup written as it is: the one way to emit unescaped HTML (the app vouches for it, so never
+ * pass it text a user wrote without sanitising it). The diff compares it as a string.
+ *
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * // An SVG icon kept as a constant string.
+ * const CHECK = `<svg viewBox="0 0 16 16" width="16" height="16"><path d="M2 8l4 4 8-8" stroke="currentColor" fill="none"/></svg>`;
+ * const done = Ui.h("span", { class: "done" }, Ui.raw(CHECK), " done");
+ * ```
+ */
 export function raw(html: string): UiRaw {
   return { kind: "raw", html: String(html) };
 }
@@ -64,8 +88,9 @@ function tagInfo(tag: string): TagInfo {
 
 /**
  * `Ui.h(tag, attrs, ...children)`: an element. Throws on a tag outside the grammar. Within a live
- * session's render, a call that would build what its previous call built gets that element back
- * (src/ui/element-log.ts).
+ * session's render, a call that would build what its previous call built gets that element back,
+ * so an unchanged part of the page is neither built nor compared again
+ * (docs/live-apps.md#unchanged-parts-are-not-built-again).
  *
  * In the view of an app that declares its messages (docs/live-apps.md#typed-messages), `M` is that
  * app's message map, taken from where the element goes, and the handler props are checked against
@@ -94,7 +119,7 @@ export function h<M = UntypedMessages>(tag: string, attrs?: Attrs<NoInfer<M>> | 
 
 /**
  * `h` with its children as an array the element takes over (it may write into it), under the same
- * session log as `h`: for the JSX runtime (src/jsx/), whose compiler makes the array.
+ * session log as `h`: for the JSX runtime, whose compiler makes the array.
  */
 export function hWithChildren(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
   const log = activeElementLog();
@@ -193,6 +218,14 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
  * @param node the element to key
  * @returns a keyed copy of the element (the element itself is not changed)
  * @throws {TypeError} when `node` is not an element
+ * @example
+ * ```ts
+ * import { Ui } from "svc-live";
+ *
+ * type Todo = { id: number; text: string };
+ * // Keyed by id: removing the first todo moves the others' rows instead of rewriting each one.
+ * const list = (todos: Todo[]) => Ui.h("ul", {}, todos.map((t) => Ui.keyed(t.id, Ui.h("li", {}, t.text))));
+ * ```
  */
 export function keyed<M = UntypedMessages>(key: string | number, node: UiElement<M>): UiElement<M> {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");

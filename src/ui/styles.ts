@@ -32,17 +32,26 @@ export type PseudoProp = keyof typeof PSEUDO_PROPS;
 export type Animation = {
   /** Keyframe selectors ("from", "50%", "to") to declarations. */
   readonly keyframes: Readonly<Record<string, CssProps>>;
+  /** How long one run takes, as CSS writes it ("300ms", "2s"). */
   readonly duration: string;
+  /** The timing function ("ease-out", "linear"); CSS's default "ease" when absent. */
   readonly timing?: string;
+  /** How long before the first run starts ("100ms"). */
   readonly delay?: string;
+  /** How many runs, or "infinite" (default 1). */
   readonly iterations?: number | "infinite";
+  /** "normal", "reverse", "alternate" or "alternate-reverse". */
   readonly direction?: string;
+  /** Whether the keyframes' styles hold before and after: "none", "forwards", "backwards", "both". */
   readonly fill?: string;
 };
 
 /** The style props an element accepts besides plain attributes. */
 export type StyleProps =
-  & { readonly style?: string | CssProps }
+  & {
+    /** Inline declarations: a CSS string, or an object (`{ color: "teal", marginTop: 4 }`). */
+    readonly style?: string | CssProps;
+  }
   & {
     readonly [P in PseudoProp]?: CssProps;
   }

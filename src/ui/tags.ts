@@ -1,6 +1,6 @@
 /**
- * The tag sets the builders (src/ui/node.ts), the session memo (src/ui/element-log.ts) and the
- * live layer read: a module of its own, which imports nothing, so any of them can.
+ * The tag sets the view builders, the session memo of element calls and the live layer read: a
+ * module of its own, which imports nothing, so any of them can.
  */
 
 /** Tags whose content is text only: the HTML parser reads it raw or as RCDATA. */

@@ -11,7 +11,9 @@ export type { Message } from "./messages.ts";
 
 /** A normalised message: what the server dispatches when the handler fires. */
 export type MessageRecord = {
+  /** The message's name. */
   readonly msg: string;
+  /** Its arguments, JSON values, in order. */
   readonly args: readonly JsonValue[];
   /** keydown only: the `KeyboardEvent.key` the handler fires for (e.g. "Enter"). */
   readonly key?: string;
@@ -56,9 +58,9 @@ export type UiElement<M = UntypedMessages> = IsUntyped<M> extends true ? UiEleme
 export interface UiElementFields {
   /** Always "el". */
   readonly kind: "el";
-  /** Lowercase tag: a letter, then letters, digits and hyphens (see src/live/ids.ts). */
+  /** Lowercase tag: a letter, then letters, digits and hyphens (docs/protocol.md#id-grammar). */
   readonly tag: string;
-  /** Rendered attributes, final strings; never the empty string (see attrs.ts). */
+  /** Rendered attributes, final strings; never the empty string (an empty or false attribute is left out). */
   readonly attrs: Readonly<Record<string, string>>;
   /** The element's handlers by event kind, or undefined when it has none. */
   readonly handlers: Handlers | undefined;
@@ -72,14 +74,14 @@ export interface UiElementFields {
   readonly key: string | undefined;
   /**
    * Within a live session's render, what the `Ui.h` or `Ui.keyed` call that built this element is
-   * compared with by the next render's calls (src/ui/element-log.ts); undefined outside one. Not
-   * part of the view's meaning.
+   * compared with by the next render's calls (docs/live-apps.md#unchanged-parts-are-not-built-again);
+   * undefined outside one. Not part of the view's meaning.
    */
   call: readonly unknown[] | undefined;
   /**
-   * Written by the id walk (src/live/ids.ts) the first time it places this element in a live
-   * tree: the element then is that tree's node as well, rather than a second object per element
-   * beside it (src/live/tree.ts, LiveElement). Undefined until then. Not part of the view's meaning.
+   * Written by the id walk the first time it places this element in a live tree: the element then
+   * is that tree's node as well (a `LiveElement`), rather than a second object per element beside
+   * it. Undefined until then. Not part of the view's meaning.
    */
   seg: string | undefined;
   /** The children as the id walk placed them (style nodes included). Not part of the view's meaning. */
