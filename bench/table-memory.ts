@@ -14,7 +14,7 @@
  * each size (twice as many as are measured) are made first, gone quiet and ended, so that the code
  * the engine compiles for them is not counted. Prints one line: TABLE_MEMORY [{ rows, sessions,
  * keptBytes, ownKeptBytes, eachKeptBytes, idleBytes, htmlBytes, modelBytes, estimatedBytes, eachEstimatedBytes,
- * floorBytes, flatBytes }, …]: keptBytes for keyed `Ui.h` rows, ownKeptBytes for the same with each
+ * floorBytes, flatBytes, streams }, …]: keptBytes for keyed `Ui.h` rows, ownKeptBytes for the same with each
  * session showing rows of its own (no text alike between sessions), eachKeptBytes for rows listed with
  * `Ui.each`; idleBytes: the same sessions of keyed `Ui.h` rows after their trees are dropped (as a
  * quiet session's is), less their models; modelBytes: the heap of one model as the session holds
@@ -25,13 +25,17 @@
  * flatBytes: the page kept as one flat list per session, each element written as its tag, its
  * attribute count, its names and values (a handler's message as its JSON), its child count and then
  * its children, texts as strings: what a kept form that is not an object per element costs, ids
- * and indexes aside.
+ * and indexes aside; streams: the same steady-state growth (a second batch after a warm-up batch)
+ * with every session's tab holding its event stream open (`?page=`, read as it comes), for keyed
+ * `Ui.h` rows and for rows listed with `Ui.each`, each with the table every session shows and with
+ * rows of each session's own, each against the bytes of its own HTML.
  */
 import { render } from "../src/live/render.ts";
 import { releaseWarmParts } from "../src/ui/lazy-part.ts";
 import { cookiesOf } from "./live-app.ts";
 import { type H, initialTable, keyedPageWith, tableApp, tableEachView, type TableModel, tableView, updateTable } from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
+import { drainStream } from "./table-tabs.ts";
 
 const g = globalThis as {
   gc?: () => void;
@@ -57,20 +61,34 @@ async function heapUsed(): Promise<number> {
 const origin = "http://bench.test";
 const utf8 = new TextEncoder();
 
-/** A session of `owner`'s rows (bench/table-page.ts initialTable; 0: the table every session shows) that loads its page and sends ten events. */
-async function activeSession(app: ReturnType<typeof tableApp>, rows: number, owner = 0): Promise<void> {
+/** How a session of `activeSession` lives: whose rows it shows, and whether its tab's event stream stays open. */
+type SessionKind = {
+  /** bench/table-page.ts initialTable's owner; 0: the table every session shows. */
+  readonly owner: number;
+  /** The page id of its tab, whose event stream (`?page=`) opens after the page load and stays open; none without. */
+  readonly page?: string;
+};
+
+/**
+ * A session that loads its page, opens its tab's event stream when `kind.page` is given, and sends
+ * ten events from that tab; returns the stream's closer (a no-op without one).
+ */
+async function activeSession(app: ReturnType<typeof tableApp>, rows: number, kind: SessionKind): Promise<() => void> {
+  const owner = kind.owner;
   const first = initialTable(rows, owner).rows[0]!.id;
   const ids = idsOf(tableView(initialTable(rows, owner)), (el) => el.tag === "input" && el.attrs["name"]?.startsWith("qty-") === true);
   const resp = await app.fetch(new Request(owner === 0 ? `${origin}/` : `${origin}/?owner=${owner}`));
   const html = await resp.text();
   const cookie = cookiesOf(resp);
   const csrf = /<meta name="svc-csrf" content="([^"]*)">/.exec(html)![1]!;
+  const page = kind.page ?? "p";
+  const stream = kind.page === undefined ? undefined : await drainStream(app.fetch, { cookie, csrf, page });
   for (let seq = 1; seq <= 10; seq++) {
     const row = (seq * 7) % rows;
     const id = ids[row]!;
     const value = String(1000 + seq);
     const body = JSON.stringify({
-      page: "p",
+      page,
       seq,
       msg: "SetQty",
       args: [first + row, value],
@@ -87,6 +105,7 @@ async function activeSession(app: ReturnType<typeof tableApp>, rows: number, own
     if (event.status !== 200) throw new Error(`event answered ${event.status}: ${await event.text()}`);
     await event.text();
   }
+  return stream === undefined ? () => {} : () => stream.close();
 }
 
 /** A node of the floor's tree: what the view passed to its h, kept as it is. */
@@ -153,6 +172,11 @@ export type TableMemory = {
   eachEstimatedBytes: number;
   floorBytes: number;
   flatBytes: number;
+  /**
+   * With each session's stream open, warm-up sessions' too: keyed `Ui.h` rows and rows listed with
+   * `Ui.each`, each of the table every session shows and of rows of each session's own.
+   */
+  streams: { keyed: StreamKept; keyedOwn: StreamKept; each: StreamKept; eachOwn: StreamKept };
 };
 
 /** The bytes of the HTML of every session's current tree, and the tree budget's estimate of them, summed. */
@@ -170,19 +194,28 @@ function htmlOf(app: ReturnType<typeof tableApp>): { htmlBytes: number; estimate
   return { htmlBytes, estimated };
 }
 
-/** What the sessions of one app cost: kept (active), idle, and the tree budget's estimate. */
-type Measured = { kept: number; idle: number; estimated: number; htmlBytes: number };
+/** What the sessions of one app cost: kept (active), idle (none with streams open), and the tree budget's estimate. */
+type Measured = { kept: number; idle: number | undefined; estimated: number; htmlBytes: number };
+
+/** How `perSession` runs its measured sessions. */
+type PerSessionOptions = {
+  /** Each measured session shows rows of its own (owners 1, 2, …; warm-up sessions the shared table). */
+  readonly own?: boolean;
+  /** Each session, warm-up ones too, keeps its tab's event stream open while it is measured. */
+  readonly streams?: boolean;
+};
 
 /**
  * The heap per session of `sessions` active sessions of an app of `view` at `rows` rows, the tree
- * budget's estimate of each and the bytes of its HTML; then the heap per session once every
- * session has gone quiet and the app's sweep has dropped its tree (and the frames and renames it
- * kept for its streams), as a quiet session's are.
+ * budget's estimate of each and the bytes of its HTML: the steady-state growth over this batch,
+ * after a warm-up batch made and ended first. Then, without streams, the heap per session once
+ * every session has gone quiet and the app's sweep has dropped its tree (and the frames and renames
+ * it kept for its streams), as a quiet session's are.
  */
-async function perSession(view: typeof tableView, rows: number, sessions: number, own = false): Promise<Measured> {
-  // With `own`, each measured session shows rows of its own (owners 1, 2, …; warm-up sessions the shared table).
+async function perSession(view: typeof tableView, rows: number, sessions: number, options: PerSessionOptions = {}): Promise<Measured> {
   let owner = 0;
   let now = Date.now();
+  const page = (i: number) => (options.streams ? `tab-${i}` : undefined);
   // Every tree kept: what an active session costs, not what a bound leaves of it.
   const app = tableApp(rows, { maxTreeBytes: Number.MAX_SAFE_INTEGER, now: () => now, treeIdleMs: 1_000 }, view);
   // Warm-up sessions, ended: the code the engine compiles for the first sessions is not theirs.
@@ -190,23 +223,32 @@ async function perSession(view: typeof tableView, rows: number, sessions: number
   // (and recompiling) during the measurement, and its code, shared by every session, counted as
   // 3-4 KB of each idle session at 20 rows (a heap snapshot's diff showed it).
   // They go through all that the measured ones go through: their HTML is rendered and they go quiet.
-  for (let i = 0; i < Math.max(2 * sessions, 40); i++) await activeSession(app, rows);
+  const warmStreams: (() => void)[] = [];
+  for (let i = 0; i < Math.max(2 * sessions, 40); i++) warmStreams.push(await activeSession(app, rows, { owner: 0, page: page(i) }));
   htmlOf(app);
+  for (const close of warmStreams) close();
   now += 2_000;
   app.sessions.sweep();
   for (const s of [...app.sessions.all()]) app.sessions.end(s as never);
   const before = await heapUsed();
-  for (let i = 0; i < sessions; i++) await activeSession(app, rows, own ? ++owner : 0);
+  const streams: (() => void)[] = [];
+  for (let i = 0; i < sessions; i++) {
+    streams.push(await activeSession(app, rows, { owner: options.own ? ++owner : 0, page: page(i) }));
+  }
   const after = await heapUsed();
   const { htmlBytes, estimated } = htmlOf(app);
-  now += 2_000;
-  app.sessions.sweep();
-  for (const s of app.sessions.all()) if (s.hasTree) throw new Error("a quiet session kept its tree");
-  const idle = await heapUsed();
+  let idle: number | undefined;
+  if (!options.streams) {
+    now += 2_000;
+    app.sessions.sweep();
+    for (const s of app.sessions.all()) if (s.hasTree) throw new Error("a quiet session kept its tree");
+    idle = (await heapUsed() - before) / sessions;
+  }
+  for (const close of streams) close();
   app.close();
   return {
     kept: (after - before) / sessions,
-    idle: (idle - before) / sessions,
+    idle,
     estimated: estimated / sessions,
     htmlBytes: htmlBytes / sessions,
   };
@@ -228,27 +270,40 @@ async function modelBytes(rows: number, count: number): Promise<number> {
   return (after - before) / count;
 }
 
+/** The heap a session keeps besides its model, with its stream open, and the bytes of its HTML. */
+export type StreamKept = { keptBytes: number; htmlBytes: number };
+
 const results: TableMemory[] = [];
 // At 20 rows, 600 sessions: with 200, the idle figure (a few KB, less a model measured apart) moved
 // by a KB from run to run.
 for (const [rows, sessions] of [[20, 600], [200, 40], [2000, 6]] as const) {
   const model = await modelBytes(rows, sessions);
   const keyed = await perSession(tableView, rows, sessions);
-  const own = await perSession(tableView, rows, sessions, true);
+  const own = await perSession(tableView, rows, sessions, { own: true });
   const each = await perSession(tableEachView, rows, sessions);
+  const streamed = async (v: typeof tableView, own: boolean): Promise<StreamKept> => {
+    const m = await perSession(v, rows, sessions, { own, streams: true });
+    return { keptBytes: m.kept - model, htmlBytes: m.htmlBytes };
+  };
   results.push({
     rows,
     sessions,
     keptBytes: keyed.kept - model,
     ownKeptBytes: own.kept - model,
     eachKeptBytes: each.kept - model,
-    idleBytes: keyed.idle - model,
+    idleBytes: keyed.idle! - model,
     htmlBytes: keyed.htmlBytes,
     modelBytes: model,
     estimatedBytes: keyed.estimated,
     eachEstimatedBytes: each.estimated,
     floorBytes: await floorBytes(rows, sessions),
     flatBytes: await flatBytes(rows, sessions),
+    streams: {
+      keyed: await streamed(tableView, false),
+      keyedOwn: await streamed(tableView, true),
+      each: await streamed(tableEachView, false),
+      eachOwn: await streamed(tableEachView, true),
+    },
   });
 }
 console.log(`TABLE_MEMORY ${JSON.stringify(results)}`);

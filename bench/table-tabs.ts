@@ -136,7 +136,7 @@ export async function openStream(fetch: Fetch, tab: Tab): Promise<{ seqs: number
  * without decoding them: what a server's socket would take off its hands, and nothing of the
  * browser's own work counted in the server's CPU.
  */
-export async function drainStream(fetch: Fetch, tab: Tab): Promise<{ close(): void }> {
+export async function drainStream(fetch: Fetch, tab: Pick<Tab, "cookie" | "csrf" | "page">): Promise<{ close(): void }> {
   const url = `${origin}/_svc/subscribe?after=0&page=${encodeURIComponent(tab.page)}`;
   const resp = await fetch(new Request(url, { headers: { Cookie: tab.cookie, "X-Svc-Csrf": tab.csrf } }));
   if (resp.status !== 200 || resp.body === null) throw new Error(`subscribe answered ${resp.status}`);
