@@ -10,7 +10,9 @@
  *   3. the kept tree renders as the fresh render: it means exactly the new page;
  *   4. every handler of the fresh render is found at its id in the kept tree, with its message.
  * The pages are random models of the row page (tests/support/row-page.ts) under random edits,
- * with values the browser reports and renders whose event failed (rendered, never kept) between.
+ * with values the browser reports and renders whose event failed (rendered, never kept) between;
+ * the page is written with `Ui.h`, and again with `Ui.html` templates (holes in attributes, texts
+ * and children, options of a select), its rows listed with `Ui.each` and parts built by `Ui.lazy`.
  * FC_SEED replays a run.
  */
 import { test } from "node:test";
@@ -27,7 +29,20 @@ import { EVENT_KINDS, ID_ATTR, type Patch } from "../../src/protocol/mod.ts";
 import { applyPatches } from "../support/apply.ts";
 import { canon, parse } from "../support/dom.ts";
 import { partsIn } from "../support/folds.ts";
-import { applyEdits, type Edit, editArb, type Model, modelOf, NOTES, type Start, startArb, VALUES, view } from "../support/row-page.ts";
+import {
+  applyEdits,
+  type Edit,
+  editArb,
+  type Model,
+  modelOf,
+  NOTES,
+  type Start,
+  startArb,
+  templateView,
+  VALUES,
+  view as hView,
+} from "../support/row-page.ts";
+import type { UiElement } from "../../src/ui/node.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31);
 console.log(`compact-form property: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
@@ -215,11 +230,17 @@ const covered = { events: 0, patched: 0, reported: 0, shown: 0, failed: 0, handl
  */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/**
- * A session's events from the model of `start` under `steps`, each checked against fresh renders.
- * `keptAsBuilt`: the session's (src/live/fold/fold-tree.ts); 0 folds every subtree at each keep.
- */
-async function checkSession(start: Start, steps: readonly Step[], keptAsBuilt = KEPT_AS_BUILT_PER_KEEP): Promise<void> {
+/** How a session of `checkSession` runs. */
+type SessionOptions = {
+  /** The session's (src/live/fold/fold-tree.ts); 0 folds every subtree at each keep. */
+  readonly keptAsBuilt?: number;
+  /** The page's view: the row page written with `Ui.h` by default, or with templates, `Ui.each` and `Ui.lazy`. */
+  readonly view?: (m: Model) => UiElement;
+};
+
+/** A session's events from the model of `start` under `steps`, each checked against fresh renders. */
+async function checkSession(start: Start, steps: readonly Step[], options: SessionOptions = {}): Promise<void> {
+  const { keptAsBuilt = KEPT_AS_BUILT_PER_KEEP, view = hView } = options;
   let model = modelOf(start);
   const session = new SessionRender(view, keptAsBuilt);
   session.keep(session.render(model));
@@ -275,7 +296,7 @@ test("a session's kept page patches and renders, event after event, as fresh ren
       startArb(),
       fc.array(stepArb, { minLength: 1, maxLength: 12 }),
       fc.constantFrom(0, KEPT_AS_BUILT_PER_KEEP),
-      checkSession,
+      (start, steps, keptAsBuilt) => checkSession(start, steps, { keptAsBuilt }),
     ),
     { seed, numRuns: 50, includeErrorInReport: true },
   );
@@ -316,4 +337,23 @@ test("a page of 300 rows and more: the same, on a page of thousands of elements"
       includeErrorInReport: true,
     },
   );
+});
+
+test("a page written with Ui.html templates, Ui.each and Ui.lazy: the same, against fresh renders of the same view", LONG, async () => {
+  const before = { ...covered };
+  await fc.assert(
+    fc.asyncProperty(
+      startArb(),
+      fc.array(stepArb, { minLength: 1, maxLength: 12 }),
+      fc.constantFrom(0, KEPT_AS_BUILT_PER_KEEP),
+      (start, steps, keptAsBuilt) => checkSession(start, steps, { keptAsBuilt, view: templateView }),
+    ),
+    { seed, numRuns: 25, includeErrorInReport: true },
+  );
+  const events = covered.events - before.events;
+  console.log(`compact-form property, templates: ${events} events, ${covered.patched - before.patched} patched`);
+  assert.ok(events >= 75, `${events} events`);
+  assert.ok(covered.patched - before.patched >= events / 2, `${covered.patched - before.patched} of ${events} events patched`);
+  assert.ok(covered.reported - before.reported >= 20, `${covered.reported - before.reported} events with a report`);
+  assert.ok(covered.handlers - before.handlers >= 3_000, `${covered.handlers - before.handlers} handlers found in kept trees`);
 });

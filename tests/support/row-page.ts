@@ -296,3 +296,84 @@ export function applyEdit(m: Model, edit: Edit): Model {
 export function applyEdits(m: Model, edits: readonly Edit[]): Model {
   return edits.reduce(applyEdit, m);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same page written with `Ui.html` templates, `Ui.each` and `Ui.lazy`
+
+/** A row as `Ui.each` calls it: a template with holes in attributes, texts and children, of its row alone. */
+function templateRow(r: Row): UiElement {
+  if (r.slim) return Ui.html`<tr><td colspan="4">${r.text} ${r.n}</td></tr>`;
+  const cells = Array.from(
+    { length: r.cells },
+    (_, k) => Ui.html`<td class=${k === r.n % r.cells ? "mark" : undefined}>${k}/${r.cells}</td>`,
+  );
+  return Ui.html`
+    <tr class="${r.cls}${r.on ? " on" : ""}" style=${r.style}>
+      <td>#${r.id} ${[r.text, null]}</td>
+      <td><input name=${`v${r.id % 7}`} value=${r.value} onInput=${["Edit", r.id]}></td>
+      <td><input type="checkbox" checked=${r.on} onChange=${["Check", r.id]}></td>
+      <td>${r.n % 3 === 0 ? Ui.raw(`<b>${r.n}</b>`) : r.n}${r.on && " ✓"}</td>
+      <td>${Ui.h("button", { onClick: ["Remove", r.id], hover: r.n % 5 === 0 ? HOT : undefined }, "×")}</td>
+      ${cells}
+    </tr>`;
+}
+
+const rowKey = (r: Row) => r.key;
+
+/** A name of the list, as `Ui.lazy` calls it: a function of its arguments alone, defined once. */
+function nameItem(text: string, n: number): UiElement {
+  return Ui.h("li", {}, text, n);
+}
+
+/** The header: a `Ui.lazy` part of the title, the row count and the banner. */
+function header(title: string, count: number, banner: string | null): UiElement {
+  return Ui.html`
+    <header>
+      <h1>${title} (${count})</h1>
+      ${LOGO}
+      <nav>${HOME} | ${HOME}</nav>
+      ${banner !== null && Ui.html`<div class="banner">${Ui.raw(banner)}</div>`}
+    </header>`;
+}
+
+/**
+ * The page of `m` written with templates: the same model, controls and lists as `view`, its table's
+ * rows listed with `Ui.each` (keys may repeat), its header and names built by `Ui.lazy`, its form a
+ * template whose holes hold values, handler messages, options and nested elements.
+ */
+export function templateView(m: Model): UiElement {
+  const rows = m.rows;
+  const options = rows.slice(0, 3).map((r) => Ui.html`<option value=${`r${r.id}`}>${r.text === "" ? "?" : r.text}</option>`);
+  return Ui.html`
+    <main class=${m.theme}>
+      ${Ui.lazy(header, m.title, rows.length, m.banner)}
+      <form onSubmit=${["Search", m.mode]}>
+        <input name="q" value=${m.query} onInput=${["SetQuery"]} onKeydown=${{ key: "Enter", msg: "Search" }}>
+        <input type="checkbox" name="all" checked=${m.all} onChange=${["SetAll"]}>
+        <select name="choice" value=${m.choice} onChange=${["Choose"]}>
+          ${NONE}<option value="a">A</option><option value="b">B</option>${options}
+        </select>
+        <textarea name="note" value=${m.note} onInput=${["SetNote"]}></textarea>
+        <fieldset>${
+    rows.slice(0, 6).map((r) => Ui.h("input", { name: `q${r.id % 3}`, value: r.value, onInput: ["Edit", r.id] }))
+  }</fieldset>
+        ${SUBMIT}
+      </form>
+      ${SEP}
+      ${
+    panel(
+      m.depth,
+      Ui.html`
+          <table class="grid" style=${m.wide ? "width: 100%" : ""}>
+            ${THEAD}
+            <tbody>${Ui.each(rows, rowKey, templateRow)}</tbody>
+            ${rows.length === 0 ? Ui.h("tfoot", {}, EMPTY) : null}
+          </table>`,
+    )
+  }
+      ${SEP}
+      <ul class="names">${rows.map((r) => (r.on ? Ui.lazy(nameItem, r.text, r.n) : null))}</ul>
+      <ol>${rows.filter((r) => r.id % 2 === 0).map((r) => Ui.keyed(r.id, Ui.h("li", {}, Ui.h("span", {}, r.text), " ", r.n)))}</ol>
+      ${FOOTER}
+    </main>`;
+}
