@@ -48,72 +48,88 @@ const FOLD_AFTER_KEPT_UNCHANGED = 2;
  */
 export const KEPT_AS_BUILT_PER_KEEP = 8;
 
-/** How many renders have handed back each subtree kept as built, since the render that built it. */
-const keptUnchanged = new WeakMap<object, number>();
+/**
+ * How many renders have handed back each subtree kept as built, since the render that built it: a
+ * session's own (its `SessionRender`), as the subtrees are.
+ */
+export type KeptUnchanged = WeakMap<object, number>;
 
-/** How many more subtrees the keep under way may leave as built. */
-let mayKeepAsBuilt = 0;
+/** How a keep folds its tree. */
+export type FoldOptions = {
+  /** How many subtrees it meets for the first time it may leave as built (0: it folds all it can). */
+  readonly keptAsBuilt?: number;
+  /** The session's counts of renders that handed back its subtrees kept as built (a new map: none yet). */
+  readonly keptUnchanged?: KeptUnchanged;
+};
 
 /**
- * Folds `tree` in place, leaving at most `keptAsBuilt` subtrees it meets for the first time as
- * built (0: it folds all it can); the calls of the folded tree in the order a view makes them, for
- * the memo.
+ * Folds `tree` in place, leaving at most `options.keptAsBuilt` subtrees it meets for the first time
+ * as built; the calls of the folded tree in the order a view makes them, for the memo.
  */
-export function foldKeptTree(tree: LiveTree, keptAsBuilt = KEPT_AS_BUILT_PER_KEEP): UiElement[] {
-  const calls: UiElement[] = [];
-  mayKeepAsBuilt = keptAsBuilt;
-  foldBelow(tree.root, calls, true);
-  return calls;
+export function foldKeptTree(tree: LiveTree, options: FoldOptions = {}): UiElement[] {
+  const pass = new FoldPass(options.keptAsBuilt ?? KEPT_AS_BUILT_PER_KEEP, options.keptUnchanged ?? new WeakMap());
+  pass.below(tree.root, FOLDING);
+  return pass.calls;
 }
 
-/**
- * Folds what can be folded among `el`'s descendants (nothing below a subtree kept as built, when
- * not `folding`), and lists `el`'s subtree's calls.
- */
-function foldBelow(el: LiveElement, calls: UiElement[], folding: boolean): void {
-  const kids = el.kids as LiveNode[];
-  // An app's frozen view constant keeps its children as they are: they are walked, not replaced.
-  const fixed = Object.isFrozen(kids) || Object.isFrozen((el as UiElement).children);
-  let view = 0; // where the next kid may sit among el's view children, when they are another list
-  for (let i = 0; i < kids.length; i++) {
-    const kid = kids[i] as LiveNode;
-    if (kid.kind !== "el") continue;
-    if (kid instanceof FoldPart) {
-      calls.push(kid);
-      continue;
+/** Whether a walk below an element folds what it can, or leaves it as built (below a subtree kept as built). */
+type Below = typeof FOLDING | typeof AS_BUILT;
+const FOLDING = "folding";
+const AS_BUILT = "as built";
+
+/** One keep's fold of its tree: the calls listed so far, and how many more subtrees it may leave as built. */
+class FoldPass {
+  readonly calls: UiElement[] = [];
+
+  constructor(private mayKeepAsBuilt: number, private readonly keptUnchanged: KeptUnchanged) {}
+
+  /** Folds what can be folded among `el`'s descendants (nothing when `below` is AS_BUILT), and lists `el`'s subtree's calls. */
+  below(el: LiveElement, below: Below): void {
+    const calls = this.calls;
+    const kids = el.kids as LiveNode[];
+    // An app's frozen view constant keeps its children as they are: they are walked, not replaced.
+    const fixed = Object.isFrozen(kids) || Object.isFrozen((el as UiElement).children);
+    let view = 0; // where the next kid may sit among el's view children, when they are another list
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i] as LiveNode;
+      if (kid.kind !== "el") continue;
+      if (kid instanceof FoldPart) {
+        calls.push(kid);
+        continue;
+      }
+      if (kid instanceof Part) continue; // a Ui.lazy or Ui.each part keeps its call already
+      if (below === AS_BUILT || fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY) {
+        this.below(kid, below);
+        continue;
+      }
+      if (this.staysAsBuilt(kid)) {
+        this.below(kid, AS_BUILT);
+        continue;
+      }
+      const fold = foldOf(kid);
+      if (fold === undefined) {
+        this.below(kid, FOLDING);
+        continue;
+      }
+      kids[i] = fold as unknown as LiveNode;
+      view = replaceViewChild(el, kid, fold, view);
+      calls.push(fold);
     }
-    if (kid instanceof Part) continue; // a Ui.lazy or Ui.each part keeps its call already
-    if (!folding || fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY) {
-      foldBelow(kid, calls, folding);
-      continue;
-    }
-    if (staysAsBuilt(kid)) {
-      foldBelow(kid, calls, false);
-      continue;
-    }
-    const fold = foldOf(kid);
-    if (fold === undefined) {
-      foldBelow(kid, calls, true);
-      continue;
-    }
-    kids[i] = fold as unknown as LiveNode;
-    view = replaceViewChild(el, kid, fold, view);
-    calls.push(fold);
+    const call = (el as UiElement).call;
+    if (call === undefined) return;
+    if (call[0] === KEYED && (call[2] as UiElement).call !== undefined) calls.push(call[2] as UiElement);
+    calls.push(el as UiElement);
   }
-  const call = (el as UiElement).call;
-  if (call === undefined) return;
-  if (call[0] === KEYED && (call[2] as UiElement).call !== undefined) calls.push(call[2] as UiElement);
-  calls.push(el as UiElement);
-}
 
-/** Whether the foldable subtree `kid` stays as built this time (counted as kept once more). */
-function staysAsBuilt(kid: LiveElement): boolean {
-  const before = keptUnchanged.get(kid);
-  const kept = before === undefined ? 0 : before + 1;
-  if (kept >= FOLD_AFTER_KEPT_UNCHANGED || (before === undefined && mayKeepAsBuilt === 0)) return false;
-  if (before === undefined) mayKeepAsBuilt--;
-  keptUnchanged.set(kid, kept);
-  return true;
+  /** Whether the foldable subtree `kid` stays as built this time (counted as kept once more). */
+  private staysAsBuilt(kid: LiveElement): boolean {
+    const before = this.keptUnchanged.get(kid);
+    const kept = before === undefined ? 0 : before + 1;
+    if (kept >= FOLD_AFTER_KEPT_UNCHANGED || (before === undefined && this.mayKeepAsBuilt === 0)) return false;
+    if (before === undefined) this.mayKeepAsBuilt--;
+    this.keptUnchanged.set(kid, kept);
+    return true;
+  }
 }
 
 /** The fold of a kept subtree, placed where the subtree is; undefined when its calls cannot be written. */

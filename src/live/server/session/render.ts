@@ -9,7 +9,7 @@ import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
 import { assignIds } from "../../ids.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "../registry/tree-budget.ts";
-import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP } from "../../fold/fold-tree.ts";
+import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../fold/fold-tree.ts";
 
 /**
  * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
@@ -23,6 +23,8 @@ export class SessionRender<Model> {
   /** About how many bytes the kept tree costs (src/live/server/registry/tree-budget.ts), and the trees kept since it was measured. */
   private bytes = 0;
   private keptSinceMeasure = 0;
+  /** How many renders have handed back each subtree this session keeps as built (src/live/fold/fold-tree.ts). */
+  private readonly keptUnchanged: KeptUnchanged = new WeakMap();
 
   /**
    * `keptAsBuilt`: how many subtrees a keep may leave as built until later renders hand them back
@@ -53,7 +55,7 @@ export class SessionRender<Model> {
     // Kept compact: its small subtrees folded, and the memo told to match the next render's calls
     // against the folded tree (src/live/fold/fold-tree.ts).
     if (tree !== this.tree) {
-      const calls = foldKeptTree(tree, this.keptAsBuilt);
+      const calls = foldKeptTree(tree, { keptAsBuilt: this.keptAsBuilt, keptUnchanged: this.keptUnchanged });
       this.memo?.elements().replacePrevious(calls);
     }
     this.tree = tree;
