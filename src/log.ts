@@ -15,7 +15,18 @@ const consoleSink: LogSink = (level, line) => {
 
 let sink: LogSink = consoleSink;
 
-/** Replaces the log sink; returns the previous one so a caller can restore it. */
+/**
+ * Replaces the log sink, where the library's warnings and errors go (the console by default);
+ * returns the previous one so a caller can restore it. `undefined` restores the console.
+ *
+ * @example
+ * ```ts
+ * import { setLogSink } from "svc-live";
+ *
+ * // One JSON line per log entry, for a log collector.
+ * setLogSink((level, line) => console.log(JSON.stringify({ level, line, at: new Date().toISOString() })));
+ * ```
+ */
 export function setLogSink(next: LogSink | undefined): LogSink {
   const previous = sink;
   sink = next ?? consoleSink;

@@ -58,14 +58,39 @@ export class Db {
     this.clock = options.clock;
   }
 
-  /** ":memory:", "file:…", "libsql://…" (SQLite) or "postgres://…", "postgresql://…". Throws SvcError on a bad URL or option. */
+  /**
+   * Opens a database by URL: ":memory:", "file:…", "libsql://…" (SQLite, through `@libsql/client`)
+   * or "postgres://…", "postgresql://…" (through `postgres`). The driver is the optional peer
+   * dependency of that kind; install the one you use. Throws SvcError on a bad URL or option.
+   *
+   * @throws {SvcError} "unsupported_url" for another scheme, "bad_config" for a bad option
+   *
+   * @example
+   * ```ts
+   * import { Auth, Db } from "svc-live";
+   *
+   * const db = Db.open("file:app.db"); // Postgres: Db.open("postgres://app@db.internal/app")
+   * const id = await Auth.register(db, "ada@example.com", "correct horse battery staple");
+   * ```
+   */
   static open(url: string, options?: DbOptions): Db {
     const db = Db.tryOpen(url, options);
     if (!db.ok) throw db.error;
     return db.value;
   }
 
-  /** Db.open as a Result: Err "unsupported_url" or "bad_config"; never throws. */
+  /**
+   * `Db.open` as a Result: Err "unsupported_url" or "bad_config"; never throws. For a URL that
+   * comes from configuration, to report it in the app's own words.
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const opened = Db.tryOpen("mysql://localhost/app");
+   * if (!opened.ok) console.error(`DATABASE_URL: ${opened.error.message}`); // unsupported_url
+   * ```
+   */
   static tryOpen(url: string, options?: DbOptions): Result<Db> {
     const dialect = dialectOf(url);
     if (!dialect.ok) return dialect;
@@ -79,7 +104,21 @@ export class Db {
     return ok(new Db(dialect.value, connect, checked.value));
   }
 
-  /** Wraps an @libsql/client Client. db.close() leaves it open unless closeClient is set. */
+  /**
+   * Wraps an `@libsql/client` Client the app already has (a Turso client with its auth token, an
+   * embedded replica). `db.close()` leaves it open unless `closeClient` is set.
+   *
+   * @throws {SvcError} "invalid_argument" for something that is not a libsql client
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   * import { createClient } from "@libsql/client";
+   *
+   * const client = createClient({ url: "libsql://app-team.turso.io", authToken: "token from the dashboard" });
+   * const db = Db.fromLibsql(client, { closeClient: true });
+   * ```
+   */
   static fromLibsql(client: LibsqlClientLike, options?: WrapOptions): Db {
     const looksRight = typeof client?.execute === "function" && typeof client?.batch === "function";
     if (!looksRight) throw new SvcError("invalid_argument", "Db.fromLibsql: expected an @libsql/client Client");
@@ -87,7 +126,21 @@ export class Db {
     return Db.#wrap("sqlite", driver, options);
   }
 
-  /** Wraps a postgres.js `sql` instance. db.close() leaves it open unless closeClient is set. */
+  /**
+   * Wraps a postgres.js `sql` instance the app already has (its own pool size, TLS, search path).
+   * `db.close()` leaves it open unless `closeClient` is set.
+   *
+   * @throws {SvcError} "invalid_argument" for something that is not a postgres.js instance
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   * import postgres from "postgres";
+   *
+   * const sql = postgres("postgres://app@db.internal/app", { max: 10, ssl: "require" });
+   * const db = Db.fromPostgres(sql); // the app closes sql itself
+   * ```
+   */
   static fromPostgres(sql: PostgresSqlLike, options?: WrapOptions): Db {
     const looksRight = typeof sql?.unsafe === "function" && typeof sql?.begin === "function";
     if (!looksRight) throw new SvcError("invalid_argument", "Db.fromPostgres: expected a postgres.js sql instance");
@@ -109,12 +162,40 @@ export class Db {
     return this.#closed;
   }
 
-  /** Runs one statement, written in this handle's dialect. Never rejects. */
+  /**
+   * Runs one statement, written in this handle's dialect (`?` placeholders on SQLite, `$1` on
+   * Postgres), its values always passed as parameters. Never rejects: a failed query is Err
+   * "db_error".
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const db = Db.open("file:app.db");
+   * const rows = await db.query({ sql: "SELECT id, title FROM posts WHERE author = ? ORDER BY id DESC LIMIT 10", args: ["ada"] });
+   * if (rows.ok) for (const row of rows.value) console.log(row["id"], row["title"]);
+   * ```
+   */
   async query(statement: Statement): Task<Row[]> {
     return this.#run((driver) => driver.query(statement));
   }
 
-  /** Runs the statements in one transaction. Never rejects. */
+  /**
+   * Runs the statements in one transaction: all of them, or, when one fails, none. Resolves to
+   * each statement's rows. Never rejects.
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const db = Db.open("file:app.db");
+   * const moved = await db.transaction([
+   *   { sql: "UPDATE accounts SET balance = balance - ? WHERE id = ?", args: [50, 1] },
+   *   { sql: "UPDATE accounts SET balance = balance + ? WHERE id = ?", args: [50, 2] },
+   * ]);
+   * if (!moved.ok) console.error(moved.error.message);
+   * ```
+   */
   async transaction(statements: readonly Statement[]): Task<Row[][]> {
     return this.#run((driver) => driver.transaction(statements));
   }
@@ -123,6 +204,16 @@ export class Db {
    * Listens on a notification channel (Postgres only: Err "db_unsupported" on SQLite). Notifications
    * arrive on a connection of the handle's own; the channel is re-listened after a reconnect.
    * Resolves to the function that stops listening. Never rejects.
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const db = Db.open("postgres://app@db.internal/app");
+   * const listening = await db.listen("orders", (payload) => console.log(`new order ${payload}`));
+   * // ... later, on shutdown:
+   * if (listening.ok) await listening.value();
+   * ```
    */
   async listen(channel: string, onMessage: (payload: string) => void, onListen?: () => void): Task<() => Promise<void>> {
     const driver = await this.#driverOnce();
@@ -130,7 +221,19 @@ export class Db {
     return this.#run((open) => open.listen!(channel, onMessage, onListen));
   }
 
-  /** Releases the connection (or pool). Idempotent; never rejects. */
+  /**
+   * Releases the connection (or pool). Idempotent; never rejects. Afterwards every call answers
+   * Err "db_error".
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const db = Db.open("file:app.db");
+   * await db.query({ sql: "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, text TEXT)", args: [] });
+   * await db.close();
+   * ```
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -10,7 +10,12 @@ export type Dialect = "sqlite" | "postgres";
 export type SqlValue = string | number | null;
 
 /** SQL text in the adapter's own placeholder style (`?` for SQLite, `$1` for Postgres). */
-export type Statement = { readonly sql: string; readonly args: readonly SqlValue[] };
+export type Statement = {
+  /** The SQL text, with a placeholder for each value. */
+  readonly sql: string;
+  /** The values, one per placeholder, in order. */
+  readonly args: readonly SqlValue[];
+};
 
 /** One result row, column name to value. */
 export type Row = Readonly<Record<string, unknown>>;

@@ -60,7 +60,20 @@ function ttlFromOption(value: unknown): Result<number> {
     : err("bad_config", "revocationCacheTtl must be a whole number of seconds, 0 or more");
 }
 
-/** The revocation cache TTL in seconds as configured now: the option if given, else the env. */
+/**
+ * The revocation cache TTL in seconds as configured now: the option if given, else the
+ * `SVC_LIVE_REVOCATION_CACHE_TTL` environment variable (docs/auth.md; default 0). Err "bad_config" for a value
+ * that is not a whole number of seconds.
+ *
+ * @example
+ * ```ts
+ * import { revocationCacheTtl } from "svc-live";
+ *
+ * const ttl = revocationCacheTtl();
+ * if (!ttl.ok) throw ttl.error; // fail at start, not at the first revocation check
+ * console.log(`revocations reach this replica within ${ttl.value} s`);
+ * ```
+ */
 export function revocationCacheTtl(explicit?: unknown): Result<number> {
   return explicit === undefined ? ttlFromEnv() : ttlFromOption(explicit);
 }
