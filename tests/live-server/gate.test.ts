@@ -153,7 +153,7 @@ describe("eviction", () => {
       assert.ok((await act(db, id)).ok);
 
       // Pushed, not lazy: the session ends before the tab sends anything.
-      await eventually(() => assert.equal(session.ended, true));
+      await eventually(() => assert.equal(session.life, "ended"));
       assert.equal(session.subscriptionCount, 0, "no timer left");
       assert.equal(session.streams.size, 0, "no stream left");
       assert.equal(await store.isDead(session.id), true, "the stored snapshot is gone and the id dead");
@@ -229,7 +229,7 @@ describe("endSession", () => {
     assert.equal(resp.status, 205);
     assert.equal(resp.headers.get("X-Svc-Status"), "session-ended");
     assert.ok(resp.headers.getSetCookie().some((line) => /^svc_sid=;.*Max-Age=0/.test(line)), "the session cookie is cleared");
-    assert.equal(session.ended, true);
+    assert.equal(session.life, "ended");
     assert.equal(await store.isDead(session.id), true);
     const replayed = await a.fetch(
       new Request("http://app.test/_svc/event", {
@@ -274,7 +274,7 @@ describe("sliding apps and the gate", () => {
       assert.equal(session.user, id);
       await sleep(5);
       assert.ok((await Auth.revokeUser(db, id)).ok);
-      await eventually(() => assert.equal(session.ended, true));
+      await eventually(() => assert.equal(session.life, "ended"));
       const evicted = await tab.post({ seq: 1, msg: "Inc" });
       assert.equal(evicted.status, 404);
       assert.equal(evicted.headers.get("X-Svc-Status"), "session-lost");

@@ -294,7 +294,7 @@ describe("idle sessions", () => {
     const stream = await tab.subscribe();
     now += 60_000;
     a.sessions.sweep();
-    assert.equal(session.ended, true);
+    assert.equal(session.life, "ended");
     assert.equal(session.subscriptionCount, 0);
     assert.equal(a.sessions.size, 0);
     assert.equal(await stream.next(500), undefined, "the stream ended");

@@ -115,6 +115,6 @@ test("with the gate, a revoked user's new session starts signed out, and their e
   assert.equal(refused?.status, 404);
   const cleared = refused!.headers.getSetCookie().map((c) => c.split(";")[0]);
   assert.deepEqual(cleared.sort(), ["svc_sid=", "svc_token="]);
-  assert.equal(session.ended, true);
+  assert.equal(session.life, "ended");
   assert.equal((await sessions.resolve(session.id)).kind, "lost");
 });

@@ -133,6 +133,6 @@ test("an open stream gets heartbeat comments, and each one keeps its session fro
   assert.match(text, /: heartbeat\n\n/, "a heartbeat comment arrived");
   assert.equal(session.lastActive, now, "the heartbeat marked the session active");
   a.sessions.sweep();
-  assert.equal(session.ended, false, "a session with an open stream is not idle");
+  assert.equal(session.life, "live", "a session with an open stream is not idle");
   await reader.cancel();
 });

@@ -162,7 +162,7 @@ describe("token-session requests", () => {
       }),
     );
     assert.equal(end.status, 403);
-    assert.equal(only(app).ended, false);
+    assert.equal(only(app).life, "live");
   });
 
   test("the rotation exchange is not a token session's: 404 session-lost", async () => {
@@ -237,7 +237,7 @@ describe("token-session rotation, gate and end", () => {
     assert.equal(stream.response.status, 200);
     await sleep(5); // a revoke covers what was issued strictly before it
     assert.ok((await Auth.revokeUser(db, String(id.value))).ok);
-    await eventually(() => assert.equal(session.ended, true));
+    await eventually(() => assert.equal(session.life, "ended"));
     assert.equal(await stream.lost(1000), true, "the stream got the session-lost signal and ended");
     const after = await tab.post({ seq: 2, msg: "Inc" });
     await assertSessionLost(after, "the evicted session's token");
@@ -250,7 +250,7 @@ describe("token-session rotation, gate and end", () => {
     const session = only(app);
     const end = await tab.end();
     assert.equal(end.status, 204);
-    assert.equal(session.ended, true);
+    assert.equal(session.life, "ended");
     assert.equal(app.sessions.size, 0);
     assert.equal(await stream.lost(1000), true);
     await assertSessionLost(await tab.post({ seq: 1, msg: "Inc" }), "event after end");
@@ -299,7 +299,7 @@ describe("token-session rotation, gate and end", () => {
     const tab = await openTab(cookieApp);
     const end = await cookieApp.fetch(new Request("http://app.test/_svc/end", { method: "POST", headers: { Cookie: tab.cookies } }));
     assert.equal(end.status, 404);
-    assert.equal([...cookieApp.sessions.all()][0]!.ended, false);
+    assert.equal([...cookieApp.sessions.all()][0]!.life, "live");
     assert.throws(() => Live.app({ init: () => 0, update: (m) => m, view: () => Ui.h("p", {}) }, { session: "jwt" as "token" }), TypeError);
     assert.throws(() => Live.app({ init: () => 0, update: (m) => m, view: () => Ui.h("p", {}) }, { sessionTokenSeconds: 600 }), TypeError);
     assert.throws(
@@ -345,9 +345,9 @@ describe("bad tokens", () => {
   };
 
   async function assertRefusedEverywhere(app: LiveApp<Model>, token: string, why: string): Promise<void> {
-    const before = [...app.sessions.all()].map((s) => [s.id, s.outSeq, s.model.n, s.ended]);
+    const before = [...app.sessions.all()].map((s) => [s.id, s.outSeq, s.model.n, s.life]);
     for (const req of routes(token)) await assertSessionLost(await app.fetch(req), `${why}: ${req.method} ${new URL(req.url).pathname}`);
-    const afterwards = [...app.sessions.all()].map((s) => [s.id, s.outSeq, s.model.n, s.ended]);
+    const afterwards = [...app.sessions.all()].map((s) => [s.id, s.outSeq, s.model.n, s.life]);
     assert.deepEqual(afterwards, before, `${why}: no session changed, none was made`);
   }
 
@@ -388,7 +388,7 @@ describe("bad tokens", () => {
 
     time.advance(61_000);
     await assertRefusedEverywhere(app, good, "expired");
-    assert.equal(only(app).ended, false, "an expired token does not end its session");
+    assert.equal(only(app).life, "live", "an expired token does not end its session");
 
     const fresh = tokenApp();
     const gone = await openTokenTab(fresh);

@@ -27,7 +27,7 @@ export function listenForEvictions<Model>(gate: RevocationGate, registry: Sessio
  */
 export async function recheckEveryone<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): Promise<void> {
   const users = new Set<string>(registry.shared?.streams.remoteUsers());
-  for (const session of registry.all()) if (session.user !== undefined && !session.ended) users.add(session.user);
+  for (const session of registry.all()) if (session.user !== undefined && session.isLive) users.add(session.user);
   for (const user of users) {
     await evictUser(gate, registry, user).catch((error: unknown) => {
       log.error(`live.evict failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -37,10 +37,10 @@ export async function recheckEveryone<Model>(gate: RevocationGate, registry: Ses
 
 async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<Model>, user: string): Promise<void> {
   for (const session of [...registry.all()]) {
-    if (session.user !== user || session.ended) continue;
+    if (session.user !== user || !session.isLive) continue;
     // The gate decides, so a session bound after a revoke stays (docs/auth.md).
     const verdict = await gate.verdictFor(user, session.boundAt);
-    if (verdict === "evict" && !session.ended) registry.end(session);
+    if (verdict === "evict" && session.isLive) registry.end(session);
   }
   const shared = registry.shared;
   if (shared === undefined) return;

@@ -76,7 +76,7 @@ async function keptSessionFor<Model>(
   }
   const refused = await ctx.access.admit(session, auth, req);
   // An evicted session's page load starts a fresh, signed-out session.
-  if (refused !== undefined) return session.ended ? undefined : refused;
+  if (refused !== undefined) return session.life === "ended" ? undefined : refused;
   ctx.sessions.takeRotation(session); // a bind on page load: the new cookie goes out with the page
   return session;
 }

@@ -2,7 +2,7 @@
  * Session ids that rotate (docs/protocol.md#session-rotation): POST <base>/_svc/rotate, where the
  * tab holding a rotation's ticket exchanges its old cookie for the new one; a CSRF token checked
  * against the session's current id and those it rotated away from; and an event's reply, which
- * hands a rotation to the tab that caused it or clears an ended session's cookie.
+ * hands a rotation to the tab that caused it or clears an ended session's cookie (never a moved one's).
  */
 import { CSRF_HEADER, ROTATION_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 import type { RouteContext } from "../app/route-context.ts";
@@ -46,10 +46,25 @@ export function checkToken<Model>(
   return ctx.csrf.check(cookies, token, session.id, () => ctx.sessions.rotatedIds(session), session);
 }
 
-/** After an event: hand a rotation to the tab that caused it, or clear the cookie of an ended session. */
+/**
+ * After an event: hand a rotation to the tab that caused it, or clear the cookies of an ended
+ * session. Only a session that really ended (sign-out, `/_svc/end`, a revoke or disable) signs
+ * the tab out; a copy that moved to another replica while answering leaves the cookies alone
+ * (src/live/server/session/session.ts, SessionLife).
+ */
 export function finishReply<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
   const rotation = ctx.sessions.takeRotation(session);
-  if (session.ended) return ctx.access.signedOut(resp, req);
+  switch (session.life) {
+    case "ended":
+      return ctx.access.signedOut(resp, req);
+    case "moved":
+      // The session carries on at another replica under the id the tab holds. A rotation made
+      // here just before the move is not handed out: the store's move to the new id belonged to
+      // the copy here, which no longer holds the session, so only the old id is known elsewhere.
+      return ctx.tokens === undefined ? resp : tellToken(ctx, session, req, resp, false);
+    case "live":
+      break;
+  }
   if (ctx.tokens !== undefined) return tellToken(ctx, session, req, resp, rotation !== undefined);
   if (rotation === undefined) return resp;
   if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);

@@ -38,7 +38,12 @@ const LAZY = { lazy: true } as const;
 
 export class SessionRegistry<Model> implements SessionHost<Model> {
   private readonly sessions = new Map<string, LiveSession<Model>>();
-  private readonly handles = new Map<LiveSession<Model>, string>();
+  /**
+   * Each session's public handle. Weak, and kept when a copy moves away: a reply that copy still
+   * gives (docs/deployment.md#late-notices) names the session by it, which the new owner read from
+   * the store unchanged.
+   */
+  private readonly handles = new WeakMap<LiveSession<Model>, string>();
   /** The ids sessions rotated away from, and the tickets waiting for their replies. */
   private readonly rotations: RotationTable<Model>;
   /**
@@ -92,7 +97,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   /** Whether this replica holds the session with this id now. */
   holds(id: string): boolean {
     const session = this.sessions.get(id);
-    return session !== undefined && !session.ended;
+    return session !== undefined && session.isLive;
   }
 
   /**
@@ -145,10 +150,10 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   async confirmHeld(id: string | undefined): Promise<void> {
     const shared = this.shared;
     const session = id === undefined ? undefined : this.sessions.get(id);
-    if (shared === undefined || session === undefined || session.ended) return;
+    if (shared === undefined || session === undefined || !session.isLive) return;
     // Under the session's lock: no save of this replica (which moves the epoch on) is on its way.
-    const current = await session.mutex.run(() => session.ended || shared.isCurrent(session));
-    if (!current && !session.ended) this.moved(session);
+    const current = await session.mutex.run(() => !session.isLive || shared.isCurrent(session));
+    if (!current && session.isLive) this.moved(session);
   }
 
   /**
@@ -170,7 +175,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   private lookUp(id: string | undefined, how: { readonly lazy: boolean }): Resolved<Model> | Promise<Resolved<Model>> {
     if (id === undefined) return LOST;
     const session = this.sessions.get(id);
-    if (session !== undefined && !session.ended) return { kind: "live", session };
+    if (session !== undefined && session.isLive) return { kind: "live", session };
     const rotation = this.rotations.rotating(id);
     if (rotation !== undefined) return { kind: "rotating", rotation };
     if (this.shared === undefined) return LOST;
@@ -215,7 +220,6 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     this.treeHolders.forget(session);
     this.bounds.removed(session);
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-    this.handles.delete(session);
   }
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */
@@ -246,7 +250,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   }
 
   rotate(session: LiveSession<Model>): void {
-    if (session.ended || this.sessions.get(session.id) !== session) return;
+    if (!session.isLive || this.sessions.get(session.id) !== session) return;
     const from = session.id;
     const fromHandle = this.handleOf(session);
     const rotation: Rotation<Model> = { from, fromHandle, to: session, at: this.options.now(), ticket: randomToken() };
@@ -275,7 +279,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   persist(session: LiveSession<Model>): void {
     // A shared store has the state already: each change is saved before its frame goes out.
     const store = this.options.store;
-    if (session.ended || this.shared !== undefined || store === undefined) return;
+    if (!session.isLive || this.shared !== undefined || store === undefined) return;
     store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
       log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`)
     );

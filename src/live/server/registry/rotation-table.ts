@@ -49,7 +49,7 @@ export class RotationTable<Model> {
   /** The rotation away from `id`, while it still answers "rotating" (its session alive, within the grace period). */
   rotating(id: string): Rotation<Model> | undefined {
     const rotation = this.rotations.get(id);
-    return rotation !== undefined && !rotation.to.ended && this.now() - rotation.at < ROTATION_GRACE_MS ? rotation : undefined;
+    return rotation !== undefined && rotation.to.isLive && this.now() - rotation.at < ROTATION_GRACE_MS ? rotation : undefined;
   }
 
   /** Whether `handle` is one this session rotated away from within the grace period (the body named its old id). */

@@ -61,15 +61,26 @@ export type SessionInit = {
   readonly extraMessages: ReadonlySet<string>;
 };
 
+/**
+ * Where a session's copy here stands. The two ways a copy stops mean opposite things to the tab,
+ * so they are two states, never a flag on the other:
+ * - "live": this replica serves the session;
+ * - "ended": the session is over for good (sign-out, `/_svc/end`, a revoke or disable, expiry,
+ *   eviction): a reply about it clears its cookies (docs/auth.md#live-sessions-and-the-gate);
+ * - "moved": the session carries on at another replica (taken over, drained): this copy stopped,
+ *   but the session did not; a reply about it carries its frame and leaves the cookies alone
+ *   (docs/deployment.md#late-notices).
+ */
+export type SessionLife = "live" | "ended" | "moved";
+
 export class LiveSession<Model> {
   id: string;
   /** The durable state: replaced by each step, never changed in place. */
   state: SessionState<Model>;
   lastActive: number;
   readonly createdAt: number;
-  ended = false;
-  /** Stopped because it carries on at another replica (taken over, drained), not because it ended. */
-  movedAway = false;
+  /** Where this copy stands (SessionLife); only `stop` changes it. */
+  private lifeState: SessionLife = "live";
   readonly frames: SessionFrames;
   readonly mutex: Mutex = new Mutex();
   /** What recent frames did to ids, to map an event's ids onto the current tree. */
@@ -104,6 +115,15 @@ export class LiveSession<Model> {
    */
   private stepContext(): StepContext<Model> {
     return { update: this.app.update, renderer: this.rendered, extraMessages: this.extraMessages, renames: this.renames };
+  }
+
+  /** Where this copy stands: live here, ended for good, or moved to another replica. */
+  get life(): SessionLife {
+    return this.lifeState;
+  }
+  /** Whether this replica serves the session now (neither ended nor moved). */
+  get isLive(): boolean {
+    return this.lifeState === "live";
   }
 
   get model(): Model {
@@ -198,7 +218,7 @@ export class LiveSession<Model> {
    * reply, names the entry's seq and is not sent again to the page's own stream.
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
-    if (this.ended) return this.movedAway ? MOVED : ENDED;
+    if (this.lifeState !== "live") return this.lifeState === "moved" ? MOVED : ENDED;
     // What this event's handler check builds of a part stays for its diff (src/ui/lazy-part.ts).
     const outer = enterEvent();
     let stepped: StepOutcome<Model>;
@@ -234,7 +254,7 @@ export class LiveSession<Model> {
   /** An applied entry's outcome: its frame, and whether the app ended the session with it. */
   private framed(frame: Frame): EventOutcome {
     // A copy dropped because the session moved on (keptMoving) did not end the session.
-    return { kind: "frame", frame, endsSession: this.ended && !this.movedAway };
+    return { kind: "frame", frame, endsSession: this.lifeState === "ended" };
   }
 
   /**
@@ -243,7 +263,7 @@ export class LiveSession<Model> {
    */
   background(dispatch: Dispatch): Promise<boolean> {
     return this.mutex.run(() => {
-      if (this.ended) return true;
+      if (this.lifeState !== "live") return true;
       const outer = enterEvent();
       let stepped: StepOutcome<Model>;
       try {
@@ -274,7 +294,8 @@ export class LiveSession<Model> {
     const saved = this.host.durable(this, state, frame);
     if (saved === true) return this.keep(applied, state, frame, repliedTo);
     return saved.then((ok) => {
-      if (this.ended) return ok && this.movedAway ? this.keptMoving(applied, frame, repliedTo) : undefined;
+      if (this.lifeState === "moved") return ok ? this.keptMoving(applied, frame, repliedTo) : undefined;
+      if (this.lifeState === "ended") return undefined;
       if (!ok) {
         this.host.moved(this);
         return undefined;
@@ -325,8 +346,9 @@ export class LiveSession<Model> {
    * streams stay with this replica's bus listener instead and `keepStreams` is set).
    */
   stop(how: "lost" | "moved" = "lost", { keepStreams }: { readonly keepStreams: boolean } = { keepStreams: false }): void {
-    this.ended = true;
-    this.movedAway = how === "moved";
+    // Only a live copy changes state: one that moved stays moved, whatever stops it again, as the
+    // session it was a copy of lives on at another replica.
+    if (this.lifeState === "live") this.lifeState = how === "moved" ? "moved" : "ended";
     this.subscriptions?.stopAll();
     if (!keepStreams) this.frames.closeAll({ lost: how === "lost" });
     this.rendered.release();
@@ -368,9 +390,9 @@ export class LiveSession<Model> {
       if (one.kind === "task") {
         one.run().then(
           async (dispatch) => {
-            if (!dispatch || (this.ended && !this.movedAway)) return;
+            if (!dispatch || this.lifeState === "ended") return;
             // A completion belongs to the session wherever it now runs: the owner applies it.
-            const applied = this.ended ? false : await this.background(dispatch);
+            const applied = this.lifeState === "moved" ? false : await this.background(dispatch);
             if (!applied) this.host.redeliver(this, dispatch);
           },
           (error: unknown) => log.error(`live.task failed: ${error instanceof Error ? error.message : String(error)}`),
