@@ -58,6 +58,13 @@ export class ElementLog {
    */
   private current: (UiElement | undefined)[] = NO_ELEMENTS;
   private currentCount = 0;
+  /** The call a look-up is under way for, in fields rather than an object per call (no app code runs while it is read). */
+  private queryKind = ELEMENT_QUERY;
+  private queryTag = "";
+  private queryAttrs: Attrs | null | undefined;
+  private queryChildren: readonly Child[] = NO_QUERY_CHILDREN;
+  private queryKey = "";
+  private queryNode: UiElement | undefined;
 
   /** A render starts. */
   begin(): void {
@@ -83,14 +90,14 @@ export class ElementLog {
         if (matchElementCall(entry, record, entry, isRecordRef, tag, attrs, children)) return this.foldHit(entry, cursor, record);
       } else if (entry.tag === tag && sameCall(entry, attrs, children)) return this.reuse(entry, cursor);
     }
-    queryKind = ELEMENT_QUERY;
-    queryTag = tag;
-    queryAttrs = attrs;
-    queryChildren = children;
+    this.queryKind = ELEMENT_QUERY;
+    this.queryTag = tag;
+    this.queryAttrs = attrs;
+    this.queryChildren = children;
     // The cursor's own place was tried above.
-    const hit = this.previousCount === 0 ? undefined : this.find(true);
-    queryAttrs = undefined;
-    queryChildren = NO_QUERY_CHILDREN;
+    const hit = this.previousCount === 0 ? undefined : this.find(AFTER_CURSOR);
+    this.queryAttrs = undefined;
+    this.queryChildren = NO_QUERY_CHILDREN;
     if (hit !== undefined) return hit;
     // Stand-ins for a fold's elements among the children are the elements they stand for (src/ui/fold/fold-part.ts).
     const element = build(tag, attrs, resolvedChildren(children));
@@ -101,11 +108,11 @@ export class ElementLog {
 
   /** The element of `keyed(key, node)`: the previous render's, for the same key and node. */
   keyed(key: string, node: UiElement, build: (key: string, node: UiElement) => UiElement): UiElement {
-    queryKind = KEYED_QUERY;
-    queryKey = key;
-    queryNode = node;
-    const hit = this.previousCount === 0 ? undefined : this.find(false);
-    queryNode = undefined;
+    this.queryKind = KEYED_QUERY;
+    this.queryKey = key;
+    this.queryNode = node;
+    const hit = this.previousCount === 0 ? undefined : this.find(AT_CURSOR);
+    this.queryNode = undefined;
     if (hit !== undefined) return hit;
     const inner = resolved(node);
     const element = build(key, inner);
@@ -117,9 +124,10 @@ export class ElementLog {
   /**
    * The previous render's element of the call in the query: the one the cursor expects first, then
    * up to LOOK_AHEAD places after it (the rest of the fold it is in, then the entries after).
-   * `triedCursor`: the caller compared the cursor's place already, and it did not match.
+   * `from` AFTER_CURSOR: the caller compared the cursor's place already, and it did not match.
    */
-  private find(triedCursor: boolean): UiElement | undefined {
+  private find(from: FindFrom): UiElement | undefined {
+    const triedCursor = from === AFTER_CURSOR;
     const log = this.previous;
     const cursor = this.cursor;
     if (cursor >= this.previousCount) return undefined;
@@ -128,16 +136,16 @@ export class ElementLog {
     if (entry instanceof FoldPart) {
       // The cursor's record, then the records after it in the same fold.
       for (let record = this.sub + (triedCursor ? 1 : 0); record < entry.calls && probes > 0; record++, probes--) {
-        if (matchRecord(entry, record)) return this.foldHit(entry, cursor, record);
+        if (this.matchRecord(entry, record)) return this.foldHit(entry, cursor, record);
       }
-    } else if (!triedCursor && sameAsQuery(entry)) return this.reuse(entry, cursor);
+    } else if (!triedCursor && this.sameAsQuery(entry)) return this.reuse(entry, cursor);
     else probes--;
     for (let at = cursor + 1; at < this.previousCount && probes > 0; at++, probes--) {
       const next = log[at]!;
       if (next instanceof FoldPart) {
         // Another fold's calls start at its first record.
-        if (matchRecord(next, 0)) return this.foldHit(next, at, 0);
-      } else if (sameAsQuery(next)) return this.reuse(next, at);
+        if (this.matchRecord(next, 0)) return this.foldHit(next, at, 0);
+      } else if (this.sameAsQuery(next)) return this.reuse(next, at);
     }
     return undefined;
   }
@@ -184,6 +192,20 @@ export class ElementLog {
     this.cursor = 0;
   }
 
+  /** Whether the previous render's element `el` is what the queried call builds. */
+  private sameAsQuery(el: UiElement): boolean {
+    if (this.queryKind === ELEMENT_QUERY) return el.tag === this.queryTag && sameCall(el, this.queryAttrs, this.queryChildren);
+    const call = el.call;
+    return call !== undefined && call[0] === KEYED && call[1] === this.queryKey && call[2] === this.queryNode;
+  }
+
+  /** Whether the queried call is record `record` of `fold`'s tape (src/ui/fold/tape-read.ts). */
+  private matchRecord(fold: FoldPart, record: number): boolean {
+    return this.queryKind === ELEMENT_QUERY
+      ? matchElementCall(fold, record, fold, isRecordRef, this.queryTag, this.queryAttrs, this.queryChildren)
+      : matchKeyedCall(fold, record, fold, isRecordRef, this.queryKey, this.queryNode!);
+  }
+
   /** Takes the element at `at` into this render's log, moves the cursor past it; the element. */
   private reuse(el: UiElement, at: number): UiElement {
     this.current[this.currentCount++] = el;
@@ -193,29 +215,14 @@ export class ElementLog {
   }
 }
 
-/** What the log is asked for: the call under way, in module state rather than an object per call (no app code runs while it is read). */
+/** What the log is asked for: a `Ui.h` call or a `Ui.keyed` call. */
 const ELEMENT_QUERY = 0, KEYED_QUERY = 1;
-let queryKind = ELEMENT_QUERY;
-let queryTag = "";
-let queryAttrs: Attrs | null | undefined;
 const NO_QUERY_CHILDREN: Child[] = [];
-let queryChildren: readonly Child[] = NO_QUERY_CHILDREN;
-let queryKey = "";
-let queryNode: UiElement | undefined;
 
-/** Whether the previous render's element `el` is what the queried call builds. */
-function sameAsQuery(el: UiElement): boolean {
-  if (queryKind === ELEMENT_QUERY) return el.tag === queryTag && sameCall(el, queryAttrs, queryChildren);
-  const call = el.call;
-  return call !== undefined && call[0] === KEYED && call[1] === queryKey && call[2] === queryNode;
-}
-
-/** Whether the queried call is record `record` of `fold`'s tape (src/ui/fold/tape-read.ts). */
-function matchRecord(fold: FoldPart, record: number): boolean {
-  return queryKind === ELEMENT_QUERY
-    ? matchElementCall(fold, record, fold, isRecordRef, queryTag, queryAttrs, queryChildren)
-    : matchKeyedCall(fold, record, fold, isRecordRef, queryKey, queryNode!);
-}
+/** Where a look-up starts: at the cursor's own place, or after it (the caller compared that place already). */
+type FindFrom = typeof AT_CURSOR | typeof AFTER_CURSOR;
+const AT_CURSOR = "at cursor";
+const AFTER_CURSOR = "after cursor";
 
 /**
  * The list a render writes its elements into: the spare one when it fits, else a new one as long
