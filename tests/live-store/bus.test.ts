@@ -1,16 +1,19 @@
 /**
- * The bus between replicas (src/live/store/bus.ts): on Postgres, LISTEN/NOTIFY on the schema's
- * channel, with notices over NOTIFY's payload limit sent by reference; notices that go with a
- * write (a fenced save, a kill, a revoke or disable) are sent if and only if the write commits.
- * Two handles on one database stand for two replicas.
+ * The bus between replicas (src/live/store/bus.ts), on each bus (docs/deployment.md#the-bus):
+ * Postgres LISTEN/NOTIFY on the schema's channel, and Redis and NATS when their servers are given
+ * (tests/support/bus-targets.ts). Notices over the bus's limit travel by reference; notices that
+ * go with a write (a fenced save, a kill, a revoke or disable) are sent if and only if the write
+ * commits: in it on Postgres, after it on a broker. Two handles on one database stand for two replicas.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Auth } from "../../src/auth/mod.ts";
 import { onAccessChange } from "../../src/auth/access-events.ts";
 import { Db } from "../../src/db/mod.ts";
-import { type BusMessage, encodeMessage, MemoryBus } from "../../src/live/store/bus.ts";
+import { type BusMessage, encodeMessage, type LiveBus, MemoryBus } from "../../src/live/store/bus.ts";
 import { PostgresBus } from "../../src/live/store/postgres-bus.ts";
+import { openSharedStore } from "../../src/live/store/shared-bus.ts";
+import { busTargets } from "../support/bus-targets.ts";
 import { PostgresLiveStore } from "../../src/live/store/postgres.ts";
 import { sessionKey } from "../../src/live/store/session-key.ts";
 import type { StoredSession } from "../../src/live/store/store.ts";
@@ -49,196 +52,272 @@ test("the in-process bus delivers a message to every listener after the publishe
   assert.deepEqual(heard, ["a:ended", "b:ended"]);
 });
 
-describe("the bus on Postgres", { skip: postgres.skip }, () => {
-  let dbA: Db;
-  let dbB: Db;
-  let storeA: PostgresLiveStore;
-  let storeB: PostgresLiveStore;
-  let busA: PostgresBus;
-  let busB: PostgresBus;
-  before(async () => {
-    await postgres.setup();
-    dbA = postgres.open();
-    dbB = postgres.open();
-    storeA = new PostgresLiveStore(dbA, "svc_sid");
-    storeB = new PostgresLiveStore(dbB, "svc_sid");
-    busA = await PostgresBus.open(dbA, storeA);
-    busB = await PostgresBus.open(dbB, storeB);
-  });
-  after(async () => {
-    await busA.close();
-    await busB.close();
-    await dbA.close();
-    await dbB.close();
-    await postgres.teardown();
-  });
-
-  const session = async (): Promise<StoredSession> => ({
-    key: await sessionKey(`id-${Math.random()}`),
-    handle: "h",
-    model: "{}",
-    outSeq: 0,
-    inputSeqs: [],
-    pageSeqs: [],
-    user: undefined,
-    boundAt: 0,
-  });
-
-  test("a message published by one replica reaches the other", async () => {
-    const heard = nextMessage(busB, (m) => m.t === "taken" && m.key === "k1");
-    await busA.publish({ t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
-    assert.deepEqual(await heard, { t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
-  });
-
-  test("a frame larger than NOTIFY's 8,000-byte limit arrives whole, by reference", async () => {
-    const big = "x".repeat(50_000) + "é";
-    const frame = { seq: 7, patches: [{ id: "r", text: big }] };
-    const heard = nextMessage(busB, (m) => m.t === "frame" && m.key === "big");
-    await busA.publish({ t: "frame", app: "svc_sid", key: "big", from: "replica-a", epoch: 1, frame });
-    const message = await heard;
-    assert.equal(message.t, "frame");
-    assert.deepEqual(message.t === "frame" ? message.frame : undefined, frame);
-  });
-
-  test("frames of one session arrive in the order they were saved, small and large mixed", async () => {
-    const s = await session();
-    await storeA.create(s, "replica-a");
-    // Replica B streams the session: from now on A's saves publish their frames.
-    assert.equal((await storeB.ownership(s.key, { streaming: true }))?.owner, "replica-a");
-    const seqs: number[] = [];
-    const all = new Promise<void>((resolve) => {
-      const stop = busB.subscribe((m) => {
-        if (m.t !== "frame" || m.key !== s.key) return;
-        seqs.push(m.frame.seq);
-        if (seqs.length === 6) {
-          stop();
-          resolve();
-        }
-      });
+// Brokers send a notice over 8,000 bytes by reference too, as NOTIFY must, so that the cases below
+// hold every bus to the same sizes.
+for (const target of busTargets({ inlineBytes: 8000 })) {
+  describe(`the bus on ${target.name}`, { skip: postgres.skip ?? target.skip }, () => {
+    let dbA: Db;
+    let dbB: Db;
+    let storeA: PostgresLiveStore;
+    let storeB: PostgresLiveStore;
+    let busA: LiveBus;
+    let busB: LiveBus;
+    /** SQL texts dbA ran. */
+    const ranA: string[] = [];
+    before(async () => {
+      await postgres.setup();
+      dbA = postgres.open();
+      dbB = postgres.open();
+      const query = dbA.query.bind(dbA);
+      const transaction = dbA.transaction.bind(dbA);
+      dbA.query = (statement) => (ranA.push(statement.sql), query(statement));
+      dbA.transaction = (statements) => (ranA.push(...statements.map((one) => one.sql)), transaction(statements));
+      const a = openSharedStore(dbA, "svc_sid", target.option);
+      const b = openSharedStore(dbB, "svc_sid", target.option);
+      storeA = a.store;
+      storeB = b.store;
+      busA = await a.bus;
+      busB = await b.bus;
     });
-    for (let seq = 1; seq <= 6; seq++) {
-      const text = seq % 2 === 0 ? "y".repeat(20_000) : "small";
-      const frame = { seq, patches: [{ id: "r", text }] };
-      assert.equal(
-        await storeA.save(
-          { ...s, outSeq: seq },
-          "replica-a",
-          1,
-          encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame }),
-        ),
-        true,
-      );
-    }
-    await all;
-    assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
-  });
+    after(async () => {
+      await busA.close();
+      await busB.close();
+      await dbA.close();
+      await dbB.close();
+      await postgres.teardown();
+    });
 
-  test("a save publishes its frame only once another replica streams the session", async () => {
-    const s = await session();
-    await storeA.create(s, "replica-a");
-    const heard: number[] = [];
-    const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m.frame.seq));
-    const frame = (seq: number) =>
-      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq, patches: [] } });
-    assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
-    await storeB.ownership(s.key, { streaming: true });
-    assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
-    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-streamed-" + s.key);
-    await busA.publish({ t: "taken", app: "svc_sid", key: "marker-streamed-" + s.key, from: "replica-a", epoch: 0 });
-    await marker;
-    stop();
-    assert.deepEqual(heard, [2]);
-  });
+    const session = async (): Promise<StoredSession> => ({
+      key: await sessionKey(`id-${Math.random()}`),
+      handle: "h",
+      model: "{}",
+      outSeq: 0,
+      inputSeqs: [],
+      pageSeqs: [],
+      user: undefined,
+      boundAt: 0,
+    });
 
-  test("a fenced-off save sends no notice", async () => {
-    const s = await session();
-    await storeA.create(s, "replica-a");
-    await storeB.ownership(s.key, { streaming: true });
-    await storeB.take(s.key, "replica-b");
-    const heard: BusMessage[] = [];
-    const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));
-    const saved = await storeA.save(
-      { ...s, outSeq: 1 },
-      "replica-a",
-      1,
-      encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq: 1, patches: [] } }),
-    );
-    assert.equal(saved, false);
-    // A marker sent after it arrives after it would have: nothing came before the marker.
-    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-" + s.key);
-    await busA.publish({ t: "taken", app: "svc_sid", key: "marker-" + s.key, from: "replica-a", epoch: 0 });
-    await marker;
-    stop();
-    assert.deepEqual(heard, []);
-  });
+    test("a message published by one replica reaches the other", async () => {
+      const heard = nextMessage(busB, (m) => m.t === "taken" && m.key === "k1");
+      await busA.publish({ t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
+      assert.deepEqual(await heard, { t: "taken", app: "svc_sid", key: "k1", from: "replica-a", epoch: 4 });
+    });
 
-  test("heardUpTo settles once every notice committed before it has reached the listeners", async () => {
-    const key = `heard-up-to-${Math.random()}`;
-    const heard: number[] = [];
-    const stop = busB.subscribe((m) => m.t === "taken" && m.key === key && heard.push(m.epoch));
-    // Half small, half by reference, whose text the listening replica cannot fetch until heardUpTo
-    // has been called: the notices are committed, not all delivered, when it is; it waits for all.
-    const fetchPayload = storeB.framePayload.bind(storeB);
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    storeB.framePayload = async (id) => {
-      await opened;
-      return fetchPayload(id);
-    };
-    try {
-      for (let epoch = 1; epoch <= 10; epoch++) {
-        const big = epoch % 2 === 0 ? { pad: "z".repeat(9000) } : {};
-        await busA.publish({ t: "taken", app: "svc_sid", key, from: "replica-a", epoch, ...big });
+    test("a frame larger than NOTIFY's 8,000-byte limit arrives whole, by reference", async () => {
+      const big = "x".repeat(50_000) + "é";
+      const frame = { seq: 7, patches: [{ id: "r", text: big }] };
+      const heard = nextMessage(busB, (m) => m.t === "frame" && m.key === "big");
+      await busA.publish({ t: "frame", app: "svc_sid", key: "big", from: "replica-a", epoch: 1, frame });
+      const message = await heard;
+      assert.equal(message.t, "frame");
+      assert.deepEqual(message.t === "frame" ? message.frame : undefined, frame);
+    });
+
+    test("frames of one session arrive in the order they were saved, small and large mixed", async () => {
+      const s = await session();
+      await storeA.create(s, "replica-a");
+      // Replica B streams the session: from now on A's saves publish their frames.
+      assert.equal((await storeB.ownership(s.key, { streaming: true }))?.owner, "replica-a");
+      const seqs: number[] = [];
+      const all = new Promise<void>((resolve) => {
+        const stop = busB.subscribe((m) => {
+          if (m.t !== "frame" || m.key !== s.key) return;
+          seqs.push(m.frame.seq);
+          if (seqs.length === 6) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      for (let seq = 1; seq <= 6; seq++) {
+        const text = seq % 2 === 0 ? "y".repeat(20_000) : "small";
+        const frame = { seq, patches: [{ id: "r", text }] };
+        assert.equal(
+          await storeA.save(
+            { ...s, outSeq: seq },
+            "replica-a",
+            1,
+            encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame }),
+          ),
+          true,
+        );
       }
-      assert.ok(heard.length < 10, "not all delivered yet");
-      const waiting = busB.heardUpTo(10_000);
-      open();
-      await waiting;
-      assert.deepEqual(heard, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    } finally {
-      open();
-      storeB.framePayload = fetchPayload;
+      await all;
+      assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6]);
+    });
+
+    test("a save publishes its frame only once another replica streams the session", async () => {
+      const s = await session();
+      await storeA.create(s, "replica-a");
+      const heard: number[] = [];
+      const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m.frame.seq));
+      const frame = (seq: number) =>
+        encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq, patches: [] } });
+      assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame(1)), true, "saved, though published to no one");
+      await storeB.ownership(s.key, { streaming: true });
+      assert.equal(await storeA.save({ ...s, outSeq: 2 }, "replica-a", 1, frame(2)), true);
+      const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-streamed-" + s.key);
+      await busA.publish({ t: "taken", app: "svc_sid", key: "marker-streamed-" + s.key, from: "replica-a", epoch: 0 });
+      await marker;
       stop();
-    }
-  });
+      assert.deepEqual(heard, [2]);
+    });
 
-  test("a kill's notice goes out with the kill", async () => {
-    const s = await session();
-    await storeA.create(s, "replica-a");
-    const heard = nextMessage(busB, (m) => m.t === "ended" && m.key === s.key);
-    await storeA.kill(s.key, encodeMessage({ t: "ended", app: "svc_sid", key: s.key, from: "replica-a" }));
-    assert.equal((await heard).t, "ended");
-    assert.equal(await storeB.isDead(s.key), true);
-  });
+    test("a fenced-off save sends no notice", async () => {
+      const s = await session();
+      await storeA.create(s, "replica-a");
+      await storeB.ownership(s.key, { streaming: true });
+      await storeB.take(s.key, "replica-b");
+      const heard: BusMessage[] = [];
+      const stop = busB.subscribe((m) => m.t === "frame" && m.key === s.key && heard.push(m));
+      const saved = await storeA.save(
+        { ...s, outSeq: 1 },
+        "replica-a",
+        1,
+        encodeMessage({ t: "frame", app: "svc_sid", key: s.key, from: "replica-a", epoch: 1, frame: { seq: 1, patches: [] } }),
+      );
+      assert.equal(saved, false);
+      // A marker sent after it arrives after it would have: nothing came before the marker.
+      const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "marker-" + s.key);
+      await busA.publish({ t: "taken", app: "svc_sid", key: "marker-" + s.key, from: "replica-a", epoch: 0 });
+      await marker;
+      stop();
+      assert.deepEqual(heard, []);
+    });
 
-  test("revokeUser and disableUser notify every replica in the write's transaction, and this process's listeners", async () => {
-    const user = `user-${Date.now()}`;
-    const local: string[] = [];
-    const stop = onAccessChange((id) => local.push(id));
-    const revoked = nextMessage(busB, (m) => m.t === "access" && m.user === user);
-    assert.deepEqual(await Auth.revokeUser(dbA, user), { ok: true, value: undefined });
-    assert.equal((await revoked).t, "access");
-    const disabled = nextMessage(busB, (m) => m.t === "access" && m.user === user);
-    assert.deepEqual(await Auth.disableUser(dbA, user), { ok: true, value: undefined });
-    await disabled;
-    stop();
-    assert.deepEqual(local, [user, user]);
-  });
+    test("heardUpTo settles once every notice committed before it has reached the listeners", async () => {
+      const key = `heard-up-to-${Math.random()}`;
+      const heard: number[] = [];
+      const stop = busB.subscribe((m) => m.t === "taken" && m.key === key && heard.push(m.epoch));
+      // Half small, half by reference, whose text the listening replica cannot fetch until heardUpTo
+      // has been called: the notices are committed, not all delivered, when it is; it waits for all.
+      const fetchPayload = storeB.framePayload.bind(storeB);
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      storeB.framePayload = async (id) => {
+        await opened;
+        return fetchPayload(id);
+      };
+      try {
+        for (let epoch = 1; epoch <= 10; epoch++) {
+          const big = epoch % 2 === 0 ? { pad: "z".repeat(9000) } : {};
+          await busA.publish({ t: "taken", app: "svc_sid", key, from: "replica-a", epoch, ...big });
+        }
+        assert.ok(heard.length < 10, "not all delivered yet");
+        const waiting = busB.heardUpTo(10_000);
+        open();
+        await waiting;
+        assert.deepEqual(heard, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      } finally {
+        open();
+        storeB.framePayload = fetchPayload;
+        stop();
+      }
+    });
 
-  test("a revoke that fails writes nothing and notifies no one", async () => {
-    const heard: BusMessage[] = [];
-    const stop = busB.subscribe((m) => m.t === "access" && heard.push(m));
-    const closed = postgres.open();
-    await closed.close();
-    const result = await Auth.revokeUser(closed, "someone");
-    assert.equal(result.ok, false);
-    const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "after-failed-revoke");
-    await busA.publish({ t: "taken", app: "svc_sid", key: "after-failed-revoke", from: "replica-a", epoch: 0 });
-    await marker;
-    stop();
-    assert.deepEqual(heard, []);
+    test("a kill's notice goes out with the kill", async () => {
+      const s = await session();
+      await storeA.create(s, "replica-a");
+      const heard = nextMessage(busB, (m) => m.t === "ended" && m.key === s.key);
+      await storeA.kill(s.key, encodeMessage({ t: "ended", app: "svc_sid", key: s.key, from: "replica-a" }));
+      assert.equal((await heard).t, "ended");
+      assert.equal(await storeB.isDead(s.key), true);
+    });
+
+    test("revokeUser and disableUser notify every replica in the write's transaction, and this process's listeners", async () => {
+      const user = `user-${Date.now()}`;
+      const local: string[] = [];
+      const stop = onAccessChange((id) => local.push(id));
+      const revoked = nextMessage(busB, (m) => m.t === "access" && m.user === user);
+      assert.deepEqual(await Auth.revokeUser(dbA, user), { ok: true, value: undefined });
+      assert.equal((await revoked).t, "access");
+      const disabled = nextMessage(busB, (m) => m.t === "access" && m.user === user);
+      assert.deepEqual(await Auth.disableUser(dbA, user), { ok: true, value: undefined });
+      await disabled;
+      stop();
+      assert.deepEqual(local, [user, user]);
+    });
+
+    test("a revoke that fails writes nothing and notifies no one", async () => {
+      const heard: BusMessage[] = [];
+      const stop = busB.subscribe((m) => m.t === "access" && heard.push(m));
+      const closed = postgres.open();
+      await closed.close();
+      const result = await Auth.revokeUser(closed, "someone");
+      assert.equal(result.ok, false);
+      const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "after-failed-revoke");
+      await busA.publish({ t: "taken", app: "svc_sid", key: "after-failed-revoke", from: "replica-a", epoch: 0 });
+      await marker;
+      stop();
+      assert.deepEqual(heard, []);
+    });
+
+    const onPostgres = target.option === "postgres";
+    test(
+      onPostgres
+        ? "a save, a takeover, a claim and a kill notify on Postgres, in their own statements"
+        : "a save, a takeover, a claim and a kill send their notices on the broker and issue no NOTIFY",
+      async () => {
+        const { default: pg } = await import("postgres");
+        const named = await dbA.query({ sql: "SELECT 'svc:' || current_schema() AS channel", args: [] });
+        if (!named.ok) throw named.error;
+        const channel = String(named.value[0]?.channel);
+        // A listener of its own on the Postgres channel; the replicas' own pings and markers aside.
+        const listener = pg(POSTGRES_URL!, { onnotice: () => {}, max: 1 });
+        const notified: string[] = [];
+        await listener.listen(channel, (text) => !text.startsWith("ping:") && !text.startsWith("mark:") && notified.push(text));
+        try {
+          const s = await session();
+          await storeA.create(s, "replica-a");
+          await storeB.ownership(s.key, { streaming: true });
+          const heard: string[] = [];
+          const stop = busB.subscribe((m) => "key" in m && m.key === s.key && heard.push(m.t));
+          const ranBefore = ranA.length;
+          const frame = encodeMessage({
+            t: "frame",
+            app: "svc_sid",
+            key: s.key,
+            from: "replica-a",
+            epoch: 1,
+            frame: { seq: 1, patches: [] },
+          });
+          assert.equal(await storeA.save({ ...s, outSeq: 1 }, "replica-a", 1, frame), true);
+          assert.ok(await storeB.take(s.key, "replica-b"), "taken by B");
+          // A loads it and claims it back with its next save.
+          const loaded = await storeA.load(s.key);
+          assert.equal(
+            await storeA.save({ ...s, outSeq: 2 }, "replica-a", loaded!.epoch, undefined, {
+              previousOwner: loaded!.owner,
+              version: loaded!.version,
+            }),
+            true,
+          );
+          await storeA.kill(s.key, encodeMessage({ t: "ended", app: "svc_sid", key: s.key, from: "replica-a" }));
+          const marker = nextMessage(busB, (m) => m.t === "taken" && m.key === "after-" + s.key);
+          await busA.publish({ t: "taken", app: "svc_sid", key: "after-" + s.key, from: "replica-a", epoch: 0 });
+          await marker;
+          stop();
+          // The frame; B's takeover told to A; A's claim told to B; the end.
+          assert.deepEqual(heard, ["frame", "taken", "taken", "ended"]);
+          const ranSql = ranA.slice(ranBefore).join("\n");
+          // The Postgres listener has had the time the broker took, and more.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          if (onPostgres) {
+            assert.match(ranSql, /pg_notify/);
+            const ofSession = notified.filter((text) => text.includes(`"${s.key}"`));
+            assert.equal(ofSession.length, 4, notified.join(" | "));
+          } else {
+            assert.doesNotMatch(ranSql, /pg_notify|NOTIFY/i);
+            assert.deepEqual(notified, []);
+          }
+        } finally {
+          await listener.end({ timeout: 1 });
+        }
+      },
+    );
   });
-});
+}
 
 /**
  * A TCP relay to Postgres that can be cut: its connections reset and new ones refused, as when

@@ -8,8 +8,11 @@
  *   access  a user's access changed (revoke, disable, enable): each replica re-checks that
  *           user's sessions and ends the evicted ones (src/auth/access-events.ts sends these)
  *
- * On Postgres the bus is LISTEN/NOTIFY on the one channel of src/db/notify.ts (postgres-bus.ts);
- * with one process it is `MemoryBus`, behind the same interface, so eviction is pushed there too.
+ * On Postgres the bus is LISTEN/NOTIFY on the one channel of src/db/notify.ts (postgres-bus.ts),
+ * and a write's notice goes out in the write's own statement. On Redis or NATS (broker-bus.ts) a
+ * write's notice is published once the write committed, through the store's `NoticeSink`, so no
+ * NOTIFY rides the commit path (docs/deployment.md#the-bus). With one process it is `MemoryBus`,
+ * behind the same interface, so eviction is pushed there too.
  * Session keys are hashes (session-key.ts): a notice never carries a cookie.
  */
 import type { Frame } from "../server/streams/sse-wire.ts";
@@ -54,6 +57,14 @@ export interface LiveBus {
    */
   heardUpTo(maxWaitMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Where a shared store publishes a write's notice once the write committed, when the bus is not
+ * Postgres NOTIFY. Calls keep their order: a session's frames are published in the order saved.
+ */
+export interface NoticeSink {
+  publishText(text: string): Promise<void>;
 }
 
 /** A message as a notice's text. */

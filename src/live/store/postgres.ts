@@ -13,13 +13,17 @@
  *                      sealed (seal.ts), ticket_hash, until: rotated-away ids in their grace period
  *
  * Every operation is one statement (one round trip), except `kill` and `move`, one transaction
- * each. A takeover tells the previous owner in its own statement (a "taken" notice). Times
+ * each. A takeover tells the previous owner in its own statement (a "taken" notice). With a
+ * `notices` sink (a bus on Redis or NATS, docs/deployment.md#the-bus) no statement notifies: the
+ * statement returns what its notice needs, and the notice is published once it committed. Times
  * are the database's clock in milliseconds, so leases do not depend on the replicas' clocks.
  * `app` lets several live apps share the tables.
  */
 import type { Db } from "../../db/db.ts";
 import type { Statement } from "../../db/driver.ts";
 import { CHANNEL_SQL } from "../../db/notify.ts";
+import { encodeMessage, type NoticeSink } from "./bus.ts";
+import { log } from "../../log.ts";
 import {
   type Claim,
   DEAD_KEY_TTL_MS,
@@ -57,17 +61,46 @@ const COLUMNS = "key, handle, model, out_seq, input_seqs, page_seqs, user_id, bo
 const ROTATED_FROM = `(SELECT json_agg(json_build_object('h', r.from_handle, 's', r.from_sealed, 'ms', r.until - ${NOW}))::text
   FROM svc_live_rotations r WHERE r.app = s.app AND r.to_key = s.key AND r.until > ${NOW}) AS rotated_from`;
 
+/** How a store is set up beyond its database and app. */
+export type PostgresStoreOptions = {
+  /** How long a lease lasts without renewal. */
+  readonly leaseMs?: number;
+  /** Where notices go once their write committed; without it, they go in the write, as NOTIFY. */
+  readonly notices?: NoticeSink;
+};
+
 export class PostgresLiveStore implements LiveStore {
   readonly shared = true;
   private ready: Promise<void> | undefined;
+  private readonly leaseMs: number;
+  private readonly notices: NoticeSink | undefined;
 
   /** `app`: the live app's name (its cookie name), so apps sharing a database keep apart. */
   constructor(
     readonly db: Db,
     readonly app: string,
-    private readonly leaseMs: number = LEASE_MS,
+    options: PostgresStoreOptions = {},
   ) {
     if (db.dialect !== "postgres") throw new TypeError("PostgresLiveStore needs a Postgres Db");
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.notices = options.notices;
+  }
+
+  /**
+   * Publishes a committed write's notice on the bus (with a `notices` sink only). Called as soon as
+   * the write's answer arrives, so a session's notices go out in the order its writes committed;
+   * a notice that cannot be sent is logged, as one a replica missed (docs/deployment.md#the-bus).
+   */
+  private publishCommitted(sink: NoticeSink, text: string): void {
+    sink.publishText(text).catch((error: unknown) => {
+      log.warn(`live.bus notice not published: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** The "taken" notice telling `previous` that `owner` holds the session now, when it was another's. */
+  private tellTaken(sink: NoticeSink, key: string, owner: string, previous: unknown, epoch: unknown): void {
+    if (previous === null || previous === undefined || String(previous) === owner) return;
+    this.publishCommitted(sink, encodeMessage({ t: "taken", app: this.app, key, from: owner, epoch: Number(epoch) }));
   }
 
   /** Creates the tables once per store; a failure is forgotten so the next call retries. */
@@ -124,9 +157,12 @@ export class PostgresLiveStore implements LiveStore {
         `WITH old AS (SELECT owner, lease_until FROM svc_live_sessions WHERE app = $1 AND key = $2 FOR UPDATE)
          UPDATE svc_live_sessions s SET owner = $3, epoch = s.epoch + 1, lease_until = ${NOW} + $4::bigint
          FROM old WHERE s.app = $1 AND s.key = $2
-         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner, ${ROTATED_FROM},
-           CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
-             json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`,
+         RETURNING s.${COLUMNS.split(", ").join(", s.")}, s.epoch, old.owner AS previous_owner, ${ROTATED_FROM}${
+          this.notices === undefined
+            ? `, CASE WHEN old.owner IS NOT NULL AND old.owner <> $3 THEN pg_notify(${CHANNEL},
+             json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $3::text, 'epoch', s.epoch)::text) END AS told`
+            : ""
+        }`,
         this.app,
         key,
         owner,
@@ -135,6 +171,7 @@ export class PostgresLiveStore implements LiveStore {
     );
     if (row === undefined) return undefined;
     const previous = row.previous_owner;
+    if (this.notices !== undefined) this.tellTaken(this.notices, key, owner, previous, row.epoch);
     return {
       session: sessionOf(row),
       epoch: Number(row.epoch),
@@ -180,6 +217,19 @@ export class PostgresLiveStore implements LiveStore {
       json_build_object('t', 'taken', 'app', $1::text, 'key', $2::text, 'from', $13::text, 'epoch', saved.epoch)::text) END`;
     // The frame is published only when another replica streams the session, as the row says
     // under the UPDATE's lock, so a stream that registered just before this save gets it.
+    const sink = this.notices;
+    if (sink !== undefined) {
+      // Nothing notifies in the statement: it says whether another replica streams the session and
+      // the epoch saved, and the notices follow the commit (docs/deployment.md#the-bus).
+      // Every parameter is named once, or Postgres cannot tell its type ($14: the previous owner).
+      const previous = claim === undefined ? "" : ", $14::text AS previous";
+      const sql = `WITH saved AS (${update}) SELECT remote_streams, epoch, $12::text AS frame, $13::text AS claim${previous} FROM saved`;
+      const [saved] = await this.rows({ sql, args });
+      if (saved === undefined) return false;
+      if (notice !== undefined && saved.remote_streams === true) this.publishCommitted(sink, notice);
+      if (claim !== undefined) this.tellTaken(sink, session.key, owner, claim.previousOwner, saved.epoch);
+      return true;
+    }
     let sql: string;
     if (notice === undefined) {
       sql = `WITH saved AS (${update}) SELECT (${told})::text AS told, $12::text AS frame, $13::text AS claim FROM saved`;
@@ -292,9 +342,10 @@ export class PostgresLiveStore implements LiveStore {
     await this.ensureSchema();
     // Ids rotated away from it die with the session (docs/protocol.md#session-rotation).
     const statements = [...this.killStatements(key), stmt("DELETE FROM svc_live_rotations WHERE app = $1 AND to_key = $2", this.app, key)];
-    if (notice !== undefined) statements.push(stmt(`SELECT pg_notify(${CHANNEL}, $1)::text AS sent`, notice));
+    if (notice !== undefined && this.notices === undefined) statements.push(stmt(`SELECT pg_notify(${CHANNEL}, $1)::text AS sent`, notice));
     const done = await this.db.transaction(statements);
     if (!done.ok) throw done.error;
+    if (notice !== undefined && this.notices !== undefined) this.publishCommitted(this.notices, notice);
   }
 
   async isDead(key: string): Promise<boolean> {
@@ -319,6 +370,12 @@ export class PostgresLiveStore implements LiveStore {
       stmt(`DELETE FROM svc_live_rotations WHERE app = $1 AND until < ${NOW}`, this.app),
     ]);
     if (!done.ok) throw done.error;
+  }
+
+  /** Keeps a notice too large for the bus; resolves to the id it is sent by (swept after a minute). */
+  async keepPayload(text: string): Promise<string> {
+    const [row] = await this.rows(stmt(`INSERT INTO svc_live_frames (payload, at) VALUES ($1, ${NOW}) RETURNING id`, text));
+    return String(row?.id);
   }
 
   /** The payload of a notice sent by reference (undefined once swept). */

@@ -61,6 +61,7 @@ import { listenForEvictions } from "../access/eviction-listener.ts";
 import { type Replication, shareSessions } from "../replicas/replication.ts";
 import { Sealer } from "../../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../../store/codec.ts";
+import { checkBusOption, type SharedBusOption } from "../../store/shared-bus.ts";
 import { serveStream } from "../http/stream-route.ts";
 import { serveEnd } from "../http/end-route.ts";
 import { clientFor, sessionIdReader, sessionTokensFor } from "../http/session-naming.ts";
@@ -368,9 +369,15 @@ export class LiveApp<Model> extends Hono<Env> {
    * be plain JSON data or come with a `codec`; that is checked now, on the model `init` makes for
    * a bare request, and a model that cannot be stored throws SvcError "model_not_serialisable".
    *
+   * `bus` picks what carries frames and takeover notices between replicas
+   * (docs/deployment.md#the-bus): `"postgres"` (the default, LISTEN/NOTIFY, nothing more to run),
+   * `{ redis: "redis://…" }` (needs the `redis` package) or `{ nats: "nats://…" }` (needs
+   * `@nats-io/transport-node`), which keep notices off Postgres's commit path.
+   *
    * @param db the Postgres database every replica opens (`Db.open("postgres://...")`)
-   * @param options a `codec` for a model that is not plain JSON (dates, maps)
-   * @throws {SvcError} "secret_missing" on Postgres without a shared secret; "model_not_serialisable"
+   * @param options a `codec` for a model that is not plain JSON (dates, maps); the `bus`
+   * @throws {SvcError} "secret_missing" on Postgres without a shared secret; "model_not_serialisable";
+   * "bad_config" for a bus option that names no bus
    * @example
    * ```ts
    * import { Db, Live, Ui } from "svc-live";
@@ -383,9 +390,22 @@ export class LiveApp<Model> extends Hono<Env> {
    * }).withSharedSessions(db);
    * await live.ready(); // listening for the other replicas' notices
    * ```
+   * @example
+   * ```ts
+   * import { Db, Live, Ui } from "svc-live";
+   *
+   * // Frames and takeover notices on Redis, off Postgres's commit path (npm install redis).
+   * const db = Db.open("postgres://db.internal/app");
+   * const live = Live.app<{ n: number }>({
+   *   init: () => ({ n: 0 }),
+   *   update: (model) => ({ n: model.n + 1 }),
+   *   view: (model) => Ui.h("button", { onClick: "Inc" }, String(model.n)),
+   * }).withSharedSessions(db, { bus: { redis: "redis://cache.internal:6379" } });
+   * ```
    */
-  withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model> } = {}): this {
+  withSharedSessions(db: Db, options: { readonly codec?: ModelCodec<Model>; readonly bus?: SharedBusOption } = {}): this {
     this.configure();
+    if (options.bus !== undefined) checkBusOption(options.bus);
     if (db.dialect !== "postgres") return this;
     // Each replica checks the CSRF tokens the others issued: they need one key.
     if (this.config.secret === undefined && !readEnv(SECRET_ENV)) {
@@ -411,6 +431,7 @@ export class LiveApp<Model> extends Hono<Env> {
       build,
       gate: () => this.access.gate,
       sealer,
+      bus: options.bus,
     });
     return this;
   }

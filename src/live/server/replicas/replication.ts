@@ -6,8 +6,7 @@
  */
 import type { Db } from "../../../db/db.ts";
 import type { ModelCodec } from "../../store/codec.ts";
-import { PostgresBus } from "../../store/postgres-bus.ts";
-import { PostgresLiveStore } from "../../store/postgres.ts";
+import { openSharedStore, type SharedBusOption } from "../../store/shared-bus.ts";
 import type { Sealer } from "../../store/seal.ts";
 import { recheckEveryone } from "../access/eviction-listener.ts";
 import type { RevocationGate } from "../access/revocation-gate.ts";
@@ -43,13 +42,17 @@ export type ShareOptions<Model> = {
   readonly gate: () => RevocationGate | undefined;
   /** Seals the rotated-away ids the store keeps (src/live/store/seal.ts). */
   readonly sealer: Sealer;
+  /** The bus between replicas (docs/deployment.md#the-bus); Postgres NOTIFY by default. */
+  readonly bus?: SharedBusOption;
 };
 
 /** Shares a registry's sessions through Postgres: the store, the bus that tells replicas of moves and ends, and streams held here. */
-export function shareSessions<Model>({ registry, db, app, codec, now, build, gate, sealer }: ShareOptions<Model>): Replication {
-  const store = new PostgresLiveStore(db, app);
+export function shareSessions<Model>(
+  { registry, db, app, codec, now, build, gate, sealer, bus: busOption }: ShareOptions<Model>,
+): Replication {
+  const { store, bus: opening } = openSharedStore(db, app, busOption);
   const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
-  const ready = PostgresBus.open(db, store).then((bus) =>
+  const ready = opening.then((bus) =>
     shared.start(bus, {
       moved: (key) => registry.sharing.movedKey(key),
       ended: (key) => registry.sharing.endedElsewhere(key),
