@@ -6,24 +6,26 @@
 import { Hono } from "hono";
 import { logger } from "hono/logger";
 import { secureHeaders } from "hono/secure-headers";
-import { type AuthEnv, Each, Live, type Secret, Server } from "svc-live";
+import { type AuthEnv, Each, Live, type Secret, Server, Ui } from "svc-live";
 
 type Todo = { id: number; text: string };
 type Todos = { user: string; draft: string; items: Todo[]; next: number };
-// What update receives; in a project whose TSX declares them (docs/live-apps.md#typed-messages), the handler props are checked too.
+// What update receives. TypeScript gives TSX one set of prop types for every app, so a handler's
+// message is written with ui.msg, which checks it against this map (docs/live-apps.md#typed-messages).
 type TodoMessages = { Draft: [value: string]; Add: [fields: { readonly [name: string]: string }]; Remove: [id: number] };
+const ui = Ui.typed<TodoMessages>();
 
 const TodoItem = (item: Todo) => (
   <li>
-    {item.text} <button onClick={["Remove", item.id]} hover={{ color: "crimson" }}>✕</button>
+    {item.text} <button onClick={ui.msg("Remove", item.id)} hover={{ color: "crimson" }}>✕</button>
   </li>
 );
 
 const TodoPage = ({ model }: { model: Todos }) => (
   <main>
     <h1>{model.user}'s to-dos</h1>
-    <form onSubmit="Add">
-      <input name="draft" value={model.draft} onInput="Draft" autocomplete="off" />
+    <form onSubmit={ui.msg("Add")}>
+      <input name="draft" value={model.draft} onInput={ui.msg("Draft")} autocomplete="off" />
       <button type="submit">Add</button>
     </form>
     <ul>

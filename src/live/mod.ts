@@ -12,6 +12,7 @@ import * as trees from "./tree.ts";
 import * as apps from "./server/app/build.ts";
 import * as commands from "./server/session/commands.ts";
 import * as subscriptions from "./server/session/subscriptions.ts";
+import * as definitions from "./server/session/definition.ts";
 import * as desktops from "./desktop/desktop.ts";
 
 export { type ClientValues, diff } from "./diff/diff.ts";
@@ -38,7 +39,7 @@ export namespace LiveCore {
 export { LiveApp, type LiveAppOptions } from "./server/app/app.ts";
 export { app } from "./server/app/build.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/session/commands.ts";
-export type { InitContext, LiveDefinition, Update } from "./server/session/definition.ts";
+export { type InitContext, type LiveDefinition, type Unhandled, unhandled, type Update } from "./server/session/definition.ts";
 export type { Frame } from "./server/streams/sse-wire.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/registry/snapshot-store.ts";
 export type { SessionCounts } from "./server/registry/bounds.ts";
@@ -70,4 +71,5 @@ export namespace Live {
   export import bindSessionUser = commands.bindSessionUser;
   export import endSession = commands.endSession;
   export import rotateSession = commands.rotateSession;
+  export import unhandled = definitions.unhandled;
 }

@@ -6,7 +6,8 @@
  * The arguments a handler names are not all the arguments `update` gets: the client adds the
  * control's value to an input or change message and the form's fields to a submit message
  * (docs/live-apps.md#handlers-and-messages). So `Draft: [value: string]` is sent by
- * `onInput: "Draft"`, and `Rename: [id: number, value: string]` by `onInput: ["Rename", id]`.
+ * `onInput: "Draft"`, `Rename: [id: number, value: string]` by `onInput: ["Rename", id]`, and
+ * `Toggle: [id: number, checked: boolean]` by a checkbox's `onChange: ["Toggle", id]`.
  */
 import type { JsonValue } from "../json.ts";
 
@@ -39,22 +40,37 @@ export type MessageName<M> = keyof M & string;
 /** The form fields a submit message's last argument holds: each field's name to its value. */
 export type FormFields = { readonly [name: string]: string };
 
-/** The handler's own form of message `K` whose arguments are `P`: its name alone when `P` may be empty, else `[K, ...P]`. */
+/**
+ * The handler's own form of message `K` whose arguments are `P`: its name alone when `P` may be
+ * empty, else `[K, ...P]`. The handler types below spell this out rather than name this alias, so
+ * that an error shows the forms themselves (`"Draft" | readonly ["Draft"]`), not this name.
+ */
 export type HandlerForm<K extends string, P extends readonly unknown[]> = ([] extends P ? K : never) | readonly [K, ...P];
+
+/**
+ * What the client adds to an input or change message (docs/live-apps.md#handlers-and-messages): a
+ * field's or a select's value, a string; a checkbox's or a radio's checked state, a boolean.
+ */
+export type ControlValue = string | boolean;
 
 /**
  * What an `onClick` or `onKeydown` handler may name under the message map `M`: `"Name"` for a
  * message without arguments, `["Name", ...args]` with the arguments `M` gives it.
  */
-export type ClickMessage<M> = IsUntyped<M> extends true ? Message
-  : { [K in MessageName<M>]: M[K] extends readonly unknown[] ? HandlerForm<K, M[K]> : never }[MessageName<M>];
+export type ClickMessage<M> = IsUntyped<M> extends true ? Message : {
+  [K in MessageName<M>]: M[K] extends readonly unknown[] ? ([] extends M[K] ? K : never) | readonly [K, ...M[K]] : never;
+}[MessageName<M>];
 
 /**
  * What an `onInput` or `onChange` handler may name under `M`: a message whose last argument takes
- * the control's value (a string), named with the arguments before it.
+ * the control's value ({@link ControlValue}: a string for a field or a select, a boolean for a
+ * checkbox or a radio), named with the arguments before it.
  */
 export type ValueMessage<M> = IsUntyped<M> extends true ? Message : {
-  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V] ? string extends V ? HandlerForm<K, P> : never : never;
+  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V] ? string extends V ? ([] extends P ? K : never) | readonly [K, ...P]
+    : boolean extends V ? ([] extends P ? K : never) | readonly [K, ...P]
+    : never
+    : never;
 }[MessageName<M>];
 
 /**
@@ -62,7 +78,9 @@ export type ValueMessage<M> = IsUntyped<M> extends true ? Message : {
  * fields ({@link FormFields}), named with the arguments before it.
  */
 export type SubmitMessage<M> = IsUntyped<M> extends true ? Message : {
-  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V] ? FormFields extends V ? HandlerForm<K, P> : never : never;
+  [K in MessageName<M>]: M[K] extends readonly [...infer P, infer V]
+    ? FormFields extends V ? ([] extends P ? K : never) | readonly [K, ...P] : never
+    : never;
 }[MessageName<M>];
 
 /** A keydown handler under `M`: a message, or one with a key filter (`{ key: "Enter", msg: "Send" }`). */

@@ -9,16 +9,19 @@ import * as eachParts from "./each.ts";
 import * as lazyParts from "./lazy.ts";
 import * as nodes from "./node.ts";
 import * as templates from "./template.ts";
+import * as typedUi from "./typed.ts";
 
 export { h, keyed, raw, text, TEXT_ONLY_TAGS, VOID_TAGS } from "./node.ts";
 export { lazy } from "./lazy.ts";
 export { Each, each, type EachProps, type ItemKey } from "./each.ts";
 export { html } from "./template.ts";
+export { type HandlerArgs, typed, type TypedUi } from "./typed.ts";
 export type { Child, Handlers, Message, MessageRecord, UiElement, UiNode, UiRaw, UiText } from "./node.ts";
 export type { Attrs, AttrValue, HandlerProps, KeyHandler } from "./attrs.ts";
 export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
 export type {
   ClickMessage,
+  ControlValue,
   FormFields,
   HandlerForm,
   HtmlHole,
@@ -37,7 +40,7 @@ export type {
 } from "./messages.ts";
 export type { UiElementFields } from "./types.ts";
 
-/** The view builders: `Ui.h`, `Ui.keyed`, `Ui.html`, `Ui.raw`, `Ui.text`, `Ui.each`, `Ui.lazy`. */
+/** The view builders: `Ui.h`, `Ui.keyed`, `Ui.html`, `Ui.raw`, `Ui.text`, `Ui.each`, `Ui.lazy`, and `Ui.typed<Messages>()`, the same builders checked against an app's messages. */
 // deno-lint-ignore no-namespace -- a namespace of aliases: the API reference shows each member's own signature and docs
 export namespace Ui {
   export import h = nodes.h;
@@ -47,4 +50,5 @@ export namespace Ui {
   export import text = nodes.text;
   export import each = eachParts.each;
   export import lazy = lazyParts.lazy;
+  export import typed = typedUi.typed;
 }

@@ -132,7 +132,7 @@ function bodyOf(command: Command, session: LiveSession<Model>, seq: number, seen
       const found = handlers(session, kind, command.msg);
       if (found.length === 0) return undefined;
       const [id, rowId] = found[command.pick % found.length]!;
-      return { seq, msg: command.msg, args: command.msg === "Toggle" ? [rowId, "checked"] : [rowId], handlerId: id };
+      return { seq, msg: command.msg, args: command.msg === "Toggle" ? [rowId, true] : [rowId], handlerId: id };
     }
     case "page":
       return { seq, msg: command.msg, args: [], handlerId: handlers(session, "click", command.msg)[0]![0] };
@@ -141,7 +141,7 @@ function bodyOf(command: Command, session: LiveSession<Model>, seq: number, seen
       const all = seen.flat();
       if (all.length === 0) return undefined;
       const id = all[command.pick % all.length]!;
-      return { seq, msg: "Toggle", args: [Number(/tr:?(\d*)/.exec(id)?.[1] ?? 0), "checked"], handlerId: id };
+      return { seq, msg: "Toggle", args: [Number(/tr:?(\d*)/.exec(id)?.[1] ?? 0), true], handlerId: id };
     }
     case "resync":
       return undefined;

@@ -201,6 +201,50 @@ describe("POST /_svc/event", () => {
     assert.deepEqual(((await next.json()) as { seq: number }).seq, 1);
   });
 
+  test("update returning undefined (a message without its case) is reported as that, naming the message", async () => {
+    type Model = { draft: string; count: number };
+    // A switch without a case for the misspelt "Remvoe" falls through and returns undefined.
+    const a = Live.app<Model>({
+      init: () => ({ draft: "", count: 0 }),
+      update: ((model: Model, msg: string) => {
+        switch (msg) {
+          case "Inc":
+            return { ...model, count: model.count + 1 };
+        }
+      }) as (model: Model, msg: string) => Model,
+      view: ({ draft, count }) => Ui.h("main", {}, Ui.h("p", {}, draft, String(count)), Ui.h("button", { onClick: "Remvoe" }, "x")),
+    });
+    const tab = await openTab(a);
+    const lines: string[] = [];
+    const previous = setLogSink((level, line) => lines.push(`${level} ${line}`));
+    let resp: Response;
+    try {
+      resp = await tab.post({ seq: 1, msg: "Remvoe", handlerId: buttonId(tab.html, "x") });
+    } finally {
+      setLogSink(previous);
+    }
+    assert.equal(resp.status, 500);
+    assert.equal(resp.headers.get("X-Svc-Status"), "app-error");
+    const body = (await resp.json()) as { report?: { message: string } };
+    assert.equal(
+      body.report?.message,
+      'update("Remvoe") failed: Error: update returned undefined for the message "Remvoe": it must return the model (or [model, command]) for every message',
+    );
+    assert.ok(
+      lines.some((line) =>
+        line.startsWith("ERROR live.update failed") && line.includes('update returned undefined for the message "Remvoe"')
+      ),
+    );
+    assert.deepEqual([...a.sessions.all()][0]!.model, { draft: "", count: 0 }, "the session keeps its model");
+    a.close();
+  });
+
+  test("Live.unhandled, reached when the app runs, throws naming the message", () => {
+    // A message name the compiler knows only as a string, as in an untyped app (a typed one's is never here).
+    const msg: string = "Remvoe";
+    assert.throws(() => Live.unhandled(msg), { message: 'update has no case for the message "Remvoe"' });
+  });
+
   test("a batch is processed in order under the mutex, each entry as if alone; the reply is 204", async () => {
     const a = freshApp();
     const tab = await openTab(a);

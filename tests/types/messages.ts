@@ -8,7 +8,7 @@ type Model = { draft: string; todos: Todo[] };
 type Messages = {
   Draft: [value: string];
   Add: [fields: { readonly [name: string]: string }];
-  Toggle: [id: number, checked: string];
+  Toggle: [id: number, checked: boolean];
   Remove: [id: number];
   Clear: [];
 };
@@ -36,7 +36,7 @@ export const typed = Live.app<Model, Messages>({
       case "Add":
         return { ...model, draft: "", todos: [...model.todos, { id: model.todos.length, text: args[0]["draft"] ?? "", done: false }] };
       case "Toggle":
-        return { ...model, todos: model.todos.map((t) => (t.id === args[0] ? { ...t, done: args[1] === "checked" } : t)) };
+        return { ...model, todos: model.todos.map((t) => (t.id === args[0] ? { ...t, done: args[1] } : t)) };
       case "Remove":
         return { ...model, todos: model.todos.filter((t) => t.id !== args[0]) };
       case "Clear":
@@ -178,4 +178,57 @@ export const templateWrongArgument = Live.app<Model, Messages>({
   update: (model, _msg, _args) => model,
   // @ts-expect-error Remove takes a number, not a string
   view: (model) => Ui.html`<ul>${model.todos.map((t) => Ui.html`<li onClick=${["Remove", t.text]}>${t.text}</li>`)}</ul>`,
+});
+
+// Ui.typed: the builders with the map fixed check a helper written outside view, with no annotation
+// on it; a checkbox's change carries a boolean.
+const ui = Ui.typed<Messages>();
+const typedRow = (t: Todo) =>
+  ui.h(
+    "li",
+    {},
+    ui.h("input", { type: "checkbox", checked: t.done, onChange: ["Toggle", t.id] }),
+    ui.h("button", { onClick: ["Remove", t.id] }),
+  );
+// @ts-expect-error "Remvoe" is not one of the app's messages, in a helper outside view
+export const typedRowMisspelled = (t: Todo) => ui.h("li", { onClick: ["Remvoe", t.id] });
+// @ts-expect-error Remove takes a number, in a helper outside view
+export const typedRowStringId = (t: Todo) => ui.h("li", { onClick: ["Remove", String(t.id)] });
+// @ts-expect-error Toggle's last argument is the checkbox's state, which the client adds: a click cannot leave it out
+export const typedClickWithoutState = (t: Todo) => ui.h("button", { onClick: ["Toggle", t.id] });
+export const typedApp = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, msg, args) => {
+    switch (msg) {
+      case "Draft":
+        return { ...model, draft: args[0] };
+      case "Add":
+        return model;
+      case "Toggle":
+        return { ...model, todos: model.todos.map((t) => (t.id === args[0] ? { ...t, done: args[1] } : t)) };
+      case "Remove":
+        return { ...model, todos: model.todos.filter((t) => t.id !== args[0]) };
+      case "Clear":
+        return { ...model, todos: [] };
+      default:
+        return Live.unhandled(msg);
+    }
+  },
+  view: (model) => ui.h("ul", { onKeydown: { key: "Escape", msg: "Clear" } }, ui.each(model.todos, (t) => t.id, typedRow)),
+});
+
+// ui.msg: a checked message for a handler prop (TSX's way), in each handler's own form.
+export const checkedMessages = [ui.msg("Remove", 1), ui.msg("Draft"), ui.msg("Toggle", 2), ui.msg("Add"), ui.msg("Clear")] as const;
+const clear: "Clear" = ui.msg("Clear");
+const remove: readonly ["Remove", 1] = ui.msg("Remove", 1);
+export const forms = [clear, remove];
+// @ts-expect-error "Remvoe" is not one of the app's messages
+export const msgMisspelled = ui.msg("Remvoe", 1);
+// @ts-expect-error Remove needs its id
+export const msgWithoutId = ui.msg("Remove");
+
+export const untypedUnhandled = Live.app<Model>({
+  init: () => ({ draft: "", todos: [] }),
+  update: (model, msg, _args) => (msg === "Known" ? model : Live.unhandled(msg)),
+  view: () => Ui.h("p", {}, "x"),
 });

@@ -205,9 +205,9 @@ test("in a live app, an event on one row of a list answers that row's patches, a
     const body = JSON.stringify(await reply.json());
     assert.match(body, /"id":"r\.1#table\.0#tbody\.#tr:40\.4#td","text":"21"/);
     const done = "r.1#table.0#tbody.#tr:40.3#td.#input:done";
-    assert.equal((await tab.post({ seq: 2, msg: "Toggle", args: [40, "checked"], handlerId: done })).status, 200);
+    assert.equal((await tab.post({ seq: 2, msg: "Toggle", args: [40, true], handlerId: done })).status, 200);
     // The row is gone: its handler's element with it.
-    assert.equal((await tab.post({ seq: 3, msg: "Toggle", args: [40, "checked"], handlerId: done })).status, 410);
+    assert.equal((await tab.post({ seq: 3, msg: "Toggle", args: [40, true], handlerId: done })).status, 410);
   } finally {
     live.close();
   }

@@ -47,6 +47,57 @@ export type LiveDefinition<Model, Messages = UntypedMessages> = {
   readonly messages?: MessageNames<Messages>;
 };
 
+/**
+ * What `Live.unhandled` accepts: a message name no `case` is left for, which is `never` once every
+ * message has one. Any other name is turned into a sentence naming it, so that the compiler's
+ * error says which message has no case (`"Remove"` is not assignable to `"no case in update for
+ * Remove"`).
+ */
+export type Unhandled<K extends string> = [K] extends [never] ? never : string extends K ? K : `no case in update for ${K}`;
+
+/**
+ * Ends a `switch` over an update's messages: `default: return Live.unhandled(msg);`. Under a
+ * message map, a message without its `case` is a compile error that names it. When it runs (an
+ * untyped app, or a message the map does not declare) it throws, naming the message, and the error
+ * is reported as update's (docs/live-apps.md#mistakes-are-loud-in-development).
+ *
+ * @param msg the message, narrowed by the cases before: `never` when they cover the map
+ * @throws {Error} always, naming the message, when it is reached
+ * @example
+ * ```ts
+ * import { Live, Ui } from "svc-live";
+ *
+ * type Messages = { Inc: []; Dec: [] };
+ * export const app = Live.app<number, Messages>({
+ *   init: () => 0,
+ *   update: (count, msg, _args) => {
+ *     switch (msg) {
+ *       case "Inc": return count + 1;
+ *       case "Dec": return count - 1;
+ *       default: return Live.unhandled(msg); // a new message without its case fails to compile here
+ *     }
+ *   },
+ *   view: (count) => Ui.h("button", { onClick: "Inc" }, String(count)),
+ * });
+ * ```
+ */
+export function unhandled<K extends string>(msg: Unhandled<K>): never {
+  throw new Error(`update has no case for the message ${JSON.stringify(msg)}`);
+}
+
+/**
+ * An update's result, checked: `undefined` is what a `switch` without a `case` for `msg` returns,
+ * and is reported as that, naming the message, rather than as whatever later fails to read it.
+ */
+export function checkedUpdate<Model>(result: Update<Model> | undefined, msg: string): Update<Model> {
+  if (result === undefined) {
+    throw new Error(
+      `update returned undefined for the message ${JSON.stringify(msg)}: it must return the model (or [model, command]) for every message`,
+    );
+  }
+  return result;
+}
+
 /** Splits an update's result into the model and its command. */
 export function splitUpdate<Model>(result: Update<Model>): [Model, Cmd | undefined] {
   if (Array.isArray(result) && result.length === 2 && isCmd(result[1])) return [result[0] as Model, result[1] as Cmd];

@@ -15,7 +15,7 @@ import { diffTrees } from "../../diff/diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../../protocol/mod.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
-import { type LiveDefinition, splitUpdate } from "./definition.ts";
+import { checkedUpdate, type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./state.ts";
 import { inputsLeft } from "./input-pruning.ts";
 import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
@@ -162,7 +162,7 @@ function applyMessage<Model>(
   ctx: StepContext<Model>,
 ): Applied<Model> | AppError<Model> {
   try {
-    const [model, cmd] = splitUpdate(ctx.update(state.model, msg, args));
+    const [model, cmd] = splitUpdate(checkedUpdate(ctx.update(state.model, msg, args), msg));
     if (model === state.model) return { kind: "applied", state, tree: prev, patches: [], ackInputs: undefined, cmd };
     // The diff's tree keeps the old render's objects where nothing changed (src/live/diff/diff.ts).
     const { patches, tree } = diffTrees(prev, ctx.renderer.render(model), clientValues);
