@@ -1,39 +1,35 @@
 /**
- * The patch applier (docs/protocol.md#patches, docs/protocol.md#client-rules).
+ * The live client's page writer (docs/protocol.md#patches, docs/protocol.md#client-rules): frames,
+ * moves and full renders, written to the DOM. The patch protocol itself is read by the interpreter
+ * (client/patch.ts); this file is its DOM target, `DomTarget`, and the `Applier` that drives it.
  *
- * Algorithm. A frame's patches apply one after another, each addressing its element by svc-id in
- * the live DOM (so a rename earlier in the batch is seen by later patches). Within a patch the
- * operations run in the wire order replace, text, html, kids, attrs, remove:
+ * How the DOM target writes each operation:
  *
- * - Before anything, the authority rule may declare the whole patch stale (rule 1 case 3).
+ * - stale: the authority rule may declare the whole patch stale (rule 1 case 3).
  * - replace: the element is swapped for the parsed markup; a replaced form's fields are new and
  *   empty (rule 6).
  * - text: the only child becomes the text. On a textarea, text is its value: authority rule.
  * - html: the children become the markup, reconciled element by element (rule 4, morph.ts), so
  *   a dirty input inside keeps its node, value, focus, caret and composition.
- * - kids: the new child list is built from `{keep}` (the existing child, found among the element's
- *   children), `{keep, id}` (the same, with every svc-id under it rewritten from
- *   the old prefix to the new one) and `{html}` (parsed nodes); then `place` orders them with the
- *   fewest moves, never moving the focused one, and removes the rest. Every keep is looked up
- *   among the children as they were before the patch, and each rename rewrites only its own
- *   node's subtree, so the renames of one patch act as one simultaneous mapping: a chain such as
- *   r.1 -> r.2 beside r.2 -> r.3 moves each node once. Per-input entries and queued sends hold
- *   nodes, not ids (inputs.ts), so they follow without being told.
+ * - kids: kept children are the same nodes; `place` orders the wanted list with the fewest moves,
+ *   never moving the focused one, and removes the rest. A rename rewrites every svc-id of its own
+ *   node's subtree only, so the renames of one patch act as one simultaneous mapping. Per-input
+ *   entries and queued sends hold nodes, not ids (inputs.ts), so they follow without being told.
  * - attrs: through the authority rule ("" removes; removing value, checked, selected or disabled
  *   resets the property).
  * - remove: the element leaves the DOM.
  *
- * A patch for an id that is not in the DOM, or a `keep` whose node is missing, is a desync: the
- * applier stops and the caller resyncs from a full render (docs/protocol.md#errors-and-statuses). After the frame, entries of
- * controls that left the DOM are deleted.
+ * After each frame, and after moves and full renders, entries of controls that left the DOM are
+ * deleted.
  */
 import { ID_ATTR, isWithin, type Move, type Patch, renamedId, ROOT_ID } from "../src/protocol/mod.ts";
 import { applyAttrs, applyTextareaText, isStale } from "./authority.ts";
 import { byId, idOf, parseMarkup, tagOf } from "./dom.ts";
 import type { InputTable } from "./inputs.ts";
-import { morphElement, place, reconcile } from "./morph.ts";
+import { type AttrWriter, morphElement, place, reconcile, type TextareaWriter } from "./morph.ts";
+import { applyMoves, applyPatch, type PatchTarget, type Rename } from "./patch.ts";
 
-export class Desync extends Error {}
+export { Desync } from "./patch.ts";
 
 /**
  * What the client's frames, resyncs and full renders write the page through: the live client's
@@ -51,24 +47,117 @@ export interface PageApplier {
 /**
  * Runs before each patch of a frame is written to the DOM. The split client applies the patch to
  * its tree there, and first rebuilds from the tree the nodes the patch needs that the DOM lost.
- * It answers the element the patch addresses, so the applier need not look for it again, or
+ * It answers the element the patch addresses, so the interpreter need not look for it again, or
  * `false` when the DOM has nothing to write (it lost the element a `remove` takes out).
  */
 export type BeforePatch = (patch: Patch, frameSeq: number) => Element | false;
 
+/** The DOM as a target of the patch interpreter, under the authority rule of the frame it writes. */
+export class DomTarget implements PatchTarget<Node, Element> {
+  /** The seq of the frame being written: the authority rule compares it with each input's ack. */
+  frameSeq = 0;
+
+  constructor(private readonly doc: Document, private readonly inputs: InputTable) {}
+
+  find(id: string): Element | undefined {
+    return byId(this.doc, id) ?? undefined;
+  }
+
+  stale(el: Element, attrs: Readonly<Record<string, string>>): boolean {
+    return isStale(this.inputs, el, attrs, this.frameSeq);
+  }
+
+  replace(el: Element, html: string): Element | undefined {
+    const parent = el.parentElement;
+    const nodes = parseMarkup(this.doc, parent === null ? "div" : tagOf(parent), html);
+    el.replaceWith(...nodes);
+    return nodes.find((n) => n.nodeType === 1) as Element | undefined;
+  }
+
+  text(el: Element, text: string): void {
+    if (tagOf(el) === "textarea") applyTextareaText(this.inputs, el as HTMLTextAreaElement, text, this.frameSeq);
+    else el.textContent = text;
+  }
+
+  html(el: Element, html: string): void {
+    if (tagOf(el) === "textarea") {
+      applyTextareaText(this.inputs, el as HTMLTextAreaElement, textOfMarkup(this.doc, html), this.frameSeq);
+      return;
+    }
+    // Always reconciled rather than re-parsed in place: a dirty or focused input inside keeps its
+    // node (rule 4), and so does every other control, so no typed or selected state is lost.
+    reconcile(el, parseMarkup(this.doc, tagOf(el), html, idOf(el) ?? undefined), this.writeAttrs, this.writeTextarea);
+  }
+
+  keyed(el: Element): Map<string, Element> {
+    const out = new Map<string, Element>();
+    for (const child of Array.from(el.children)) {
+      const id = child.getAttribute(ID_ATTR);
+      if (id !== null) out.set(id, child);
+    }
+    return out;
+  }
+
+  parse(el: Element, html: string): Node[] {
+    return parseMarkup(this.doc, tagOf(el), html);
+  }
+
+  /** docs/protocol.md#keep-and-rename: each rename rewrites the ids of its own node's subtree (and nothing else). */
+  rename(renames: readonly Rename<Element>[]): void {
+    for (const { node, from, to } of renames) {
+      const rewrite = (el: Element) => {
+        const id = el.getAttribute(ID_ATTR);
+        if (id !== null && isWithin(id, from)) el.setAttribute(ID_ATTR, renamedId(id, from, to));
+      };
+      rewrite(node);
+      for (const el of Array.from(node.querySelectorAll(`[${ID_ATTR}]`))) rewrite(el);
+    }
+  }
+
+  place(el: Element, wanted: readonly Node[]): void {
+    place(el, wanted);
+  }
+
+  attrs(el: Element, attrs: Readonly<Record<string, string>>): void {
+    applyAttrs(this.inputs, el, attrs, this.frameSeq);
+  }
+
+  remove(el: Element): void {
+    el.remove();
+  }
+
+  /** Turns `cur` into the parsed `next` in place, dirty inputs kept (a full render, rule 4). */
+  morph(cur: Element, next: Element): void {
+    morphElement(cur, next, this.writeAttrs, this.writeTextarea);
+  }
+
+  /** A reconcile's attribute differences, through the authority rule of this frame. */
+  private readonly writeAttrs: AttrWriter = (el, attrs) => {
+    if (!isStale(this.inputs, el, attrs, this.frameSeq)) applyAttrs(this.inputs, el, attrs, this.frameSeq);
+  };
+
+  /** A reconcile's textarea text, through the authority rule of this frame. */
+  private readonly writeTextarea: TextareaWriter = (el, text) => void applyTextareaText(this.inputs, el, text, this.frameSeq);
+}
+
+/** The live client's applier: frames through the patch interpreter, onto the DOM. */
 export class Applier implements PageApplier {
-  constructor(
-    private readonly doc: Document,
-    private readonly inputs: InputTable,
-    private readonly beforePatch?: BeforePatch,
-  ) {}
+  /** The DOM target every frame, move and render writes through. */
+  readonly target: DomTarget;
+  private readonly beforePatch: BeforePatch | undefined;
+
+  constructor(private readonly doc: Document, private readonly inputs: InputTable, options: { beforePatch?: BeforePatch } = {}) {
+    this.target = new DomTarget(doc, inputs);
+    this.beforePatch = options.beforePatch;
+  }
 
   /** Applies one frame's patches; throws Desync on a missing node. */
   patches(patches: readonly Patch[], frameSeq: number): void {
+    this.target.frameSeq = frameSeq;
     try {
       for (const patch of patches) {
-        const el = this.beforePatch === undefined ? byId(this.doc, patch.id) : this.beforePatch(patch, frameSeq);
-        if (el !== false) this.patch(patch, frameSeq, el);
+        const el = this.beforePatch?.(patch, frameSeq);
+        if (el !== false) applyPatch(this.target, patch, el);
       }
     } finally {
       this.inputs.sweep();
@@ -81,118 +170,21 @@ export class Applier implements PageApplier {
    * elements that left are removed. Content is left to the render.
    */
   move(moves: readonly Move[]): void {
-    for (const move of moves) {
-      if ("gone" in move) {
-        byId(this.doc, move.gone)?.remove();
-        continue;
-      }
-      const parent = byId(this.doc, move.parent);
-      if (parent === null) continue;
-      const kept = new Map(move.kept);
-      for (const child of Array.from(parent.children)) {
-        const id = child.getAttribute(ID_ATTR);
-        if (id === null) continue;
-        const to = kept.get(id);
-        if (to === undefined) child.remove();
-        else if (to !== id) this.rename(child, id, to);
-      }
-    }
+    applyMoves(this.target, moves);
     this.inputs.sweep();
   }
 
   /** Replaces the root with a full render, reconciling it so dirty inputs survive (resync). */
   root(html: string, frameSeq: number): void {
+    this.target.frameSeq = frameSeq;
     const cur = byId(this.doc, ROOT_ID);
     const parent = cur?.parentElement ?? this.doc.body;
     const fresh = parseMarkup(this.doc, tagOf(parent), html).find((n) => n.nodeType === 1) as Element | undefined;
     if (fresh === undefined) return;
-    if (cur !== null && tagOf(cur) === tagOf(fresh)) {
-      morphElement(cur, fresh, this.attrWriter(frameSeq), this.textareaWriter(frameSeq));
-    } else if (cur !== null) cur.replaceWith(fresh);
+    if (cur !== null && tagOf(cur) === tagOf(fresh)) this.target.morph(cur, fresh);
+    else if (cur !== null) cur.replaceWith(fresh);
     else parent.appendChild(fresh);
     this.inputs.sweep();
-  }
-
-  private patch(patch: Patch, frameSeq: number, found: Element | null): void {
-    let el = found;
-    if (el === null) throw new Desync(`no element ${patch.id}`);
-    if (patch.replace === undefined && patch.attrs !== undefined && isStale(this.inputs, el, patch.attrs, frameSeq)) return;
-    if (patch.replace !== undefined) {
-      const parent = el.parentElement;
-      const nodes = parseMarkup(this.doc, parent === null ? "div" : tagOf(parent), patch.replace);
-      el.replaceWith(...nodes);
-      const fresh = nodes.find((n) => n.nodeType === 1) as Element | undefined;
-      if (fresh === undefined) return;
-      el = fresh;
-    }
-    if (patch.text !== undefined) this.content(el, patch.text, undefined, frameSeq);
-    if (patch.html !== undefined) this.content(el, undefined, patch.html, frameSeq);
-    if (patch.kids !== undefined) this.kids(el, patch);
-    if (patch.attrs !== undefined) applyAttrs(this.inputs, el, patch.attrs, frameSeq);
-    if (patch.remove === true) el.remove();
-  }
-
-  /** text and html operations. */
-  private content(el: Element, text: string | undefined, html: string | undefined, frameSeq: number): void {
-    if (tagOf(el) === "textarea") {
-      const value = text ?? textOfMarkup(this.doc, html ?? "");
-      applyTextareaText(this.inputs, el as HTMLTextAreaElement, value, frameSeq);
-      return;
-    }
-    if (text !== undefined) {
-      el.textContent = text;
-      return;
-    }
-    // Always reconciled rather than re-parsed in place: a dirty or focused input inside keeps its
-    // node (rule 4), and so does every other control, so no typed or selected state is lost.
-    reconcile(
-      el,
-      parseMarkup(this.doc, tagOf(el), html ?? "", idOf(el) ?? undefined),
-      this.attrWriter(frameSeq),
-      this.textareaWriter(frameSeq),
-    );
-  }
-
-  private kids(el: Element, patch: Patch): void {
-    const current = new Map<string, Element>();
-    for (const child of Array.from(el.children)) {
-      const id = child.getAttribute(ID_ATTR);
-      if (id !== null) current.set(id, child);
-    }
-    const tag = tagOf(el);
-    const wanted: Node[] = [];
-    for (const entry of patch.kids ?? []) {
-      if ("html" in entry) {
-        wanted.push(...parseMarkup(this.doc, tag, entry.html));
-        continue;
-      }
-      const node = current.get(entry.keep);
-      if (node === undefined) throw new Desync(`keep ${entry.keep} is not a child of ${patch.id}`);
-      current.delete(entry.keep);
-      if ("id" in entry && entry.id !== entry.keep) this.rename(node, entry.keep, entry.id);
-      wanted.push(node);
-    }
-    place(el, wanted);
-  }
-
-  /** docs/protocol.md#patches, kids: keep-and-rename rewrites the ids of this node's subtree (and nothing else). */
-  private rename(root: Element, from: string, to: string): void {
-    const rewrite = (el: Element) => {
-      const id = el.getAttribute(ID_ATTR);
-      if (id !== null && isWithin(id, from)) el.setAttribute(ID_ATTR, renamedId(id, from, to));
-    };
-    rewrite(root);
-    for (const el of Array.from(root.querySelectorAll(`[${ID_ATTR}]`))) rewrite(el);
-  }
-
-  private attrWriter(frameSeq: number) {
-    return (el: Element, attrs: Record<string, string>) => {
-      if (!isStale(this.inputs, el, attrs, frameSeq)) applyAttrs(this.inputs, el, attrs, frameSeq);
-    };
-  }
-
-  private textareaWriter(frameSeq: number) {
-    return (el: HTMLTextAreaElement, text: string) => void applyTextareaText(this.inputs, el, text, frameSeq);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The split client's applier (docs/protocol.md#the-split-client): each patch applies to the page's
  * tree (client/split/tree.ts) first, then to the DOM through the live client's Applier
- * (client/apply.ts), so the authority rule, rule 4's reconcile, renames and placement are the same
- * code in both clients.
+ * (client/apply.ts). Both are targets of the one patch interpreter (client/patch.ts), so the tree
+ * and the DOM read a frame alike, and the authority rule, rule 4's reconcile and placement are the
+ * live client's own code.
  *
  * Before a patch is applied, the DOM nodes it needs are checked: the element it addresses and, for
  * `kids`, every kept child. One the DOM lost (a browser extension, a third-party script or the
@@ -22,11 +23,12 @@ export class SplitApplier implements PageApplier {
   readonly tree: PageTree;
   /** How many slots were built again from the tree since the page loaded. */
   rebuilt = 0;
-  private readonly dom: Applier;
+  /** The live client's applier, which writes each patch to the DOM once the tree has it. */
+  readonly dom: Applier;
 
   constructor(private readonly doc: Document, private readonly inputs: InputTable) {
     this.tree = new PageTree((contextTag, html, parentId) => parseMarkup(doc, contextTag, html, parentId), byId(doc, ROOT_ID) ?? undefined);
-    this.dom = new Applier(doc, inputs, (patch) => this.prepare(patch));
+    this.dom = new Applier(doc, inputs, { beforePatch: (patch) => this.prepare(patch) });
   }
 
   patches(patches: readonly Patch[], frameSeq: number): void {

@@ -9,14 +9,15 @@
  * which also fills in the derived ids), so the tree holds exactly what the DOM gets: the parser's
  * own fix-ups (an implicit tbody, a moved block) included.
  *
- * The operations follow docs/protocol.md#patches in the wire order replace, text, html, kids,
- * attrs, remove. The renames of one `kids` list are one simultaneous mapping (each kept node's
- * subtree is renamed on its own, and the index is rebuilt after all of them). A patch whose id the
- * tree does not hold, or a `keep` that names no child of the tree, is a desync (Desync): only then
- * does the split client ask the server for a render.
+ * The tree is a target of the patch interpreter (client/patch.ts), which reads every patch and
+ * move for it as it does for the DOM: the tree only writes each operation and keeps its index by id.
+ * A rename takes each renamed subtree out of the index before any of them comes back, so the
+ * renames of one `kids` list stay one simultaneous mapping. A patch whose id the tree does not
+ * hold, or a `keep` that names no child of the tree, is a desync (Desync): only then does the
+ * split client ask the server for a render.
  */
 import { ID_ATTR, isWithin, type Move, type Patch, REMOVED, renamedId } from "../../src/protocol/mod.ts";
-import { Desync } from "../apply.ts";
+import { applyMoves, applyPatch, type PatchTarget, type Rename } from "../patch.ts";
 
 /** A text or comment of the page. */
 export type TreeText = { readonly kind: "text" | "comment"; text: string; parent: TreeElement | undefined };
@@ -104,14 +105,14 @@ function optionValue(option: TreeElement): string {
 }
 
 /** The page's tree and its index by id. */
-export class PageTree {
+export class PageTree implements PatchTarget<TreeNode, TreeElement> {
   /** The root element (svc-id "r"), or undefined before the page has one. */
   root: TreeElement | undefined;
   /** The tag of the DOM element that holds the root: the context a `replace` of the root is parsed in. */
   private rootContext = "body";
   private readonly index = new Map<string, TreeElement>();
 
-  constructor(private readonly parse: Parse, root?: Element) {
+  constructor(private readonly parseIn: Parse, root?: Element) {
     this.reset(root);
   }
 
@@ -139,31 +140,7 @@ export class PageTree {
 
   /** Applies one patch (docs/protocol.md#patches); throws Desync when it names what the tree lacks. */
   apply(patch: Patch): void {
-    let el = this.index.get(patch.id);
-    if (el === undefined) throw new Desync(`no element ${patch.id} in the page's tree`);
-    if (patch.replace !== undefined) {
-      const parent = el.parent;
-      const fresh = this.parsed(parent === undefined ? this.rootContext : parent.tag, patch.replace, undefined, parent);
-      this.unindex(el);
-      if (parent === undefined) {
-        this.root = fresh.find((n): n is TreeElement => n.kind === "element");
-      } else parent.kids.splice(parent.kids.indexOf(el), 1, ...fresh);
-      for (const node of fresh) this.indexTree(node);
-      const first = fresh.find((n): n is TreeElement => n.kind === "element");
-      if (first === undefined) return;
-      el = first;
-    }
-    if (patch.text !== undefined) this.setKids(el, patch.text === "" ? [] : [{ kind: "text", text: patch.text, parent: el }]);
-    if (patch.html !== undefined) this.setKids(el, this.parsed(el.tag, patch.html, el.id, el));
-    if (patch.kids !== undefined) this.kids(el, patch);
-    if (patch.attrs !== undefined) {
-      for (const name of Object.keys(patch.attrs)) {
-        const value = patch.attrs[name] as string;
-        if (value === REMOVED) el.attrs.delete(name);
-        else el.attrs.set(name, value);
-      }
-    }
-    if (patch.remove === true) this.detach(el);
+    applyPatch(this, patch);
   }
 
   /**
@@ -196,70 +173,77 @@ export class PageTree {
    * before a full render is reconciled: kept children renamed, the others and the gone removed.
    */
   move(moves: readonly Move[]): void {
-    for (const move of moves) {
-      if ("gone" in move) {
-        const gone = this.index.get(move.gone);
-        if (gone !== undefined) this.detach(gone);
-        continue;
-      }
-      const parent = this.index.get(move.parent);
-      if (parent === undefined) continue;
-      const kept = new Map(move.kept);
-      const renames: [TreeElement, string, string][] = [];
-      for (const kid of [...parent.kids]) {
-        if (kid.kind !== "element" || kid.id === undefined) continue;
-        const to = kept.get(kid.id);
-        if (to === undefined) this.detach(kid);
-        else if (to !== kid.id) renames.push([kid, kid.id, to]);
-      }
-      this.renameAll(renames);
-    }
+    applyMoves(this, moves);
   }
 
-  private kids(el: TreeElement, patch: Patch): void {
-    const current = new Map<string, TreeElement>();
-    for (const kid of el.kids) if (kid.kind === "element" && kid.id !== undefined) current.set(kid.id, kid);
-    const wanted: TreeNode[] = [];
-    const fresh: TreeNode[] = [];
-    const renames: [TreeElement, string, string][] = [];
-    for (const entry of patch.kids ?? []) {
-      if ("html" in entry) {
-        const nodes = this.parsed(el.tag, entry.html, undefined, el);
-        wanted.push(...nodes);
-        fresh.push(...nodes);
-        continue;
-      }
-      const node = current.get(entry.keep);
-      if (node === undefined) throw new Desync(`keep ${entry.keep} is not a child of ${patch.id} in the page's tree`);
-      current.delete(entry.keep);
-      if ("id" in entry && entry.id !== entry.keep) renames.push([node, entry.keep, entry.id]);
-      wanted.push(node);
-    }
-    // Children not kept leave first, so that their ids are free for the renamed and the new.
-    const staying = new Set(wanted);
-    for (const kid of el.kids) if (!staying.has(kid)) this.unindex(kid);
-    el.kids = wanted;
-    this.renameAll(renames);
+  // ---- the operations of the patch interpreter (client/patch.ts) ---------------------------
+
+  /** The element with this id, when the tree holds it. */
+  find(id: string): TreeElement | undefined {
+    return this.index.get(id);
+  }
+
+  /** The tree is the server's render: the authority rule never drops a patch from it. */
+  stale(): boolean {
+    return false;
+  }
+
+  replace(el: TreeElement, html: string): TreeElement | undefined {
+    const parent = el.parent;
+    const fresh = this.parsed(parent === undefined ? this.rootContext : parent.tag, html, undefined, parent);
+    this.unindex(el);
+    const first = fresh.find((n): n is TreeElement => n.kind === "element");
+    if (parent === undefined) this.root = first;
+    else parent.kids.splice(parent.kids.indexOf(el), 1, ...fresh);
     for (const node of fresh) this.indexTree(node);
+    return first;
+  }
+
+  text(el: TreeElement, text: string): void {
+    this.setKids(el, text === "" ? [] : [{ kind: "text", text, parent: el }]);
+  }
+
+  html(el: TreeElement, html: string): void {
+    this.setKids(el, this.parsed(el.tag, html, el.id, el));
+  }
+
+  keyed(el: TreeElement): Map<string, TreeElement> {
+    const out = new Map<string, TreeElement>();
+    for (const kid of el.kids) if (kid.kind === "element" && kid.id !== undefined) out.set(kid.id, kid);
+    return out;
+  }
+
+  parse(el: TreeElement, html: string): TreeNode[] {
+    return this.parsed(el.tag, html, undefined, el);
   }
 
   /** One simultaneous mapping: every subtree leaves the index, is renamed, and comes back. */
-  private renameAll(renames: readonly [TreeElement, string, string][]): void {
-    for (const [node] of renames) this.unindex(node);
-    for (const [node, from, to] of renames) {
+  rename(renames: readonly Rename<TreeElement>[]): void {
+    for (const { node } of renames) this.unindex(node);
+    for (const { node, from, to } of renames) {
       for (const el of elementsOf(node)) if (el.id !== undefined && isWithin(el.id, from)) el.id = renamedId(el.id, from, to);
     }
-    for (const [node] of renames) this.indexTree(node);
+    for (const { node } of renames) this.indexTree(node);
   }
 
-  private setKids(el: TreeElement, kids: TreeNode[]): void {
-    for (const kid of el.kids) this.unindex(kid);
-    el.kids = kids;
-    for (const kid of kids) this.indexTree(kid);
+  place(el: TreeElement, wanted: readonly TreeNode[]): void {
+    const before = new Set(el.kids);
+    const staying = new Set(wanted);
+    for (const kid of el.kids) if (!staying.has(kid)) this.unindex(kid);
+    el.kids = [...wanted];
+    for (const kid of wanted) if (!before.has(kid)) this.indexTree(kid);
+  }
+
+  attrs(el: TreeElement, attrs: Readonly<Record<string, string>>): void {
+    for (const name of Object.keys(attrs)) {
+      const value = attrs[name] as string;
+      if (value === REMOVED) el.attrs.delete(name);
+      else el.attrs.set(name, value);
+    }
   }
 
   /** Takes a node out of its parent (or the root out of the page) and out of the index. */
-  private detach(node: TreeElement): void {
+  remove(node: TreeElement): void {
     this.unindex(node);
     if (node.parent === undefined) {
       if (this.root === node) this.root = undefined;
@@ -271,8 +255,14 @@ export class PageTree {
     node.parent = undefined;
   }
 
+  private setKids(el: TreeElement, kids: TreeNode[]): void {
+    for (const kid of el.kids) this.unindex(kid);
+    el.kids = kids;
+    for (const kid of kids) this.indexTree(kid);
+  }
+
   private parsed(contextTag: string, html: string, parentId: string | undefined, parent: TreeElement | undefined): TreeNode[] {
-    return treesOf(this.parse(contextTag, html, parentId), parent);
+    return treesOf(this.parseIn(contextTag, html, parentId), parent);
   }
 
   private indexTree(node: TreeNode): void {
