@@ -19,7 +19,7 @@ export type RenderIds = {
 /** What resuming needs of a session: read under its mutex, so no frame is stamped meanwhile. */
 export type ResumeSource = {
   readonly outSeq: number;
-  /** The latest frames, oldest first, without gaps. */
+  /** The latest frames, oldest first (a run that may stop short of `outSeq`, or have gaps: then a render). */
   readonly recent: readonly Frame[];
   /** The markup of the current render of the root. */
   renderRoot(): string;
@@ -32,7 +32,7 @@ export function resumeText(lastEventId: string | null, session: ResumeSource): s
   if (lastEventId === null || lastEventId === "") return sseSync({ seq: session.outSeq });
   const last = seqOf(lastEventId);
   if (last === session.outSeq) return "";
-  const missed = last === undefined || last > session.outSeq ? undefined : framesAfter(session.recent, last);
+  const missed = last === undefined || last > session.outSeq ? undefined : framesAfter(session.recent, last, session.outSeq);
   if (missed === undefined) return sseRender(renderEvent(session, last));
   let text = "";
   for (const frame of missed) text += sseFrame(frame);
@@ -63,9 +63,16 @@ function seqOf(id: string): number | undefined {
   return Number.isSafeInteger(seq) ? seq : undefined;
 }
 
-/** The frames after seq `last`, or undefined when the first of them is no longer held. */
-function framesAfter(recent: readonly Frame[], last: number): readonly Frame[] | undefined {
-  const first = recent[0];
-  if (first === undefined || first.seq > last + 1) return undefined;
-  return recent.filter((frame) => frame.seq > last);
+/**
+ * Every frame after seq `last` up to `outSeq`, one per seq in order, or undefined when any of them
+ * is not held. The held frames need not run up to the session's seq without a gap: a session taken
+ * over from another replica holds the frames its streams here heard on the bus, which may stop
+ * short of the state the takeover read (docs/deployment.md#late-notices). A stream is then sent a
+ * render rather than the frames it has and silence for the rest.
+ */
+function framesAfter(recent: readonly Frame[], last: number, outSeq: number): readonly Frame[] | undefined {
+  const missed = recent.filter((frame) => frame.seq > last && frame.seq <= outSeq);
+  if (missed.length !== outSeq - last) return undefined;
+  for (const [i, frame] of missed.entries()) if (frame.seq !== last + 1 + i) return undefined;
+  return missed;
 }
