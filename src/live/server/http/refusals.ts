@@ -160,6 +160,12 @@ export async function orStoreFailed<T>(work: () => T | Promise<T>): Promise<T | 
 }
 
 /**
+ * How many times a render or a stream looks its session up when the copy it found stops (moves to
+ * another replica, or is drained) while it waits for the copy's lock; after that, 503 and retry.
+ */
+export const LOOKUPS = 3;
+
+/**
  * The answer to a session lookup that found no live session (docs/protocol.md#errors-and-statuses):
  * the store failed (503, retry), no such session (the one constant 404), an id rotated away from
  * within its grace period, or a session this draining replica will not take (503, retry

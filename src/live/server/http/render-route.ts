@@ -7,44 +7,55 @@ import type { JsonObject } from "../../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
-import { crossOrigin, csrfFailed, orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
+import { crossOrigin, csrfFailed, LOOKUPS, orStoreFailed, refusalFor, replicaDraining, STORE_FAILED } from "./refusals.ts";
 import { checkToken, tellToken } from "./rotation.ts";
+import type { TokenState } from "./csrf.ts";
+import type { LiveSession } from "../session/session.ts";
 
 /** The cookie's session's current render, or why it cannot be had. */
 export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const cookies = req.headers.get("Cookie");
   const id = ctx.sessionIdOf(req);
-  // A copy here that another replica has taken on since is dropped first: the render is the session's latest.
-  const resolved = await orStoreFailed(async () => {
-    await ctx.sessions.confirmHeld(id);
-    return ctx.sessions.resolve(id);
-  });
-  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
-  if (!ctx.originAllowed(req)) return crossOrigin();
-  const session = resolved.session;
-  const tokenState = checkToken(ctx, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
-  if (tokenState === "wrong") return csrfFailed();
-  const refused = await ctx.access.admit(session, auth, req);
-  if (refused !== undefined) return refused;
-  const reply = await session.mutex.run(() => {
-    session.lastActive = ctx.now();
-    const headers: Record<string, string> = {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      [SEQ_HEADER]: String(session.outSeq),
-    };
-    // A tab still holding the token of a rotated-away id learns the current one.
-    if (tokenState === "former") {
-      Object.assign(headers, { [SID_HEADER]: ctx.sessions.handleOf(session), [CSRF_HEADER]: ctx.csrf.tokenOf(req, session.id) });
-    }
-    const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
-    if (moves !== undefined) headers[MOVES_HEADER] = moves;
-    // The acks a tab catching up has missed: a value the render shows applies to an input only
-    // once its keystrokes are acked, and the frames that carried those acks are skipped.
-    if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
-    return new Response(render(session.currentTree()), { headers });
-  });
-  return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply, false);
+  // A copy that moves to another replica while the render waits for its lock is not rendered: its
+  // state may be behind the new owner's. The session is looked up again (docs/deployment.md#late-notices).
+  for (let attempt = 0; attempt < LOOKUPS; attempt++) {
+    // A copy here that another replica has taken on since is dropped first: the render is the session's latest.
+    const resolved = await orStoreFailed(async () => {
+      await ctx.sessions.confirmHeld(id);
+      return ctx.sessions.resolve(id);
+    });
+    if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
+    if (!ctx.originAllowed(req)) return crossOrigin();
+    const session = resolved.session;
+    const tokenState = checkToken(ctx, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
+    if (tokenState === "wrong") return csrfFailed();
+    const refused = await ctx.access.admit(session, auth, req);
+    if (refused !== undefined) return refused;
+    const reply = await session.mutex.run(() => session.isLive ? renderOf(ctx, session, req, tokenState) : undefined);
+    if (reply === undefined) continue;
+    return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply, false);
+  }
+  return replicaDraining();
+}
+
+/** The render of a live session, under its lock. */
+function renderOf<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, tokenState: TokenState): Response {
+  session.lastActive = ctx.now();
+  const headers: Record<string, string> = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    [SEQ_HEADER]: String(session.outSeq),
+  };
+  // A tab still holding the token of a rotated-away id learns the current one.
+  if (tokenState === "former") {
+    Object.assign(headers, { [SID_HEADER]: ctx.sessions.handleOf(session), [CSRF_HEADER]: ctx.csrf.tokenOf(req, session.id) });
+  }
+  const moves = movesHeader(session, new URL(req.url).searchParams.get("since"));
+  if (moves !== undefined) headers[MOVES_HEADER] = moves;
+  // The acks a tab catching up has missed: a value the render shows applies to an input only
+  // once its keystrokes are acked, and the frames that carried those acks are skipped.
+  if (session.inputSeqs.size > 0) headers[ACK_HEADER] = JSON.stringify(Object.fromEntries(session.inputSeqs));
+  return new Response(render(session.currentTree()), { headers });
 }
 
 /** Largest X-Svc-Moves value sent; a longer one is left out and the client reconciles as before. */

@@ -7,7 +7,7 @@ import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../proto
 import { render } from "../../render.ts";
 import type { RouteContext } from "../app/route-context.ts";
 import type { Resolved } from "../registry/registry.ts";
-import { orStoreFailed, refusalFor, STORE_FAILED } from "./refusals.ts";
+import { LOOKUPS, orStoreFailed, refusalFor, replicaDraining, STORE_FAILED } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
 
@@ -15,33 +15,48 @@ import { openFrameStream } from "../streams/sse-stream.ts";
 export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request, auth: JsonObject | undefined): Promise<Response> {
   const id = ctx.sessionIdOf(req);
   const lastFrame = lastFrameOf(req);
-  // A stream of a session another replica holds listens here; its frames come over the bus. A
-  // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
-  // `since`) makes this replica take the session over, to send the frames or the render it missed
-  // (docs/protocol.md#resume); one that is up to date does not move the session.
-  // A copy here that another replica has taken on since is dropped first (docs/deployment.md#late-notices):
-  // the stream then listens for that replica's frames rather than joining a copy no one saves.
-  if ((await orStoreFailed(() => ctx.sessions.confirmHeld(id))) === STORE_FAILED) return refusalFor(STORE_FAILED);
-  const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
-  const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
-  if (resolved instanceof Response) return resolved;
-  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
-  const session = resolved.session as LiveSession<Model>;
-  const refused = await ctx.access.admit(session, auth, req);
-  if (refused !== undefined) return refused;
-  ctx.sessions.connected(session);
+  // A copy that stops while the stream waits for its lock (taken over, or drained) is not joined:
+  // the stream would get no frame from it, and a drain that closed the copy's streams already
+  // would leave this one open. The session is looked up again: held elsewhere, the stream listens
+  // for the owner's frames; on a draining replica it is refused, and the client reconnects elsewhere.
+  for (let attempt = 0; attempt < LOOKUPS; attempt++) {
+    // A stream of a session another replica holds listens here; its frames come over the bus. A
+    // stream that resumes from a frame other than the owner's last (Last-Event-ID, or the page's
+    // `since`) makes this replica take the session over, to send the frames or the render it missed
+    // (docs/protocol.md#resume); one that is up to date does not move the session.
+    // A copy here that another replica has taken on since is dropped first (docs/deployment.md#late-notices):
+    // the stream then listens for that replica's frames rather than joining a copy no one saves.
+    if ((await orStoreFailed(() => ctx.sessions.confirmHeld(id))) === STORE_FAILED) return refusalFor(STORE_FAILED);
+    const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
+    const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
+    if (resolved instanceof Response) return resolved;
+    if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
+    const session = resolved.session as LiveSession<Model>;
+    const refused = await ctx.access.admit(session, auth, req);
+    if (refused !== undefined) return refused;
+    ctx.sessions.connected(session);
+    // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
+    const body = await session.mutex.run(() => session.isLive ? joinStream(ctx, session, req, lastFrame) : undefined);
+    if (body !== undefined) {
+      return new Response(body, {
+        headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+      });
+    }
+  }
+  return replicaDraining();
+}
+
+/** A new stream of a live session, under its lock: what it missed first, then every frame. */
+function joinStream<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, lastFrame: string | null): ReadableStream {
   const { sink, body, write } = openFrameStream({
     heartbeatMs: ctx.heartbeatMs,
     onHeartbeat: () => (session.lastActive = ctx.now()),
     onClose: (closed) => session.frames.closed(closed),
   });
-  // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
-  await session.mutex.run(() => {
-    const renderRoot = () => render(session.currentTree());
-    write(session.frames.catchUp(lastFrame, session.outSeq, renderRoot, session.renderIds));
-    session.frames.open(sink, pageOf(req.url));
-  });
-  return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+  const renderRoot = () => render(session.currentTree());
+  write(session.frames.catchUp(lastFrame, session.outSeq, renderRoot, session.renderIds));
+  session.frames.open(sink, pageOf(req.url));
+  return body;
 }
 
 /**

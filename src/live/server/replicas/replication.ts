@@ -109,6 +109,9 @@ export function shareSessions<Model>(
               return notStreamed(sessionLost());
             }
           }
+          // A drain that began during the checks above has closed the streams here already: this
+          // one would stay open, heard by no one, until the drain's forced close.
+          if (registry.draining) return notStreamed(replicaDraining());
           write(shared.streams.listen(owner.key, owner, lastFrame));
           return new Response(body, {
             headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
