@@ -4,7 +4,8 @@
  * JSX handler props cannot follow each app's message map as `Ui.h` and `Ui.html` do. A project
  * whose views are TSX declares its messages here instead, and every `onClick`, `onInput`,
  * `onChange`, `onSubmit` and `onKeydown` of its TSX is checked against them. Without it, any
- * message is accepted.
+ * message is accepted, and an app checks its own where it writes them, with `ui.msg` from
+ * `Ui.typed<Messages>()`.
  */
 import type { UntypedMessages } from "../ui/messages.ts";
 

@@ -83,8 +83,13 @@ export type SubmitMessage<M> = IsUntyped<M> extends true ? Message : {
     : never;
 }[MessageName<M>];
 
-/** A keydown handler under `M`: a message, or one with a key filter (`{ key: "Enter", msg: "Send" }`). */
-export type KeyMessage<M> = ClickMessage<M> | { readonly key: string; readonly msg: ClickMessage<M> };
+/**
+ * A keydown handler under `M`: a message, or one with a key filter (`{ key: "Enter", msg: "Send" }`).
+ * Written as a condition, as the handler types above are, so that an error shows the forms rather
+ * than this name.
+ */
+export type KeyMessage<M> = IsUntyped<M> extends true ? Message | { readonly key: string; readonly msg: Message }
+  : ClickMessage<M> | { readonly key: string; readonly msg: ClickMessage<M> };
 
 /**
  * The `(model, msg, args)` calls `update` receives under `M`, as a union of tuples, so that checking
