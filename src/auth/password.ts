@@ -14,7 +14,18 @@ import { PasswordPool } from "./password-pool.ts";
 let pool: PasswordPool | undefined;
 const sharedPool = () => (pool ??= new PasswordPool());
 
-/** Stops the bcrypt worker threads (they restart on the next call). For clean shutdowns and tests. */
+/**
+ * Stops the bcrypt worker threads (they restart on the next call): a process whose last hash is
+ * done can then exit without waiting for idle workers. For clean shutdowns and tests.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * const hash = await Auth.hashPassword("correct horse battery staple");
+ * Auth.closePasswordWorkers(); // a one-off script: let the process exit now
+ * ```
+ */
 export function closePasswordWorkers(): void {
   pool?.close();
   pool = undefined;
@@ -60,19 +71,58 @@ async function offThread<A>(
   }
 }
 
-/** bcrypt at the default cost, 12. */
+/**
+ * Hashes a password with bcrypt at the default cost, 12, off the calling thread (the runtime's
+ * own bcrypt, or a worker), so a server keeps answering meanwhile. `Auth.register` hashes for
+ * you; this is for a users table of the app's own.
+ *
+ * @returns Ok with the hash, or Err `invalid_argument` (not a string, longer than 72 bytes) or
+ *   `hash_failed`
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * const hash = await Auth.hashPassword("correct horse battery staple");
+ * if (hash.ok) await db.query({ sql: "UPDATE staff SET password_hash = ? WHERE login = ?", args: [hash.value, "ada"] });
+ * ```
+ */
 export function hashPassword(password: string): Task<string> {
   const input = hashInput("hashPassword", password, DEFAULT_COST);
   return input.ok ? hashOffThread(input.value.password, input.value.cost) : Promise.resolve(input);
 }
 
-/** bcrypt at an explicit cost (4..31; 10 only for tests, 13-14 for production). */
+/**
+ * Hashes a password with bcrypt at an explicit cost (4..31; each step doubles the time: 10 only
+ * for tests, 13-14 for production on a fast machine).
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * const hash = await Auth.hashPasswordCost("correct horse battery staple", 13);
+ * console.log(hash.ok && hash.value.startsWith("$2b$13$")); // true
+ * ```
+ */
 export function hashPasswordCost(password: string, cost: number): Task<string> {
   const input = hashInput("hashPasswordCost", password, cost);
   return input.ok ? hashOffThread(input.value.password, input.value.cost) : Promise.resolve(input);
 }
 
-/** Ok(true) when the password matches; Ok(false) when not; Err for a malformed hash. */
+/**
+ * Checks a password against a bcrypt hash, off the calling thread, in constant time: Ok(true)
+ * when it matches, Ok(false) when not, Err `invalid_argument` for a malformed hash.
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * declare const storedHash: string; // from the app's own table
+ * const matches = await Auth.verifyPassword("correct horse battery staple", storedHash);
+ * if (matches.ok && matches.value) console.log("signed in");
+ * ```
+ */
 export function verifyPassword(password: string, hash: string): Task<boolean> {
   const input = verifyInput(password, hash);
   return input.ok ? verifyOffThread(input.value.password, input.value.hash) : Promise.resolve(input);
@@ -83,6 +133,15 @@ export function verifyPassword(password: string, hash: string): Task<boolean> {
  * cost), so for scripts and tests, not for a server answering requests.
  *
  * @returns Ok with the bcrypt hash, or Err `invalid_argument` for a password that is not a string or is longer than 72 bytes
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * // A seed script: the admin's hash, written once.
+ * const hash = Auth.hashPasswordSync("a long and unguessable phrase");
+ * if (hash.ok) console.log(`INSERT INTO staff (login, password_hash) VALUES ('admin', '${hash.value}');`);
+ * ```
  */
 export function hashPasswordSync(password: string): Result<string> {
   return andThen(hashInput("hashPassword", password, DEFAULT_COST), (input) => ok(bcryptHash(input.password, input.cost)));
@@ -92,6 +151,14 @@ export function hashPasswordSync(password: string): Result<string> {
  * `hashPasswordCost` on the calling thread (see {@link hashPasswordSync}).
  *
  * @param cost bcrypt's cost, 4 to 31 (each step doubles the time)
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * // A test fixture: cost 4 keeps the suite fast.
+ * const fixture = Auth.hashPasswordCostSync("test-password", 4);
+ * ```
  */
 export function hashPasswordCostSync(password: string, cost: number): Result<string> {
   return andThen(hashInput("hashPasswordCost", password, cost), (input) => ok(bcryptHash(input.password, input.cost)));
@@ -101,6 +168,14 @@ export function hashPasswordCostSync(password: string, cost: number): Result<str
  * `verifyPassword` on the calling thread (see {@link hashPasswordSync}).
  *
  * @returns Ok(true) when the password matches, Ok(false) when not, Err for a malformed hash
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * const hash = Auth.hashPasswordCostSync("test-password", 4);
+ * if (hash.ok) console.log(Auth.verifyPasswordSync("test-password", hash.value)); // { ok: true, value: true }
+ * ```
  */
 export function verifyPasswordSync(password: string, hash: string): Result<boolean> {
   return andThen(verifyInput(password, hash), (input) => ok(bcryptVerify(input.password, input.hash)));

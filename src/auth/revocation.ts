@@ -74,7 +74,21 @@ async function readAccess(db: Db, id: string): Task<AccessRow> {
   return ok(access);
 }
 
-/** Stamps revoked_at = now: every token issued before now stops working; a later login works. */
+/**
+ * Revokes a user's tokens (docs/auth.md#revocation-and-suspension): stamps revoked_at = now, so
+ * every token issued before now stops working, and live sessions bound to the user end (with
+ * `app.withRevocation(db)`). A later login works: for "sign out everywhere" and a password change.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * // After a password change: every other device signs in again.
+ * const revoked = await Auth.revokeUser(db, 42);
+ * if (!revoked.ok) console.error(revoked.error.message);
+ * ```
+ */
 export async function revokeUser(db: Db, userId: UserIdInput): Task<void> {
   const input = await prepare(db, userId);
   if (!input.ok) return input;
@@ -82,7 +96,18 @@ export async function revokeUser(db: Db, userId: UserIdInput): Task<void> {
   return write(handle, id, [schemaFor(handle).revoke(id, Math.floor(handle.clock()))]);
 }
 
-/** Sets disabled_at (kept if already set): the user is Disabled and cannot log in. */
+/**
+ * Suspends a user: sets disabled_at (kept if already set). The user is Disabled: cannot log in,
+ * every token stops working and bound live sessions end, until `Auth.enableUser`.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * await Auth.disableUser(db, 42); // an admin's "suspend account" button
+ * ```
+ */
 export async function disableUser(db: Db, userId: UserIdInput): Task<void> {
   const input = await prepare(db, userId);
   if (!input.ok) return input;
@@ -90,7 +115,19 @@ export async function disableUser(db: Db, userId: UserIdInput): Task<void> {
   return write(handle, id, schemaFor(handle).disable(id, Math.floor(handle.clock()), builtinIdOf(id)));
 }
 
-/** Clears disabled_at: reverses disableUser. An earlier revoke still applies to old tokens. */
+/**
+ * Lifts a suspension: clears disabled_at, reversing `Auth.disableUser`. The user can log in
+ * again; tokens issued before an earlier revoke stay dead.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * await Auth.enableUser(db, 42);
+ * console.log(await Auth.isDisabled(db, 42)); // { ok: true, value: false }
+ * ```
+ */
 export async function enableUser(db: Db, userId: UserIdInput): Task<void> {
   const input = await prepare(db, userId);
   if (!input.ok) return input;
@@ -110,7 +147,20 @@ export function verdict(access: AccessRow, issuedMs: number): AccessState {
   return "Active";
 }
 
-/** Disabled over Revoked over Active for a token issued at issuedAt (seconds, fraction allowed). */
+/**
+ * Whether a token issued at `issuedAt` (its `iat`: seconds, a fraction allowed) still speaks for
+ * the user: "Disabled" over "Revoked" over "Active".
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * declare const claims: { sub: number; iat: number }; // a verified token's
+ * const state = await Auth.userAccessState(db, claims.sub, claims.iat);
+ * if (state.ok && state.value !== "Active") console.log(`token refused: ${state.value}`);
+ * ```
+ */
 export async function userAccessState(db: Db, userId: UserIdInput, issuedAt: number): Task<AccessState> {
   const issued = issuedMillis(issuedAt);
   if (!issued.ok) return issued;
@@ -137,13 +187,38 @@ export function cachedAccessState(db: Db, canonicalId: string, issuedAt: number)
 /**
  * True when a token with this sub and iat must stop working: issued before the last revoke, or
  * the user is disabled. Usable as the sliding revokedCheck; sub may be a number or a string.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db, Server } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * const session = Server.slidingSession({
+ *   cookie: "sid",
+ *   secretEnv: "SVC_AUTH_TOKEN_SECRET",
+ *   windowSeconds: 900,
+ *   maxLifetimeSeconds: 43_200,
+ *   revokedCheck: (sub, iat) => Auth.isRevoked(db, sub, iat), // a revoked user's token stops sliding
+ * });
+ * ```
  */
 export async function isRevoked(db: Db, sub: UserIdInput, iat: number): Task<boolean> {
   const state = await userAccessState(db, sub, iat);
   return state.ok ? ok(state.value !== "Active") : state;
 }
 
-/** True while the user is disabled. */
+/**
+ * True while the user is disabled (`Auth.disableUser`).
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * const disabled = await Auth.isDisabled(db, 42);
+ * const badge = disabled.ok && disabled.value ? "suspended" : "active";
+ * ```
+ */
 export async function isDisabled(db: Db, userId: UserIdInput): Task<boolean> {
   const input = await prepare(db, userId);
   if (!input.ok) return input;

@@ -33,7 +33,19 @@ export class Secret {
     Object.freeze(this);
   }
 
-  /** A secret from a runtime string. */
+  /**
+   * A secret from a runtime string: a key fetched from a secret manager, or a test's. At least 32
+   * bytes, or signing refuses it with "secret_too_short".
+   *
+   * @example
+   * ```ts
+   * import { Auth, Secret } from "svc-live";
+   *
+   * declare function fetchKeyFromVault(name: string): Promise<string>;
+   * const secret = Secret.fromString(await fetchKeyFromVault("auth-token-key"));
+   * const token = Auth.signToken(secret, { sub: 42 }, 3600);
+   * ```
+   */
   static fromString(value: string): Secret {
     return new Secret(utf8.encode(typeof value === "string" ? value : ""), "string");
   }
@@ -42,6 +54,15 @@ export class Secret {
    * A secret from the environment variable `name`, read now (not at import time). An unset or
    * empty variable gives a secret that every signing and verifying call refuses with
    * "secret_missing" (a set but short one is "secret_too_short").
+   *
+   * @example
+   * ```ts
+   * import { Auth, Secret } from "svc-live";
+   *
+   * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+   * const token = Auth.signToken(secret, { sub: 42, role: "admin" }, 3600);
+   * if (!token.ok) console.error(token.error.code); // "secret_missing" when the variable is unset
+   * ```
    */
   static fromEnv(name: string): Secret {
     const value = typeof name === "string" ? readEnv(name) : undefined;

@@ -14,12 +14,23 @@ import { claimsAtNow, type ClockOptions, isPositiveWholeSeconds, signPayload, ve
 
 /** A sliding token's window and absolute cap, in whole seconds (docs/auth.md#sliding-tokens). */
 export type SlidingParams = {
+  /** How long a token lives without activity; each use within it slides it this far again. */
   readonly windowSeconds: number;
+  /** The absolute cap from the first issue: no re-issue goes past it, and the user signs in again. */
   readonly maxLifetimeSeconds: number;
 };
 
 /** The time claims of a sliding token, as read back from a verified payload. */
-export type SlidingTimes = { iat: number; exp: number; aexp: number; w: number };
+export type SlidingTimes = {
+  /** When this token was issued, in seconds since the epoch. */
+  iat: number;
+  /** When it expires unless re-issued, in seconds since the epoch. */
+  exp: number;
+  /** The absolute expiry (the first issue plus the cap), in seconds since the epoch. */
+  aexp: number;
+  /** The window, in whole seconds. */
+  w: number;
+};
 
 /**
  * Signs a sliding token (docs/auth.md#sliding-tokens): valid for `windowSeconds` from now, and
@@ -28,6 +39,15 @@ export type SlidingTimes = { iat: number; exp: number; aexp: number; w: number }
  * @param claims the token's claims; `sub` names the user
  * @param params the window and the cap, positive whole seconds, the window not longer than the cap
  * @returns Ok with the token, or Err `invalid_argument`, `sliding_window_too_long`, `secret_missing` or `secret_too_short`
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * // 15 minutes without activity, 12 hours at most.
+ * const token = Auth.signSlidingToken(secret, { sub: 42 }, { windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+ * ```
  */
 export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: SlidingParams, options?: ClockOptions): Result<string> {
   const { windowSeconds, maxLifetimeSeconds } = params ?? ({} as SlidingParams);
@@ -50,7 +70,21 @@ export function signSlidingToken<C>(secret: Secret, claims: Claims<C>, params: S
   });
 }
 
-/** Reads and cross-checks the sliding claims of a verified payload. */
+/**
+ * Reads and cross-checks the sliding claims of a verified payload: Err "token_bad_claims" for a
+ * token that is not a sliding one or whose times disagree.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * declare const token: string;
+ * const claims = Auth.verifySlidingToken(secret, token);
+ * const times = claims.ok ? Auth.slidingTimes(claims.value) : claims;
+ * if (times.ok) console.log(`signed out at ${new Date(times.value.aexp * 1000).toISOString()} at the latest`);
+ * ```
+ */
 export function slidingTimes(claims: JsonObject): Result<SlidingTimes> {
   const { iat, exp, aexp, w } = claims;
   // Times may carry milliseconds as a fraction (src/auth/claims.ts); the window is whole seconds.
@@ -64,7 +98,22 @@ export function slidingTimes(claims: JsonObject): Result<SlidingTimes> {
   return ok({ iat, exp, aexp, w });
 }
 
-/** verifyToken, then the sliding-claim checks: the token must carry iat, aexp and w. */
+/**
+ * Verifies a sliding token: `Auth.verifyToken`, then the sliding-claim checks (the token must
+ * carry iat, aexp and w). `Server.slidingSession` does this for each request; this is for a
+ * token that arrives another way.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * declare const request: Request;
+ * const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+ * const claims = Auth.verifySlidingToken(secret, token);
+ * const userId = claims.ok ? claims.value["sub"] : undefined;
+ * ```
+ */
 export function verifySlidingToken(secret: Secret, token: string, options?: ClockOptions): Result<JsonObject> {
   const verified = verifyToken(secret, token, options);
   if (!verified.ok) return verified;
@@ -76,6 +125,17 @@ export function verifySlidingToken(secret: Secret, token: string, options?: Cloc
  * The re-issue step of the sliding middleware: from the verified claims of a live sliding token,
  * a new token with exp = min(now + w, aexp) and every other claim unchanged. Refused once
  * now >= aexp (the absolute cap) or now >= exp (the token already lapsed).
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * declare const token: string;
+ * const claims = Auth.verifySlidingToken(secret, token);
+ * const fresh = claims.ok ? Auth.reissueSlidingToken(secret, claims.value) : claims;
+ * // Err "sliding_cap_reached": the 12 hours are up, the user signs in again.
+ * ```
  */
 export function reissueSlidingToken(secret: Secret, claims: JsonObject, options?: ClockOptions): Result<string> {
   const clock = clockOf(options, "reissueSlidingToken");

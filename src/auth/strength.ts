@@ -43,6 +43,14 @@ export function labelForScore(score: number): StrengthLabel {
  * "strong" (docs/auth.md#passwords).
  *
  * @returns Ok with the label, or Err `invalid_argument` when `password` is not a string
+ *
+ * @example
+ * ```ts
+ * import { Auth } from "svc-live";
+ *
+ * const strength = Auth.passwordStrength("password123");
+ * if (strength.ok && strength.value === "weak") console.log("choose a longer password, or a phrase of several words");
+ * ```
  */
 export function passwordStrength(password: string): Result<StrengthLabel> {
   const checked = expectString("passwordStrength", password);

@@ -120,6 +120,18 @@ export function isPositiveWholeSeconds(value: unknown): value is number {
  * Signs `claims` as an HS256 JWT that expires `expirySeconds` from now. The library stamps `iat`
  * (now, whole seconds), `iat_ms` (now, milliseconds) and `exp` (iat + expirySeconds); caller-supplied
  * values of those three are replaced.
+ *
+ * @returns Ok with the token, or Err `invalid_argument`, `secret_missing` or `secret_too_short`
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * // A one-hour link to download an export: the claims say what it grants.
+ * const token = Auth.signToken(secret, { sub: 42, export: "invoices-2026" }, 3600);
+ * if (token.ok) console.log(`https://app.example.com/export?token=${token.value}`);
+ * ```
  */
 export function signToken<C>(secret: Secret, claims: Claims<C>, expirySeconds: number, options?: ClockOptions): Result<string> {
   if (!isPositiveWholeSeconds(expirySeconds)) {
@@ -192,7 +204,22 @@ function malformed(): Result<never> {
   return err("token_malformed", "token segments must be strict base64url");
 }
 
-/** Verifies an HS256 JWT and returns its payload (the verified claims). */
+/**
+ * Verifies an HS256 JWT and returns its payload (the verified claims), checking in a fixed order:
+ * shape, algorithm, signature (in constant time), then `exp` and `nbf` (docs/auth.md#tokens). The
+ * token never appears in an error.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Secret } from "svc-live";
+ *
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * const url = new URL("https://app.example.com/export?token=...");
+ * const claims = Auth.verifyToken(secret, url.searchParams.get("token") ?? "");
+ * if (!claims.ok) console.log(claims.error.code); // "token_expired", "bad_signature", ...
+ * else console.log(claims.value["export"]);
+ * ```
+ */
 export function verifyToken(secret: Secret, token: string, options?: ClockOptions): Result<JsonObject> {
   if (typeof token !== "string") return expectString("verifyToken", token) as Result<never>;
   const key = keyFor(secret);

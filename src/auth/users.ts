@@ -150,7 +150,19 @@ export async function login(db: Db, email: string, password: string, options?: L
   return Number.isSafeInteger(id) ? ok(id) : err("db_error", "login: the stored id is not an integer");
 }
 
-/** Sets a user's role; Err "user_not_found" when no row has that id. */
+/**
+ * Sets a user's role in the users table (`Server.requireRole` reads it from the token): Err
+ * "user_not_found" when no row has that id, "invalid_argument" for an empty role.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db } from "svc-live";
+ *
+ * const db = Db.open("file:app.db");
+ * const id = await Auth.register(db, "grace@example.com", "a long and unguessable phrase");
+ * if (id.ok) await Auth.setRole(db, id.value, "editor");
+ * ```
+ */
 export async function setRole(db: Db, userId: number, role: string): Task<void> {
   const strings = expectStrings("setRole", role);
   if (!strings.ok) return strings;
