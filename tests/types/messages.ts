@@ -232,3 +232,10 @@ export const untypedUnhandled = Live.app<Model>({
   update: (model, msg, _args) => (msg === "Known" ? model : Live.unhandled(msg)),
   view: () => Ui.h("p", {}, "x"),
 });
+
+// ui.msg in a template's hole and in Ui.h's handler props: the same checked forms.
+export const templateRow = (t: Todo) =>
+  ui.html`<li svc-key=${t.id}><input type="checkbox" onChange=${ui.msg("Toggle", t.id)}> <button onClick=${
+    ui.msg("Remove", t.id)
+  }>✕</button></li>`;
+export const builtRow = (t: Todo) => ui.h("li", { onClick: ui.msg("Remove", t.id) }, ui.h("input", { onInput: ui.msg("Draft") }));
