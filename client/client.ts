@@ -10,7 +10,7 @@
  * Replies and SSE frames go through FrameOrder (rule 3); each applied frame first raises acks
  * (rule 2), then its patches go to the Applier. A desync resyncs from GET /_svc/render.
  */
-import { showAppError } from "./overlay.ts";
+import { showAppError, showFailureNotice } from "./overlay.ts";
 import {
   type Frame as WireFrame,
   type RenderEvent,
@@ -73,6 +73,7 @@ export class LiveClient {
       expect: (seq) => this.order.expect(seq),
       log: (message) => this.log(message),
       appError: (report) => showAppError(host.doc, report),
+      failureNotice: (notice) => showFailureNotice(host.doc, notice),
       failed: (request) => this.reconnecting.failed(request),
       answered: (request) => this.reconnecting.answered(request),
     }, this.options);

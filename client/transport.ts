@@ -60,6 +60,8 @@ export type TransportHooks = {
   readonly log: (message: string) => void;
   /** A development server reported an app error: show it. */
   readonly appError: (report: AppErrorReport) => void;
+  /** A production server answered an app error with the notice its user is shown. */
+  readonly failureNotice: (notice: string) => void;
   /** A request went unanswered and will be sent again (the reconnecting state, client/reconnecting.ts). */
   readonly failed?: (request: object) => void;
   /** That request was answered, or given up with the page. */
@@ -204,14 +206,16 @@ export class Transport {
     const detail = await resp.text().catch(() => "");
     this.hooks.log(`svc: event ${body.msg} refused: ${resp.status} ${resp.headers.get(STATUS_HEADER) ?? ""} ${detail}`);
     if (resp.headers.get(STATUS_HEADER) !== APP_ERROR) return;
-    let report: unknown;
+    let reply: { report?: unknown; notice?: unknown };
     try {
-      report = (JSON.parse(detail) as { report?: unknown }).report;
+      reply = JSON.parse(detail) as typeof reply;
     } catch {
       return;
     }
-    // Only a server in development sends a report (docs/live-apps.md#mistakes-are-loud-in-development).
-    if (isReport(report)) this.hooks.appError(report);
+    // Only a server in development sends a report (docs/live-apps.md#mistakes-are-loud-in-development);
+    // in production the page shows the app's notice, which names the log line and nothing else.
+    if (isReport(reply.report)) this.hooks.appError(reply.report);
+    else if (typeof reply.notice === "string") this.hooks.failureNotice(reply.notice);
   }
 
   private async readFrame(resp: Response, clamp: number): Promise<void> {

@@ -1,6 +1,7 @@
 // In Chromium (playwright-core): an app error shows the development overlay, with the error's
-// message and the id of the server's log line, and the user can dismiss it; an app built with the
-// production gate on shows nothing but logs all the same
+// message, the code frame of the app's source, the stack and the id of the server's log line, and
+// the user can dismiss it; an app built with the production gate on shows none of that, only the
+// failure notice with the log line's id, and logs all the same
 // (docs/live-apps.md#mistakes-are-loud-in-development).
 //
 // Skipped, with the reason printed, under Bun and Deno and when /usr/bin/chromium is missing.
@@ -55,6 +56,11 @@ test("development: an app error shows an overlay with the message and the log li
     await overlay.waitFor({ state: "visible" });
     const text = (await overlay.innerText()).trim();
     assert.match(text, /update\("Boom"\) failed: RangeError: the counter cannot explode/);
+    // The code frame marks this file's throwing line; the stack follows it.
+    const frame = await overlay.locator(".svc-code-frame").innerText();
+    assert.match(frame, /dev-overlay\.test\.ts:\d+:\d+/);
+    assert.match(frame, /^> *\d+ \| .*throw new RangeError\("the counter cannot explode"\)/m);
+    assert.match(await overlay.locator(".svc-stack").innerText(), /RangeError: the counter cannot explode\n\s+at /);
     const id = /id=([0-9a-f]{12})/.exec(text)?.[1];
     assert.ok(id !== undefined, text);
     assert.ok(lines.some((line) => line.startsWith(`ERROR live.update failed id=${id} msg="Boom"`)), "the id is the log line's");
@@ -69,31 +75,41 @@ test("development: an app error shows an overlay with the message and the log li
   }
 });
 
-test("production: an app error is logged, and the page shows no overlay and gets no detail", { skip }, async () => {
-  const served = await serve({
-    ENV: undefined,
-    NODE_ENV: "production",
-    SVC_AUTH_TOKEN_SECRET: "production-overlay-test-secret-0123456789",
-  });
-  const page = await (await browser()).newPage();
-  try {
-    await page.goto(served.url);
-    const before = lines.length;
-    const reply = page.waitForResponse((resp) => resp.url().includes("/_svc/event"));
-    await page.click("#boom");
-    const resp = await reply;
-    assert.equal(resp.status(), 500);
-    const body = (await resp.json()) as Record<string, unknown>;
-    assert.equal(body["report"], undefined, "no detail leaves the server in production");
-    await eventually(() =>
-      assert.ok(lines.slice(before).some((line) => line.includes("live.update failed") && line.includes('msg="Boom"')))
-    );
-    // The client has read the reply (it logs the refusal) before this looks for the overlay.
-    await page.click("#inc");
-    await eventually(async () => assert.equal(await page.textContent("#n"), "1"));
-    assert.equal(await page.locator("#svc-error-overlay").count(), 0);
-  } finally {
-    await page.close();
-    served.close();
-  }
-});
+test(
+  "production: an app error is logged, and the page shows no overlay, gets no detail, and shows the notice with the log id",
+  { skip },
+  async () => {
+    const served = await serve({
+      ENV: undefined,
+      NODE_ENV: "production",
+      SVC_AUTH_TOKEN_SECRET: "production-overlay-test-secret-0123456789",
+    });
+    const page = await (await browser()).newPage();
+    try {
+      await page.goto(served.url);
+      const before = lines.length;
+      const reply = page.waitForResponse((resp) => resp.url().includes("/_svc/event"));
+      await page.click("#boom");
+      const resp = await reply;
+      assert.equal(resp.status(), 500);
+      const body = (await resp.json()) as Record<string, unknown>;
+      assert.equal(body["report"], undefined, "no detail leaves the server in production");
+      await eventually(() =>
+        assert.ok(lines.slice(before).some((line) => line.includes("live.update failed") && line.includes('msg="Boom"')))
+      );
+      // The client has read the reply (it logs the refusal) before this looks for the overlay.
+      await page.click("#inc");
+      await eventually(async () => assert.equal(await page.textContent("#n"), "1"));
+      assert.equal(await page.locator("#svc-error-overlay").count(), 0);
+      const notice = page.locator("#svc-failure-notice");
+      await notice.waitFor({ state: "visible" });
+      assert.equal((await notice.innerText()).trim(), `Something went wrong. Reference: ${body["logId"]}`);
+      assert.match(String(body["logId"]), /^[0-9a-f]{12}$/);
+      await notice.click();
+      await notice.waitFor({ state: "detached" });
+    } finally {
+      await page.close();
+      served.close();
+    }
+  },
+);

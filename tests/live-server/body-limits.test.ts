@@ -126,7 +126,7 @@ test("an update that overflows the stack gets the app-error reply, and the sessi
     const resp = await tab.post({ seq: 2, msg: "Overflow" });
     assert.equal(resp.status, 500);
     assert.equal(resp.headers.get("X-Svc-Status"), "app-error");
-    assert.equal(((await resp.json()) as { error: string }).error, "app_error");
+    assert.equal(((await resp.json()) as { error: string }).error, "app-error");
     assert.deepEqual({ model: session.model, outSeq: session.outSeq }, before);
     assert.ok(logged.some((line) => line.includes("live.update failed")));
     const next = await tab.post({ seq: 3, msg: "Measure", args: ["again"] });

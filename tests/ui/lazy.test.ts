@@ -245,7 +245,7 @@ test("a lazy function that throws when an event builds its part again fails that
     // The handler's lookup builds the part again: the event fails, and nothing of it is kept.
     const failed = await tab.post({ seq: 2, msg: "Set", args: [0, "x"], handlerId: "r.1#div.#input:q0" });
     assert.equal(failed.status, 500);
-    assert.equal((await failed.json()).error, "app_error");
+    assert.equal((await failed.json()).error, "app-error");
     flag.broken = false;
     const next = await tab.post({ seq: 3, msg: "Set", args: [0, "y"], handlerId: "r.1#div.#input:q0" });
     assert.equal(next.status, 200);

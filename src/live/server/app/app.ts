@@ -40,7 +40,7 @@ import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
 import { AppEvents } from "./events.ts";
 import { noteBuiltApp } from "./watch.ts";
-import { type AppSettings, type LiveAppOptions, withDefaults } from "./options.ts";
+import { type AppSettings, defaultFailureNotice, type LiveAppOptions, withDefaults } from "./options.ts";
 import type { RouteContext } from "./route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
@@ -165,6 +165,7 @@ export class LiveApp<Model> extends Hono<Env> {
       client: clientFor(options, this.tokens !== undefined),
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
+      failureNotice: options.failureNotice ?? defaultFailureNotice,
     };
     this.events = new AppEvents(this.routeContext, this.config.prefix);
     this.addRoutes();

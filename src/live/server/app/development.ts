@@ -1,18 +1,28 @@
 /**
  * What a live app does differently while the production gate is off, so that mistakes are loud
  * (docs/live-apps.md#mistakes-are-loud-in-development): a handler naming a message the app does
- * not declare is logged once per name, and an app error's reply carries the error's message and
- * its log line's id, which the client shows in an overlay. In production neither happens: the
- * reply to an app error says only that it failed.
+ * not declare is logged once per name, and an app error's reply carries the error's message, its
+ * stack, a code frame of the app's source and its log line's id, which the client shows in an
+ * overlay (a page load that fails shows the same as a page). In production neither happens: the
+ * reply to an app error says only that it failed, and the log line's id.
  */
 import { log } from "../../../log.ts";
 import { checkingMessages, DeclaredMessages } from "../../../ui/declared-messages.ts";
 import { productionGateOn } from "../../../server/production.ts";
 import type { LiveDefinition } from "../session/definition.ts";
 import type { LiveAppOptions } from "./options.ts";
+import { type CodeFrame, codeFrameOf } from "./code-frame.ts";
 
-/** What a development reply to an app error tells the page: the log line to look for, and what failed. */
-export type AppErrorReport = { readonly logId: string; readonly message: string };
+/**
+ * What a development reply to an app error tells the page: the log line to look for, what failed,
+ * the error's stack, and where in the app's own source it was thrown when that can be read.
+ */
+export type AppErrorReport = {
+  readonly logId: string;
+  readonly message: string;
+  readonly stack?: string;
+  readonly frame?: CodeFrame;
+};
 
 const development = new WeakSet<object>();
 
@@ -46,10 +56,24 @@ function logLineId(): string {
 
 /** Logs a failed update or view (`live.update failed`) under a fresh id, and returns what a page may be told of it. */
 export function logAppError(msg: string, error: unknown): AppErrorReport {
+  return logFailure({ line: "live.update failed", about: `msg=${JSON.stringify(msg)}`, what: `update("${msg}")` }, error);
+}
+
+/** Logs a page load whose `init` or first `view` threw (`live.page failed`), and returns what a page may be told of it. */
+export function logPageError(path: string, error: unknown): AppErrorReport {
+  return logFailure({ line: "live.page failed", about: `path=${JSON.stringify(path)}`, what: `the page ${path}` }, error);
+}
+
+function logFailure(where: { line: string; about: string; what: string }, error: unknown): AppErrorReport {
   const logId = logLineId();
-  log.error(
-    `live.update failed id=${logId} msg=${JSON.stringify(msg)}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`,
-  );
+  const stack = error instanceof Error ? error.stack : undefined;
+  log.error(`${where.line} id=${logId} ${where.about}: ${stack ?? (error instanceof Error ? error.message : String(error))}`);
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { logId, message: `update("${msg}") failed: ${message}` };
+  return { logId, message: `${where.what} failed: ${message}`, ...(stack === undefined ? {} : { stack }) };
+}
+
+/** The report with the code frame of the app's own source where `error` was thrown, when it can be read. */
+export async function withCodeFrame(report: AppErrorReport, error: unknown): Promise<AppErrorReport> {
+  const frame = await codeFrameOf(error).catch(() => undefined);
+  return frame === undefined ? report : { ...report, frame };
 }

@@ -87,9 +87,24 @@ export type LiveAppOptions = {
    * request for a whole lifetime is lost when its stream next reconnects.
    */
   readonly sessionTokenSeconds?: number;
+  /**
+   * The notice a user sees when the app failed, on a page load or an event (in development the
+   * page shows the error itself instead; docs/live-apps.md#errors-an-app-sees): plain text, given
+   * the id of the server's log line and the request (for its `Accept-Language`), so it can be
+   * translated. Default: `Something went wrong. Reference: <logId>`.
+   */
+  readonly failureNotice?: (failure: FailureNoticeInput) => string;
   /** Clock in ms, for tests. */
   readonly now?: () => number;
 };
+
+/** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */
+export type FailureNoticeInput = { readonly logId: string; readonly request: Request };
+
+/** The failure notice when the app gives none. */
+export function defaultFailureNotice(failure: FailureNoticeInput): string {
+  return `Something went wrong. Reference: ${failure.logId}`;
+}
 
 /** The options with their defaults filled in (each default is documented on its option): what the app is built from. */
 export type AppSettings = LiveAppOptions & {

@@ -10,6 +10,7 @@ import type { SessionRegistry } from "../registry/registry.ts";
 import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
 import type { SessionTokens } from "../http/session-tokens.ts";
+import type { FailureNoticeInput } from "./options.ts";
 
 /** The state and settings the live app's routes read. */
 export type RouteContext<Model> = {
@@ -37,6 +38,8 @@ export type RouteContext<Model> = {
   /** The browser client the page loads (LiveAppOptions.client). */
   readonly client: ClientKind;
   readonly heartbeatMs: number;
+  /** The notice a user sees for a failure (LiveAppOptions.failureNotice, or its default). */
+  readonly failureNotice: (failure: FailureNoticeInput) => string;
   /** The replication of shared sessions, once the app has it (withSharedSessions). */
   readonly replication: () => Replication | undefined;
 };

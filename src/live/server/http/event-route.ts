@@ -90,12 +90,13 @@ export async function handleEvent<Model>(
     session = again.session;
     ran = await runLocked(session, body, ctx.now());
   }
-  if (ran === STORE_FAILED || ran.kind === "moved") return replyFor(ran);
+  const notice = (logId: string) => ctx.failureNotice({ logId, request: req });
+  if (ran === STORE_FAILED || ran.kind === "moved") return replyFor(ran, notice);
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
   const writes = ctx.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
-  const reply = replyFor(ran);
+  const reply = replyFor(ran, notice);
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
@@ -154,7 +155,7 @@ async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): 
 }
 
 /** The reply to what running the request gave (docs/protocol.md#event-reply, #errors-and-statuses). */
-function replyFor(ran: Ran): Response {
+function replyFor(ran: Ran, notice: (logId: string) => string): Response {
   if (ran === STORE_FAILED) return storeUnavailable();
   switch (ran.kind) {
     case "frame":
@@ -167,7 +168,7 @@ function replyFor(ran: Ran): Response {
     case "handler_gone":
       return handlerGone();
     case "app_error":
-      return appError(ran.report);
+      return appError({ logId: ran.logId, notice: notice(ran.logId), report: ran.report });
     case "ended":
       return sessionLost();
     case "duplicate":

@@ -15,6 +15,8 @@ import { orStoreFailed, replicaDraining, sessionLost, sessionsFull, STORE_FAILED
 import { BAD_TOKEN, pageSessionId, tokenPageReply } from "./token-page.ts";
 import { LiveSession } from "../session/session.ts";
 import { initialState } from "../session/state.ts";
+import { logPageError, reportsToPage, withCodeFrame } from "../app/development.ts";
+import { developmentErrorPage, productionErrorPage } from "./error-page.ts";
 
 /**
  * A page load (docs/protocol.md#page): the cookie's session if it may go on, else a new one;
@@ -33,11 +35,24 @@ export async function servePage<Model>(
   if (kept instanceof Response) return kept;
   // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
   if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return sessionLost();
-  const opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
+  const path = pathWithin(req.url, base);
+  let opened: Awaited<ReturnType<typeof openSession<Model>>>;
+  try {
+    opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
+  } catch (error) {
+    return failedPage(ctx, req, { path, error });
+  }
   if (opened instanceof Response) return opened;
   // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
   const csrfCookie = ctx.csrf.cookieFor(req);
-  const page = await renderPage(ctx, opened.session, csrfCookie, { base, path: pathWithin(req.url, base) });
+  let page: Awaited<ReturnType<typeof renderPage>>;
+  try {
+    page = await renderPage(ctx, opened.session, csrfCookie, { base, path });
+  } catch (error) {
+    // A new session whose first view threw ends here: no page holds it.
+    if (kept === undefined) ctx.sessions.end(opened.session);
+    return failedPage(ctx, req, { path, error });
+  }
   // With a shared store, the session (and a rotation made on this load) is stored before its
   // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
   // session ends here (no one holds its id), a kept one stays as it was (src/live/server/http/refusals.ts).
@@ -53,6 +68,16 @@ export async function servePage<Model>(
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
   if (page.token !== undefined) return tokenPageReply(ctx, resp, page.token, opened.signOut);
   return pageCookies(ctx, resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
+}
+
+/**
+ * The answer to a page load whose `init` or `view` threw: logged under an id, then the error
+ * itself in development, and only the app's notice in production (src/live/server/http/error-page.ts).
+ */
+async function failedPage<Model>(ctx: RouteContext<Model>, req: Request, failed: { path: string; error: unknown }): Promise<Response> {
+  const report = logPageError(failed.path, failed.error);
+  if (reportsToPage(ctx.definition)) return developmentErrorPage(await withCodeFrame(report, failed.error));
+  return productionErrorPage(ctx.failureNotice({ logId: report.logId, request: req }));
 }
 
 /**

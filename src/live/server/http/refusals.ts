@@ -107,12 +107,19 @@ export function handlerGone(): Response {
 }
 
 /**
- * The app's update or view threw: the session survives unchanged and the reply says so. In
- * development the reply also carries what failed and its log line's id, for the page's overlay
+ * The app's update or view threw: the session survives unchanged and the reply says so, with the
+ * log line's id and the notice the page shows its user (LiveAppOptions.failureNotice). In
+ * development the reply also carries what failed, its stack and code frame, for the page's overlay
  * (docs/live-apps.md#mistakes-are-loud-in-development).
  */
-export function appError(report?: AppErrorReport): Response {
-  const body = { error: "app_error", message: "the application failed to handle this event; nothing changed", ...report && { report } };
+export function appError(failure: { logId: string; notice: string; report: AppErrorReport | undefined }): Response {
+  const body = {
+    error: APP_ERROR,
+    message: "the application failed to handle this event; nothing changed",
+    logId: failure.logId,
+    notice: failure.notice,
+    ...failure.report && { report: failure.report },
+  };
   return new Response(JSON.stringify(body), {
     status: HTTP.appError,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", [STATUS_HEADER]: APP_ERROR },

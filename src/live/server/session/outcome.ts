@@ -20,10 +20,11 @@ export type EventOutcome =
   /** The step refused the entry. */
   | { readonly kind: Exclude<StepOutcome<unknown>["kind"], "applied" | "duplicate" | "app_error"> }
   /**
-   * The app's code threw: nothing of the entry was kept. `report`: what the page is told of it in
-   * development (docs/live-apps.md#mistakes-are-loud-in-development), undefined in production.
+   * The app's code threw: nothing of the entry was kept. `logId`: its log line's id. `report`: what
+   * the page is told of it in development (docs/live-apps.md#mistakes-are-loud-in-development),
+   * undefined in production.
    */
-  | { readonly kind: "app_error"; readonly report: AppErrorReport | undefined }
+  | { readonly kind: "app_error"; readonly logId: string; readonly report: AppErrorReport | undefined }
   /** The session had ended before the entry. */
   | { readonly kind: "ended" }
   /** Another replica owns the session now: nothing was kept; the caller takes it over and retries. */

@@ -18,7 +18,7 @@ import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
 import { Mutex } from "./mutex.ts";
-import { logAppError, reportsToPage } from "../app/development.ts";
+import { logAppError, reportsToPage, withCodeFrame } from "../app/development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { enterEvent, leaveEvent } from "../../../ui/lazy-part.ts";
@@ -237,7 +237,8 @@ export class LiveSession<Model> {
       case "app_error": {
         this.state = stepped.state;
         const report = logAppError(event.entry.msg, stepped.error);
-        return { kind: "app_error", report: reportsToPage(this.app) ? report : undefined };
+        if (!reportsToPage(this.app)) return { kind: "app_error", logId: report.logId, report: undefined };
+        return withCodeFrame(report, stepped.error).then((framed) => ({ kind: "app_error", logId: report.logId, report: framed }));
       }
       case "applied": {
         const kept = this.keepDurably(stepped, {
