@@ -43,9 +43,15 @@ export type AuthUser = {
 };
 
 /** The Hono environment of an app behind a session middleware: `new Hono<AuthEnv>()`. */
-export type AuthEnv = { Variables: { auth: AuthUser | undefined } };
+export type AuthEnv = {
+  /** `c.var.auth`: the signed-in user, or undefined. */
+  Variables: { auth: AuthUser | undefined };
+};
 /** The environment after a `requireUser` or `requireRole` guard: the user is there. */
-export type SignedInEnv = { Variables: { auth: AuthUser } };
+export type SignedInEnv = {
+  /** `c.var.auth`: the signed-in user. */
+  Variables: { auth: AuthUser };
+};
 
 /** Where the HMAC secret comes from: the Secret itself, or the variable holding it (read per request). */
 export type SecretSource = { readonly secret: Secret; readonly secretEnv?: undefined } | {
@@ -104,7 +110,34 @@ export function sessionMiddlewareRan(c: Context): boolean {
   return sessionRan.has(c.req.raw);
 }
 
-/** A fixed-lifetime session: the token lives `lifetimeSeconds` from sign-in and never slides. */
+/**
+ * A fixed-lifetime session middleware (docs/auth.md#hono-middleware): the token lives
+ * `lifetimeSeconds` from sign-in and never slides. It sets `c.var.auth` to the signed-in user or
+ * undefined; `session.signIn(c, userId)` and `session.signOut(c)` write its cookie. For a session
+ * that lasts while the user is active, `Server.slidingSession`.
+ *
+ * @throws {TypeError} for a bad option (no cookie or secret, a lifetime that is not whole seconds)
+ *
+ * @example
+ * ```ts
+ * import { Auth, type AuthEnv, Db, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const db = Db.open("file:app.db");
+ * const session = Server.tokenSession({ cookie: "auth", secretEnv: "SVC_AUTH_TOKEN_SECRET", lifetimeSeconds: 8 * 3600 });
+ * const app = new Hono<AuthEnv>().use(session);
+ * app.post("/login", async (c) => {
+ *   const id = await Auth.login(db, await Server.formValue("email", c), await Server.formValue("password", c));
+ *   if (!id.ok) return c.text("wrong email or password", 401);
+ *   session.signIn(c, id.value);
+ *   return c.redirect("/", 303);
+ * });
+ * app.post("/logout", (c) => {
+ *   session.signOut(c);
+ *   return c.redirect("/", 303);
+ * });
+ * ```
+ */
 export function tokenSession(options: TokenSessionOptions): SessionMiddleware {
   const common = checkCommon(options, "tokenSession");
   if (!Number.isSafeInteger(options.lifetimeSeconds) || options.lifetimeSeconds <= 0) {

@@ -23,7 +23,10 @@ import { connectionAddress } from "../runtime/conn-info.ts";
 export type TrustProxy = false | number | readonly string[];
 
 /** Which proxies may name the client (docs/deployment.md). */
-export type ClientAddressOptions = { readonly trustProxy?: TrustProxy | undefined };
+export type ClientAddressOptions = {
+  /** Which proxies may name the client in X-Forwarded-For; default false, none (docs/deployment.md#client-addresses-and-trustproxy). */
+  readonly trustProxy?: TrustProxy | undefined;
+};
 
 type Binary = { readonly v4: boolean; readonly bits: bigint };
 type Range = Binary & { readonly mask: bigint };
@@ -107,12 +110,40 @@ function forwardedHops(header: string | null | undefined): string[] {
  * The client's address for this request (see the module comment), or undefined when the host gave
  * no connection address and no trusted proxy named one. Checks `trustProxy` on every call: build a
  * resolver once with `clientAddressResolver` on a hot path.
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const app = new Hono();
+ * // Behind one load balancer: its X-Forwarded-For entry names the client.
+ * app.get("/whoami", (c) => c.text(Server.clientAddress(c, { trustProxy: 1 }) ?? "unknown"));
+ * ```
  */
 export function clientAddress(c: Context, options: ClientAddressOptions = {}): string | undefined {
   return clientAddressResolver(options)(c);
 }
 
-/** `clientAddress` with its options checked once (a bad `trustProxy` throws here). */
+/**
+ * `clientAddress` with its options checked once (a bad `trustProxy` throws here): for a rate
+ * limiter or a log line, which ask on every request.
+ *
+ * @throws {TypeError} for a `trustProxy` that is not false, a hop count or a list of addresses
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const clientOf = Server.clientAddressResolver({ trustProxy: ["10.0.0.0/8"] });
+ * const app = new Hono();
+ * app.use(async (c, next) => {
+ *   console.log(`${c.req.method} ${c.req.path} from ${clientOf(c) ?? "?"}`);
+ *   await next();
+ * });
+ * ```
+ */
 export function clientAddressResolver(options: ClientAddressOptions = {}): (c: Context) => string | undefined {
   const resolve = proxyChain(options.trustProxy);
   return (c) => resolve(connectionAddress(c), c.req.header("X-Forwarded-For"));

@@ -8,7 +8,12 @@
 import type { Context } from "hono";
 
 /** A cookie's name and value (`Server.cookie`). */
-export type Cookie = { readonly name: string; readonly value: string };
+export type Cookie = {
+  /** The cookie's name, a cookie token. */
+  readonly name: string;
+  /** Its value, percent-encoded when written. */
+  readonly value: string;
+};
 
 /** The request of a Hono handler's context, or the request itself: every helper takes either. */
 export function requestOf(reqOrContext: Request | Context): Request {
@@ -65,7 +70,20 @@ export function setCookieLine(name: string, value: string, attrs: string): strin
   return trimmed === "" ? pair : `${pair}; ${trimmed}`;
 }
 
-/** The four-argument form, the only one (docs/auth.md#cookies): attrs are passed through. */
+/**
+ * The response with a cookie set (docs/auth.md#cookies): the value percent-encoded, `attrs`
+ * passed through as written, and Secure added by the Secure rule.
+ *
+ * @throws {TypeError} for a name that is not a cookie token
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * // A short-lived flash message, readable by the next page only.
+ * const afterSave = Server.withCookie("flash", "Saved.", "Path=/; HttpOnly; SameSite=Lax; Max-Age=10", Response.redirect("https://app.example.com/", 303));
+ * ```
+ */
 export function withCookie(name: string, value: string, attrs: string, resp: Response): Response {
   const target = withMutableHeaders(resp);
   target.headers.append("Set-Cookie", setCookieLine(name, value, attrs));
@@ -88,6 +106,14 @@ export function cookieWritten(resp: Response): boolean {
  * grammar) and value.
  *
  * @throws {TypeError} for a name that is not a cookie token
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * const lang = Server.cookie("lang", "fr");
+ * const resp = Server.addCookie(lang, Server.text("langue changée"));
+ * ```
  */
 export function cookie(name: string, value: string): Cookie {
   return { name: checkName(name), value };
@@ -96,6 +122,13 @@ export function cookie(name: string, value: string): Cookie {
 /**
  * The response with the cookie set, with the library's default attributes (Path=/, HttpOnly,
  * SameSite=Lax); see {@link withCookie} for other attributes.
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * const resp = Server.addCookie(Server.cookie("seen_intro", "1"), Server.json({ ok: true }));
+ * ```
  */
 export function addCookie(c: Cookie, resp: Response): Response {
   return withCookie(c.name, c.value, DEFAULT_COOKIE_ATTRIBUTES, resp);
@@ -104,8 +137,16 @@ export function addCookie(c: Cookie, resp: Response): Response {
 /**
  * The cookie's value, or undefined when the request does not carry it: the first pair of that name
  * wins (RFC 6265 §5.4 ordering), names and values trimmed as String.prototype.trim trims. The
- * header is scanned in place: a live event reads two or three cookies of a two-cookie header, and
- * parsing it into a map kept per request cost more than the scans (bench/live.bench.ts).
+ * header is scanned in place, with no map built per request.
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const app = new Hono();
+ * app.get("/", (c) => c.text(Server.getCookie("lang", c) === "fr" ? "Bonjour" : "Hello"));
+ * ```
  */
 export function getCookie(name: string, req: Request | Context): string | undefined {
   return cookieIn(requestOf(req).headers.get("Cookie"), name);

@@ -17,10 +17,20 @@ import { type RuntimeServer, type ServerStopper, serverStopper } from "../runtim
 import { exitProcess, onceOnSignal } from "../runtime/signals.ts";
 
 /** A live app as the drain sees it (LiveApp): drained last, after the requests in flight. */
-export type Drainable = { drain(): Promise<void>; ready?(): Promise<void> };
+export type Drainable = {
+  /** Stops taking sessions, lets each held one finish and closes its streams (`LiveApp.drain`). */
+  drain(): Promise<void>;
+  /** Resolves once the app listens for the other replicas (`LiveApp.ready`); readiness waits for it. */
+  ready?(): Promise<void>;
+};
 
 /** The database as the drain sees it (Db): probed by the readiness handler, closed last. */
-export type ProbedStore = { query(statement: Statement): Promise<Result<Row[]>>; close(): Promise<void> };
+export type ProbedStore = {
+  /** Runs a statement; the readiness probe sends `SELECT 1`. */
+  query(statement: Statement): Promise<Result<Row[]>>;
+  /** Closes the database, the drain's last step. */
+  close(): Promise<void>;
+};
 
 /** Options of `Server.graceful`. */
 export type GracefulOptions = {
@@ -69,7 +79,49 @@ const DEFAULT_PROBE_MS = 1_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The graceful drain and readiness of one replica (docs/deployment.md#draining). */
+/**
+ * The graceful shutdown and readiness of one replica (docs/deployment.md#draining), the same on
+ * Node, Bun and Deno: a rolling deploy or a scale-down then cuts no request. Wrap the app's fetch
+ * with `graceful.fetch` and hand the server the runtime's serve returned to `graceful.attach`. On
+ * the first SIGTERM or SIGINT it:
+ *
+ * 1. reports not ready at once (`graceful.readiness()` answers 503);
+ * 2. stops accepting connections, and lets the requests in flight finish, each answer asking its
+ *    connection to close;
+ * 3. drains the live apps: each session finishes what it is doing, gives up its lease and closes
+ *    its streams, so the browsers reconnect to another replica (every change was already saved);
+ * 4. closes the database, then exits 0 (unless `exit: false`).
+ *
+ * A request is answered, or refused with 503 and Retry-After, which the client and a proxy retry
+ * elsewhere. `timeoutMs` (20 s) bounds the whole drain. Until the live apps listen for the other
+ * replicas, and while the database does not answer `SELECT 1`, readiness is 503 too.
+ *
+ * @param options the live app or apps, the database, the signals, the time limits, whether to exit
+ * @returns `fetch` (wraps a handler), `attach` (takes the server), `readiness` (the probe's
+ *   handler), `drain` (drain now, without the exit), and `draining` and `inFlight` for monitoring
+ * @throws {TypeError} for a time limit that is not a positive number of milliseconds
+ * @example
+ * ```ts
+ * import { Db, Live, Server, Ui } from "svc-live";
+ * import { Hono } from "hono";
+ * import { serve } from "@hono/node-server";
+ *
+ * const db = Db.open("postgres://app@db.internal/app");
+ * const live = Live.app<{ n: number }>({
+ *   init: () => ({ n: 0 }),
+ *   update: (model) => ({ n: model.n + 1 }),
+ *   view: (model) => Ui.h("button", { onClick: "Inc" }, String(model.n)),
+ * }).withSharedSessions(db);
+ *
+ * const graceful = Server.graceful({ live, db, onStep: (step) => console.log(`shutdown: ${step}`) });
+ * const app = new Hono();
+ * app.get("/healthz/ready", () => graceful.readiness());
+ * app.route("/", live);
+ *
+ * // Node; on Bun: graceful.attach(Bun.serve({ fetch, port })); on Deno: graceful.attach(Deno.serve({ port }, fetch)).
+ * graceful.attach(serve({ fetch: graceful.fetch(app.fetch), port: 8787 }));
+ * ```
+ */
 export function graceful(options: GracefulOptions = {}): Graceful {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const probeMs = options.probeTimeoutMs ?? DEFAULT_PROBE_MS;

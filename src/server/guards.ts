@@ -18,7 +18,21 @@ export type GuardOptions = {
   readonly redirectTo?: string;
 };
 
-/** Lets the request through when a user is signed in; `c.var.auth` is then typed as present. */
+/**
+ * Lets the request through when a user is signed in; `c.var.auth` is then typed as present.
+ * Otherwise a page request is redirected to `redirectTo` (when given) and any other answers 401.
+ * It must stand behind `Server.slidingSession` or `Server.tokenSession`.
+ *
+ * @example
+ * ```ts
+ * import { type AuthEnv, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const session = Server.tokenSession({ cookie: "auth", secretEnv: "SVC_AUTH_TOKEN_SECRET", lifetimeSeconds: 86_400 });
+ * const app = new Hono<AuthEnv>().use(session);
+ * app.get("/account", Server.requireUser({ redirectTo: "/login" }), (c) => c.text(`Signed in as ${c.var.auth.userId}`));
+ * ```
+ */
 export function requireUser(options: GuardOptions = {}): MiddlewareHandler<SignedInEnv> {
   checkRedirect(options.redirectTo, "requireUser");
   return async (c, next) => {
@@ -28,7 +42,22 @@ export function requireUser(options: GuardOptions = {}): MiddlewareHandler<Signe
   };
 }
 
-/** Lets the request through when the signed-in user has one of the roles. */
+/**
+ * Lets the request through when the signed-in user has one of the roles (the token's `role`
+ * claim, set with `Auth.setRole` before sign-in); a signed-in user without one gets 403.
+ *
+ * @throws {TypeError} for no role, or an empty one
+ *
+ * @example
+ * ```ts
+ * import { type AuthEnv, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const session = Server.tokenSession({ cookie: "auth", secretEnv: "SVC_AUTH_TOKEN_SECRET", lifetimeSeconds: 86_400 });
+ * const app = new Hono<AuthEnv>().use(session);
+ * app.get("/admin", Server.requireRole(["admin", "owner"]), (c) => c.text("admin tools"));
+ * ```
+ */
 export function requireRole(role: string | readonly string[], options: GuardOptions = {}): MiddlewareHandler<SignedInEnv> {
   const roles: readonly string[] = typeof role === "string" ? [role] : role;
   if (roles.length === 0 || roles.some((r) => typeof r !== "string" || r === "")) {

@@ -32,6 +32,19 @@ export const HTTP_STATUS: Readonly<Partial<Record<ErrorCode, ClientStatus>>> = {
 /**
  * An HTTPException whose response is its message as plain text. Hono's own leaves the type to the
  * runtime, and Bun's Response then has no Content-Type at all.
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const app = new Hono();
+ * app.get("/reports/:year", (c) => {
+ *   const year = Number(c.req.param("year"));
+ *   if (!Number.isInteger(year)) throw Server.httpException(400, "the year is a number");
+ *   return c.text(`report ${year}`);
+ * });
+ * ```
  */
 export function httpException(status: ClientStatus | 500, message: string, cause?: unknown): HTTPException {
   const res = new Response(message, { status, headers: { "Content-Type": "text/plain; charset=UTF-8" } });
@@ -39,15 +52,46 @@ export function httpException(status: ClientStatus | 500, message: string, cause
 }
 
 /**
- * The HTTPException for an error: its code's status and its message (messages never hold a secret,
- * src/errors.ts). A server-side failure says only "internal error"; its cause is kept for logging.
+ * The HTTPException for an error: its code's status (`HTTP_STATUS`) and its message, which never
+ * holds a secret. A server-side failure says only "internal error"; its cause is kept for logging.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const db = Db.open("file:app.db");
+ * const app = new Hono();
+ * app.post("/users/:id/disable", async (c) => {
+ *   const done = await Auth.disableUser(db, Number(c.req.param("id")));
+ *   if (!done.ok) throw Server.httpError(done.error); // e.g. 400 for a bad id, 500 "internal error" for the database
+ *   return c.body(null, 204);
+ * });
+ * ```
  */
 export function httpError(error: SvcError): HTTPException {
   const status = HTTP_STATUS[error.code];
   return status === undefined ? httpException(500, "internal error", error) : httpException(status, error.message, error);
 }
 
-/** The value of an Ok; an Err is thrown as its HTTPException. */
+/**
+ * The value of an Ok; an Err is thrown as its HTTPException (`Server.httpError`), which Hono
+ * turns into the answer: for a handler that has nothing to add to a failure.
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const db = Db.open("file:app.db");
+ * const app = new Hono();
+ * app.post("/register", async (c) => {
+ *   // 409 for email_taken, 400 for a weak or missing password.
+ *   const id = Server.orThrow(await Auth.register(db, await Server.formValue("email", c), await Server.formValue("password", c)));
+ *   return c.json({ id }, 201);
+ * });
+ * ```
+ */
 export function orThrow<T>(result: Result<T>): T {
   if (result.ok) return result.value;
   throw httpError(result.error);

@@ -58,7 +58,15 @@ export function productionSignal(prefix?: string): ProductionSignal {
 /**
  * Whether the production gate is on, read from the environment now.
  *
- * @param prefix the app's `<PREFIX>_ENV` prefix, when it has one
+ * @param prefix the app's `<PREFIX>_ENV` prefix, when it has one (docs/auth.md#production-gate)
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * // Demo accounts only outside production.
+ * if (!Server.productionGateOn("SHOP")) console.log("seeding demo users");
+ * ```
  */
 export function productionGateOn(prefix?: string): boolean {
   return productionSignal(prefix).on;
@@ -80,6 +88,17 @@ function howToSet(name: string): string {
  * on and what to set, and never the value. The secret is only ever read from the environment.
  *
  * @param prefix the app's `<PREFIX>_ENV` prefix, when it has one
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * const started = Server.checkSecretAtStart();
+ * if (!started.ok) {
+ *   console.error(started.error.message); // names the variable and what to set, never its value
+ *   throw started.error;
+ * }
+ * ```
  */
 export function checkSecretAtStart(prefix?: string): Result<void> {
   const value = readEnv(SECRET_ENV);

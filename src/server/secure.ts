@@ -14,7 +14,16 @@ import { productionGateOn } from "./production.ts";
 
 /**
  * Whether the request came over HTTPS: an https: URL, `X-Forwarded-Proto: https` or
- * `X-Forwarded-Ssl: on` (docs/auth.md#secure-rule).
+ * `X-Forwarded-Ssl: on` (docs/auth.md#secure-rule). Trust the forwarded headers only behind a
+ * proxy that sets them (docs/deployment.md#https-and-secure-cookies-behind-a-proxy).
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ *
+ * const req = new Request("http://10.0.0.5/", { headers: { "X-Forwarded-Proto": "https" } });
+ * console.log(Server.isHttpsRequest(req)); // true: the proxy in front took HTTPS
+ * ```
  */
 export function isHttpsRequest(req: Request): boolean {
   if (req.url.startsWith("https:")) return true;
@@ -59,7 +68,22 @@ export function secureResponseCookies(req: Request, resp: Response, prefix?: str
   return target;
 }
 
-/** The Hono middleware form; `prefix` names the app's <PREFIX>_ENV variable. */
+/**
+ * The Secure-cookie rule as Hono middleware (docs/auth.md#secure-rule): every Set-Cookie of every
+ * response gets `; Secure` once over HTTPS or with the production gate on. `Live.app` and the
+ * session middlewares install it themselves; use it for an app's own routes that set cookies.
+ * `prefix` names the app's <PREFIX>_ENV variable.
+ *
+ * @example
+ * ```ts
+ * import { Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const app = new Hono();
+ * app.use(Server.secureCookies());
+ * app.get("/hello", (c) => Server.addCookie(Server.cookie("visited", "1"), c.text("hi")));
+ * ```
+ */
 export function secureCookies(options: { prefix?: string } = {}): MiddlewareHandler {
   return async (c, next) => {
     await next();

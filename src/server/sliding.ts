@@ -39,9 +39,11 @@ export type SlidingOptions = {
    * each request. Give this or `secret`.
    */
   readonly secretEnv?: string;
-  /** The HMAC secret itself, for an app that holds it already (as `Server.slidingSession` passes it, src/server/auth-session.ts). */
+  /** The HMAC secret itself, for an app that holds it already (as `Server.slidingSession` passes it). */
   readonly secret?: Secret | undefined;
+  /** The cookie's SameSite attribute: "Lax" for most apps, "Strict" for one never linked to from elsewhere. */
   readonly sameSite: SameSite;
+  /** Consulted at each re-issue: a revoked user's token stops sliding (`Auth.isRevoked` fits). */
   readonly revokedCheck?: RevokedCheck | undefined;
   /** The app's <PREFIX>_ENV prefix for the production gate. */
   readonly prefix?: string | undefined;
@@ -52,7 +54,10 @@ export type SlidingOptions = {
 };
 
 /** The Hono variables the sliding middleware sets: the verified claims, or undefined. */
-export type SlidingEnv = { Variables: { svcAuth: JsonObject | undefined } };
+export type SlidingEnv = {
+  /** `c.var.svcAuth`: the verified claims of the sliding token, or undefined when signed out. */
+  Variables: { svcAuth: JsonObject | undefined };
+};
 
 /** The secret the options name: the one given, else the variable's value now. */
 export function secretOf(options: { readonly secret?: Secret | undefined; readonly secretEnv?: string | undefined }): Secret {
@@ -122,6 +127,25 @@ function payloadOf(token: string): JsonObject | undefined {
  * Writes the sliding cookie for a token the application just signed (the login handler must use
  * this, not a hand-rolled cookie): Path=/, HttpOnly, the builder's SameSite, Secure by the rule,
  * and Max-Age = the time to the token's exp (the sliding window for a fresh token).
+ *
+ * @example
+ * ```ts
+ * import { Auth, Db, Secret, Server, setSlidingCookie } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * const db = Db.open("file:app.db");
+ * const secret = Secret.fromEnv("SVC_AUTH_TOKEN_SECRET");
+ * const app = new Hono();
+ * app.use(Server.withAuthSliding({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", sameSite: "Lax" }));
+ * app.post("/login", async (c) => {
+ *   const id = await Auth.login(db, await Server.formValue("email", c), await Server.formValue("password", c));
+ *   if (!id.ok) return c.text("wrong email or password", 401);
+ *   const token = Auth.signSlidingToken(secret, { sub: id.value }, { windowSeconds: 900, maxLifetimeSeconds: 43_200 });
+ *   if (!token.ok) return c.text("cannot sign in now", 500);
+ *   setSlidingCookie(c, token.value);
+ *   return c.redirect("/", 303);
+ * });
+ * ```
  */
 export function setSlidingCookie(c: Context, token: string): void;
 /** The same for a plain handler: the response, with the cookie the request's sliding middleware would write. */
@@ -155,7 +179,26 @@ async function askRevoked(check: RevokedCheck, sub: string, iat: number): Promis
   }
 }
 
-/** The withAuthSliding middleware (also installed by the live builder's .withAuthSliding). */
+/**
+ * The sliding-token middleware (docs/auth.md#sliding-tokens), at a lower level than
+ * `Server.slidingSession`: it verifies the token in the cookie on each request, sets
+ * `c.var.svcAuth` to its claims (or undefined), and on an interaction re-issues it for another
+ * window, up to its absolute cap; a lapsed, capped or revoked token clears the cookie. The login
+ * handler signs the first token and writes it with `setSlidingCookie`.
+ *
+ * @throws {TypeError} for options without a cookie, a secret or a SameSite
+ *
+ * @example
+ * ```ts
+ * import { type JsonObject, Server } from "svc-live";
+ * import { Hono } from "hono";
+ *
+ * type Env = { Variables: { svcAuth: JsonObject | undefined } };
+ * const app = new Hono<Env>();
+ * app.use(Server.withAuthSliding({ cookie: "sid", secretEnv: "SVC_AUTH_TOKEN_SECRET", sameSite: "Lax" }));
+ * app.get("/", (c) => c.text(c.var.svcAuth === undefined ? "signed out" : `user ${String(c.var.svcAuth["sub"])}`));
+ * ```
+ */
 export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingEnv> {
   if (!options || typeof options.cookie !== "string" || (typeof options.secretEnv !== "string" && !(options.secret instanceof Secret))) {
     throw new TypeError("withAuthSliding needs { cookie, secretEnv or secret, sameSite }");
