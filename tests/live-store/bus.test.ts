@@ -325,13 +325,15 @@ for (const target of busTargets({ inlineBytes: 8000 })) {
  */
 async function cuttableRelay(
   target: URL,
-): Promise<{ url: (schema: string) => string; cut(): void; restore(): void; close(): Promise<void> }> {
+): Promise<{ url: (schema: string) => string; port: number; cut(): void; restore(): void; close(): Promise<void> }> {
   const { createServer, connect } = await import("node:net");
   const sockets = new Set<import("node:net").Socket>();
   let down = false;
   const server = createServer((client) => {
     if (down) return client.destroy();
     const upstream = connect(Number(target.port || 5432), target.hostname);
+    upstream.setNoDelay(true);
+    client.setNoDelay(true);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
@@ -345,6 +347,7 @@ async function cuttableRelay(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as import("node:net").AddressInfo).port;
   return {
+    port,
     url: (schema) => {
       const relayed = new URL(target);
       relayed.hostname = "127.0.0.1";
@@ -460,6 +463,61 @@ describe("a bus whose database goes away", { skip: POSTGRES_SKIP }, () => {
         await relay.close();
         await direct.query({ sql: `DROP SCHEMA IF EXISTS ${schema} CASCADE`, args: [] });
         await direct.close();
+      }
+    });
+  }
+});
+
+describe("a broker bus whose connection drops", { skip: POSTGRES_SKIP }, () => {
+  for (const target of busTargets().filter((bus) => bus.option !== "postgres")) {
+    test(`${target.name}: subscribes again, catches up once it hears its own marker, and hears what is sent after`, {
+      skip: target.skip,
+    }, async () => {
+      const option = target.option as { redis: string } | { nats: string };
+      const brokerUrl = new URL("redis" in option ? option.redis : option.nats);
+      const relay = await cuttableRelay(brokerUrl);
+      const viaRelay = new URL(brokerUrl);
+      viaRelay.hostname = "127.0.0.1";
+      viaRelay.port = String(relay.port);
+      const relayed = "redis" in option ? { redis: viaRelay.toString() } : { nats: viaRelay.toString() };
+      await postgres.setup();
+      const dbSender = postgres.open();
+      const dbListener = postgres.open();
+      const buses: LiveBus[] = [];
+      try {
+        const sender = await openSharedStore(dbSender, "svc_sid", option).bus;
+        buses.push(sender);
+        const listener = await openSharedStore(dbListener, "svc_sid", relayed).bus;
+        buses.push(listener);
+        let resumed = 0;
+        listener.onResume(() => resumed++);
+        const heardAfter = async (key: string, ms: number) => {
+          const heard = nextMessage(listener, (m) => m.t === "taken" && m.key === key, ms);
+          // Published over and over: a notice sent while the listener is deaf is gone for good.
+          const sending = setInterval(() => void sender.publish({ t: "taken", app: "svc_sid", key, from: "other", epoch: 1 }), 50);
+          try {
+            return await heard;
+          } finally {
+            clearInterval(sending);
+          }
+        };
+        await heardAfter("before", 2000);
+        assert.equal(resumed, 0, "a bus that never dropped does not catch up");
+        relay.cut();
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        relay.restore();
+        await heardAfter("after", 20_000);
+        for (const until = Date.now() + 10_000; resumed === 0 && Date.now() < until;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(resumed >= 1, "it caught up as after any reconnect");
+      } finally {
+        for (const bus of buses) await bus.close();
+        relay.cut();
+        await relay.close();
+        await dbSender.close();
+        await dbListener.close();
+        await postgres.teardown();
       }
     });
   }
