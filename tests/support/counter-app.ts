@@ -4,6 +4,7 @@
  * sign-out (ends the session). Its model is plain JSON, as a shared store needs.
  */
 import type { Db } from "../../src/db/mod.ts";
+import type { SharedBusOption } from "../../src/live/store/shared-bus.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { app, bindSessionUser, endSession, every, type LiveAppOptions } from "../../src/live/server/mod.ts";
 import { Ui } from "../../src/ui/mod.ts";
@@ -50,8 +51,8 @@ export function counterView(model: CounterModel) {
   );
 }
 
-/** `db`: shared sessions on it (Postgres); `gate`: the revocation gate on it. */
-export function counterApp(options: LiveAppOptions & { readonly db?: Db; readonly gate?: Db } = {}) {
+/** `db`: shared sessions on it (Postgres), with `bus` between the replicas; `gate`: the revocation gate on it. */
+export function counterApp(options: LiveAppOptions & { readonly db?: Db; readonly gate?: Db; readonly bus?: SharedBusOption } = {}) {
   const live = app<CounterModel>(
     {
       init: () => initialCounter,
@@ -61,6 +62,6 @@ export function counterApp(options: LiveAppOptions & { readonly db?: Db; readonl
     },
     { messages: ["Inc", "Note", "Type", "SignIn", "SignOut", "StartTicks"], ...options },
   );
-  if (options.db !== undefined) live.withSharedSessions(options.db);
+  if (options.db !== undefined) live.withSharedSessions(options.db, options.bus === undefined ? {} : { bus: options.bus });
   return options.gate === undefined ? live : live.withRevocation(options.gate);
 }

@@ -1,7 +1,8 @@
 /**
  * One replica of the multi-replica tests, run as its own process: the counter app on
  * DATABASE_URL (Postgres, shared by the replicas; its search_path names the test's schema), served
- * on PORT (0: any free port). It prints "listening <port>" once it serves, answers its readiness
+ * on PORT (0: any free port), with the bus SVC_TEST_BUS names (JSON, tests/support/bus-targets.ts;
+ * Postgres NOTIFY without it). It prints "listening <port>" once it serves, answers its readiness
  * at GET /ready, drains on SIGTERM through Server.graceful (docs/deployment.md#draining: not ready at
  * once, stops accepting, finishes what is in flight, drains the live app, prints "drained", exits
  * 0), and dies on SIGKILL like any process.
@@ -27,7 +28,8 @@ if (db !== undefined) {
   db.query = (statement) => (roundTrips++, count(kindOf(statement.sql)), query(statement));
   db.transaction = (statements) => (roundTrips++, count(`tx: ${kindOf(statements[0]?.sql ?? "")}`), transaction(statements));
 }
-const live = counterApp({ db, gate: db, heartbeatMs: 1_000 });
+const bus = process.env.SVC_TEST_BUS ? JSON.parse(process.env.SVC_TEST_BUS) : undefined;
+const live = counterApp({ db, gate: db, heartbeatMs: 1_000, bus });
 const graceful = Server.graceful({ live, db, onStep: (step) => step === "closed" && process.stdout.write("drained\n") });
 await live.ready();
 
