@@ -1,7 +1,8 @@
 /**
  * `Ui.typed<Messages>()`: the view builders with an app's message map fixed, so that a helper
- * written anywhere (a row function outside `view`, a TSX component) is checked against the map
- * without a type annotation of its own (docs/live-apps.md#typed-messages). The builders are the
+ * written anywhere (a row function outside `view`) is checked against the map without a type
+ * annotation of its own, and `msg` checks a TSX handler's message where it is written
+ * (docs/live-apps.md#typed-messages). The builders are the
  * same functions as `Ui`'s; only their types differ, so nothing here changes what a view builds.
  */
 import type { JsonValue } from "../json.ts";
