@@ -15,6 +15,8 @@ import type { Row, Statement } from "../db/driver.ts";
 import type { Result } from "../result.ts";
 import { type RuntimeServer, type ServerStopper, serverStopper } from "../runtime/server-stop.ts";
 import { exitProcess, onceOnSignal } from "../runtime/signals.ts";
+import { onceUnref } from "../runtime/timers.ts";
+import { log } from "../log.ts";
 
 /** A live app as the drain sees it (LiveApp): drained last, after the requests in flight. */
 export type Drainable = {
@@ -22,6 +24,8 @@ export type Drainable = {
   drain(): Promise<void>;
   /** Resolves once the app listens for the other replicas (`LiveApp.ready`); readiness waits for it. */
   ready?(): Promise<void>;
+  /** What its drain still waits for, in words (sessions still held, streams still open), for the drain's log (`LiveApp.waitingFor`). */
+  waitingFor?(): readonly string[];
 };
 
 /** The database as the drain sees it (Db): probed by the readiness handler, closed last. */
@@ -134,7 +138,10 @@ export function graceful(options: GracefulOptions = {}): Graceful {
     ? options.live
     : [options.live as Drainable];
   const stoppers: ServerStopper[] = [];
-  const step = (name: DrainStep) => options.onStep?.(name);
+  const step = (name: DrainStep) => {
+    reached = name;
+    options.onStep?.(name);
+  };
   let draining: Promise<void> | undefined;
   let inFlight = 0;
   let started = false;
@@ -160,22 +167,45 @@ export function graceful(options: GracefulOptions = {}): Graceful {
     while (inFlight > 0 && Date.now() < until) await sleep(10);
   };
 
+  // What the drain waits for now, for its log line past half its timeout (docs/deployment.md#draining).
+  let reached: DrainStep | "started" = "started";
+  const waits = (): string[] => {
+    const waiting = [`the step after ${reached}`];
+    if (inFlight > 0) waiting.push(`${inFlight} request${inFlight === 1 ? "" : "s"} in flight`);
+    for (const live of lives) waiting.push(...(live.waitingFor?.() ?? []));
+    if (reached === "live-drained") waiting.push("the server's open connections to end");
+    return waiting;
+  };
+
   const drain = () =>
     draining ??= (async () => {
       started = true;
-      step("not-ready");
-      for (const stopper of stoppers) stopper.stopAccepting();
-      step("stopped-accepting");
-      const until = Date.now() + timeoutMs;
-      await settled(until);
-      step("in-flight-done");
-      await Promise.all(lives.map((live) => live.drain()));
-      step("live-drained");
-      await settled(until);
-      await Promise.all(stoppers.map((stopper) => stopper.finish(Math.max(0, until - Date.now()))));
-      await options.db?.close();
-      step("closed");
+      const stopHalfLog = onceUnref(
+        () => log.warn(`svc: the drain is past half its ${timeoutMs} ms timeout; it waits for ${waits().join(", ")}`),
+        timeoutMs / 2,
+      );
+      try {
+        await drainSteps();
+      } finally {
+        stopHalfLog();
+      }
     })();
+
+  /** The drain's steps, in order (docs/deployment.md#draining). */
+  const drainSteps = async () => {
+    step("not-ready");
+    for (const stopper of stoppers) stopper.stopAccepting();
+    step("stopped-accepting");
+    const until = Date.now() + timeoutMs;
+    await settled(until);
+    step("in-flight-done");
+    await Promise.all(lives.map((live) => live.drain()));
+    step("live-drained");
+    await settled(until);
+    await Promise.all(stoppers.map((stopper) => stopper.finish(Math.max(0, until - Date.now()))));
+    await options.db?.close();
+    step("closed");
+  };
 
   return {
     fetch(handler) {

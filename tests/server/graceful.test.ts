@@ -11,6 +11,9 @@ import { spawn } from "node:child_process";
 import process from "node:process";
 import { Server } from "../../src/server/mod.ts";
 import { err, ok } from "../../src/result.ts";
+import { setLogSink } from "../../src/log.ts";
+import { counterApp } from "../support/counter-app.ts";
+import { openTab } from "../support/live-harness.ts";
 
 const runtime = "Bun" in globalThis ? "bun" : "Deno" in globalThis ? "deno" : "node";
 const MAIN = new URL(`./graceful/${runtime}-main.ts`, import.meta.url).pathname;
@@ -94,8 +97,10 @@ test(`on ${runtime}, SIGTERM drains the server with no request cut and the proce
   const loops = [...Array.from({ length: 6 }, () => loop(false)), ...Array.from({ length: 2 }, () => loop(true))];
   await new Promise((resolve) => setTimeout(resolve, 400));
   const before = outcomes.length;
+  const signalled = Date.now();
   child.kill("SIGTERM");
   const code = await exited;
+  const tookMs = Date.now() - signalled;
   await new Promise((resolve) => setTimeout(resolve, 100));
   stop = true;
   await Promise.all(loops);
@@ -104,8 +109,12 @@ test(`on ${runtime}, SIGTERM drains the server with no request cut and the proce
   const count = (kind: Outcome) => outcomes.filter((o) => o === kind).length;
   console.log(
     `# ${runtime} drain: ${outcomes.length} requests (${before} before the signal): ${count("answered")} answered, ` +
-      `${count("refused-503")} refused with 503, ${count("not-connected")} not connected, ${cut.length} cut`,
+      `${count("refused-503")} refused with 503, ${
+        count("not-connected")
+      } not connected, ${cut.length} cut; exited ${tookMs} ms after the signal`,
   );
+  // Nothing here is slow (the longest request takes 120 ms): the drain ends well inside its timeout.
+  assert.ok(tookMs < 5000, `the drain took ${tookMs} ms`);
   // Bun's stop() closes the listener and, at the same instant, every connection with no request
   // in progress, including one just accepted whose request has not arrived yet: a client that
   // connects at that instant sees a reset (docs/deployment.md#draining). Node and Deno close the
@@ -175,4 +184,30 @@ test("readiness: a live app that could not listen (its ready() rejected) still s
   const drain = Server.graceful({ live, db, exit: false });
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal((await drain.readiness()).status, 200);
+});
+
+test("a drain past half its timeout logs what it still waits for: the live app's held session", async () => {
+  const live = counterApp({ heartbeatMs: 100 });
+  await openTab(live);
+  const session = [...live.sessions.all()][0]!;
+  // The session is busy (its lock held) for longer than half the timeout: its drain waits.
+  let release: () => void = () => {};
+  void session.mutex.run(() => new Promise<void>((resolve) => (release = resolve)));
+  const lines: string[] = [];
+  const previous = setLogSink((level, line) => lines.push(`${level} ${line}`));
+  try {
+    const drain = Server.graceful({ live, timeoutMs: 400, exit: false });
+    const drained = drain.drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const warned = lines.filter((line) => line.includes("past half its 400 ms timeout"));
+    assert.equal(warned.length, 1, lines.join("\n"));
+    assert.match(warned[0]!, /^WARN .*the step after in-flight-done.*1 live session\(s\) to finish/);
+    release();
+    await drained;
+    assert.equal(lines.filter((line) => line.includes("past half")).length, 1, "logged once");
+  } finally {
+    release();
+    setLogSink(previous);
+    live.close();
+  }
 });

@@ -478,6 +478,22 @@ export class LiveApp<Model> extends Hono<Env> {
   }
 
   /**
+   * What this app's drain still waits for, in words (sessions still held, their streams still
+   * open): `Server.graceful` logs it when a drain passes half its timeout.
+   *
+   * @example
+   * ```ts
+   * import { Live, Ui } from "svc-live";
+   *
+   * const live = Live.app<null>({ init: () => null, update: (m) => m, view: () => Ui.h("p", {}, "hi") });
+   * console.log(live.waitingFor()); // [] : no session held
+   * ```
+   */
+  waitingFor(): readonly string[] {
+    return this.sessions.waitingFor();
+  }
+
+  /**
    * Ends every session and stops the app's timers, at once (for shutdown and tests; a replica
    * that hands its sessions to others drains instead).
    *

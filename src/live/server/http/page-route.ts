@@ -11,7 +11,7 @@ import { splitUpdate } from "../session/definition.ts";
 import { pathWithin } from "../app/mounting.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "../registry/registry.ts";
-import { orStoreFailed, replicaDraining, sessionLost, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { LOOKUPS, orStoreFailed, replicaDraining, sessionLost, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
 import { BAD_TOKEN, pageSessionId, tokenPageReply } from "./token-page.ts";
 import { LiveSession } from "../session/session.ts";
 import { initialState } from "../session/state.ts";
@@ -30,29 +30,48 @@ export async function servePage<Model>(
 ): Promise<Response> {
   const named = pageSessionId(ctx, req);
   if (named === BAD_TOKEN) return sessionLost();
-  const kept = await orStoreFailed(() => keptSessionFor(ctx, named, req, auth));
-  if (kept === STORE_FAILED) return storeUnavailable();
-  if (kept instanceof Response) return kept;
-  // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
-  if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return sessionLost();
-  const path = pathWithin(req.url, base);
-  let opened: Awaited<ReturnType<typeof openSession<Model>>>;
-  try {
-    opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
-  } catch (error) {
-    return failedPage(ctx, req, { path, error });
-  }
-  if (opened instanceof Response) return opened;
   // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
   const csrfCookie = ctx.csrf.cookieFor(req);
-  let page: Awaited<ReturnType<typeof renderPage>>;
-  try {
-    page = await renderPage(ctx, opened.session, csrfCookie, { base, path });
-  } catch (error) {
-    // A new session whose first view threw ends here: no page holds it.
-    if (kept === undefined) ctx.sessions.end(opened.session);
-    return failedPage(ctx, req, { path, error });
+  const path = pathWithin(req.url, base);
+  // A copy that moves to another replica (taken over, drained) while the page waits for its lock
+  // is not rendered: the session is looked up again (docs/deployment.md#late-notices).
+  for (let attempt = 0; attempt < LOOKUPS; attempt++) {
+    const kept = await orStoreFailed(() => keptSessionFor(ctx, named, req, auth));
+    if (kept === STORE_FAILED) return storeUnavailable();
+    if (kept instanceof Response) return kept;
+    // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
+    if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return sessionLost();
+    let opened: Awaited<ReturnType<typeof openSession<Model>>>;
+    try {
+      opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
+    } catch (error) {
+      return failedPage(ctx, req, { path, error });
+    }
+    if (opened instanceof Response) return opened;
+    let page: Awaited<ReturnType<typeof renderPage>>;
+    try {
+      page = await renderPage(ctx, opened.session, csrfCookie, { base, path });
+    } catch (error) {
+      // A new session whose first view threw ends here: no page holds it.
+      if (kept === undefined) ctx.sessions.end(opened.session);
+      return failedPage(ctx, req, { path, error });
+    }
+    if (page !== undefined) return await storedPage(ctx, req, { opened, kept: kept !== undefined, csrfCookie, page });
   }
+  return replicaDraining();
+}
+
+/** A rendered page, once its session is stored (with a shared store), with its cookies or token. */
+async function storedPage<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  { opened, kept, csrfCookie, page }: {
+    readonly opened: { readonly session: LiveSession<Model>; readonly signOut: boolean };
+    readonly kept: boolean;
+    readonly csrfCookie: string;
+    readonly page: { readonly html: string; readonly id: string; readonly token: string | undefined };
+  },
+): Promise<Response> {
   // With a shared store, the session (and a rotation made on this load) is stored before its
   // cookie goes out, so the next request finds it at any replica. Not stored, no cookie: a new
   // session ends here (no one holds its id), a kept one stays as it was (src/live/server/http/refusals.ts).
@@ -62,7 +81,7 @@ export async function servePage<Model>(
   // another replica would never learn of frame 1).
   const session = opened.session;
   if ((await orStoreFailed(() => session.mutex.run(() => ctx.sessions.saveNow(session)))) === STORE_FAILED) {
-    if (kept === undefined) ctx.sessions.end(session);
+    if (!kept) ctx.sessions.end(session);
     return storeUnavailable();
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
@@ -117,6 +136,9 @@ async function openSession<Model>(
   const access = await ctx.access.forNewSession(auth);
   if (access instanceof Response) return access;
   if (!ctx.sessions.makeRoom()) return sessionsFull();
+  // A drain that began while the access was read took its snapshot of the sessions here already:
+  // a session added now would never be handed back, nor its streams closed.
+  if (ctx.sessions.draining) return replicaDraining();
   const [model, cmd] = splitUpdate(ctx.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
   const now = ctx.now();
   const session = new LiveSession(
@@ -132,14 +154,15 @@ async function openSession<Model>(
   return { session, signOut: access.signOut };
 }
 
-/** The page's HTML: the session's current render, under its mutex, as a new page of the session. */
+/** The page's HTML: the session's current render, under its mutex, as a new page of the session; undefined when the copy stopped meanwhile. */
 function renderPage<Model>(
   ctx: RouteContext<Model>,
   session: LiveSession<Model>,
   csrfCookie: string,
   where: { base: string; path: string },
-): Promise<{ html: string; id: string; token: string | undefined }> {
+): Promise<{ html: string; id: string; token: string | undefined } | undefined> {
   return session.mutex.run(() => {
+    if (!session.isLive) return undefined;
     session.lastActive = ctx.now();
     session.startPage();
     // The id the page's token is bound to is the one its session cookie gets.

@@ -340,6 +340,16 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     await this.shared?.stop();
   }
 
+  /** What a drain still waits for, in words, for the drain's log (docs/deployment.md#draining). */
+  waitingFor(): string[] {
+    const waiting: string[] = [];
+    if (this.sessions.size > 0) waiting.push(`${this.sessions.size} live session(s) to finish what they do and be handed back`);
+    let streams = 0;
+    for (const session of this.sessions.values()) streams += session.streamCount;
+    if (streams > 0) waiting.push(`${streams} stream(s) of those sessions to close`);
+    return waiting;
+  }
+
   /** The rotation a request's processing caused, once (the reply hands its ticket to that tab). */
   takeRotation(session: LiveSession<Model>): Rotation<Model> | undefined {
     return this.rotations.take(session);
