@@ -1,20 +1,28 @@
 /**
- * npm run lint:docs: every export of the package's entry points carries a doc comment, so the
- * generated API reference (npm run docs:api) has no blank entries (CONTRIBUTING.md#documenting-exports).
- * It reads the entry points from package.json's exports, asks TypeScript what each one exports
- * (re-exports followed to their declarations) and fails, listing file and line, on any export
- * whose declarations have no JSDoc. It counts, besides each export:
+ * npm run lint:docs: the API reference (npm run docs:api) answers for everything the package
+ * exports (CONTRIBUTING.md#documenting-exports). It reads the entry points from package.json's
+ * exports, asks TypeScript what each one exports (re-exports followed to their declarations) and
+ * fails, naming file, line and symbol, on:
  *
- * - every member of a namespace (`Live.app`, `Ui.h`, `Server.slidingSession`): of an
- *   `export namespace` of aliases, the declaration each alias names; of an exported object of
- *   functions (`export const Result = { ok, err }`), each property's declaration or its own comment;
- * - every public member of an exported class (methods, properties, accessors; not the
- *   constructor, and not the members it overrides from a documented base such as `toString`).
+ * - an export without a doc comment;
+ * - a function without a description and an `@example`: every exported function, every function
+ *   member of a namespace (`Live.app`, `Ui.h`, `Server.graceful`: of an `export namespace` of
+ *   aliases, the declaration each alias names; of an exported object of functions such as
+ *   `export const H = { one, two }`, each property's function or the property's own comment), and
+ *   every public method of an exported class (not the constructor, and not the members it
+ *   overrides from a documented base such as `toString`);
+ * - a property without a line: the public properties and accessors of an exported class, and the
+ *   members of an exported interface or object type (`LiveAppOptions.title`, `Drainable.drain`);
+ * - a comment that cites a path the reference's reader cannot open (scripts/docs-check/comments.ts
+ *   says which), in any of those comments and in an entry point's module comment.
+ *
+ * A declaration reached by two names (`slidingSession` and `Server.slidingSession`) is reported once.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import process from "node:process";
 import ts from "typescript";
+import { parseDoc, unseenPaths } from "./docs-check/comments.ts";
 
 // `--root <dir>` checks another package (the tests check made-up ones); by default, this one.
 const rootArg = process.argv.indexOf("--root");
@@ -34,75 +42,28 @@ function entryPoints(): string[] {
   return entries;
 }
 
-function documented(symbol: ts.Symbol, checker: ts.TypeChecker): boolean {
-  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-  const declarations = target.getDeclarations() ?? [];
-  // A doc comment on any declaration (one overload, the class, the const) documents the export.
-  return declarations.some((declaration) => ts.getJSDocCommentsAndTags(declaration).length > 0 || hasLeadingDoc(declaration));
+/** A guide the package ships: a Markdown file directly under docs/ (package.json's `docs/*.md`). */
+function shipped(path: string): boolean {
+  const file = path.replace(/#.*$/, "");
+  return /^docs\/[^/]+\.md$/.test(file) && existsSync(resolve(root, file));
 }
 
-/** `export const x = ...` keeps its comment on the statement, not on the variable's declaration. */
-function hasLeadingDoc(declaration: ts.Declaration): boolean {
-  const statement = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
-  const text = statement.getSourceFile().getFullText();
-  return (ts.getLeadingCommentRanges(text, statement.getFullStart()) ?? []).some((range) => text.slice(range.pos, range.pos + 3) === "/**");
+/** What a declaration is asked for: a function or method a description and an example, a property a line. */
+type Role = "function" | "property" | "other";
+
+/** The `/** ... *\/` comments in front of a declaration (of a variable, in front of its statement). */
+function docComments(declaration: ts.Node): string[] {
+  const host = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+  const text = host.getSourceFile().getFullText();
+  return (ts.getLeadingCommentRanges(text, host.getFullStart()) ?? [])
+    .map((range) => text.slice(range.pos, range.end))
+    .filter((comment) => comment.startsWith("/**"));
 }
 
 /** Where a declaration is, as file:line. */
 function whereOf(declaration: ts.Node): string {
   const source = declaration.getSourceFile();
   return `${relative(root, source.fileName)}:${source.getLineAndCharacterOfPosition(declaration.getStart()).line + 1}`;
-}
-
-/** The namespace members and public class members of an export that have no doc comment. */
-function undocumentedMembers(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): string[] {
-  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-  const missing: string[] = [];
-  for (const declaration of target.getDeclarations() ?? []) {
-    if (ts.isModuleDeclaration(declaration)) {
-      // export namespace X { export import a = m.b; ... }
-      for (const member of checker.getExportsOfModule(target)) {
-        if (!documented(member, checker)) missing.push(`${whereOf(member.getDeclarations()![0]!)}: ${name}.${member.getName()}`);
-      }
-    } else if (ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined) {
-      // export const X = { a, b: c } (as const)
-      let init: ts.Expression = declaration.initializer;
-      while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
-      if (!ts.isObjectLiteralExpression(init)) continue;
-      for (const property of init.properties) {
-        if (ts.isSpreadAssignment(property) || property.name === undefined) continue;
-        if (ts.getJSDocCommentsAndTags(property).length > 0 || hasLeadingDoc(property as unknown as ts.Declaration)) continue;
-        const value = ts.isShorthandPropertyAssignment(property)
-          ? checker.getShorthandAssignmentValueSymbol(property)
-          : ts.isPropertyAssignment(property)
-          ? checker.getSymbolAtLocation(property.initializer)
-          : undefined;
-        if (value !== undefined && documented(value, checker)) continue;
-        // A value that is data (a number, an object of settings) needs no comment of its own; a function does.
-        const type = checker.getTypeAtLocation(property);
-        if (value === undefined && type.getCallSignatures().length === 0) continue;
-        missing.push(`${whereOf(property)}: ${name}.${property.name.getText()}`);
-      }
-    } else if (ts.isClassDeclaration(declaration)) {
-      for (const member of declaration.members) {
-        if (ts.isConstructorDeclaration(member) || ts.isClassStaticBlockDeclaration(member) || ts.isIndexSignatureDeclaration(member)) {
-          continue;
-        }
-        const modifiers = ts.canHaveModifiers(member) ? ts.getModifiers(member) ?? [] : [];
-        if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
-        if (member.name === undefined || ts.isPrivateIdentifier(member.name)) continue;
-        if (ts.getJSDocCommentsAndTags(member).length > 0) continue;
-        // Overloads and accessor pairs: one documented declaration documents the member.
-        const memberSymbol = checker.getSymbolAtLocation(member.name);
-        if (memberSymbol !== undefined && documented(memberSymbol, checker)) continue;
-        // Members every object has (toString, toJSON, Symbol.toPrimitive...) say what the language says they do.
-        if (/^(toString|toJSON|valueOf|\[Symbol\.\w+\])$/.test(member.name.getText())) continue;
-        if (modifiers.some((m) => m.kind === ts.SyntaxKind.OverrideKeyword)) continue;
-        missing.push(`${whereOf(member)}: ${name}.${member.name.getText()}`);
-      }
-    }
-  }
-  return missing;
 }
 
 const entries = entryPoints();
@@ -112,32 +73,158 @@ const config = ts.getParsedCommandLineOfConfigFile(resolve(root, "tsconfig.json"
 });
 const program = ts.createProgram(entries, { ...config?.options, noEmit: true });
 const checker = program.getTypeChecker();
-const missing = new Set<string>();
+const problems = new Set<string>();
+const seen = new Set<ts.Node>();
+
+function aliased(symbol: ts.Symbol): ts.Symbol {
+  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+}
+
+/**
+ * Checks one named thing: all its declarations together (one documented overload documents them
+ * all), then its members.
+ */
+function visit(name: string, declarations: readonly ts.Node[], role: Role): void {
+  const fresh = declarations.filter((declaration) => !seen.has(declaration));
+  if (fresh.length === 0) return;
+  for (const declaration of fresh) seen.add(declaration);
+  const where = whereOf(fresh[0]!);
+  const docs = fresh.flatMap(docComments).map(parseDoc);
+  if (docs.length === 0) {
+    problems.add(`${where}: ${name}: no doc comment`);
+  } else if (role === "function") {
+    if (!docs.some((doc) => doc.description !== "")) problems.add(`${where}: ${name}: no description`);
+    if (!docs.some((doc) => doc.tags.includes("example"))) problems.add(`${where}: ${name}: no @example`);
+  } else if (!docs.some((doc) => doc.description !== "")) {
+    problems.add(`${where}: ${name}: no description`);
+  }
+  for (const doc of docs) {
+    for (const path of unseenPaths(doc.prose, shipped)) problems.add(`${where}: ${name}: cites ${path}, which a reader cannot open`);
+  }
+  for (const declaration of fresh) visitMembers(name, declaration);
+}
+
+function isFunctionValue(declaration: ts.Node): boolean {
+  if (ts.isFunctionDeclaration(declaration)) return true;
+  if (!ts.isVariableDeclaration(declaration)) return false;
+  const type = checker.getTypeAtLocation(declaration);
+  return type.getCallSignatures().length > 0 && type.getConstructSignatures().length === 0;
+}
+
+function roleOf(declaration: ts.Node): Role {
+  return isFunctionValue(declaration) ? "function" : "other";
+}
+
+/**
+ * The members of an object type written out: an interface's, or a type alias's literal (through
+ * `&`). A union's variants are read as one type on its page, not member by member.
+ */
+function typeMembers(node: ts.TypeNode): readonly ts.TypeElement[] {
+  if (ts.isTypeLiteralNode(node)) return node.members;
+  if (ts.isIntersectionTypeNode(node)) return node.types.flatMap(typeMembers);
+  if (ts.isParenthesizedTypeNode(node)) return typeMembers(node.type);
+  return [];
+}
+
+function memberName(member: ts.TypeElement | ts.ClassElement): string | undefined {
+  if (member.name === undefined || ts.isPrivateIdentifier(member.name)) return undefined;
+  return member.name.getText();
+}
+
+function visitMembers(name: string, declaration: ts.Node): void {
+  if (ts.isModuleDeclaration(declaration)) {
+    // export namespace X { export import a = m.b; ... } (or a declared namespace of types)
+    const symbol = checker.getSymbolAtLocation(declaration.name);
+    if (symbol === undefined) return;
+    for (const member of checker.getExportsOfModule(symbol)) {
+      const target = aliased(member);
+      const decls = target.getDeclarations() ?? [];
+      visit(`${name}.${member.getName()}`, decls, decls.some(isFunctionValue) ? "function" : "other");
+    }
+  } else if (ts.isVariableDeclaration(declaration) && declaration.initializer !== undefined) {
+    // export const X = { a, b: c } (as const)
+    let init: ts.Expression = declaration.initializer;
+    while (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+    if (!ts.isObjectLiteralExpression(init)) return;
+    for (const property of init.properties) {
+      if (ts.isSpreadAssignment(property) || property.name === undefined) continue;
+      const memberPath = `${name}.${property.name.getText()}`;
+      const isFunction = checker.getTypeAtLocation(property).getCallSignatures().length > 0;
+      if (docComments(property).length > 0) {
+        visit(memberPath, [property], isFunction ? "function" : "other");
+        continue;
+      }
+      const value = ts.isShorthandPropertyAssignment(property)
+        ? checker.getShorthandAssignmentValueSymbol(property)
+        : ts.isPropertyAssignment(property)
+        ? checker.getSymbolAtLocation(property.initializer)
+        : undefined;
+      const decls = value === undefined ? [] : aliased(value).getDeclarations() ?? [];
+      // A value that is data (a number, an object of settings) needs no comment of its own; a function does.
+      if (decls.length > 0) visit(memberPath, decls, decls.some(isFunctionValue) ? "function" : "other");
+      else if (isFunction) visit(memberPath, [property], "function");
+    }
+  } else if (ts.isClassDeclaration(declaration)) {
+    for (const member of declaration.members) {
+      if (ts.isConstructorDeclaration(member) || ts.isClassStaticBlockDeclaration(member) || ts.isIndexSignatureDeclaration(member)) {
+        continue;
+      }
+      const modifiers = ts.canHaveModifiers(member) ? ts.getModifiers(member) ?? [] : [];
+      if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
+      const key = memberName(member);
+      if (key === undefined) continue;
+      // Members every object has (toString, toJSON, Symbol.toPrimitive...) say what the language says they do.
+      if (/^(toString|toJSON|valueOf|\[Symbol\.\w+\])$/.test(key)) continue;
+      if (modifiers.some((m) => m.kind === ts.SyntaxKind.OverrideKeyword)) continue;
+      // Overloads and accessor pairs: one documented declaration documents the member.
+      const symbol = checker.getSymbolAtLocation(member.name!);
+      const decls = symbol?.getDeclarations() ?? [member];
+      visit(`${name}.${key}`, decls, ts.isMethodDeclaration(member) ? "function" : "property");
+    }
+  } else if (ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration)) {
+    const members = ts.isInterfaceDeclaration(declaration) ? declaration.members : typeMembers(declaration.type);
+    for (const member of members) {
+      if (ts.isIndexSignatureDeclaration(member) || ts.isCallSignatureDeclaration(member) || ts.isConstructSignatureDeclaration(member)) {
+        continue;
+      }
+      const key = memberName(member);
+      if (key !== undefined) visit(`${name}.${key}`, [member], "property");
+    }
+  }
+}
+
 for (const entry of entries) {
   const source = program.getSourceFile(entry);
   const moduleSymbol = source && checker.getSymbolAtLocation(source);
-  if (moduleSymbol === undefined) {
-    missing.add(`${relative(root, entry)}: not found`);
+  if (source === undefined || moduleSymbol === undefined) {
+    problems.add(`${relative(root, entry)}: not found`);
     continue;
   }
+  // The module comment: the comment at the top of the entry point, the reference's page for it.
+  const text = source.getFullText();
+  const first = ts.getLeadingCommentRanges(text, 0)?.find((range) => text.slice(range.pos, range.pos + 3) === "/**");
+  if (first !== undefined) {
+    for (const path of unseenPaths(parseDoc(text.slice(first.pos, first.end)).prose, shipped)) {
+      problems.add(`${relative(root, entry)}:1: module comment: cites ${path}, which a reader cannot open`);
+    }
+  }
   for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
-    for (const member of undocumentedMembers(symbol.getName(), symbol, checker)) missing.add(member);
-    if (documented(symbol, checker)) continue;
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    const declaration = target.getDeclarations()?.[0];
-    const where = declaration
-      ? `${relative(root, declaration.getSourceFile().fileName)}:${
-        declaration.getSourceFile().getLineAndCharacterOfPosition(declaration.getStart()).line + 1
-      }`
-      : relative(root, entry);
-    missing.add(`${where}: ${symbol.getName()}`);
+    const declarations = aliased(symbol).getDeclarations() ?? [];
+    if (declarations.length === 0) {
+      problems.add(`${relative(root, entry)}: ${symbol.getName()}: no declaration`);
+      continue;
+    }
+    visit(symbol.getName(), declarations, declarations.some((d) => roleOf(d) === "function") ? "function" : "other");
   }
 }
-if (missing.size > 0) {
+if (problems.size > 0) {
   console.error(
-    `${missing.size} public export(s), namespace member(s) or class member(s) without a doc comment ` +
-      `(CONTRIBUTING.md#documenting-exports):\n  ${[...missing].sort().join("\n  ")}`,
+    `${problems.size} problem(s) in the doc comments of the package's exports (CONTRIBUTING.md#documenting-exports):\n  ${
+      [...problems].sort().join("\n  ")
+    }`,
   );
   process.exit(1);
 }
-console.log(`every export of ${entries.length} entry points is documented, with its namespace members and public class members`);
+console.log(
+  `every export of ${entries.length} entry points is documented: functions and methods with an example, properties with a line, no path a reader cannot open`,
+);
