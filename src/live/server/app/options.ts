@@ -99,7 +99,12 @@ export type LiveAppOptions = {
 };
 
 /** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */
-export type FailureNoticeInput = { readonly logId: string; readonly request: Request };
+export type FailureNoticeInput = {
+  /** The id of the server's log line for the failure, for the user to quote to support. */
+  readonly logId: string;
+  /** The request that met the failure (its `Accept-Language`, to translate the notice). */
+  readonly request: Request;
+};
 
 /** The failure notice when the app gives none. */
 export function defaultFailureNotice(failure: FailureNoticeInput): string {
