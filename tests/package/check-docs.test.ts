@@ -40,7 +40,8 @@ function check(source: string, impl: string, files: Record<string, string> = {})
 
 /** The tail of a doc comment with an example, for a function or method that passes. */
 const EXAMPLE = "\n *\n * @example\n * ```ts\n * one();\n * ```\n";
-const IMPL = `/** Documented.${EXAMPLE} */\nexport function one(): number {\n  return 1;\n}\nexport function two(): number {\n  return 2;\n}\n`;
+const IMPL =
+  `/** Documented.${EXAMPLE} */\nexport function one(): number {\n  return 1;\n}\nexport function two(): number {\n  return 2;\n}\n`;
 
 test("a package documented throughout passes", () => {
   const result = check(
@@ -78,9 +79,9 @@ test("an undocumented export and an undocumented public class member fail", () =
   assert.match(result.stderr, /src\/mod\.ts:4: C\.run/);
 });
 
-
 test("a function or namespace member without an example fails, named with its line; one with an example passes", () => {
-  const impl = `/** One.${EXAMPLE} */\nexport function one(): number {\n  return 1;\n}\n/** Two, with no example. */\nexport function two(): number {\n  return 2;\n}\n`;
+  const impl =
+    `/** One.${EXAMPLE} */\nexport function one(): number {\n  return 1;\n}\n/** Two, with no example. */\nexport function two(): number {\n  return 2;\n}\n`;
   const result = check(
     `import * as impl from "./impl.ts";\n/** The namespace. */\n// deno-lint-ignore no-namespace\nexport namespace N {\n  export import one = impl.one;\n  export import two = impl.two;\n}\n`,
     impl,
