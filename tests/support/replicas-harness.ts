@@ -11,6 +11,8 @@ import { type Mode, Proxy } from "../../examples/replicas/proxy.ts";
 
 const MAIN = new URL("./replica-main.ts", import.meta.url).pathname;
 const SECRET = "replica-test-secret-replica-test-secret-0123456789";
+/** How long a replica may take to start listening. */
+const START_LIMIT_MS = 60_000;
 
 export type Replica = { child: ChildProcess; url: string; port: number; output: string[] };
 
@@ -49,8 +51,16 @@ export class Cluster {
     cluster.admin = postgres(POSTGRES_URL ?? "", { onnotice: () => {}, max: 2 });
     await cluster.admin.unsafe(`CREATE SCHEMA ${cluster.schema}`);
     cluster.env = env;
-    const started = await Promise.all(Array.from({ length: count }, () => cluster.spawn()));
+    // A replica that fails to start must not leave the others running: their processes would
+    // keep the test file alive after its hooks failed, until CI's own limit.
+    const spawned = await Promise.allSettled(Array.from({ length: count }, () => cluster.spawn()));
+    const started = spawned.flatMap((outcome) => outcome.status === "fulfilled" ? [outcome.value] : []);
     cluster.replicas.push(...started);
+    const failed = spawned.find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) {
+      await cluster.stop();
+      throw failed.reason;
+    }
     cluster.proxy = new Proxy(started.map((r) => r.url), mode);
     cluster.proxyUrl = await cluster.proxy.listen();
     return cluster;
@@ -68,7 +78,12 @@ export class Cluster {
     });
     const output: string[] = [];
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output.join("")}`)), 20_000);
+      // Generous: a loaded machine compiles the app's TypeScript slowly. A replica that missed it
+      // is killed, so a failed start leaves no process behind.
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`replica did not start within ${START_LIMIT_MS} ms:\n${output.join("")}`));
+      }, START_LIMIT_MS);
       child.stderr!.on("data", (chunk: Buffer) => {
         output.push(chunk.toString());
         for (const line of chunk.toString().split("\n")) if (line.startsWith("[ERROR]")) this.errors.push(line);
