@@ -73,7 +73,7 @@ async function write(fs: FileSystem, target: string, options: InitOptions): Prom
 }
 
 /** The folder svc-live runs from: its package, or a checkout of its repository. */
-function rootOf(fs: FileSystem): string {
+export function rootOf(fs: FileSystem): string {
   return fs.fromFileUrl(SVC_ROOT).replace(/[\\/]+$/, "");
 }
 

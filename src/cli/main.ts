@@ -10,7 +10,8 @@ import { LiveApp } from "../live/server/app/app.ts";
 import { watchBuiltApps } from "../live/server/app/watch.ts";
 import { doctor } from "./doctor.ts";
 import { desktopAppOf, runDesktop, windowOption } from "./desktop.ts";
-import { init, ownPackage } from "./init.ts";
+import { init, ownPackage, rootOf } from "./init.ts";
+import { runChild, watchCommand } from "../runtime/watch-run.ts";
 
 /** Where a command writes; console by default, captured in tests. */
 export type Io = { readonly out: (line: string) => void; readonly err: (line: string) => void };
@@ -109,6 +110,25 @@ async function desktopCommand(args: readonly string[], io: Io): Promise<number> 
   return 0;
 }
 
+/**
+ * `svc-live dev <app module>`: runs the module (a server entry, like init's server.ts) under the
+ * runtime's own watch, which restarts it on save; open pages reload themselves when it does
+ * (docs/live-apps.md#development).
+ */
+async function devCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseCommandArgs(args, []);
+  if (!parsed.ok) return usageError(io, parsed.error.message, COMMANDS.dev!);
+  const { positionals: positional } = parsed.value;
+  if (positional.length !== 1) return usageError(io, "give one app module", COMMANDS.dev!);
+  const command = watchCommand(fileSystem.resolve(positional[0]!), { cwd: fileSystem.resolve("."), packageDir: rootOf(fileSystem) });
+  if (typeof command === "string") {
+    io.err(`svc-live dev: ${command}`);
+    return 1;
+  }
+  io.out(`svc-live dev: running ${positional[0]}; saving a file it imports restarts it, and open pages reload`);
+  return runChild(command);
+}
+
 /** The commands, by name; `main` dispatches to them. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   init: { usage: "svc-live init <dir> [--svc <specifier>]", summary: "create a minimal live app in a new directory", run: initCommand },
@@ -116,6 +136,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage: "svc-live doctor <app module> [--prefix <PREFIX>]",
     summary: "check the secret, the production gate and the revocation gate's binding, without serving",
     run: doctorCommand,
+  },
+  dev: {
+    usage: "svc-live dev <app module>",
+    summary: "run a server module, restart it on save and reload its open pages",
+    run: devCommand,
   },
   desktop: {
     usage: "svc-live desktop <app module> [--browser <path>] [--window auto|browser|native]",

@@ -61,7 +61,7 @@ function packageJson(input: TemplateInput): string {
     version: "0.1.0",
     private: true,
     type: "module",
-    scripts: { start: "node start.js", check: "tsc -p ." },
+    scripts: { start: "node start.js", dev: "svc-live dev server.ts", check: "tsc -p ." },
     dependencies: {
       "@hono/node-server": input.versions.nodeServer,
       hono: input.versions.hono,
@@ -76,7 +76,7 @@ function packageJson(input: TemplateInput): string {
 /** `deno task start`: Deno serves server.ts with the packages npm (or `deno install`) put in node_modules. */
 function denoJson(): string {
   const config = {
-    tasks: { start: "deno run -A server.ts", check: "deno check server.ts" },
+    tasks: { start: "deno run -A server.ts", dev: "deno run -A --watch server.ts", check: "deno check server.ts" },
     nodeModulesDir: "manual",
     compilerOptions: { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" },
   };

@@ -31,6 +31,11 @@ export const END_PATH = "/_svc/end"; // POST: the client cleared its Session fie
 export const SPLIT_CLIENT_PATH = "/_svc/split.js";
 /** The split client through a page's own URL: `?_svc=split.js` (docs/protocol.md#the-split-client). */
 export const SPLIT_CLIENT_QUERY_VALUE = "split.js";
+/**
+ * Development's reload stream through a page's own URL: `?_svc=reload`, an event stream whose data
+ * is the server process's boot id; a page that sees another id reloads (docs/live-apps.md#development).
+ */
+export const RELOAD_QUERY_VALUE = "reload";
 
 /**
  * The app's base, from the page's location and its path within the app (META_PATH): the

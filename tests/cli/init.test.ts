@@ -66,7 +66,7 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   };
   assert.equal(pkg.name, `app-${counter}`);
   assert.equal(pkg.type, "module");
-  assert.deepEqual(pkg.scripts, { start: "node start.js", check: "tsc -p ." });
+  assert.deepEqual(pkg.scripts, { start: "node start.js", dev: "svc-live dev server.ts", check: "tsc -p ." });
   assert.equal(pkg.dependencies["svc-live"], `file:${REPO}`, "from a checkout, the app depends on the checkout");
   const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
     peerDependencies: Record<string, string>;
@@ -85,6 +85,7 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   };
   assert.equal(deno.tasks["start"], "deno run -A server.ts");
   assert.equal(deno.tasks["check"], "deno check server.ts");
+  assert.equal(deno.tasks["dev"], "deno run -A --watch server.ts");
   assert.deepEqual(deno.compilerOptions, { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" });
   const tsconfig = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
   assert.equal(tsconfig.compilerOptions["strict"], true);

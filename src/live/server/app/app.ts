@@ -47,6 +47,8 @@ import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
 import { RevocationGate } from "../access/revocation-gate.ts";
 import { clientScript } from "./client-script.ts";
+import { reportsToPage } from "./development.ts";
+import { reloadAsked, reloadScript, reloadStream } from "./dev-reload.ts";
 import { clientAsked, mountOf, pathOf } from "./mounting.ts";
 import { servePage } from "../http/page-route.ts";
 import { SessionRegistry } from "../registry/registry.ts";
@@ -161,7 +163,8 @@ export class LiveApp<Model> extends Hono<Env> {
       originAllowed: this.originAllowed,
       secure: (req) => this.secure(req),
       title: this.config.title,
-      head: this.config.head,
+      // In development every page reloads itself when the server restarts (src/live/server/app/dev-reload.ts).
+      head: reportsToPage(definition) ? this.config.head + reloadScript() : this.config.head,
       client: clientFor(options, this.tokens !== undefined),
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
@@ -533,8 +536,10 @@ export class LiveApp<Model> extends Hono<Env> {
     this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
     if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.routeContext, c.req.raw));
+    const development = reportsToPage(this.routeContext.definition);
     const page = (c: Context<Env>) => {
       const asked = clientAsked(c.req.raw.url);
+      if (development && reloadAsked(c.req.raw.url)) return reloadStream();
       return asked !== undefined
         ? clientScript(c.req.raw, asked)
         : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base);

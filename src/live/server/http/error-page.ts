@@ -7,6 +7,7 @@
  */
 import { escapeText } from "../../escape.ts";
 import type { AppErrorReport } from "../app/development.ts";
+import { reloadScript } from "../app/dev-reload.ts";
 
 /** The element id of the page's notice or report, for styling and for tests. */
 export const FAILED_PAGE_ID = "svc-failed-page";
@@ -20,6 +21,8 @@ export function developmentErrorPage(report: AppErrorReport): Response {
   const stack = report.stack === undefined ? "" : `<h2>Stack</h2><pre id="svc-stack" style="${PRE}">${escapeText(report.stack)}</pre>`;
   return htmlPage(
     "Application error",
+    // It reloads when the server restarts, so a fix saved shows without a manual reload.
+    reloadScript(),
     `<main id="${FAILED_PAGE_ID}" style="font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem">` +
       `<p style="color:#900;font-weight:bold">Application error (development only)</p>` +
       `<h1 id="svc-error-message" style="font-size:1.3rem">${escapeText(report.message)}</h1>` +
@@ -32,6 +35,7 @@ export function developmentErrorPage(report: AppErrorReport): Response {
 export function productionErrorPage(notice: string): Response {
   return htmlPage(
     "Error",
+    "",
     `<main id="${FAILED_PAGE_ID}" role="alert" style="font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">` +
       `<p>${escapeText(notice)}</p></main>`,
   );
@@ -41,8 +45,8 @@ function frameTitle(frame: NonNullable<AppErrorReport["frame"]>): string {
   return `${frame.file}:${frame.line}:${frame.column}`;
 }
 
-function htmlPage(title: string, body: string): Response {
+function htmlPage(title: string, head: string, body: string): Response {
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeText(title)}</title></head><body>${body}</body></html>`;
+    `<title>${escapeText(title)}</title>${head}</head><body>${body}</body></html>`;
   return new Response(html, { status: 500, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }
