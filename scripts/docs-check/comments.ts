@@ -52,7 +52,7 @@ export function parseDoc(comment: string): DocParts {
  */
 export function unseenPaths(text: string, shipped: (path: string) => boolean): string[] {
   const found: string[] = [];
-  // A path-like token not inside a URL or a specifier: `src/ui/node.ts`, `docs/x.md#y`, `result.ts`.
+  // A path-like token not inside a URL or a specifier: `src/ui/node.ts`, a guide with its anchor, `result.ts`.
   const token = /(?<![\w/:.@$-])(?:\.\.?\/)?((?:[\w.-]+\/)+[\w.-]*[\w-]|[\w-]+\.(?:tsx?|mts|mjs|cjs|jsx))(?:#[\w-]+)?/g;
   for (const match of text.matchAll(token)) {
     const path = match[1]!;
