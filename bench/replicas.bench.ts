@@ -20,7 +20,8 @@
  * set. REPLICAS_BENCH_COUNTS (default "1,3,6") and REPLICAS_BENCH_BUSES ("postgres,redis,nats")
  * narrow the matrix.
  *
- * Needs SVC_TEST_POSTGRES_URL, and Node (the replicas are Node child processes).
+ * Needs SVC_TEST_POSTGRES_URL, and Node (the replicas are Node child processes). Each replica holds
+ * up to about a dozen Postgres connections: the full matrix needs max_connections of a few hundred.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -237,7 +238,14 @@ try {
     const tabs: Tab[] = [];
     // Opened a few at a time: the point is the sessions held, not a burst of page loads.
     for (let i = 0; i < SESSIONS; i += 50) {
-      tabs.push(...await Promise.all(Array.from({ length: Math.min(50, SESSIONS - i) }, () => new Tab(config.base).open())));
+      // Each sends an event at once: a session that never connects ends after pendingMs (docs/deployment.md#session-bounds),
+      // and the configurations before this one take longer than that to set up.
+      const opening = Array.from({ length: Math.min(50, SESSIONS - i) }, async () => {
+        const tab = await new Tab(config.base).open();
+        await tab.send("Inc");
+        return tab;
+      });
+      tabs.push(...await Promise.all(opening));
     }
     for (const tab of tabs.slice(0, STREAMS)) streams.push(await tab.subscribe());
     tabsOf.set(config, tabs);
