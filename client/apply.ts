@@ -75,18 +75,15 @@ export class DomTarget implements PatchTarget<Node, Element> {
   }
 
   text(el: Element, text: string): void {
-    if (tagOf(el) === "textarea") applyTextareaText(this.inputs, el as HTMLTextAreaElement, text, this.frameSeq);
+    if (tagOf(el) === "textarea") this.writeTextarea(el as HTMLTextAreaElement, text);
     else el.textContent = text;
   }
 
   html(el: Element, html: string): void {
-    if (tagOf(el) === "textarea") {
-      applyTextareaText(this.inputs, el as HTMLTextAreaElement, textOfMarkup(this.doc, html), this.frameSeq);
-      return;
-    }
+    if (tagOf(el) === "textarea") this.writeTextarea(el as HTMLTextAreaElement, textOfMarkup(this.doc, html));
     // Always reconciled rather than re-parsed in place: a dirty or focused input inside keeps its
     // node (rule 4), and so does every other control, so no typed or selected state is lost.
-    reconcile(el, parseMarkup(this.doc, tagOf(el), html, idOf(el) ?? undefined), this.writeAttrs, this.writeTextarea);
+    else reconcile(el, parseMarkup(this.doc, tagOf(el), html, idOf(el) ?? undefined), this.writeAttrs, this.writeTextarea);
   }
 
   keyed(el: Element): Map<string, Element> {
@@ -104,7 +101,7 @@ export class DomTarget implements PatchTarget<Node, Element> {
 
   /** docs/protocol.md#keep-and-rename: each rename rewrites the ids of its own node's subtree (and nothing else). */
   rename(renames: readonly Rename<Element>[]): void {
-    for (const { node, from, to } of renames) {
+    for (const [node, from, to] of renames) {
       const rewrite = (el: Element) => {
         const id = el.getAttribute(ID_ATTR);
         if (id !== null && isWithin(id, from)) el.setAttribute(ID_ATTR, renamedId(id, from, to));
@@ -136,7 +133,7 @@ export class DomTarget implements PatchTarget<Node, Element> {
     if (!isStale(this.inputs, el, attrs, this.frameSeq)) applyAttrs(this.inputs, el, attrs, this.frameSeq);
   };
 
-  /** A reconcile's textarea text, through the authority rule of this frame. */
+  /** A textarea's rendered text (a text or html patch, a reconcile), through the authority rule of this frame. */
   private readonly writeTextarea: TextareaWriter = (el, text) => void applyTextareaText(this.inputs, el, text, this.frameSeq);
 }
 

@@ -34,19 +34,22 @@ function governed(el: Element, name: string): Control | undefined {
 }
 
 /** Whether writing `value` for attribute `name` of `el` would show what E already shows. */
-function isEcho(entry: InputEntry, el: Element, name: string, value: string): boolean {
+function isEcho(entry: InputEntry, { el, name, value }: AttrWrite): boolean {
   if (name === "selected") return (value !== REMOVED) === ((el as HTMLOptionElement).value === entry.liveValue);
   if (name === "checked") return (value === REMOVED ? "" : CHECKED_ON) === entry.liveValue;
   return value === entry.liveValue;
 }
 
-function verdict(inputs: InputTable, control: Control, el: Element, name: string, value: string, frameSeq: number): Verdict {
+/** One attribute a patch or a reconcile would write: `value` "" removes it. */
+type AttrWrite = { readonly el: Element; readonly name: string; readonly value: string };
+
+function verdict(inputs: InputTable, control: Control, write: AttrWrite, frameSeq: number): Verdict {
   // A radio group is one choice: the user's pick of one radio is protected on all of them.
   if (inputs.radioGroupDirty(control)) return "attr-only"; // case 1
   const entry = inputs.of(control);
   if (entry === undefined) return "write";
   if (inputs.dirty(entry)) return "attr-only"; // case 1
-  if (isEcho(entry, el, name, value)) return "attr-only"; // case 2
+  if (isEcho(entry, write)) return "attr-only"; // case 2
   if (frameSeq < entry.ackFrame) return "stale"; // case 3
   return "write"; // case 4
 }
@@ -58,7 +61,7 @@ function verdict(inputs: InputTable, control: Control, el: Element, name: string
 export function isStale(inputs: InputTable, el: Element, attrs: Readonly<Record<string, string>>, frameSeq: number): boolean {
   for (const name of Object.keys(attrs)) {
     const control = governed(el, name);
-    if (control !== undefined && verdict(inputs, control, el, name, attrs[name] as string, frameSeq) === "stale") return true;
+    if (control !== undefined && verdict(inputs, control, { el, name, value: attrs[name] as string }, frameSeq) === "stale") return true;
   }
   return false;
 }
@@ -68,7 +71,7 @@ export function applyAttrs(inputs: InputTable, el: Element, attrs: Readonly<Reco
   for (const name of Object.keys(attrs)) {
     const value = attrs[name] as string;
     const control = governed(el, name);
-    const write = control === undefined || verdict(inputs, control, el, name, value, frameSeq) === "write";
+    const write = control === undefined || verdict(inputs, control, { el, name, value }, frameSeq) === "write";
     // A dropped checked or selected leaves even the attribute: on a radio or option the user did
     // not pick, the attribute alone would move the selection.
     if (!write && name !== "value") continue;
@@ -101,7 +104,7 @@ function writeProperty(el: Element, name: string, value: string): void {
  * follows the render; its live value under the authority rule. Returns false when stale.
  */
 export function applyTextareaText(inputs: InputTable, el: HTMLTextAreaElement, text: string, frameSeq: number): boolean {
-  const v = verdict(inputs, el, el, "value", text, frameSeq);
+  const v = verdict(inputs, el, { el, name: "value", value: text }, frameSeq);
   if (v === "stale") return false;
   const live = el.value;
   el.defaultValue = text;

@@ -48,7 +48,7 @@ export const TARGETS: readonly Target[] = [
 ];
 
 /** One entry bundled as an ES module for the browser. */
-export async function bundle(entry: string, minify: boolean): Promise<string> {
+export async function bundle(entry: string, { minify }: { minify: boolean }): Promise<string> {
   const result = await build({
     entryPoints: [`${root}${entry}`],
     bundle: true,
@@ -74,9 +74,10 @@ export async function gzipSize(text: string): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-async function buildTarget(target: Target, check: boolean): Promise<void> {
-  const raw = await bundle(target.entry, false);
-  const min = await bundle(target.entry, true);
+/** Builds one client; `check`: compare with the written module instead of writing it. */
+async function buildTarget(target: Target, { check }: { check: boolean }): Promise<void> {
+  const raw = await bundle(target.entry, { minify: false });
+  const min = await bundle(target.entry, { minify: true });
   const gzip = await gzipSize(min);
   const version = await versionOf(min);
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -111,5 +112,5 @@ async function buildTarget(target: Target, check: boolean): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const target of TARGETS) await buildTarget(target, process.argv.includes("--check"));
+  for (const target of TARGETS) await buildTarget(target, { check: process.argv.includes("--check") });
 }

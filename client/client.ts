@@ -63,7 +63,7 @@ export class LiveClient {
     this.reconnecting = new Reconnecting(host.doc, this.options.reconnectingMs);
     this.applier = applierOf(host.doc, this.inputs);
     this.order = new FrameOrder(boot.seq, (frame) => this.applyFrame(frame), () => void this.resync(), this.options.gapMs);
-    this.transport = new Transport(host, boot, this.options.retryMs, {
+    this.transport = new Transport(host, boot, {
       // A closed client sends nothing again (its page is going away, or a test is done with it).
       halted: () => this.halted || this.closed,
       lost: (why) => this.recovery.lost(why),
@@ -188,14 +188,18 @@ export class LiveClient {
     this.sends.dispatch(send);
   }
 
-  /** Queues every pending debounced send (timers cleared). */
+  /**
+   * Queues every pending debounced send (timers cleared), and posts the next one when `pump` is
+   * true. Positional for the tests that drive a client by hand; nothing in the client calls it
+   * (the send queue takes `pump` as an option).
+   */
   flushDebounced(pump: boolean): void {
-    this.sends.flushDebounced(pump);
+    this.sends.flushDebounced({ pump });
   }
 
   /** Queues one send, and posts the next one unless `pump` is false. */
-  enqueue(send: Send, pump = true): void {
-    this.sends.enqueue(send, pump);
+  enqueue(send: Send, options: { pump?: boolean } = {}): void {
+    this.sends.enqueue(send, options);
   }
 
   /** docs/protocol.md#client-rules 8: a click on an anchor sends every pending message in one keepalive batch. */

@@ -32,7 +32,7 @@ import type { Move, Patch } from "../src/protocol/mod.ts";
 export class Desync extends Error {}
 
 /** One kept child's new id: every id of its subtree at or below `from` moves to `to`. */
-export type Rename<E> = { readonly node: E; readonly from: string; readonly to: string };
+export type Rename<E> = readonly [node: E, from: string, to: string];
 
 /**
  * What a page representation offers the interpreter. `N` is any node of it (element, text,
@@ -94,7 +94,7 @@ function applyKids<N, E extends N>(target: PatchTarget<N, E>, el: E, patch: Patc
     const node = current.get(entry.keep);
     if (node === undefined) throw new Desync(`keep ${entry.keep} is not a child of ${patch.id}`);
     current.delete(entry.keep);
-    if ("id" in entry && entry.id !== entry.keep) renames.push({ node, from: entry.keep, to: entry.id });
+    if ("id" in entry && entry.id !== entry.keep) renames.push([node, entry.keep, entry.id]);
     wanted.push(node);
   }
   target.rename(renames);
@@ -119,7 +119,7 @@ export function applyMoves<N, E extends N>(target: PatchTarget<N, E>, moves: rea
     for (const [id, child] of target.keyed(parent)) {
       const to = kept.get(id);
       if (to === undefined) target.remove(child);
-      else if (to !== id) renames.push({ node: child, from: id, to });
+      else if (to !== id) renames.push([child, id, to]);
     }
     target.rename(renames);
   }

@@ -27,17 +27,19 @@ export class Reconnecting {
     this.failing.add(request);
     // The region exists before it speaks: a live region added with its text already in it is not always announced.
     this.region();
-    this.timer ??= setTimeout(() => this.show(this.failing.size > 0), this.delayMs);
+    this.timer ??= setTimeout(() => this.show(), this.delayMs);
   }
 
   /** The request `request` got an answer (or was given up with the page): the state clears once none is failing. */
   answered(request: object): void {
     if (!this.failing.delete(request) || this.failing.size > 0) return;
     clearTimeout(this.timer);
-    this.show(false);
+    this.show();
   }
 
-  private show(on: boolean): void {
+  /** Shows the reconnecting state while a request is failing, and clears it once none is. */
+  private show(): void {
+    const on = this.failing.size > 0;
     this.timer = undefined;
     this.doc.documentElement.classList.toggle(RECONNECTING_CLASS, on);
     this.region().textContent = on ? RECONNECTING_TEXT : "";

@@ -77,22 +77,22 @@ export class SendQueue {
 
   /** A message caused by the user: pending typed values go first (G2), then the message. */
   dispatch(send: Send): void {
-    this.flushDebounced(true);
+    this.flushDebounced({ pump: true });
     this.enqueue(send);
   }
 
-  /** Queues every pending debounced send (timers cleared). */
-  flushDebounced(pump: boolean): void {
+  /** Queues every pending debounced send (timers cleared); `pump`: post the next one. */
+  flushDebounced({ pump }: { pump: boolean }): void {
     for (const entry of this.parts.inputs.entries.values()) {
       if (entry.timer === undefined) continue;
       clearTimeout(entry.timer);
       entry.timer = undefined;
-      if (entry.pending !== undefined) this.enqueue(entry.pending, pump);
+      if (entry.pending !== undefined) this.enqueue(entry.pending, { pump });
     }
   }
 
   /** Queues one send, and posts the next one unless `pump` is false. */
-  enqueue(send: Send, pump = true): void {
+  enqueue(send: Send, { pump = true }: { pump?: boolean } = {}): void {
     if (this.parts.hooks.halted()) return;
     const last = this.queue[this.queue.length - 1];
     // A newer value of the same input handler supersedes a queued one: the value is read at post
@@ -111,7 +111,7 @@ export class SendQueue {
    * that survives the navigation, without the loader and without preventing the default.
    */
   navigate(extra: Send | undefined): void {
-    this.flushDebounced(false);
+    this.flushDebounced({ pump: false });
     const sends = this.queue.splice(0);
     if (extra !== undefined) sends.push(extra);
     // The request in flight goes too, even alone: the navigation may abort it (and a proxy then
@@ -123,7 +123,7 @@ export class SendQueue {
   /** docs/protocol.md#client-rules 8 and 9: on unload, every pending send in one beacon batch, CSRF in the body. */
   unload(): void {
     if (this.parts.hooks.halted()) return;
-    this.flushDebounced(false);
+    this.flushDebounced({ pump: false });
     const sends = this.queue.splice(0);
     // As in navigate: the request in flight is re-sent even when nothing else is pending, unless
     // a navigation's batch carried it already.
@@ -214,7 +214,7 @@ export class SendQueue {
     const body: EventBody = inputState === undefined ? { ...entry, lastAppliedSeq } : { ...entry, inputState, lastAppliedSeq };
     this.inFlight = { entry, send };
     this.parts.doc.documentElement.setAttribute(BUSY_ATTR, "");
-    void this.parts.transport.post(body, send.control !== undefined).finally(() => {
+    void this.parts.transport.post(body).finally(() => {
       this.inFlight = undefined;
       this.parts.doc.documentElement.removeAttribute(BUSY_ATTR);
       if (this.parts.hooks.lostAfterReply()) return this.parts.hooks.lost("session lost");

@@ -83,14 +83,14 @@ export class Transport {
   /** The waits of the resend loop (docs/protocol.md#resend). */
   private readonly delays: ResendDelays;
 
+  /** `delays`: the resend loop's waits (retryMs also paces the retries of a rotating session); DEFAULTS fill the rest. */
   constructor(
     private readonly host: Host,
     private readonly boot: Boot,
-    retryMs: number,
     private readonly hooks: TransportHooks,
     delays: Partial<ResendDelays> = {},
   ) {
-    this.delays = { ...DEFAULTS, ...delays, retryMs };
+    this.delays = { ...DEFAULTS, ...delays };
     this.sessionId = boot.sessionId;
     this.csrf = boot.csrf;
   }
@@ -102,7 +102,7 @@ export class Transport {
   postKeepalive(batch: BatchBody): void {
     const request: EventRequest = { sessionId: this.sessionId, page: this.page, ...batch };
     // Sent again unchanged while it is not answered and the page still lives (docs/protocol.md#resend).
-    void this.untilAnswered(JSON.stringify(request), true).then((resp) => {
+    void this.untilAnswered(JSON.stringify(request), { keepalive: true }).then((resp) => {
       if (resp === undefined) return;
       this.readSession(resp);
       // The batch's frames come over SSE; without a stream, catch up from a full render.
@@ -123,15 +123,13 @@ export class Transport {
   }
 
   /**
-   * Posts one event until it is answered (docs/protocol.md#resend), then acts on the answer.
-   * `idempotent` is kept for callers of earlier versions: every event is sent again now, since the
-   * server applies each `(page, seq)` once.
+   * Posts one event until it is answered (docs/protocol.md#resend), then acts on the answer. Every
+   * event may be sent again, since the server applies each `(page, seq)` once.
    */
-  async post(body: EventBody, idempotent?: boolean, attempt = 0): Promise<void> {
-    void idempotent;
-    for (;; attempt++) {
+  async post(body: EventBody): Promise<void> {
+    for (let attempt = 0;; attempt++) {
       const request: EventRequest = { ...body, sessionId: this.sessionId, page: this.page };
-      const resp = await this.untilAnswered(JSON.stringify(request), false);
+      const resp = await this.untilAnswered(JSON.stringify(request), { keepalive: false });
       if (resp === undefined) return;
       this.readSession(resp);
       const answer = answerOf(resp.status);
@@ -149,7 +147,7 @@ export class Transport {
    * jitter, while the page lives; the send queue holds later events behind it. Undefined once the
    * client has stopped.
    */
-  private async untilAnswered(body: string, keepalive: boolean): Promise<Response | undefined> {
+  private async untilAnswered(body: string, { keepalive }: { keepalive: boolean }): Promise<Response | undefined> {
     const token = {};
     try {
       for (let attempt = 0; !this.hooks.halted(); attempt++) {

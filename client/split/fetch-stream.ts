@@ -20,85 +20,94 @@ const DEFAULT_RETRY_MS = 1000;
 
 /** An EventSource constructor whose streams are requests made through `fetch` (which adds the session header). */
 export function fetchEventSource(fetch: Fetch): EventSourceCtor {
-  return class FetchEventSource implements EventSourceLike {
-    readyState = CONNECTING;
-    onopen: ((event: Event) => void) | null = null;
-    onerror: ((event: Event) => void) | null = null;
-    private readonly listeners = new Map<string, ((event: MessageEvent) => void)[]>();
-    private lastEventId = "";
-    private retryMs = DEFAULT_RETRY_MS;
-    private abort: AbortController | undefined;
-    private timer: ReturnType<typeof setTimeout> | undefined;
-
-    constructor(private readonly url: string) {
-      this.connect();
-    }
-
-    addEventListener(type: string, listener: (event: MessageEvent) => void): void {
-      this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-    }
-
-    close(): void {
-      this.readyState = CLOSED;
-      if (this.timer !== undefined) clearTimeout(this.timer);
-      this.abort?.abort();
-    }
-
-    private connect(): void {
-      this.timer = undefined;
-      if (this.readyState === CLOSED) return;
-      const abort = (this.abort = new AbortController());
-      const headers: Record<string, string> = { Accept: "text/event-stream" };
-      if (this.lastEventId !== "") headers[LAST_EVENT_ID_HEADER] = this.lastEventId;
-      fetch(this.url, { headers, signal: abort.signal, credentials: "same-origin", cache: "no-store" }).then(
-        (resp) => this.read(resp),
-        () => this.dropped(),
-      );
-    }
-
-    private async read(resp: Response): Promise<void> {
-      if (this.readyState === CLOSED) return;
-      if (resp.status !== 200 || !(resp.headers.get("Content-Type") ?? "").startsWith("text/event-stream") || resp.body === null) {
-        // A refusal: the browser's EventSource gives up here, and so does this one.
-        this.readyState = CLOSED;
-        this.onerror?.(new Event("error"));
-        return;
-      }
-      this.readyState = OPEN;
-      this.onopen?.(new Event("open"));
-      const reader = resp.body.getReader();
-      const decoder = new TextDecoder();
-      const parser = new EventStreamParser((type, data, id) => this.dispatch(type, data, id), (ms) => (this.retryMs = ms));
-      try {
-        for (;;) {
-          const chunk = await reader.read();
-          if (chunk.done || this.readyState === CLOSED) break;
-          parser.push(decoder.decode(chunk.value, { stream: true }));
-        }
-      } catch {
-        // the connection broke: reconnect below
-      }
-      this.dropped();
-    }
-
-    /** The connection ended or failed: reconnect after the retry delay, naming the last event id. */
-    private dropped(): void {
-      if (this.readyState === CLOSED) return;
-      this.readyState = CONNECTING;
-      this.onerror?.(new Event("error"));
-      if (this.readyState === CLOSED) return;
-      this.timer = setTimeout(() => this.connect(), this.retryMs);
-    }
-
-    private dispatch(type: string, data: string | undefined, id: string): void {
-      this.lastEventId = id;
-      if (data === undefined) return;
-      for (const listener of this.listeners.get(type) ?? []) {
-        if (this.readyState === CLOSED) return;
-        listener({ type, data, lastEventId: id } as unknown as MessageEvent);
-      }
+  return class extends FetchEventSource {
+    constructor(url: string) {
+      super(url, fetch);
     }
   };
+}
+
+/** One stream read through `fetch`, behaving as an EventSource (see above). */
+class FetchEventSource implements EventSourceLike {
+  readyState = CONNECTING;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  private readonly listeners = new Map<string, ((event: MessageEvent) => void)[]>();
+  private lastEventId = "";
+  private retryMs = DEFAULT_RETRY_MS;
+  private abort: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly url: string, private readonly fetch: Fetch) {
+    this.connect();
+  }
+
+  addEventListener(type: string, listener: (event: MessageEvent) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  close(): void {
+    this.readyState = CLOSED;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.abort?.abort();
+  }
+
+  private connect(): void {
+    this.timer = undefined;
+    if (this.readyState === CLOSED) return;
+    const abort = (this.abort = new AbortController());
+    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    if (this.lastEventId !== "") headers[LAST_EVENT_ID_HEADER] = this.lastEventId;
+    // Called as a plain function, as the page's fetch must be (not as a method of this object).
+    const fetch = this.fetch;
+    fetch(this.url, { headers, signal: abort.signal, credentials: "same-origin", cache: "no-store" }).then(
+      (resp) => this.read(resp),
+      () => this.dropped(),
+    );
+  }
+
+  private async read(resp: Response): Promise<void> {
+    if (this.readyState === CLOSED) return;
+    if (resp.status !== 200 || !(resp.headers.get("Content-Type") ?? "").startsWith("text/event-stream") || resp.body === null) {
+      // A refusal: the browser's EventSource gives up here, and so does this one.
+      this.readyState = CLOSED;
+      this.onerror?.(new Event("error"));
+      return;
+    }
+    this.readyState = OPEN;
+    this.onopen?.(new Event("open"));
+    const reader = resp.body.getReader();
+    const decoder = new TextDecoder();
+    const parser = new EventStreamParser((type, data, id) => this.dispatch(type, data, id), (ms) => (this.retryMs = ms));
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done || this.readyState === CLOSED) break;
+        parser.push(decoder.decode(chunk.value, { stream: true }));
+      }
+    } catch {
+      // the connection broke: reconnect below
+    }
+    this.dropped();
+  }
+
+  /** The connection ended or failed: reconnect after the retry delay, naming the last event id. */
+  private dropped(): void {
+    if (this.readyState === CLOSED) return;
+    this.readyState = CONNECTING;
+    this.onerror?.(new Event("error"));
+    if (this.readyState === CLOSED) return;
+    this.timer = setTimeout(() => this.connect(), this.retryMs);
+  }
+
+  private dispatch(type: string, data: string | undefined, id: string): void {
+    this.lastEventId = id;
+    if (data === undefined) return;
+    for (const listener of this.listeners.get(type) ?? []) {
+      if (this.readyState === CLOSED) return;
+      listener({ type, data, lastEventId: id } as unknown as MessageEvent);
+    }
+  }
 }
 
 /**

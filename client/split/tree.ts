@@ -219,11 +219,11 @@ export class PageTree implements PatchTarget<TreeNode, TreeElement> {
 
   /** One simultaneous mapping: every subtree leaves the index, is renamed, and comes back. */
   rename(renames: readonly Rename<TreeElement>[]): void {
-    for (const { node } of renames) this.unindex(node);
-    for (const { node, from, to } of renames) {
+    for (const [node] of renames) this.unindex(node);
+    for (const [node, from, to] of renames) {
       for (const el of elementsOf(node)) if (el.id !== undefined && isWithin(el.id, from)) el.id = renamedId(el.id, from, to);
     }
-    for (const { node } of renames) this.indexTree(node);
+    for (const [node] of renames) this.indexTree(node);
   }
 
   place(el: TreeElement, wanted: readonly TreeNode[]): void {

@@ -46,7 +46,6 @@ function shown(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shown);
   const v = value as Record<string, unknown>;
   if ("kind" in v || typeof v["nodeType"] === "number") return nameOf(value as Node | TreeNode);
-  if ("node" in v && "from" in v) return { node: shown(v["node"]), from: v["from"], to: v["to"] };
   return { ...v };
 }
 
@@ -125,11 +124,11 @@ test("for one frame with every operation, the DOM and the tree receive the same 
     ["keyed", "r", "=>", ["r.0#p", "r.1#p", "r.2#p", "r.3#div", "r.4#textarea"]],
     ["parse", "r", `<p svc-id="r.0#p">new</p>`, "=>", ["r.0#p"]],
     ["rename", [
-      { node: "r.0#p", from: "r.0#p", to: "r.1#p" },
-      { node: "r.1#p", from: "r.1#p", to: "r.2#p" },
-      { node: "r.2#p", from: "r.2#p", to: "r.3#p" },
-      { node: "r.3#div", from: "r.3#div", to: "r.4#div" },
-      { node: "r.4#textarea", from: "r.4#textarea", to: "r.5#textarea" },
+      ["r.0#p", "r.0#p", "r.1#p"],
+      ["r.1#p", "r.1#p", "r.2#p"],
+      ["r.2#p", "r.2#p", "r.3#p"],
+      ["r.3#div", "r.3#div", "r.4#div"],
+      ["r.4#textarea", "r.4#textarea", "r.5#textarea"],
     ]],
     ["place", "r", ["r.0#p", "r.1#p", "r.2#p", "r.3#p", "r.4#div", "r.5#textarea"]],
     ["stale", "r.4#div.0#input", { value: "y" }],
@@ -157,7 +156,7 @@ test("the moves replayed before a full render reach the DOM and the tree as the 
     ["remove", "r.0#p"],
     ["keyed", "r", "=>", ["r.1#p", "r.2#p", "r.3#div", "r.4#textarea"]],
     ["remove", "r.3#div"],
-    ["rename", [{ node: "r.1#p", from: "r.1#p", to: "r.0#p" }, { node: "r.2#p", from: "r.2#p", to: "r.1#p" }]],
+    ["rename", [["r.1#p", "r.1#p", "r.0#p"], ["r.2#p", "r.2#p", "r.1#p"]]],
   ];
   assert.deepEqual(tree, expected);
   assert.deepEqual(dom, expected);
