@@ -42,10 +42,12 @@ export function postgresDriver(sql: PostgresSqlLike, owned: boolean, listenPool?
     dialect: "postgres",
     query: async (statement) => rowsOf(await sql.unsafe(statement.sql, [...statement.args], { prepare })),
     transaction: async (statements) => {
+      // The statements are sent at once, pipelined on the transaction's connection, and run in
+      // order: one round trip for them all (a group of saves, src/live/store/save-group.ts). The
+      // first that fails rejects the transaction, which rolls back.
       const results = await sql.begin(async (tx) => {
-        const out: Row[][] = [];
-        for (const statement of statements) out.push(rowsOf(await tx.unsafe(statement.sql, [...statement.args], { prepare })));
-        return out;
+        const pending = statements.map((statement) => tx.unsafe(statement.sql, [...statement.args], { prepare }));
+        return (await Promise.all(pending)).map(rowsOf);
       });
       return results as Row[][];
     },

@@ -37,6 +37,7 @@ import {
   type Taken,
 } from "./store.ts";
 import { SCHEMA } from "./postgres-schema.ts";
+import { SaveGroup } from "./save-group.ts";
 import { rotatedFromOf, type Row, sessionColumns, sessionOf } from "./postgres-rows.ts";
 
 /** The database's clock in milliseconds. */
@@ -74,6 +75,8 @@ export class PostgresLiveStore implements LiveStore {
   private ready: Promise<void> | undefined;
   private readonly leaseMs: number;
   private readonly notices: NoticeSink | undefined;
+  /** The saves of one event-loop turn, sent together (src/live/store/save-group.ts). */
+  private readonly saves: SaveGroup;
 
   /** `app`: the live app's name (its cookie name), so apps sharing a database keep apart. */
   constructor(
@@ -84,6 +87,7 @@ export class PostgresLiveStore implements LiveStore {
     if (db.dialect !== "postgres") throw new TypeError("PostgresLiveStore needs a Postgres Db");
     this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.notices = options.notices;
+    this.saves = new SaveGroup(db);
   }
 
   /**
@@ -224,7 +228,7 @@ export class PostgresLiveStore implements LiveStore {
       // Every parameter is named once, or Postgres cannot tell its type ($14: the previous owner).
       const previous = claim === undefined ? "" : ", $14::text AS previous";
       const sql = `WITH saved AS (${update}) SELECT remote_streams, epoch, $12::text AS frame, $13::text AS claim${previous} FROM saved`;
-      const [saved] = await this.rows({ sql, args });
+      const [saved] = await this.savedRows({ sql, args });
       if (saved === undefined) return false;
       if (notice !== undefined && saved.remote_streams === true) this.publishCommitted(sink, notice);
       if (claim !== undefined) this.tellTaken(sink, session.key, owner, claim.previousOwner, saved.epoch);
@@ -242,8 +246,17 @@ export class PostgresLiveStore implements LiveStore {
         SELECT (SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id) FROM frame)::text AS saved, (${told})::text AS told,
           $13::text AS claim FROM saved`;
     }
-    const rows = await this.rows({ sql, args });
+    const rows = await this.savedRows({ sql, args });
     return rows.length === 1;
+  }
+
+  /**
+   * A save's statement, sent with the other saves of this turn (group commit): its own rows, once
+   * the group committed; none when its fence refused it (docs/deployment.md#group-commit).
+   */
+  private async savedRows(statement: Statement): Promise<readonly Row[]> {
+    await this.ensureSchema();
+    return await this.saves.run(statement);
   }
 
   async release(key: string, owner: string, epoch: number): Promise<void> {

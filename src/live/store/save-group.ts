@@ -1,0 +1,61 @@
+/**
+ * Group commit of session saves (docs/deployment.md#group-commit): the saves that one event-loop
+ * turn produces, across sessions, go to Postgres together at the turn's end, in one transaction
+ * whose statements are pipelined on one connection; a lone save goes as one statement, as before.
+ *
+ * Invariants:
+ * - each save is its own statement, fenced on its own row exactly as when it goes alone (the
+ *   epoch, and a claim's row version), so a save that loses its fence updates no row and gets no
+ *   row back: it fails alone (its caller is told false and processes its event again) while the
+ *   others of the group commit;
+ * - each caller gets its own statement's rows, and only once the group has committed, so nothing
+ *   of a save is published or answered before it is durable;
+ * - a statement that errors fails the transaction, and with it every save of the group: each
+ *   caller's promise rejects, as for a failed store (the event is answered 503 and sent again).
+ */
+import type { Db } from "../../db/db.ts";
+import type { Row, Statement } from "../../db/driver.ts";
+import { atTurnEnd } from "../../runtime/turn.ts";
+
+/** A save waiting for its turn's end. */
+type Waiting = {
+  readonly statement: Statement;
+  readonly resolve: (rows: readonly Row[]) => void;
+  readonly reject: (error: unknown) => void;
+};
+
+export class SaveGroup {
+  /** The saves of the current turn; made by the turn's first save, which schedules the flush. */
+  private waiting: Waiting[] | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  /** Runs `statement` with the other saves of this turn; resolves to its own rows once they committed. */
+  run(statement: Statement): Promise<readonly Row[]> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting === undefined) {
+        this.waiting = [];
+        atTurnEnd(() => void this.flush());
+      }
+      this.waiting.push({ statement, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.waiting ?? [];
+    this.waiting = undefined;
+    if (group.length === 1) {
+      const only = group[0]!;
+      const result = await this.db.query(only.statement);
+      if (result.ok) only.resolve(result.value);
+      else only.reject(result.error);
+      return;
+    }
+    const result = await this.db.transaction(group.map((save) => save.statement));
+    if (!result.ok) {
+      for (const save of group) save.reject(result.error);
+      return;
+    }
+    for (const [i, save] of group.entries()) save.resolve(result.value[i] ?? []);
+  }
+}
