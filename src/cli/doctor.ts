@@ -76,9 +76,18 @@ export function doctor(input: DoctorInput): Finding[] {
     findings.push({ level: "warn", check: "gate", message: `no live app found in the module: ${noAppHint(input.exports)}` });
   }
   const bindsInCode = /\bbindSessionUser\s*\(/.test(input.source);
+  const authInCode = /\.withAuth(Sliding)?\s*\(/.test(input.source);
   for (const [name, app] of apps) {
     const { gate, sliding } = app.describe();
-    if (!gate) {
+    if (!gate && !sliding && !bindsInCode && !authInCode) {
+      // No session is ever a user's: there is nobody for a revocation to sign out.
+      findings.push({
+        level: "ok",
+        check: "gate",
+        message:
+          `${name}: no session is bound to a user (no withAuth, withAuthSliding or Live.bindSessionUser), so there is nothing to revoke`,
+      });
+    } else if (!gate) {
       findings.push({
         level: "warn",
         check: "gate",

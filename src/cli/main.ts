@@ -38,8 +38,13 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
   }
   io.out(`Created ${done.value.dir}: ${done.value.files.join(", ")}`);
   io.out(`.env holds a new random SVC_AUTH_TOKEN_SECRET; keep it secret.`);
-  io.out(`Next: cd ${positional[0]} && npm install, then npm start (Node), bun run start (Bun) or deno task start (Deno)`);
+  io.out(`Next: cd ${shellWord(positional[0]!)} && npm install, then npm start (Node), bun run start (Bun) or deno task start (Deno)`);
   return 0;
+}
+
+/** `word` as one word of a POSIX shell: as it is when it is plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `svc-live doctor <app module> [--prefix <PREFIX>]`: imports the module and reports its checks. */

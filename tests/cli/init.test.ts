@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { decodeBytes } from "../../src/runtime/base64url.ts";
 import { fileSystem } from "../../src/runtime/fs.ts";
 import { generateSecret, init, SECRET_BYTES } from "../../src/cli/init.ts";
-import { main } from "../../src/cli/main.ts";
+import { main, shellWord } from "../../src/cli/main.ts";
 import { LiveApp } from "../../src/live/server/app/app.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]+$/, "");
@@ -196,6 +196,14 @@ test("the command line dispatches init, and answers no command or an unknown one
     (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["svc-live"],
     "^0.1.0",
   );
+
+  // A folder name a shell would split or expand is printed quoted, ready to paste.
+  const spaced = join(freshDir(), "My App!");
+  const named = captured();
+  assert.equal(await main(["init", spaced, "--svc", "^0.1.0"], named.io), 0);
+  assert.ok(named.out.join("\n").includes(`Next: cd '${spaced}' && npm install`), named.out.join("\n"));
+  assert.equal(shellWord("it's"), `'it'\\''s'`);
+  assert.equal(shellWord("my-app"), "my-app");
 
   const again = captured();
   assert.equal(await main(["init", dir], again.io), 1);
