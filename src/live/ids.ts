@@ -38,6 +38,7 @@ import { passCss } from "../ui/styles.ts";
 import { NONE_SHARED, sharedByScan, sharedKeysOf } from "./shared-keys.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
+import type { RenderProbe } from "../ui/probe.ts";
 
 export { NAME_KEYED_TAGS };
 
@@ -72,88 +73,131 @@ export function keyOf(el: UiElement): string | undefined {
  * ```
  */
 export function assignIds(root: UiElement): LiveTree {
-  if (root instanceof Part) root = root.keptView();
-  const rootStyles = root.extras?.passes?.map((p) => styleNode("", p.pass, passCss(p, ROOT_ID)));
-  path.length = 0;
-  const live = resolve(root, ROOT_ID, rootStyles, 0);
-  return { kind: "tree", root: live };
+  return new IdWalk(undefined).tree(root);
 }
 
 /**
- * The segs from the root down to the element being resolved (`path[0]` is "r"): an element keeps
- * only its seg (src/live/tree.ts), and a whole id is joined from here only for an element with
- * injected styles, whose CSS names its owner's id.
+ * One walk of a view tree: the segs from the root down to the element being resolved (`path[0]`
+ * is "r"; an element keeps only its seg, src/live/tree.ts, and a whole id is joined from here only
+ * for an element with injected styles, whose CSS names its owner's id), the injected style nodes
+ * it built so far (a subtree that made none may be reused, see `reusedOrResolved`), and the test
+ * hook that counts the elements it resolves (src/ui/probe.ts).
  */
-const path: string[] = [];
+export class IdWalk {
+  private readonly path: string[] = [];
+  private stylesMade = 0;
 
-/**
- * Elements the id walk resolved (not those it took as one object from the previous render): a
- * counter that tests read to check that an unchanged row of a list is not walked
- * (tests/ui/each.test.ts).
- */
-export const walkVisits = { count: 0 };
+  constructor(private readonly probe: RenderProbe | undefined) {}
 
-/**
- * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
- * children (the root's own injected styles). `depth`: the element's place in `path`.
- */
-function resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, depth: number): LiveElement {
-  walkVisits.count++;
-  const children = el.children;
-  // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
-  // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
-  // children as its kids, and other kids arrays are allocated at their final size (growing one
-  // from [] reserves 17 slots at the first push).
-  let size = children.length + (leading?.length ?? 0);
-  let elements = 0;
-  let keyed = 0;
-  let firstKeyed = -1;
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i] as UiNode;
-    if (child.kind === "el") {
-      elements++;
-      if (child.key !== undefined && keyed++ === 0) firstKeyed = i;
-      size += child.extras?.passes?.length ?? 0;
-    }
+  /** The live tree of `root`, ids assigned (see `assignIds`). */
+  tree(root: UiElement): LiveTree {
+    if (root instanceof Part) root = root.keptView();
+    const rootStyles = root.extras?.passes?.map((p) => this.styleNode("", p.pass, passCss(p, ROOT_ID)));
+    return { kind: "tree", root: this.resolve(root, ROOT_ID, rootStyles, 0) };
   }
-  // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
-  if (elements === 0 && leading === undefined) {
-    return liveElementOf(el, seg, children as readonly LiveNode[]);
-  }
-  path[depth] = seg;
-  const kids = new Array<LiveNode>(size);
-  let w = 0;
-  if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
-  // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys,
-  // and so are the rows of a `Ui.each` list whose keys it found all different (src/ui/list-memo.ts).
-  const shared = keyed <= SCAN_KEYS ? undefined : sharedKeysOf(children, firstKeyed, keyed);
-  for (let i = 0; i < children.length; i++) {
-    const child = children[i] as UiNode;
-    if (child.kind !== "el") {
-      kids[w++] = child;
-      continue;
-    }
-    const k = child.key;
-    const unique = k !== undefined &&
-      (keyed === 1 || shared === NONE_SHARED || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
-    const passes = child.extras?.passes;
-    // A uniquely keyed child placed before under the seg it gets now (a row of a kept list) is
-    // taken as it is, without joining its seg again: one string per row of a long list per render.
-    if (unique && passes === undefined) {
-      const cached = lastLive(child);
-      if (cached !== undefined && isUniqueKeyedSeg(cached.seg)) {
-        kids[w++] = cached;
-        continue;
+
+  /**
+   * The live element for `el` and, recursively, its children. `leading`: nodes that go before the
+   * children (the root's own injected styles). `depth`: the element's place in `path`.
+   */
+  resolve(el: UiElement, seg: string, leading: LiveNode[] | undefined, depth: number): LiveElement {
+    if (this.probe !== undefined) this.probe.walked++;
+    const children = el.children;
+    // A render allocates per element, and the garbage collector pays for every byte (bench/diff,
+    // 10,000 nodes): an element without element children (a leaf, a cell of text) shares its view
+    // children as its kids, and other kids arrays are allocated at their final size (growing one
+    // from [] reserves 17 slots at the first push).
+    let size = children.length + (leading?.length ?? 0);
+    let elements = 0;
+    let keyed = 0;
+    let firstKeyed = -1;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as UiNode;
+      if (child.kind === "el") {
+        elements++;
+        if (child.key !== undefined && keyed++ === 0) firstKeyed = i;
+        size += child.extras?.passes?.length ?? 0;
       }
     }
-    const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
-    if (passes) {
-      const ownerId = childId(path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
-      for (const p of passes) kids[w++] = styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
+    // No element among them: the view children are texts and raw HTML only, which are live nodes as they are.
+    if (elements === 0 && leading === undefined) {
+      return liveElementOf(el, seg, children as readonly LiveNode[]);
     }
-    kids[w++] = reusedOrResolved(child, childSeg, depth + 1);
+    this.path[depth] = seg;
+    const kids = new Array<LiveNode>(size);
+    let w = 0;
+    if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
+    // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys,
+    // and so are the rows of a `Ui.each` list whose keys it found all different (src/ui/list-memo.ts).
+    const shared = keyed <= SCAN_KEYS ? undefined : sharedKeysOf(children, firstKeyed, keyed);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as UiNode;
+      if (child.kind !== "el") {
+        kids[w++] = child;
+        continue;
+      }
+      const k = child.key;
+      const unique = k !== undefined &&
+        (keyed === 1 || shared === NONE_SHARED || (shared === undefined ? !sharedByScan(children, i, child.tag, k) : shared[i] === 0));
+      const passes = child.extras?.passes;
+      // A uniquely keyed child placed before under the seg it gets now (a row of a kept list) is
+      // taken as it is, without joining its seg again: one string per row of a long list per render.
+      if (unique && passes === undefined) {
+        const cached = lastLive(child);
+        if (cached !== undefined && isUniqueKeyedSeg(cached.seg)) {
+          kids[w++] = cached;
+          continue;
+        }
+      }
+      const childSeg = k === undefined ? unkeyedSeg(i, child.tag) : unique ? `#${child.tag}:${k}` : `${i}#${child.tag}:${k}`;
+      if (passes) {
+        const ownerId = childId(this.path.slice(0, depth + 1).join(ID_SEPARATOR), childSeg);
+        for (const p of passes) kids[w++] = this.styleNode(childSeg + ID_SEPARATOR, p.pass, passCss(p, ownerId));
+      }
+      kids[w++] = this.reusedOrResolved(child, childSeg, depth + 1);
+    }
+    return liveElementOf(el, seg, sameAsChildren(kids, children) ? (children as readonly LiveNode[]) : kids);
   }
-  return liveElementOf(el, seg, sameAsChildren(kids, children) ? (children as readonly LiveNode[]) : kids);
+
+  /**
+   * A view element the view handed back again (built once outside `view`, or memoised) keeps the
+   * live element built from it last time when it sits under the same seg: its segs are relative to
+   * its parent, so the subtree is the same wherever that is, and the diff skips a pair that is one
+   * object. Not when the subtree holds injected styles, whose CSS names whole ids.
+   */
+  private reusedOrResolved(child: UiElement, seg: string, depth: number): LiveElement {
+    const cached = lastLive(child);
+    if (cached !== undefined && cached.seg === seg) return cached;
+    const stylesBefore = this.stylesMade;
+    const live = child instanceof Part ? this.placePart(child, seg, depth) : this.resolve(child, seg, undefined, depth);
+    remember(child, live, this.stylesMade !== stylesBefore);
+    return live;
+  }
+
+  /**
+   * A lazy part under `seg`: the element it built, walked as any other, gives the part its live
+   * children, and the part stands in the tree for that element (src/ui/lazy-part.ts), so that it can
+   * drop them and place them again later (`placeDetached`).
+   */
+  private placePart(part: Part, seg: string, depth: number): LiveElement {
+    const stylesBefore = this.stylesMade;
+    const kids = this.resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
+    return part.placedAt(seg, kids, this.stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;
+  }
+
+  /** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
+  private styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
+    this.stylesMade++;
+    return liveElement(
+      "style",
+      `${ownerSeg}~${pass}`,
+      undefined,
+      {},
+      [{ kind: "text", text: css }],
+      undefined,
+      pass,
+    );
+  }
 }
 
 /**
@@ -180,32 +224,6 @@ function isUniqueKeyedSeg(seg: string): boolean {
 const HASH = "#".charCodeAt(0);
 
 /**
- * A view element the view handed back again (built once outside `view`, or memoised) keeps the
- * live element built from it last time when it sits under the same seg: its segs are relative to
- * its parent, so the subtree is the same wherever that is, and the diff skips a pair that is one
- * object. Not when the subtree holds injected styles, whose CSS names whole ids.
- */
-function reusedOrResolved(child: UiElement, seg: string, depth: number): LiveElement {
-  const cached = lastLive(child);
-  if (cached !== undefined && cached.seg === seg) return cached;
-  const stylesBefore = stylesMade;
-  const live = child instanceof Part ? placePart(child, seg, depth) : resolve(child, seg, undefined, depth);
-  remember(child, live, stylesMade !== stylesBefore);
-  return live;
-}
-
-/**
- * A lazy part under `seg`: the element it built, walked as any other, gives the part its live
- * children, and the part stands in the tree for that element (src/ui/lazy-part.ts), so that it can
- * drop them and place them again later (`placeDetached`).
- */
-function placePart(part: Part, seg: string, depth: number): LiveElement {
-  const stylesBefore = stylesMade;
-  const kids = resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
-  return part.placedAt(seg, kids, stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;
-}
-
-/**
  * A fold made of the kept subtree `live` (src/live/fold/fold-tree.ts), placed where that subtree is:
  * under its seg, with its live children until the fold releases them.
  */
@@ -216,17 +234,10 @@ export function placeFold(fold: FoldPart, live: LiveElement): FoldPart {
 /**
  * The live children of a part's element built again, under the part's seg, outside any walk: its
  * subtree holds no injected styles (a part with some keeps its children), so the path above it is
- * not needed, and the walk state is kept for a walk under way.
+ * not needed; it is a walk of its own, so a walk under way keeps its state.
  */
 function placeDetached(view: UiElement, seg: string): readonly UiNode[] {
-  const saved = path.slice();
-  try {
-    path.length = 0;
-    return resolve(view, seg, undefined, 0).kids as readonly UiNode[];
-  } finally {
-    path.length = 0;
-    path.push(...saved);
-  }
+  return new IdWalk(undefined).resolve(view, seg, undefined, 0).kids as readonly UiNode[];
 }
 
 /**
@@ -302,23 +313,6 @@ function unkeyedSeg(index: number, tag: string): string {
 
 /** Up to this many keyed siblings, uniqueness is checked by a scan instead of building sets. */
 const SCAN_KEYS = 16;
-
-/** Injected style nodes built so far (a subtree that made none may be reused, see `reusedOrResolved`). */
-let stylesMade = 0;
-
-/** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
-function styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
-  stylesMade++;
-  return liveElement(
-    "style",
-    `${ownerSeg}~${pass}`,
-    undefined,
-    {},
-    [{ kind: "text", text: css }],
-    undefined,
-    pass,
-  );
-}
 
 /** One parsed id: the last segment and the id it hangs from. */
 export type ParsedId =

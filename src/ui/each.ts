@@ -20,9 +20,10 @@
  * Outside a session (a test, a static page), `each` simply builds every row.
  */
 import { KEY_ATTR, sanitizeKey } from "../protocol/mod.ts";
-import { activeMemo, outsideRender, rebuildPart } from "./lazy.ts";
+import { activeMemo, type LazyMemo, outsideRender, rebuildPart } from "./lazy.ts";
 import { type LazyFn, LazyPart } from "./lazy-part.ts";
-import type { ListMemo, ListRows } from "./list-memo.ts";
+import type { ListRows } from "./list-memo.ts";
+import type { RenderProbe } from "./probe.ts";
 import { keyed, keyedRoot } from "./node.ts";
 import type { UntypedMessages } from "./messages.ts";
 import type { UiElement } from "./types.ts";
@@ -61,20 +62,15 @@ export function each<T, M = UntypedMessages>(
   const build = row as unknown as (item: T) => UiElement;
   const rows = memo === undefined
     ? items.map((item) => keyed(keyText(key(item)), rowElement(build(item))))
-    : rowsOf(memo.lists(), items, key, build as LazyFn);
+    : rowsOf(memo, items, key, build as LazyFn);
   return rows as unknown as UiElement<M>[];
 }
-
-/**
- * Element visits of `Ui.each` in sessions: rows built. A counter that tests read to check that an
- * unchanged item's row is neither built again nor walked (tests/ui/each.test.ts).
- */
-export const eachVisits = { built: 0 };
 
 const NO_ROWS: ListRows = { parts: [], items: [] };
 
 /** The parts of one list: the previous render's where an item is unchanged, new ones elsewhere. */
-function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKey, row: LazyFn): LazyPart[] {
+function rowsOf<T>(session: LazyMemo, items: readonly T[], key: (item: T) => ItemKey, row: LazyFn): LazyPart[] {
+  const memo = session.lists();
   const previousList = memo.previous(row) ?? NO_ROWS;
   const previous = previousList.parts;
   // The previous items, compared with this render's one dense array against another: reading
@@ -106,15 +102,15 @@ function rowsOf<T>(memo: ListMemo, items: readonly T[], key: (item: T) => ItemKe
     if (part !== undefined && taken![at] === 0 && Object.is(previousItems[at], item)) {
       taken![at] = 1;
       out[i] = part;
-    } else out[i] = newRow(row, item, k);
+    } else out[i] = newRow(row, item, k, session.probe);
   }
   memo.record(row, { parts: out, items: items.slice() });
   return out;
 }
 
 /** A new row: `row(item)` built outside the session's render, as a part of its call keyed by `k`. */
-function newRow(row: LazyFn, item: unknown, k: string): LazyPart {
-  eachVisits.built++;
+function newRow(row: LazyFn, item: unknown, k: string, probe: RenderProbe | undefined): LazyPart {
+  if (probe !== undefined) probe.built++;
   const args = [item];
   const built = rowElement(outsideRender(() => (row as (item: unknown) => unknown)(item)));
   const { attrs, key } = isEmpty(built.attrs) ? keyedBare(k) : keyedRoot(k, built);

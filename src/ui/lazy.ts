@@ -20,6 +20,7 @@
  * dropped with the tree (a quiet session, src/live/server/session/session.ts), and never shared with
  * another session. Outside a session (rendering a view directly) `lazy` simply calls `fn`.
  */
+import type { RenderProbe } from "./probe.ts";
 import type { UntypedMessages } from "./messages.ts";
 import { ElementLog } from "./element-log.ts";
 import { type LazyFn, LazyPart, Part, releaseBeforeRender } from "./lazy-part.ts";
@@ -84,6 +85,9 @@ type Calls = {
  * is made by its first call, and its log by its first render.
  */
 export class LazyMemo {
+  /** `probe`: the test hook that counts what this session's renders visit (src/ui/probe.ts). */
+  constructor(readonly probe?: RenderProbe) {}
+
   private calls: Map<object, Calls> | undefined;
   /** The `Ui.h` and `Ui.keyed` calls of the render (src/ui/element-log.ts), made by the first render. */
   private log: ElementLog | undefined;

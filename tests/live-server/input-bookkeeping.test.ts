@@ -3,13 +3,13 @@
  * the diff of each event, do work in proportion to what an event names and changes, not to the
  * number of inputs or rows the tab has touched over its life: counted in element visits of the id
  * lookups (src/live/tree.ts, lookupVisits) and pairs the diff compares (src/live/diff/diff.ts,
- * diffVisits), not timed.
+ * the render probe's pairs compared, src/ui/probe.ts), not timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { lookupVisits } from "../../src/live/tree.ts";
-import { diffVisits } from "../../src/live/diff/diff.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 import { versionedMapWork } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
@@ -18,6 +18,9 @@ import { idsIn } from "../support/dom.ts";
 
 const ROWS = 400;
 type Model = { edits: number; qty: readonly number[] };
+
+/** The render probe the table app's sessions count into. */
+const probe = renderProbe();
 
 function tableApp() {
   return app<Model>({
@@ -50,7 +53,7 @@ function tableApp() {
           ),
         ),
       ),
-  });
+  }, { renderProbe: probe });
 }
 
 /** The lookup visits of each event of `tab` editing rows `from` to `to` - 1, one new row per event; the diff's visits go to `diffs`. */
@@ -68,7 +71,7 @@ async function visitsEditing(
     const value = String(row + 1);
     seq.n++;
     const before = lookupVisits.count;
-    const diffBefore = diffVisits.count;
+    const diffBefore = probe.compared;
     const mapBefore = versionedMapWork.count;
     const resp = await tab.post({
       page: "p",
@@ -79,7 +82,7 @@ async function visitsEditing(
       inputState: { [ids[row]!]: { value, seq: seq.n } },
     });
     visits.push(lookupVisits.count - before);
-    diffs.push(diffVisits.count - diffBefore);
+    diffs.push(probe.compared - diffBefore);
     mapWork.push(versionedMapWork.count - mapBefore);
     assert.equal(resp.status, 200);
     const frame = (await resp.json()) as { ackInputs?: Record<string, number>; patches: { id: string }[] };

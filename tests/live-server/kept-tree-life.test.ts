@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { render } from "../../src/live/render.ts";
-import { diffVisits } from "../../src/live/diff/diff.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab } from "../support/live-harness.ts";
@@ -19,6 +19,7 @@ const view = (model: Model) =>
   Ui.h("ul", {}, ...model.map((n, i) => Ui.h("li", {}, Ui.h("button", { onClick: ["Inc", i] }, "+"), Ui.h("span", {}, `row ${i}: ${n}`))));
 
 test("over 500 events each event patches exactly its row and the diff does not grow", async () => {
+  const probe = renderProbe();
   const live = app<Model>({
     init: () => Array.from({ length: ROWS }, () => 0),
     update: (model, msg, args: readonly JsonValue[]) => {
@@ -28,16 +29,16 @@ test("over 500 events each event patches exactly its row and the diff does not g
       return next;
     },
     view,
-  });
+  }, { renderProbe: probe });
   const tab = await openTab(live);
   const model = Array.from({ length: ROWS }, () => 0);
   const visits: number[] = [];
   for (let seq = 1; seq <= 500; seq++) {
     const row = (seq * 7) % ROWS;
     model[row]! += 1;
-    const before = diffVisits.count;
+    const before = probe.compared;
     const resp = await tab.post({ page: "p", seq, msg: "Inc", args: [row], handlerId: `r.${row}#li.0#button` });
-    visits.push(diffVisits.count - before);
+    visits.push(probe.compared - before);
     assert.equal(resp.status, 200);
     const frame = (await resp.json()) as { patches: unknown[] };
     assert.deepEqual(frame.patches, [{ id: `r.${row}#li.1#span`, text: `row ${row}: ${model[row]}` }], `event ${seq}`);

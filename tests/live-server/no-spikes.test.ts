@@ -10,8 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
-import { diffVisits } from "../../src/live/diff/diff.ts";
-import { walkVisits } from "../../src/live/ids.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import type { JsonValue } from "../../src/json.ts";
@@ -35,19 +34,20 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 for (const [name, view] of [["Ui.keyed over a map", keyedView], ["Ui.each", eachView]] as const) {
   test(`over 400 events on a 1,000-row page (${name}), no event walks or compares more than 3x the median event`, async () => {
+    const probe = renderProbe();
     const live = app<Model>({
       init: () => Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, n: 0 })),
       update,
       view: view as (model: Model) => UiElement,
-    });
+    }, { renderProbe: probe });
     const tab = await openTab(live);
     const work: number[] = [];
     for (let seq = 1; seq <= 400; seq++) {
       const id = ((seq * 37) % ROWS) + 1;
-      const walked = walkVisits.count;
-      const compared = diffVisits.count;
+      const walked = probe.walked;
+      const compared = probe.compared;
       const resp = await tab.post({ page: "p", seq, msg: "Inc", args: [id], handlerId: `r.1#ul.#li:${id}.0#button` });
-      work.push(walkVisits.count - walked + diffVisits.count - compared);
+      work.push(probe.walked - walked + probe.compared - compared);
       assert.equal(resp.status, 200, `event ${seq}`);
       const frame = (await resp.json()) as { patches: { id: string }[] };
       assert.deepEqual(frame.patches.map((p) => p.id), [`r.1#ul.#li:${id}.1#span`], `event ${seq}`);

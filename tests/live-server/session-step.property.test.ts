@@ -4,6 +4,7 @@
  * acks only inputs the client was shown, processes a page's entry once, and its patches turn the
  * DOM of the previous render into the DOM of the next.
  */
+import { diffTrees } from "../../src/live/diff/diff.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -54,7 +55,11 @@ function view(model: Model) {
   );
 }
 
-const ctx: StepContext<Model> = { update, renderer: { render: (model) => assignIds(view(model)) }, extraMessages: new Set() };
+const ctx: StepContext<Model> = {
+  update,
+  renderer: { render: (model) => assignIds(view(model)), diff: diffTrees },
+  extraMessages: new Set(),
+};
 const start: Model = { count: 0, title: "", showTitle: true, items: ["a", "b"] };
 
 /** The ids of the tree's inputs, and of its elements that handle `msg`. */

@@ -242,7 +242,7 @@ type SessionOptions = {
 async function checkSession(start: Start, steps: readonly Step[], options: SessionOptions = {}): Promise<void> {
   const { keptAsBuilt = KEPT_AS_BUILT_PER_KEEP, view = hView } = options;
   let model = modelOf(start);
-  const session = new SessionRender(view, keptAsBuilt);
+  const session = new SessionRender(view, { keptAsBuilt: keptAsBuilt });
   session.keep(session.render(model));
   // The reference: the view rendered with no session memo, fresh objects every time.
   let before = assignIds(view(model));

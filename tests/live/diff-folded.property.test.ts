@@ -85,7 +85,7 @@ test("a session's folded page patches, renders and diffs as fresh builds, event 
 test("a session's folded page diffed against a render of the same page gives no patches", () => {
   fc.assert(
     fc.property(fc.oneof(specArb, pageArb), fc.integer({ min: 1, max: 3 }), (spec, events) => {
-      const session = new SessionRender<Spec>(build, 0);
+      const session = new SessionRender<Spec>(build, { keptAsBuilt: 0 });
       session.keep(session.render(spec));
       for (let i = 0; i < events; i++) {
         // A copy of the tree: the same calls, made of other objects.

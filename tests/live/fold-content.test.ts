@@ -19,7 +19,7 @@ const view = (value: string) =>
 
 test("folds of equal content with shapes made before and after refinement are equal content to child matching", () => {
   const folds = Array.from({ length: 8 }, () => {
-    const session = new SessionRender<string>(view, 0);
+    const session = new SessionRender<string>(view, { keptAsBuilt: 0 });
     session.keep(session.render("b"));
     const [fold] = partsIn(session.kept!).folds;
     assert.ok(fold !== undefined, "the section is kept as a fold");
@@ -31,7 +31,7 @@ test("folds of equal content with shapes made before and after refinement are eq
   assert.equal(sameContent(first, last), true);
   assert.equal(sameContent(last, first), true);
   // And content that differs is still told apart.
-  const other = new SessionRender<string>(view, 0);
+  const other = new SessionRender<string>(view, { keptAsBuilt: 0 });
   other.keep(other.render("c"));
   assert.equal(sameContent(first, partsIn(other.kept!).folds[0]! as unknown as LiveElement), false);
 });

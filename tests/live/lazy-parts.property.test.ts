@@ -308,7 +308,7 @@ test("between events a folded page keeps its parts' calls and its folds' tapes, 
       for (const [sessionView, freshView] of [[lazyPage, eagerPage], [lazyMixedPage, eagerMixedPage]] as const) {
         // A session's events: each render diffed against the kept page, the diff's tree kept (and folded).
         // Every subtree folded at each keep: what the compact form keeps is what is checked.
-        const session = new SessionRender<Model>(sessionView, 0);
+        const session = new SessionRender<Model>(sessionView, { keptAsBuilt: 0 });
         session.keep(session.render(models[0]!));
         for (const m of models.slice(1)) session.keep(diffTrees(session.kept!, session.render(m)).tree);
         releaseWarmParts();

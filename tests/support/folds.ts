@@ -77,7 +77,7 @@ export function assertFoldedSessionLikeFresh<M>(
   keptAsBuilt?: number,
 ): FoldsSeen {
   let folded = false, matched = false;
-  const session = new SessionRender<M>(sessionView, keptAsBuilt);
+  const session = new SessionRender<M>(sessionView, { keptAsBuilt });
   session.keep(session.render(first));
   if (partsIn(session.kept!).folds.length > 0) folded = true;
   let model = first;

@@ -6,12 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { diffTrees } from "../../src/live/diff/diff.ts";
-import { diffVisits } from "../../src/live/diff/diff.ts";
-import { assignIds, walkVisits } from "../../src/live/ids.ts";
+import { assignIds, IdWalk } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { findElement, type LiveTree } from "../../src/live/tree.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
-import { eachVisits } from "../../src/ui/each.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { LazyPart } from "../../src/ui/lazy-part.ts";
 import { Each, Ui } from "../../src/ui/mod.ts";
@@ -48,20 +47,21 @@ const itemsOf = (n: number): Item[] => Array.from({ length: n }, (_, i) => ({ id
 
 /** A session's chain of renders: the memo, and the tree the diff keeps. */
 function session(view: (items: readonly Item[]) => UiElement) {
-  const memo = new LazyMemo();
+  const probe = renderProbe();
+  const memo = new LazyMemo(probe);
   let kept: LiveTree | undefined;
   return {
     /** Renders `items`, diffs against the kept tree; the counts of this step. */
     step(items: readonly Item[]) {
-      const built = eachVisits.built, walked = walkVisits.count, compared = diffVisits.count;
-      const next = assignIds(renderWithMemo(memo, () => view(items)));
-      const diffed = kept === undefined ? undefined : diffTrees(kept, next);
+      const { built, walked, compared } = probe;
+      const next = new IdWalk(probe).tree(renderWithMemo(memo, () => view(items)));
+      const diffed = kept === undefined ? undefined : diffTrees(kept, next, undefined, probe);
       kept = diffed?.tree ?? next;
       return {
         patches: diffed?.patches ?? [],
-        built: eachVisits.built - built,
-        walked: walkVisits.count - walked,
-        compared: diffVisits.count - compared,
+        built: probe.built - built,
+        walked: probe.walked - walked,
+        compared: probe.compared - compared,
       };
     },
     get tree() {
@@ -185,6 +185,7 @@ test("<Each> and a Ui.html hole build the same list as Ui.each", () => {
 
 test("in a live app, an event on one row of a list answers that row's patches, and a stale row's handler is refused", async () => {
   type M = { items: readonly Item[] };
+  const probe = renderProbe();
   const live = app<M>({
     init: () => ({ items: itemsOf(100) }),
     update: (m, msg, args) => {
@@ -194,14 +195,14 @@ test("in a live app, an event on one row of a list answers that row's patches, a
       return m;
     },
     view: (m) => eachPage(m.items),
-  });
+  }, { renderProbe: probe });
   try {
     const tab = await openTab(live);
     const qty = "r.1#table.0#tbody.#tr:40.2#td.#input:qty";
-    const built = eachVisits.built;
+    const built = probe.built;
     const reply = await tab.post({ seq: 1, msg: "SetQty", args: [40, "7"], handlerId: qty, inputState: { [qty]: { value: "7", seq: 1 } } });
     assert.equal(reply.status, 200);
-    assert.equal(eachVisits.built - built, 1);
+    assert.equal(probe.built - built, 1);
     const body = JSON.stringify(await reply.json());
     assert.match(body, /"id":"r\.1#table\.0#tbody\.#tr:40\.4#td","text":"21"/);
     const done = "r.1#table.0#tbody.#tr:40.3#td.#input:done";

@@ -17,7 +17,7 @@ import { FOLD_MAX_CALLS, writeTape } from "../../src/ui/fold/tape-write.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { walkVisits } from "../../src/live/ids.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 
 type Row = { readonly id: number; readonly key: number | string; readonly qty: number; readonly done: boolean; readonly note?: string };
 type Model = { readonly rows: readonly Row[]; readonly title: string };
@@ -106,17 +106,18 @@ test("what cannot be written stays elements: a class instance among a message's 
 
 test("a session's rows are kept as folds, and the next render's calls for unchanged rows build nothing", () => {
   const m0: Model = { rows: rowsOf(30), title: "orders" };
-  const r = new SessionRender(view, 0);
+  const probe = renderProbe();
+  const r = new SessionRender(view, { keptAsBuilt: 0, probe });
   r.keep(r.render(m0));
   const folds = foldsOf(r.kept!);
   assert.ok(folds.length >= 30, `rows are folds (${folds.length})`);
   const rows = m0.rows.slice();
   rows[4] = { ...rows[4]!, qty: 99 };
   const m1 = { ...m0, rows };
-  const before = walkVisits.count;
+  const before = probe.walked;
   const next = r.render(m1);
   // Only the changed row and the spine above it are walked by the id walk: the other rows are their folds.
-  assert.ok(walkVisits.count - before < 30, `walked ${walkVisits.count - before} elements`);
+  assert.ok(probe.walked - before < 30, `walked ${probe.walked - before} elements`);
   const tbody = (next.root.kids[1] as UiElement).kids![0] as UiElement;
   const same = tbody.kids!.filter((kid, i) => kid === (foldsOf(r.kept!)[i + 1] as unknown)).length;
   assert.ok(same >= 29, `unchanged rows are the kept folds themselves (${same})`);

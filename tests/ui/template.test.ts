@@ -7,12 +7,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { assignIds } from "../../src/live/ids.ts";
+import { diffTrees } from "../../src/live/diff/diff.ts";
+import { assignIds, IdWalk } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { app } from "../../src/live/server/mod.ts";
 import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
+import { renderProbe } from "../../src/ui/probe.ts";
 import { canon, parse } from "../support/dom.ts";
 import { assertRendersLikeFresh } from "../support/renders.ts";
 import { type TodoModel, todoModelArb, type TodoRow } from "../support/todos.ts";
@@ -343,5 +345,25 @@ test("a live app written with templates answers an event with only what changed"
     ]);
   } finally {
     live.close();
+  }
+});
+
+test("in a session, a template's static elements are neither walked nor compared again when a hole changes", () => {
+  // Thirteen static elements, and one element with a hole.
+  const page = (count: number) =>
+    Ui.html`<main><header><nav><a href="/">home</a><a href="/a">a</a><a href="/b">b</a></nav><h1>Title</h1></header><section><p>static <b>text</b></p><ul><li>one</li><li>two</li><li>three</li></ul></section><p class="count">${count}</p></main>`;
+  const probe = renderProbe();
+  const memo = new LazyMemo(probe);
+  let kept = new IdWalk(probe).tree(renderWithMemo(memo, () => page(0)));
+  assert.equal(probe.walked, 15, "the first render walks every element");
+  for (let count = 1; count <= 3; count++) {
+    const { walked, compared } = probe;
+    const next = new IdWalk(probe).tree(renderWithMemo(memo, () => page(count)));
+    const diffed = diffTrees(kept, next, undefined, probe);
+    kept = diffed.tree;
+    assert.deepEqual(diffed.patches, [{ id: "r.2#p", text: String(count) }]);
+    // The root and the element with the hole: the path to the change, nothing of the static markup.
+    assert.equal(probe.walked - walked, 2, `render ${count}: elements walked`);
+    assert.ok(probe.compared - compared <= 3, `render ${count}: ${probe.compared - compared} pairs compared`);
   }
 });

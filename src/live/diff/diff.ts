@@ -57,7 +57,8 @@
 import { TEXT_ONLY_TAGS, type UiElement } from "../../ui/node.ts";
 import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../../protocol/mod.ts";
-import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, reporter } from "./attrs.ts";
+import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, type Reported, reporter } from "./attrs.ts";
+import type { RenderProbe } from "../../ui/probe.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./kids.ts";
 import { type Pair, PairPath } from "./path.ts";
 import { emptyValueChanged, formChanged, onlyOfTag } from "./rules.ts";
@@ -88,23 +89,19 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
   return diffTrees(prev.kind === "tree" ? prev : assignIds(prev), next.kind === "tree" ? next : assignIds(next), clientValues).patches;
 }
 
-/** The patches from `before` to `after`, and the tree to keep in place of `after`. */
-export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues): Diffed {
+/**
+ * The patches from `before` to `after`, and the tree to keep in place of `after`. `probe`: the
+ * test hook that counts the pairs it compares (src/ui/probe.ts).
+ */
+export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues, probe?: RenderProbe): Diffed {
   const p = before.root, n = after.root;
   if (p.tag !== n.tag || formChanged(p, n)) return { patches: [{ id: ROOT_ID, replace: renderElement(n, ROOT_ID, "body") }], tree: after };
-  const walk = new DiffWalk(reporter(clientValues));
+  const walk = new DiffWalk(reporter(clientValues), probe);
   const equal = walk.element(walk.root(p, n), TRUSTED) === EQUAL;
   // An equal new render is kept as the old root; a changed one as the copy its equal parts went into, if any.
   const keptRoot = equal ? p : walk.takeRebuilt() ?? n;
   return { patches: walk.out, tree: keptRoot === n ? after : { kind: "tree", root: keptRoot } };
 }
-
-/**
- * Pairs of kids the diff compared below the root (not those it skipped as one object): a
- * counter that tests read to check that an event's diff does work in proportion to what it
- * changed, not to what the tab changed before (tests/live-server/input-bookkeeping.test.ts).
- */
-export const diffVisits = { count: 0 };
 
 type MutablePatch = { id: string; text?: string; html?: string; kids?: KidEntry[]; attrs?: Record<string, string> };
 
@@ -133,6 +130,10 @@ class DiffWalk extends PairPath {
    */
   private rebuilt: LiveElement | undefined;
 
+  constructor(reported: Reported | undefined, private readonly probe: RenderProbe | undefined) {
+    super(reported);
+  }
+
   /** The copy the last compared pair made of its new element, if any (see `rebuilt`). */
   takeRebuilt(): LiveElement | undefined {
     const rebuilt = this.rebuilt;
@@ -146,7 +147,7 @@ class DiffWalk extends PairPath {
     // One live element in both renders: the view handed back the same element (src/live/ids.ts),
     // or two lazy parts of one call, whose content is the same (src/ui/lazy-part.ts).
     if (before === after || sameLazyCall(before, after)) return EQUAL;
-    diffVisits.count++;
+    if (this.probe !== undefined) this.probe.compared++;
     if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
     if (verify && !sameShape(before, after)) return MISMATCH;
     const id = this.newId(pair.depth);
@@ -270,7 +271,7 @@ class DiffWalk extends PairPath {
     for (let i = 0; i < nk.length; i++) {
       const x = pk[i] as LiveNode, y = nk[i] as LiveNode;
       if (x === y) continue;
-      diffVisits.count++;
+      if (this.probe !== undefined) this.probe.compared++;
       const found = this.inPlaceKid(pair, i);
       if (found === NOT_IN_PLACE) return this.drop(mark);
       if (found !== EQUAL) equal = false;

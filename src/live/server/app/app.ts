@@ -135,6 +135,7 @@ export class LiveApp<Model> extends Hono<Env> {
       treeIdleMs: config.treeIdleMs,
       sweepEveryMs: config.sweepEveryMs,
       maxTreeBytes: config.maxTreeBytes,
+      renderProbe: options.renderProbe,
       bounds: sessionBoundsOptions({
         maxSessions: options.maxSessions,
         maxPending: options.maxPendingSessions,

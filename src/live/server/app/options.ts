@@ -2,6 +2,7 @@
  * The options of `Live.app`: the page, the session lifetimes and bounds,
  * the store, the CSRF key and the origins the app is served at.
  */
+import type { RenderProbe } from "../../../ui/probe.ts";
 import type { Secret } from "../../../auth/secret.ts";
 import type { SessionStore } from "../registry/snapshot-store.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
@@ -96,6 +97,11 @@ export type LiveAppOptions = {
   readonly failureNotice?: (failure: FailureNoticeInput) => string;
   /** Clock in ms, for tests. */
   readonly now?: () => number;
+  /**
+   * A test hook: counts of what every session's renders visit (rows built, elements walked, pairs
+   * compared; src/ui/probe.ts). Unset, nothing is counted.
+   */
+  readonly renderProbe?: RenderProbe;
 };
 
 /** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */

@@ -7,6 +7,7 @@ import type { LiveSession } from "../session/session.ts";
 import type { SharedSessions } from "../replicas/shared-sessions.ts";
 import type { SessionStore } from "./snapshot-store.ts";
 import type { BuildSession } from "../replicas/takeover.ts";
+import type { RenderProbe } from "../../../ui/probe.ts";
 
 /** The registry's options. */
 export type RegistryOptions<Model = unknown> = {
@@ -28,4 +29,6 @@ export type RegistryOptions<Model = unknown> = {
   readonly shared?: SharedSessions<Model>;
   /** Builds a session taken over from the shared store (its effects not yet started). */
   readonly build?: BuildSession<Model>;
+  /** The test hook its sessions' renders count into (src/ui/probe.ts); none: nothing is counted. */
+  readonly renderProbe?: RenderProbe;
 };

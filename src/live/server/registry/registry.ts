@@ -28,6 +28,7 @@ import { ELSEWHERE, LOST, type Resolved } from "../replicas/takeover.ts";
 import { TreeBudget } from "./tree-budget.ts";
 import { encodeBytes } from "../../../runtime/base64url.ts";
 import type { RegistryOptions } from "./registry-options.ts";
+import type { RenderProbe } from "../../../ui/probe.ts";
 
 export type { Resolved, Rotation };
 export type { RegistryOptions };
@@ -66,6 +67,11 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   draining = false;
   /** What this registry does for sessions shared between replicas (src/live/server/replicas/registry-sharing.ts). */
   readonly sharing: RegistrySharing<Model>;
+
+  /** The test hook its sessions' renders count into, if any (src/ui/probe.ts). */
+  get renderProbe(): RenderProbe | undefined {
+    return this.options.renderProbe;
+  }
 
   constructor(private readonly options: RegistryOptions<Model>) {
     this.rotations = new RotationTable<Model>(options.now);

@@ -6,7 +6,9 @@
  */
 import type { UiElement } from "../../../ui/node.ts";
 import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
-import { assignIds } from "../../ids.ts";
+import { IdWalk } from "../../ids.ts";
+import { type ClientValues, type Diffed, diffTrees } from "../../diff/diff.ts";
+import type { RenderProbe } from "../../../ui/probe.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "../registry/tree-budget.ts";
 import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../fold/fold-tree.ts";
@@ -17,6 +19,17 @@ import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../
  */
 const MEASURE_EVERY = 32;
 
+/** How a session renders. */
+export type SessionRenderOptions = {
+  /**
+   * How many subtrees a keep may leave as built until later renders hand them back unchanged
+   * (src/live/fold/fold-tree.ts); 0 folds all it can at once.
+   */
+  readonly keptAsBuilt?: number;
+  /** The test hook its renders count into (src/ui/probe.ts); none: nothing is counted. */
+  readonly probe?: RenderProbe | undefined;
+};
+
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
   private memo: LazyMemo | undefined;
@@ -26,11 +39,14 @@ export class SessionRender<Model> {
   /** How many renders have handed back each subtree this session keeps as built (src/live/fold/fold-tree.ts). */
   private readonly keptUnchanged: KeptUnchanged = new WeakMap();
 
-  /**
-   * `keptAsBuilt`: how many subtrees a keep may leave as built until later renders hand them back
-   * unchanged (src/live/fold/fold-tree.ts); 0 folds all it can at once.
-   */
-  constructor(private readonly view: (model: Model) => UiElement, private readonly keptAsBuilt = KEPT_AS_BUILT_PER_KEEP) {}
+  private readonly keptAsBuilt: number;
+  /** The test hook its renders count into (src/ui/probe.ts), if any. */
+  private readonly probe: RenderProbe | undefined;
+
+  constructor(private readonly view: (model: Model) => UiElement, options: SessionRenderOptions = {}) {
+    this.keptAsBuilt = options.keptAsBuilt ?? KEPT_AS_BUILT_PER_KEEP;
+    this.probe = options.probe;
+  }
 
   /** The kept tree, if any. */
   get kept(): LiveTree | undefined {
@@ -39,7 +55,13 @@ export class SessionRender<Model> {
 
   /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
   render(model: Model): LiveTree {
-    return assignIds(oneElement(renderWithMemo(this.memo ??= new LazyMemo(), () => this.view(model))));
+    const memo = this.memo ??= new LazyMemo(this.probe);
+    return new IdWalk(this.probe).tree(oneElement(renderWithMemo(memo, () => this.view(model))));
+  }
+
+  /** The patches from the kept tree `before` to `after`, and the tree to keep (src/live/diff/diff.ts). */
+  diff(before: LiveTree, after: LiveTree, clientValues: ClientValues | undefined): Diffed {
+    return diffTrees(before, after, clientValues, this.probe);
   }
 
   /**

@@ -11,7 +11,7 @@
  * to carry on with (a refused entry's page seq is still spent).
  */
 import type { JsonValue } from "../../../json.ts";
-import { diffTrees } from "../../diff/diff.ts";
+import type { ClientValues, Diffed } from "../../diff/diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../../protocol/mod.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
@@ -29,8 +29,11 @@ export const RECENT_PAGES = 16;
 /** What a step needs of the app and of the session's renderer. */
 export type StepContext<Model> = {
   readonly update: LiveDefinition<Model>["update"];
-  /** Renders the view of `model` with ids (a session's SessionRender, src/live/server/session/render.ts). */
-  readonly renderer: { render(model: Model): LiveTree };
+  /** Renders the view of `model` with ids, and diffs it with the kept tree (a session's SessionRender, src/live/server/session/render.ts). */
+  readonly renderer: {
+    render(model: Model): LiveTree;
+    diff(before: LiveTree, after: LiveTree, clientValues: ClientValues | undefined): Diffed;
+  };
   /** Messages accepted even when no handler in the current render names them. */
   readonly extraMessages: ReadonlySet<string>;
   /** What recent frames did to ids, to map an entry's ids onto the tree (docs/protocol.md#ids-that-move). */
@@ -165,7 +168,7 @@ function applyMessage<Model>(
     const [model, cmd] = splitUpdate(checkedUpdate(ctx.update(state.model, msg, args), msg));
     if (model === state.model) return { kind: "applied", state, tree: prev, patches: [], ackInputs: undefined, cmd };
     // The diff's tree keeps the old render's objects where nothing changed (src/live/diff/diff.ts).
-    const { patches, tree } = diffTrees(prev, ctx.renderer.render(model), clientValues);
+    const { patches, tree } = ctx.renderer.diff(prev, ctx.renderer.render(model), clientValues);
     return { kind: "applied", state: { ...state, model }, tree, patches, ackInputs: undefined, cmd };
   } catch (error) {
     return { kind: "app_error", state, error };
