@@ -37,7 +37,7 @@ export namespace LiveCore {
 }
 
 export { LiveApp, type LiveAppOptions } from "./server/app/app.ts";
-export type { FailureNoticeInput } from "./server/app/options.ts";
+export type { FailureNoticeInput } from "./server/http/error-page.ts";
 export { app } from "./server/app/build.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/session/commands.ts";
 export { type InitContext, type LiveDefinition, type Unhandled, unhandled, type Update } from "./server/session/definition.ts";

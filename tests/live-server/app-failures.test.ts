@@ -13,7 +13,7 @@ import { DEV, withEnv } from "../support/env.ts";
 import { openTab } from "../support/live-harness.ts";
 import { readFile } from "node:fs/promises";
 import { buttonId } from "./apps.ts";
-import { appFrameOf, frameText } from "../../src/live/server/app/code-frame.ts";
+import { appFrameOf, frameText } from "../../src/live/server/session/code-frame.ts";
 
 const lines: string[] = [];
 const previousSink = setLogSink((level, line) => lines.push(`${level} ${line}`));

@@ -10,7 +10,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { CLIENT_BUNDLE, CLIENT_BUNDLE_VERSION } from "../../src/generated/client-bundle.ts";
 import { SPLIT_BUNDLE, SPLIT_BUNDLE_VERSION } from "../../src/generated/split-bundle.ts";
 import { availableCodings } from "../../src/runtime/compress.ts";
-import { chooseCoding, encodedBundle } from "../../src/live/server/app/client-encodings.ts";
+import { chooseCoding, encodedBundle } from "../../src/live/server/http/client-encodings.ts";
 import { formAppPool } from "./apps.ts";
 
 const freshApp = formAppPool(after);

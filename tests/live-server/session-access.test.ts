@@ -9,6 +9,7 @@ import { Auth, Db } from "../../src/mod.ts";
 import { RevocationGate } from "../../src/live/server/access/revocation-gate.ts";
 import { SessionRegistry } from "../../src/live/server/registry/registry.ts";
 import { SessionAccess } from "../../src/live/server/access/session-access.ts";
+import { refusalFor } from "../../src/live/server/http/refusals.ts";
 import { LiveSession } from "../../src/live/server/session/session.ts";
 import { initialState } from "../../src/live/server/session/state.ts";
 import { MemorySessionStore } from "../../src/live/server/registry/snapshot-store.ts";
@@ -91,7 +92,7 @@ test("without a gate every request is let through, and a token binds the session
   assert.equal(access.checksAnything, true);
   assert.equal(setup().access.checksAnything, false);
   const session = open();
-  assert.equal(await access.admit(session, { sub: "u7", iat: 1 }, new Request("http://app.test/")), undefined);
+  assert.equal(await access.admit(session, { sub: "u7", iat: 1 }), undefined);
   assert.deepEqual([session.user, session.boundAt], ["u7", 1000]);
   assert.deepEqual(await access.forNewSession({ sub: "u8" }), { binding: { userId: "u8", at: NOW }, auth: { sub: "u8" }, signOut: false });
 });
@@ -106,13 +107,15 @@ test("with the gate, a revoked user's new session starts signed out, and their e
   access.gate = new RevocationGate(db);
   const session = open();
   access.bind(session, { userId, at: Date.now() - 60_000 }, { rotate: false });
-  assert.equal(await access.admit(session, undefined, new Request("http://app.test/")), undefined, "an active user goes on");
+  assert.equal(await access.admit(session, undefined), undefined, "an active user goes on");
   assert.ok((await Auth.revokeUser(db, userId)).ok);
 
   const token = { sub: userId, iat: Math.floor((Date.now() - 60_000) / 1000) };
   assert.deepEqual(await access.forNewSession(token), { binding: undefined, auth: undefined, signOut: true });
-  const refused = await access.admit(session, undefined, new Request("http://app.test/"));
-  assert.equal(refused?.status, 404);
+  const evicted = await access.admit(session, undefined);
+  assert.equal(evicted?.kind, "evicted");
+  const refused = refusalFor({ access }, new Request("http://app.test/"), evicted!);
+  assert.equal(refused.status, 404);
   const cleared = refused!.headers.getSetCookie().map((c) => c.split(";")[0]);
   assert.deepEqual(cleared.sort(), ["svc_sid=", "svc_token="]);
   assert.equal(session.life, "ended");

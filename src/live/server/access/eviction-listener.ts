@@ -26,7 +26,7 @@ export function listenForEvictions<Model>(gate: RevocationGate, registry: Sessio
  * (docs/deployment.md#catching-up-after-a-bus-reconnect). The revocation caches were emptied first.
  */
 export async function recheckEveryone<Model>(gate: RevocationGate, registry: SessionRegistry<Model>): Promise<void> {
-  const users = new Set<string>(registry.shared?.streams.remoteUsers());
+  const users = new Set<string>(registry.streamedUsers());
   for (const session of registry.all()) if (session.user !== undefined && session.isLive) users.add(session.user);
   for (const user of users) {
     await evictUser(gate, registry, user).catch((error: unknown) => {
@@ -42,9 +42,8 @@ async function evictUser<Model>(gate: RevocationGate, registry: SessionRegistry<
     const verdict = await gate.verdictFor(user, session.boundAt);
     if (verdict === "evict" && session.isLive) registry.end(session);
   }
-  const shared = registry.shared;
-  if (shared === undefined) return;
-  for (const remote of shared.streams.remoteOf(user)) {
-    if ((await gate.verdictFor(user, remote.boundAt)) === "evict") await shared.killRemote(remote.key);
+  // Streams open here for sessions another replica holds (none in one process).
+  for (const stream of registry.streamsOf(user)) {
+    if ((await gate.verdictFor(user, stream.boundAt)) === "evict") await stream.end();
   }
 }

@@ -12,11 +12,14 @@ import { issuedAtOf } from "../../../auth/claims.ts";
 import type { JsonObject } from "../../../json.ts";
 import { withCookie } from "../../../server/cookies.ts";
 import type { SameSite } from "../../../server/sliding.ts";
-import { clearSessionCookie } from "../http/session-cookies.ts";
+import { clearSessionCookie } from "./session-cookies.ts";
 import type { GateVerdict, RevocationGate } from "./revocation-gate.ts";
 import type { SessionRegistry } from "../registry/registry.ts";
-import { gateUnavailable, sessionLost } from "../http/refusals.ts";
+import { EVICTED, GATE_UNAVAILABLE } from "../registry/lookup.ts";
 import type { LiveSession } from "../session/session.ts";
+
+/** Why the access check refuses a request: the gate could not answer, or it evicted the session (which has ended). */
+export type AccessRefusal = typeof GATE_UNAVAILABLE | typeof EVICTED;
 
 /** A user to bind, and when their token (or the bind) was issued, in ms: the gate's issuedAt. */
 export type Binding = { readonly userId: string; readonly at: number };
@@ -82,9 +85,9 @@ export class SessionAccess<Model> {
 
   /**
    * Every interaction with a session passes here: the app's token binds the session, then
-   * the revocation gate decides. Undefined lets the request through; a Response refuses it.
+   * the revocation gate decides. Undefined lets the request through; a refusal says why not.
    */
-  admit(session: LiveSession<Model>, auth: Claims, req: Request): Response | undefined | Promise<Response | undefined> {
+  admit(session: LiveSession<Model>, auth: Claims): AccessRefusal | undefined | Promise<AccessRefusal | undefined> {
     // Nothing to check without a gate or a token middleware: no extra step on the events' hot path.
     if (!this.checksAnything) return undefined;
     const binding = this.tokenBinding(auth);
@@ -94,9 +97,7 @@ export class SessionAccess<Model> {
     // In a signed-in app an unbound session is a signed-out visitor; elsewhere binding is the app's job.
     const verdict = gate.check(session, { warnUnbound: this.tokenCookie === undefined });
     // A verdict known now (a cached access row) is answered without an await: events are the hot path.
-    return verdict instanceof Promise
-      ? verdict.then((known) => this.refusalFor(known, session, req))
-      : this.refusalFor(verdict, session, req);
+    return verdict instanceof Promise ? verdict.then((known) => this.outcomeOf(known, session)) : this.outcomeOf(verdict, session);
   }
 
   /**
@@ -104,11 +105,11 @@ export class SessionAccess<Model> {
    * the gate says that user is revoked or disabled: then it starts signed out. A gate that cannot
    * answer refuses the request.
    */
-  async forNewSession(auth: Claims): Promise<NewSessionAccess | Response> {
+  async forNewSession(auth: Claims): Promise<NewSessionAccess | typeof GATE_UNAVAILABLE> {
     const binding = this.tokenBinding(auth);
     if (binding === undefined || this.gate === undefined) return { binding, auth, signOut: false };
     const verdict = await this.gate.verdictFor(binding.userId, binding.at);
-    if (verdict === "unavailable") return gateUnavailable();
+    if (verdict === "unavailable") return GATE_UNAVAILABLE;
     return verdict === "evict" ? { binding: undefined, auth: undefined, signOut: true } : { binding, auth, signOut: false };
   }
 
@@ -125,11 +126,11 @@ export class SessionAccess<Model> {
     return withCookie(cookie, "", `Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=0`, resp);
   }
 
-  /** The answer to a gate verdict: nothing for allow, else the refusal (an evicted session ends). */
-  private refusalFor(verdict: GateVerdict, session: LiveSession<Model>, req: Request): Response | undefined {
+  /** What a gate verdict comes to: nothing for allow, else the refusal (an evicted session ends). */
+  private outcomeOf(verdict: GateVerdict, session: LiveSession<Model>): AccessRefusal | undefined {
     if (verdict === "allow") return undefined;
-    if (verdict === "unavailable") return gateUnavailable();
+    if (verdict === "unavailable") return GATE_UNAVAILABLE;
     this.options.sessions.end(session);
-    return this.signedOut(sessionLost(), req);
+    return EVICTED;
   }
 }

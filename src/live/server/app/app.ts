@@ -7,7 +7,8 @@
  *                                 (src/live/server/http/page-route.ts)
  *   GET  <base>/*?_svc=client.js  the browser client, from whatever page asks (see below); `?_svc=split.js`
  *                                 the split client (LiveAppOptions.client)
- *   POST <base>/_svc/event        events (src/live/server/app/events.ts, src/live/server/http/event-route.ts)
+ *   POST <base>/_svc/event        events (src/live/server/http/event-route.ts; held to the end of a busy turn,
+ *                                 src/live/server/http/turn-batch.ts)
  *   GET  <base>/_svc/subscribe    SSE frames (GET <base>/_svc/sse is an alias; src/live/server/http/stream-route.ts)
  *   GET  <base>/_svc/render       the current render as full HTML, for a client that must resync
  *                                 (src/live/server/http/render-route.ts)
@@ -20,15 +21,17 @@
  * a page loads the client through its own URL with a query, and tells the client its path within
  * the app, from which the client works out the base from its location. `app.mount` hands the app
  * a request with the mount's prefix taken off, so only the browser knows that prefix
- * (src/live/server/app/mounting.ts).
+ * (src/live/server/http/mounting.ts).
  *
  * This module builds the app and wires the routes; who may use a session, and as whom, is
  * src/live/server/access/session-access.ts.
  *
  * Builder methods (.withAuthSliding, .withRevocation) configure the app before its first request;
- * the middleware they add runs at one place ahead of every route, so order never depends on calls.
+ * the middleware they add runs at one place ahead of every route, composed by Hono (`every`), so
+ * order never depends on calls. Every request, events included, goes through Hono's router.
  */
-import { type Context, Hono, type MiddlewareHandler, type Next } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { every } from "hono/combine";
 import type { Db } from "../../../db/db.ts";
 import { SvcError } from "../../../errors.ts";
 import { Secret } from "../../../auth/secret.ts";
@@ -38,18 +41,19 @@ import { readEnv } from "../../../runtime/env.ts";
 import { secureContextOf, secureCookies } from "../../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
-import { AppEvents } from "./events.ts";
 import { noteBuiltApp } from "./watch.ts";
 import { type AppSettings, defaultFailureNotice, type LiveAppOptions, withDefaults } from "./options.ts";
-import type { RouteContext } from "./route-context.ts";
+import type { RouteContext } from "../http/route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
 import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
 import { RevocationGate } from "../access/revocation-gate.ts";
-import { clientScript } from "./client-script.ts";
-import { reportsToPage } from "./development.ts";
-import { reloadAsked, reloadScript, reloadStream } from "./dev-reload.ts";
-import { clientAsked, mountOf, pathOf } from "./mounting.ts";
+import { clientScript } from "../http/client-script.ts";
+import { reportsToPage } from "../session/development.ts";
+import { reloadAsked, reloadScript, reloadStream } from "../http/dev-reload.ts";
+import { clientAsked, mountOf } from "../http/mounting.ts";
+import { handleEvent } from "../http/event-route.ts";
+import { eventHold } from "../http/turn-batch.ts";
 import { servePage } from "../http/page-route.ts";
 import { SessionRegistry } from "../registry/registry.ts";
 import { serveRender } from "../http/render-route.ts";
@@ -61,6 +65,7 @@ import type { SessionState } from "../session/state.ts";
 import type { SessionFrames } from "../streams/session-frames.ts";
 import { listenForEvictions } from "../access/eviction-listener.ts";
 import { type Replication, shareSessions } from "../replicas/replication.ts";
+import type { SharedSessions } from "../replicas/shared-sessions.ts";
 import { Sealer } from "../../store/seal.ts";
 import { assertStorable, jsonCodec, type ModelCodec } from "../../store/codec.ts";
 import { checkBusOption, type SharedBusOption } from "../../store/shared-bus.ts";
@@ -88,22 +93,24 @@ type Env = SlidingEnv;
 /** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
   /** The app's sessions: counts and the bytes of kept trees, for monitoring (docs/deployment.md#memory). */
-  readonly sessions: SessionRegistry<Model>;
+  readonly sessions: SessionRegistry<Model> & { readonly shared: SharedSessions<Model> | undefined };
   private readonly config: AppSettings;
   private readonly cookieName: string;
   private readonly now: () => number;
   private readonly extraMessages: ReadonlySet<string>;
   private readonly csrf: CsrfTokens;
   private readonly originAllowed: (req: Request) => boolean;
+  private readonly eventPath: string;
+  /** The builders' middleware (the sliding token's, the session middleware's), in the order they were added. */
   private readonly middleware: MiddlewareHandler<Env>[] = [];
+  /** That middleware composed by Hono, rebuilt when a builder adds one; undefined: none. */
+  private composed: MiddlewareHandler<Env> | undefined;
   /** Who may use a session, and as whom: sliding-token binding and the revocation gate. */
   private readonly access: SessionAccess<Model>;
-  /** What the routes share (src/live/server/app/route-context.ts). */
+  /** What the routes share (src/live/server/http/route-context.ts). */
   private readonly routeContext: RouteContext<Model>;
   /** The session tokens of a `{ session: "token" }` app (src/live/server/http/session-tokens.ts). */
   private readonly tokens: SessionTokens | undefined;
-  /** The event route (src/live/server/app/events.ts). */
-  private readonly events: AppEvents<Model>;
   /** Set by the first request: the configuration is fixed from then on. */
   private started = false;
   private replication: Replication | undefined;
@@ -142,7 +149,7 @@ export class LiveApp<Model> extends Hono<Env> {
         pendingMs: options.pendingSessionMs,
       }),
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
-    });
+    }) as LiveApp<Model>["sessions"];
     this.tokens = sessionTokensFor(options, this.csrf, this.now);
     this.access = new SessionAccess({
       sessions: this.sessions,
@@ -164,34 +171,15 @@ export class LiveApp<Model> extends Hono<Env> {
       originAllowed: this.originAllowed,
       secure: (req) => this.secure(req),
       title: this.config.title,
-      // In development every page reloads itself when the server restarts (src/live/server/app/dev-reload.ts).
+      // In development every page reloads itself when the server restarts (src/live/server/http/dev-reload.ts).
       head: reportsToPage(definition) ? this.config.head + reloadScript() : this.config.head,
       client: clientFor(options, this.tokens !== undefined),
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
       failureNotice: options.failureNotice ?? defaultFailureNotice,
     };
-    this.events = new AppEvents(this.routeContext, this.config.prefix);
     this.addRoutes();
-    // Assigned here rather than declared as a field: a field's initialiser would have to read
-    // Hono's fetch before it is replaced, and the runtimes' compilers do not agree on that order.
-    const dispatch = this.fetch;
-    /**
-     * The Web-standard handler: `export default { fetch: app.fetch }`. Events, the hot path, skip
-     * the router when no middleware is mounted (no sliding token to verify): the route is known
-     * from the method and path, and the Secure-cookie rule the middleware would apply runs here.
-     * That saves a measurable share of an event (bench/live.bench.ts).
-     */
-    this.fetch = (req: Request, env?: unknown, ctx?: unknown): Response | Promise<Response> => {
-      if (this.middleware.length === 0 && req.method === "POST" && pathOf(req.url) === this.eventPath) {
-        this.started = true;
-        return this.events.direct(req);
-      }
-      return dispatch(req, env as never, ctx as never);
-    };
   }
-
-  private readonly eventPath: string;
 
   /**
    * Mounts the sliding-session middleware (docs/auth.md#hono-middleware): its options, or a
@@ -220,7 +208,7 @@ export class LiveApp<Model> extends Hono<Env> {
     const settings = typeof options === "function" ? options.sliding : options;
     if (settings === undefined) throw new TypeError("withAuthSliding takes sliding options or a Server.slidingSession middleware");
     const own = authSliding({ ...settings, prefix: this.config.prefix });
-    this.middleware.push((c, next) => (slidingRanFor(c.req.raw, settings.cookie) ? next() : own(c, next)));
+    this.addMiddleware((c, next) => (slidingRanFor(c.req.raw, settings.cookie) ? next() : own(c, next)));
     this.access.tokenCookie = { cookie: settings.cookie, sameSite: settings.sameSite };
     return this;
   }
@@ -248,7 +236,7 @@ export class LiveApp<Model> extends Hono<Env> {
     if (session.sliding !== undefined) return this.withAuthSliding(session);
     this.configure();
     const claimsFromAuth = (c: Context<AuthEnv & SlidingEnv>) => c.set("svcAuth", c.get("auth")?.claims);
-    this.middleware.push(async (c, next) => {
+    this.addMiddleware(async (c, next) => {
       const both = c as unknown as Context<AuthEnv & SlidingEnv>;
       if (sessionMiddlewareRan(c)) {
         claimsFromAuth(both);
@@ -523,15 +511,19 @@ export class LiveApp<Model> extends Hono<Env> {
 
   /**
    * The routes, on this app itself, so `app.route(path, live)` copies them into another Hono app.
-   * The builders' middleware runs from one place ahead of them (`runMiddleware`).
+   * The builders' middleware runs from one place ahead of them (`composed`).
    */
   private addRoutes(): void {
     const base = this.config.basePath;
     this.use(secureCookies({ prefix: this.config.prefix }));
-    this.use((c, next) => this.runMiddleware(c, next));
+    this.use((c, next) => {
+      this.started = true;
+      return this.composed === undefined ? next() : this.composed(c, next);
+    });
     this.get(base + CLIENT_PATH, (c) => clientScript(c.req.raw));
     this.get(base + SPLIT_CLIENT_PATH, (c) => clientScript(c.req.raw, "split"));
-    this.post(this.eventPath, (c) => this.events.handle(c.req.raw, c.get("svcAuth")));
+    // An event waits for the end of the turn when the server is busy (src/live/server/http/turn-batch.ts).
+    this.post(this.eventPath, (c) => handleEvent(this.routeContext, c.req.raw, c.get("svcAuth"), eventHold()));
     this.get(base + SUBSCRIBE_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.get(base + SSE_ALIAS_PATH, (c) => serveStream(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
@@ -549,16 +541,10 @@ export class LiveApp<Model> extends Hono<Env> {
     if (base !== "") this.get(base, page);
   }
 
-  /** The builders' middleware (the sliding token's), in the order they were added. */
-  private runMiddleware(c: Context<Env>, next: Next): Promise<void> | Promise<Response | void> {
-    this.started = true;
-    const chain = this.middleware;
-    const step = async (i: number): Promise<void> => {
-      if (i === chain.length) return next();
-      const res = await chain[i]!(c, () => step(i + 1));
-      if (res instanceof Response && !c.finalized) c.res = res;
-    };
-    return chain.length === 0 ? next() : step(0);
+  /** Adds a builder's middleware after the others, composed by Hono's `every`. */
+  private addMiddleware(middleware: MiddlewareHandler<Env>): void {
+    this.middleware.push(middleware);
+    this.composed = every(...this.middleware);
   }
 
   private secure(req: Request): boolean {

@@ -4,7 +4,7 @@
  */
 import type { UntypedMessages } from "../../../ui/messages.ts";
 import type { LiveDefinition } from "../session/definition.ts";
-import { forRunning } from "./development.ts";
+import { forRunning } from "../session/development.ts";
 import { LiveApp } from "./app.ts";
 import type { LiveAppOptions } from "./options.ts";
 

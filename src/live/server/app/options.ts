@@ -3,6 +3,7 @@
  * the store, the CSRF key and the origins the app is served at.
  */
 import type { RenderProbe } from "../../../ui/probe.ts";
+import type { FailureNoticeInput } from "../http/error-page.ts";
 import type { Secret } from "../../../auth/secret.ts";
 import type { SessionStore } from "../registry/snapshot-store.ts";
 import { DEFAULT_TREE_BUDGET_BYTES } from "../registry/tree-budget.ts";
@@ -102,14 +103,6 @@ export type LiveAppOptions = {
    * compared; src/ui/probe.ts). Unset, nothing is counted.
    */
   readonly renderProbe?: RenderProbe;
-};
-
-/** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */
-export type FailureNoticeInput = {
-  /** The id of the server's log line for the failure, for the user to quote to support. */
-  readonly logId: string;
-  /** The request that met the failure (its `Accept-Language`, to translate the notice). */
-  readonly request: Request;
 };
 
 /** The failure notice when the app gives none. */

@@ -6,8 +6,16 @@
  * log line's id and nothing of the error.
  */
 import { escapeText } from "../../escape.ts";
-import type { AppErrorReport } from "../app/development.ts";
-import { reloadScript } from "../app/dev-reload.ts";
+import type { AppErrorReport } from "../session/development.ts";
+import { reloadScript } from "./dev-reload.ts";
+
+/** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */
+export type FailureNoticeInput = {
+  /** The id of the server's log line for the failure, for the user to quote to support. */
+  readonly logId: string;
+  /** The request that met the failure (its `Accept-Language`, to translate the notice). */
+  readonly request: Request;
+};
 
 /** The element id of the page's notice or report, for styling and for tests. */
 export const FAILED_PAGE_ID = "svc-failed-page";

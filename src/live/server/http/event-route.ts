@@ -10,26 +10,13 @@
 import type { JsonObject } from "../../../json.ts";
 import { log } from "../../../log.ts";
 import { type EventBody, parseEventBody, readBodyLimited } from "./body.ts";
-import type { RouteContext } from "../app/route-context.ts";
+import type { RouteContext } from "./route-context.ts";
 import { checkToken, finishReply } from "./rotation.ts";
-import { sessionIdIn } from "./session-cookies.ts";
+import { sessionIdIn } from "../access/session-cookies.ts";
 import { fullHtmlOf } from "../streams/sse-wire.ts";
-import {
-  appError,
-  badRequest,
-  crossOrigin,
-  csrfFailed,
-  frameReply,
-  handlerGone,
-  refusalFor,
-  replicaDraining,
-  sessionEnded,
-  sessionLost,
-  // The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
-  STORE_FAILED,
-  storeFailed,
-  storeUnavailable,
-} from "./refusals.ts";
+import { appError, badRequest, crossOrigin, csrfFailed, frameReply, handlerGone, liveOr, refusalFor, sessionEnded } from "./refusals.ts";
+// The shared store failed: the change was not saved, so nothing of it was kept or sent (503, retry).
+import { ELSEWHERE, LOST, STORE_FAILED, storeFailed } from "../registry/lookup.ts";
 import type { LiveSession } from "../session/session.ts";
 import type { EventOutcome } from "../session/outcome.ts";
 import { CSRF_HEADER, HTTP, LIMITS, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
@@ -51,9 +38,9 @@ export async function handleEvent<Model>(
   const id = ctx.tokens === undefined ? sessionIdIn(cookies, ctx.cookieName) : ctx.sessionIdOf(req);
   // Lazy: a session held elsewhere is read, and the save of this event's change claims it (one write per move).
   const found = ctx.sessions.resolveForEvent(id);
-  const resolved = found instanceof Promise ? await found.catch(storeFailed) : found;
-  if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
-  let session = resolved.session;
+  const resolved = liveOr(ctx, req, found instanceof Promise ? await found.catch(storeFailed) : found);
+  if (resolved instanceof Response) return resolved;
+  let session = resolved;
 
   if (!ctx.originAllowed(req)) return crossOrigin();
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
@@ -70,33 +57,33 @@ export async function handleEvent<Model>(
   let renamed = tokenState === "former";
   if (body.sessionId !== undefined && body.sessionId !== ctx.sessions.handleOf(session)) {
     // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
-    if (!ctx.sessions.rotatedHandle(session, body.sessionId)) return sessionLost();
+    if (!ctx.sessions.rotatedHandle(session, body.sessionId)) return refusalFor(ctx, req, LOST);
     renamed = true;
   }
   if (tokenState === "wrong") return csrfFailed();
   ctx.sessions.connected(session);
 
-  const admitted = ctx.access.admit(session, auth, req);
+  const admitted = ctx.access.admit(session, auth);
   const refused = admitted instanceof Promise ? await admitted : admitted;
-  if (refused !== undefined) return refused;
+  if (refused !== undefined) return refusalFor(ctx, req, refused);
 
   let ran = runLocked(session, body, ctx.now());
   if (ran instanceof Promise) ran = await ran;
   // The copy here was stale (another replica had taken the session): nothing of it was kept.
   // Taken over afresh, from the state that replica saved, the event is processed once more.
   for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
-    const again = await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed);
-    if (again === STORE_FAILED || again.kind !== "live") return refusalFor(again);
-    session = again.session;
+    const again = liveOr(ctx, req, await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed));
+    if (again instanceof Response) return again;
+    session = again;
     ran = await runLocked(session, body, ctx.now());
   }
   const notice = (logId: string) => ctx.failureNotice({ logId, request: req });
-  if (ran === STORE_FAILED || ran.kind === "moved") return replyFor(ran, notice);
+  if (ran.kind === "store_failed" || ran.kind === "moved") return replyFor(ctx, req, { ran, notice });
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
   const writes = ctx.sessions.settled(session);
-  if (writes !== undefined && !(await writes.then(() => true, () => false))) return storeUnavailable();
-  const reply = replyFor(ran, notice);
+  if (writes !== undefined && !(await writes.then(() => true, () => false))) return refusalFor(ctx, req, STORE_FAILED);
+  const reply = replyFor(ctx, req, { ran, notice });
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
@@ -111,7 +98,7 @@ const BATCH_DONE = { kind: "batch_done" } as const;
 type Ran = EventOutcome | typeof BATCH_DONE | typeof STORE_FAILED;
 
 function isMoved(ran: Ran): boolean {
-  return ran !== STORE_FAILED && ran.kind === "moved";
+  return ran.kind === "moved";
 }
 
 /**
@@ -155,9 +142,14 @@ async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): 
 }
 
 /** The reply to what running the request gave (docs/protocol.md#event-reply, #errors-and-statuses). */
-function replyFor(ran: Ran, notice: (logId: string) => string): Response {
-  if (ran === STORE_FAILED) return storeUnavailable();
+function replyFor<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  { ran, notice }: { readonly ran: Ran; readonly notice: (logId: string) => string },
+): Response {
   switch (ran.kind) {
+    case "store_failed":
+      return refusalFor(ctx, req, ran);
     case "frame":
       // Live.endSession ran: the tab reloads into a fresh, signed-out session.
       return ran.endsSession ? sessionEnded() : frameReply(ran.frame, fullHtmlOf(ran.frame.patches));
@@ -170,14 +162,14 @@ function replyFor(ran: Ran, notice: (logId: string) => string): Response {
     case "app_error":
       return appError({ logId: ran.logId, notice: notice(ran.logId), report: ran.report });
     case "ended":
-      return sessionLost();
+      return refusalFor(ctx, req, LOST);
     case "duplicate":
       // Already processed (from this page's navigation batch, or a copy whose reply was lost): its
       // frame went out then. The seq tells the tab how far the session is, so a tab that never got
       // that frame waits for it and resyncs when it does not come (docs/protocol.md#errors-and-statuses).
       return new Response(null, { status: HTTP.batchDone, headers: { [SEQ_HEADER]: String(ran.outSeq) } });
     case "moved":
-      return replicaDraining();
+      return refusalFor(ctx, req, ELSEWHERE);
   }
 }
 

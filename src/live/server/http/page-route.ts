@@ -5,17 +5,18 @@
  */
 import type { JsonObject } from "../../../json.ts";
 import { render } from "../../render.ts";
-import type { RouteContext } from "../app/route-context.ts";
-import { setSessionCookie } from "./session-cookies.ts";
+import type { RouteContext } from "./route-context.ts";
+import { setSessionCookie } from "../access/session-cookies.ts";
 import { splitUpdate } from "../session/definition.ts";
-import { pathWithin } from "../app/mounting.ts";
+import { pathWithin } from "./mounting.ts";
 import { pageHtml } from "./page.ts";
 import { randomToken } from "../registry/registry.ts";
-import { LOOKUPS, orStoreFailed, replicaDraining, sessionLost, sessionsFull, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { LOOKUPS, refusalFor, sessionsFull } from "./refusals.ts";
+import { ELSEWHERE, isStoreFailed, LOST, orStoreFailed, STORE_FAILED } from "../registry/lookup.ts";
 import { BAD_TOKEN, pageSessionId, tokenPageReply } from "./token-page.ts";
 import { LiveSession } from "../session/session.ts";
 import { initialState } from "../session/state.ts";
-import { logPageError, reportsToPage, withCodeFrame } from "../app/development.ts";
+import { logPageError, reportsToPage, withCodeFrame } from "../session/development.ts";
 import { developmentErrorPage, productionErrorPage } from "./error-page.ts";
 
 /**
@@ -29,7 +30,7 @@ export async function servePage<Model>(
   base: string,
 ): Promise<Response> {
   const named = pageSessionId(ctx, req);
-  if (named === BAD_TOKEN) return sessionLost();
+  if (named === BAD_TOKEN) return refusalFor(ctx, req, LOST);
   // One CSRF cookie per browser, so apps mounted side by side share it; the token is the session's.
   const csrfCookie = ctx.csrf.cookieFor(req);
   const path = pathWithin(req.url, base);
@@ -37,10 +38,10 @@ export async function servePage<Model>(
   // is not rendered: the session is looked up again (docs/deployment.md#late-notices).
   for (let attempt = 0; attempt < LOOKUPS; attempt++) {
     const kept = await orStoreFailed(() => keptSessionFor(ctx, named, req, auth));
-    if (kept === STORE_FAILED) return storeUnavailable();
+    if (isStoreFailed(kept)) return refusalFor(ctx, req, kept);
     if (kept instanceof Response) return kept;
     // A token names the session it wants; one that ended (or was evicted) is refused, never replaced.
-    if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return sessionLost();
+    if (kept === undefined && named !== undefined && ctx.tokens !== undefined) return refusalFor(ctx, req, LOST);
     let opened: Awaited<ReturnType<typeof openSession<Model>>>;
     try {
       opened = kept !== undefined ? { session: kept, signOut: false } : await openSession(ctx, req, auth);
@@ -58,7 +59,7 @@ export async function servePage<Model>(
     }
     if (page !== undefined) return await storedPage(ctx, req, { opened, kept: kept !== undefined, csrfCookie, page });
   }
-  return replicaDraining();
+  return refusalFor(ctx, req, ELSEWHERE);
 }
 
 /** A rendered page, once its session is stored (with a shared store), with its cookies or token. */
@@ -80,9 +81,9 @@ async function storedPage<Model>(
   // older state (the store would then say seq 0 while the session is at 1, and a stream opened at
   // another replica would never learn of frame 1).
   const session = opened.session;
-  if ((await orStoreFailed(() => session.mutex.run(() => ctx.sessions.saveNow(session)))) === STORE_FAILED) {
+  if (isStoreFailed(await orStoreFailed(() => session.mutex.run(() => ctx.sessions.saveNow(session))))) {
     if (!kept) ctx.sessions.end(session);
-    return storeUnavailable();
+    return refusalFor(ctx, req, STORE_FAILED);
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
   if (page.token !== undefined) return tokenPageReply(ctx, resp, page.token, opened.signOut);
@@ -110,7 +111,7 @@ async function keptSessionFor<Model>(
   auth: JsonObject | undefined,
 ): Promise<LiveSession<Model> | Response | undefined> {
   const resolved = await ctx.sessions.resolve(id);
-  if (resolved.kind === "elsewhere") return replicaDraining();
+  if (resolved.kind === "elsewhere") return refusalFor(ctx, req, resolved);
   if (resolved.kind !== "live") return undefined;
   const session = resolved.session;
   if (ctx.access.userChanged(session, auth)) {
@@ -118,9 +119,9 @@ async function keptSessionFor<Model>(
     ctx.sessions.end(session);
     return undefined;
   }
-  const refused = await ctx.access.admit(session, auth, req);
+  const refused = await ctx.access.admit(session, auth);
   // An evicted session's page load starts a fresh, signed-out session.
-  if (refused !== undefined) return session.life === "ended" ? undefined : refused;
+  if (refused !== undefined) return session.life === "ended" ? undefined : refusalFor(ctx, req, refused);
   ctx.sessions.takeRotation(session); // a bind on page load: the new cookie goes out with the page
   return session;
 }
@@ -132,13 +133,13 @@ async function openSession<Model>(
   auth: JsonObject | undefined,
 ): Promise<{ session: LiveSession<Model>; signOut: boolean } | Response> {
   // A draining replica takes no new session: the proxy sends the retry elsewhere.
-  if (ctx.sessions.draining) return replicaDraining();
+  if (ctx.sessions.draining) return refusalFor(ctx, req, ELSEWHERE);
   const access = await ctx.access.forNewSession(auth);
-  if (access instanceof Response) return access;
+  if ("kind" in access) return refusalFor(ctx, req, access);
   if (!ctx.sessions.makeRoom()) return sessionsFull();
   // A drain that began while the access was read took its snapshot of the sessions here already:
   // a session added now would never be handed back, nor its streams closed.
-  if (ctx.sessions.draining) return replicaDraining();
+  if (ctx.sessions.draining) return refusalFor(ctx, req, ELSEWHERE);
   const [model, cmd] = splitUpdate(ctx.definition.init({ url: new URL(req.url), auth: access.auth, request: req }));
   const now = ctx.now();
   const session = new LiveSession(

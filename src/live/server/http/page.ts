@@ -3,7 +3,7 @@
  * client starts from (CSRF token, the session's counter, the app's base path, its public handle).
  */
 import { escapeAttr } from "../../escape.ts";
-import { type ClientKind, clientScriptQuery } from "../app/client-script.ts";
+import { type ClientKind, clientScriptQuery } from "./client-script.ts";
 import { META_BASE, META_CSRF, META_PATH, META_SEQ, META_SESSION, META_SESSION_TOKEN } from "../../../protocol/mod.ts";
 
 export type PageParts = {

@@ -1,11 +1,15 @@
 /**
  * The live endpoints' refusals. "Session lost" is one constant response, byte-identical for no
  * cookie, an unknown id and a body naming another session, so that nothing reveals which ids exist
- * (docs/protocol.md#sessions-and-cookies).
+ * (docs/protocol.md#sessions-and-cookies). The layers below http/ answer outcomes
+ * (src/live/server/registry/lookup.ts); `refusalFor` is the one place that turns a refusal into
+ * its Response, on every route.
  */
-import type { AppErrorReport } from "../app/development.ts";
+import type { AppErrorReport } from "../session/development.ts";
 import type { Frame } from "../streams/sse-wire.ts";
-import type { Resolved } from "../replicas/takeover.ts";
+import type { Refusal, Resolved } from "../registry/lookup.ts";
+import type { LiveSession } from "../session/session.ts";
+import type { RouteContext } from "./route-context.ts";
 import {
   ACK_HEADER,
   APP_ERROR,
@@ -21,11 +25,10 @@ import {
   SESSION_ROTATING,
   STATUS_HEADER,
 } from "../../../protocol/mod.ts";
-import { log } from "../../../log.ts";
 
 const plain = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
 
-export function sessionLost(): Response {
+function sessionLost(): Response {
   return new Response("session lost", { status: HTTP.sessionLost, headers: { ...plain, [STATUS_HEADER]: SESSION_LOST } });
 }
 
@@ -35,12 +38,12 @@ export function sessionEnded(): Response {
 }
 
 /** A rotated-away id within its grace period: the client retries (with its ticket, if it has one). */
-export function sessionRotating(): Response {
+function sessionRotating(): Response {
   return new Response("session rotating", { status: HTTP.sessionRotating, headers: { ...plain, [STATUS_HEADER]: SESSION_ROTATING } });
 }
 
 /** The revocation gate could not read the access state: fail closed, retry later (docs/auth.md#live-sessions-and-the-gate). */
-export function gateUnavailable(): Response {
+function gateUnavailable(): Response {
   return new Response("temporarily unavailable", {
     status: HTTP.gateUnavailable,
     headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE },
@@ -53,7 +56,7 @@ export function sessionsFull(): Response {
 }
 
 /** The shared session store could not save or load (docs/deployment.md#several-replicas): retry. */
-export function storeUnavailable(): Response {
+function storeUnavailable(): Response {
   return new Response("session store unavailable; retry", {
     status: HTTP.gateUnavailable,
     headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: GATE_UNAVAILABLE },
@@ -64,7 +67,7 @@ export function storeUnavailable(): Response {
  * This replica is draining and does not hold the session (docs/deployment.md#several-replicas):
  * 503 with Retry-After, which the client retries, and the proxy sends to another replica.
  */
-export function replicaDraining(): Response {
+function replicaDraining(): Response {
   return new Response("shutting down; retry", {
     status: HTTP.gateUnavailable,
     headers: { ...plain, [RETRY_AFTER_HEADER]: "1", [STATUS_HEADER]: REPLICA_DRAINING },
@@ -141,52 +144,35 @@ export function frameReply(frame: Frame, fullHtml: string | undefined): Response
 }
 
 /**
- * A failure of the shared session store (docs/deployment.md#when-the-database-fails): Postgres
- * down, unreachable or refusing. Every live route answers it the same way, 503
- * with Retry-After (`storeUnavailable` above), never 500: nothing of the request was kept
- * or sent, the session stays as it was saved last, and the client retries. A failure is caught
- * where the store is called, so an app's own bug (a view that throws) is not mistaken for one.
- */
-
-/** What a store call gives instead of its value when the store failed. */
-export const STORE_FAILED: unique symbol = Symbol("store failed");
-
-/** Logs a store failure and stands for it (use as a promise's `.catch`). */
-export function storeFailed(error: unknown): typeof STORE_FAILED {
-  log.error(`live.store failed, request refused (503): ${error instanceof Error ? error.message : String(error)}`);
-  return STORE_FAILED;
-}
-
-/** The value of a store call, or STORE_FAILED when it threw or rejected. */
-export async function orStoreFailed<T>(work: () => T | Promise<T>): Promise<T | typeof STORE_FAILED> {
-  try {
-    return await work();
-  } catch (error) {
-    return storeFailed(error);
-  }
-}
-
-/**
  * How many times a render or a stream looks its session up when the copy it found stops (moves to
  * another replica, or is drained) while it waits for the copy's lock; after that, 503 and retry.
  */
 export const LOOKUPS = 3;
 
 /**
- * The answer to a session lookup that found no live session (docs/protocol.md#errors-and-statuses):
- * the store failed (503, retry), no such session (the one constant 404), an id rotated away from
- * within its grace period, or a session this draining replica will not take (503, retry
- * elsewhere). Every route that looks a session up answers through here.
+ * The Response to a refusal (src/live/server/registry/lookup.ts): the one every route answers it
+ * with (docs/protocol.md#errors-and-statuses). An evicted session's reply clears its cookies.
  */
-export function refusalFor<Model>(lookup: typeof STORE_FAILED | NotLive<Model>): Response {
-  return lookup === STORE_FAILED ? storeUnavailable() : REFUSAL_OF[lookup.kind]();
+export function refusalFor<Model>(ctx: Pick<RouteContext<Model>, "access">, req: Request, refusal: Refusal): Response {
+  return refusal.kind === "evicted" ? ctx.access.signedOut(sessionLost(), req) : REFUSAL_OF[refusal.kind]();
 }
 
-/** A lookup's answer other than a live session. */
-type NotLive<Model> = Exclude<Resolved<Model>, { readonly kind: "live" }>;
+/**
+ * A lookup's live session, or the Response refusing the request: the one way every route goes
+ * from its lookup to its refusal.
+ */
+export function liveOr<Model>(
+  ctx: Pick<RouteContext<Model>, "access">,
+  req: Request,
+  found: Resolved<Model> | Refusal,
+): LiveSession<Model> | Response {
+  return found.kind === "live" ? found.session : refusalFor(ctx, req, found);
+}
 
-const REFUSAL_OF: { readonly [Kind in NotLive<unknown>["kind"]]: () => Response } = {
+const REFUSAL_OF: { readonly [Kind in Exclude<Refusal["kind"], "evicted">]: () => Response } = {
   lost: sessionLost,
   rotating: sessionRotating,
   elsewhere: replicaDraining,
+  store_failed: storeUnavailable,
+  gate_unavailable: gateUnavailable,
 };

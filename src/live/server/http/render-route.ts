@@ -6,8 +6,9 @@
 import type { JsonObject } from "../../../json.ts";
 import { ACK_HEADER, CSRF_HEADER, MOVES_HEADER, SEQ_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
-import type { RouteContext } from "../app/route-context.ts";
-import { crossOrigin, csrfFailed, LOOKUPS, orStoreFailed, refusalFor, replicaDraining, STORE_FAILED } from "./refusals.ts";
+import type { RouteContext } from "./route-context.ts";
+import { crossOrigin, csrfFailed, liveOr, LOOKUPS, refusalFor } from "./refusals.ts";
+import { ELSEWHERE, orStoreFailed } from "../registry/lookup.ts";
 import { checkToken, tellToken } from "./rotation.ts";
 import type { TokenState } from "./csrf.ts";
 import type { LiveSession } from "../session/session.ts";
@@ -20,22 +21,25 @@ export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request,
   // state may be behind the new owner's. The session is looked up again (docs/deployment.md#late-notices).
   for (let attempt = 0; attempt < LOOKUPS; attempt++) {
     // A copy here that another replica has taken on since is dropped first: the render is the session's latest.
-    const resolved = await orStoreFailed(async () => {
-      await ctx.sessions.confirmHeld(id);
-      return ctx.sessions.resolve(id);
-    });
-    if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
+    const session = liveOr(
+      ctx,
+      req,
+      await orStoreFailed(async () => {
+        await ctx.sessions.confirmHeld(id);
+        return ctx.sessions.resolve(id);
+      }),
+    );
+    if (session instanceof Response) return session;
     if (!ctx.originAllowed(req)) return crossOrigin();
-    const session = resolved.session;
     const tokenState = checkToken(ctx, session, cookies, req.headers.get(CSRF_HEADER) ?? undefined);
     if (tokenState === "wrong") return csrfFailed();
-    const refused = await ctx.access.admit(session, auth, req);
-    if (refused !== undefined) return refused;
+    const refused = await ctx.access.admit(session, auth);
+    if (refused !== undefined) return refusalFor(ctx, req, refused);
     const reply = await session.mutex.run(() => session.isLive ? renderOf(ctx, session, req, tokenState) : undefined);
     if (reply === undefined) continue;
     return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply, false);
   }
-  return replicaDraining();
+  return refusalFor(ctx, req, ELSEWHERE);
 }
 
 /** The render of a live session, under its lock. */

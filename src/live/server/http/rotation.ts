@@ -5,24 +5,25 @@
  * hands a rotation to the tab that caused it or clears an ended session's cookie (never a moved one's).
  */
 import { CSRF_HEADER, ROTATION_HEADER, SID_HEADER } from "../../../protocol/mod.ts";
-import type { RouteContext } from "../app/route-context.ts";
-import { readSessionId, setSessionCookie } from "./session-cookies.ts";
+import type { RouteContext } from "./route-context.ts";
+import { readSessionId, setSessionCookie } from "../access/session-cookies.ts";
 import type { TokenState } from "./csrf.ts";
-import { crossOrigin, csrfFailed, orStoreFailed, sessionLost, STORE_FAILED, storeUnavailable } from "./refusals.ts";
+import { crossOrigin, csrfFailed, refusalFor } from "./refusals.ts";
+import { isStoreFailed, LOST, orStoreFailed } from "../registry/lookup.ts";
 import type { LiveSession } from "../session/session.ts";
 
 /** POST <base>/_svc/rotate: the old id's cookie and token, and the ticket, for the session's new id. */
 export async function exchangeRotation<Model>(ctx: RouteContext<Model>, req: Request): Promise<Response> {
   // A token session's rotation reaches its one client in the reply's X-Svc-Session: nothing to exchange.
-  if (ctx.tokens !== undefined) return sessionLost();
+  if (ctx.tokens !== undefined) return refusalFor(ctx, req, LOST);
   if (!ctx.originAllowed(req)) return crossOrigin();
   // The tab exchanging its ticket still holds the old id's cookie and token.
   const oldId = readSessionId(req, ctx.cookieName);
   if (oldId === undefined || !ctx.csrf.matches(req, req.headers.get(CSRF_HEADER) ?? undefined, oldId)) return csrfFailed();
   // A rotation another replica made is read from the shared store (docs/deployment.md#rotation-on-any-replica).
   const session = await orStoreFailed(() => ctx.sessions.exchange(oldId, req.headers.get(ROTATION_HEADER) ?? undefined));
-  if (session === STORE_FAILED) return storeUnavailable();
-  if (session === undefined) return sessionLost();
+  if (isStoreFailed(session)) return refusalFor(ctx, req, session);
+  if (session === undefined) return refusalFor(ctx, req, LOST);
   const resp = new Response(null, {
     status: 204,
     headers: { [SID_HEADER]: ctx.sessions.handleOf(session), [CSRF_HEADER]: ctx.csrf.tokenOf(req, session.id) ?? "" },

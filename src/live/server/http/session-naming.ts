@@ -4,13 +4,20 @@
  * X-Svc-Session header (src/live/server/http/session-tokens.ts). The routes ask `sessionIdOf` and do
  * not know which.
  */
-import type { LiveAppOptions } from "../app/options.ts";
-import { readSessionId } from "./session-cookies.ts";
+import { readSessionId } from "../access/session-cookies.ts";
 import type { CsrfTokens } from "./csrf.ts";
 import { DEFAULT_SESSION_TOKEN_SECONDS, SessionTokens } from "./session-tokens.ts";
 
+/** What of the app's options says how its requests name their session (src/live/server/app/options.ts). */
+export type NamingOptions = {
+  readonly session?: "cookie" | "token";
+  readonly sessionTokenSeconds?: number;
+  readonly name?: string;
+  readonly client?: "live" | "split";
+};
+
 /** The app's session tokens, or undefined for a cookie app; a bad `session` option throws. */
-export function sessionTokensFor(options: LiveAppOptions, csrf: CsrfTokens, now: () => number): SessionTokens | undefined {
+export function sessionTokensFor(options: NamingOptions, csrf: CsrfTokens, now: () => number): SessionTokens | undefined {
   const kind = options.session ?? "cookie";
   if (kind !== "cookie" && kind !== "token") {
     throw new TypeError(`Live.app: session must be "cookie" or "token", not ${JSON.stringify(kind)}`);
@@ -32,7 +39,7 @@ export function sessionTokensFor(options: LiveAppOptions, csrf: CsrfTokens, now:
  * The browser client a page loads: the `client` option, else the split client for a token app
  * (only it holds a Session field; the live client cannot name a token session), else the live one.
  */
-export function clientFor(options: LiveAppOptions, tokens: boolean): "live" | "split" {
+export function clientFor(options: NamingOptions, tokens: boolean): "live" | "split" {
   if (tokens && options.client === "live") {
     throw new TypeError('Live.app: session "token" needs the split client (client: "split", the default for it)');
   }

@@ -5,9 +5,9 @@
 import type { JsonObject } from "../../../json.ts";
 import { LAST_EVENT_ID_HEADER, LIMITS, STREAM_SINCE_PARAM } from "../../../protocol/mod.ts";
 import { render } from "../../render.ts";
-import type { RouteContext } from "../app/route-context.ts";
-import type { Resolved } from "../registry/registry.ts";
-import { LOOKUPS, orStoreFailed, refusalFor, replicaDraining, STORE_FAILED } from "./refusals.ts";
+import type { RouteContext } from "./route-context.ts";
+import { ELSEWHERE, isStoreFailed, orStoreFailed, type Refusal, type Resolved } from "../registry/lookup.ts";
+import { liveOr, LOOKUPS, refusalFor } from "./refusals.ts";
 import type { LiveSession } from "../session/session.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
 
@@ -26,24 +26,26 @@ export async function serveStream<Model>(ctx: RouteContext<Model>, req: Request,
     // (docs/protocol.md#resume); one that is up to date does not move the session.
     // A copy here that another replica has taken on since is dropped first (docs/deployment.md#late-notices):
     // the stream then listens for that replica's frames rather than joining a copy no one saves.
-    if ((await orStoreFailed(() => ctx.sessions.confirmHeld(id))) === STORE_FAILED) return refusalFor(STORE_FAILED);
+    const confirmed = await orStoreFailed(() => ctx.sessions.confirmHeld(id));
+    if (isStoreFailed(confirmed)) return refusalFor(ctx, req, confirmed);
     const remote = ctx.replication()?.streamHere(id, lastFrame, ctx.heartbeatMs);
     const resolved = await orStoreFailed(() => remote ?? (ctx.sessions.resolve(id) as Resolved<unknown> | Promise<Resolved<unknown>>));
-    if (resolved instanceof Response) return resolved;
-    if (resolved === STORE_FAILED || resolved.kind !== "live") return refusalFor(resolved);
-    const session = resolved.session as LiveSession<Model>;
-    const refused = await ctx.access.admit(session, auth, req);
-    if (refused !== undefined) return refused;
+    if (resolved.kind === "listening") return streamReply(resolved.body);
+    const session = liveOr(ctx, req, resolved as Resolved<Model> | Refusal);
+    if (session instanceof Response) return session;
+    const refused = await ctx.access.admit(session, auth);
+    if (refused !== undefined) return refusalFor(ctx, req, refused);
     ctx.sessions.connected(session);
     // Under the mutex, so that no frame is stamped between the catch-up and the stream joining.
     const body = await session.mutex.run(() => session.isLive ? joinStream(ctx, session, req, lastFrame) : undefined);
-    if (body !== undefined) {
-      return new Response(body, {
-        headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-      });
-    }
+    if (body !== undefined) return streamReply(body);
   }
-  return replicaDraining();
+  return refusalFor(ctx, req, ELSEWHERE);
+}
+
+/** An SSE stream's reply, whichever replica holds its session. */
+function streamReply(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
 }
 
 /** A new stream of a live session, under its lock: what it missed first, then every frame. */

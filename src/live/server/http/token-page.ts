@@ -6,8 +6,8 @@
  * leaves in a Referer or stays in a cache.
  */
 import { SESSION_HEADER } from "../../../protocol/mod.ts";
-import type { RouteContext } from "../app/route-context.ts";
-import { readSessionId } from "./session-cookies.ts";
+import type { RouteContext } from "./route-context.ts";
+import { readSessionId } from "../access/session-cookies.ts";
 
 /** A page load whose X-Svc-Session header is not a valid token of this app. */
 export const BAD_TOKEN = Symbol("bad token");

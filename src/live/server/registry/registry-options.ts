@@ -4,9 +4,7 @@
  */
 import type { SessionBoundsOptions } from "./bounds.ts";
 import type { LiveSession } from "../session/session.ts";
-import type { SharedSessions } from "../replicas/shared-sessions.ts";
 import type { SessionStore } from "./snapshot-store.ts";
-import type { BuildSession } from "../replicas/takeover.ts";
 import type { RenderProbe } from "../../../ui/probe.ts";
 
 /** The registry's options. */
@@ -25,10 +23,6 @@ export type RegistryOptions<Model = unknown> = {
   readonly bounds?: SessionBoundsOptions;
   /** Called when a user is bound (docs/auth.md#live-sessions-and-the-gate); default: record it. */
   readonly onBind?: (session: LiveSession<Model>, userId: string) => void;
-  /** The shared store of several replicas (docs/deployment.md#several-replicas); none: this process only. */
-  readonly shared?: SharedSessions<Model>;
-  /** Builds a session taken over from the shared store (its effects not yet started). */
-  readonly build?: BuildSession<Model>;
   /** The test hook its sessions' renders count into (src/ui/probe.ts); none: nothing is counted. */
   readonly renderProbe?: RenderProbe;
 };

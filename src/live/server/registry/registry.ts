@@ -8,11 +8,12 @@
  * the one-time rotation ticket that exchanges the old cookie for the new one (see ROTATE_PATH).
  * A sweeper ends idle sessions and frees the rendered tree of quiet ones.
  *
- * The parts: the rotated-away ids and their tickets are src/live/server/registry/rotation-table.ts, the
- * bookkeeping for sessions shared between replicas src/live/server/replicas/registry-sharing.ts (a takeover
- * from the shared store src/live/server/replicas/takeover.ts), the caps on sessions
- * src/live/server/registry/bounds.ts and the kept trees' byte budget src/live/server/registry/tree-budget.ts;
- * this module holds the table of sessions and their lifecycle.
+ * The parts: the rotated-away ids and their tickets are src/live/server/registry/rotation-table.ts,
+ * where sessions are kept beyond this table (in this process, or shared between replicas: chosen
+ * once, when the app is built) src/live/server/registry/session-keeping.ts, what a lookup answers
+ * src/live/server/registry/lookup.ts, the caps on sessions src/live/server/registry/bounds.ts and
+ * the kept trees' byte budget src/live/server/registry/tree-budget.ts; this module holds the table
+ * of sessions and their lifecycle, the same whichever keeping it has.
  */
 import { log } from "../../../log.ts";
 import { repeatUnref } from "../../../runtime/timers.ts";
@@ -20,11 +21,10 @@ import { DEFAULT_SESSION_BOUNDS, SessionBounds, type SessionCounts } from "./bou
 import type { Dispatch } from "../session/commands.ts";
 import type { Frame } from "../streams/sse-wire.ts";
 import type { LiveSession, SessionHost } from "../session/session.ts";
-import { type SessionState, snapshotOf } from "../session/state.ts";
-import type { Loaded, SharedSessions } from "../replicas/shared-sessions.ts";
-import { RegistrySharing } from "../replicas/registry-sharing.ts";
+import type { SessionState } from "../session/state.ts";
 import { type Rotation, RotationTable } from "./rotation-table.ts";
-import { ELSEWHERE, LOST, type Resolved } from "../replicas/takeover.ts";
+import { LOST, type Resolved, ROTATING } from "./lookup.ts";
+import { type KeepingHost, LocalKeeping, type RotatedFrom, type SessionKeeping, type TakeHow } from "./session-keeping.ts";
 import { TreeBudget } from "./tree-budget.ts";
 import { encodeBytes } from "../../../runtime/base64url.ts";
 import type { RegistryOptions } from "./registry-options.ts";
@@ -65,8 +65,8 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   private readonly bounds: SessionBounds<LiveSession<Model>>;
   /** Set by drain: no new session, and no takeover, on this replica. */
   draining = false;
-  /** What this registry does for sessions shared between replicas (src/live/server/replicas/registry-sharing.ts). */
-  readonly sharing: RegistrySharing<Model>;
+  /** Where sessions are kept beyond this table (src/live/server/registry/session-keeping.ts). */
+  private keeping: SessionKeeping<Model>;
 
   /** The test hook its sessions' renders count into, if any (src/ui/probe.ts). */
   get renderProbe(): RenderProbe | undefined {
@@ -75,21 +75,43 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
 
   constructor(private readonly options: RegistryOptions<Model>) {
     this.rotations = new RotationTable<Model>(options.now);
-    this.sharing = new RegistrySharing({
+    this.treeHolders = new TreeBudget(options.maxTreeBytes);
+    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session));
+    this.keeping = new LocalKeeping(options.store, options.now);
+    this.keeping.attach(this.host());
+  }
+
+  /** Keeps the sessions in `keeping` from now on: called once, as the app is built, before any session exists. */
+  keepIn(keeping: SessionKeeping<Model>): void {
+    this.keeping = keeping;
+    keeping.attach(this.host());
+  }
+
+  /** What the keeping may ask of this table. */
+  private host(): KeepingHost<Model> {
+    return {
       sessions: () => this.sessions.values(),
       draining: () => this.draining,
       adopt: (id, session, handle, rotatedFrom) => this.adopt(id, session, handle, rotatedFrom),
       moved: (session) => this.moved(session),
       forgetLocal: (session) => this.forgetLocal(session),
-    });
-    this.treeHolders = new TreeBudget(options.maxTreeBytes);
-    this.bounds = new SessionBounds(options.bounds ?? DEFAULT_SESSION_BOUNDS, (session) => this.discard(session));
-    if (options.shared !== undefined) this.sharing.attach(options.shared, options.build!);
+      end: (session) => this.end(session),
+    };
   }
 
-  /** The shared store of several replicas, once attached; none: this process only. */
-  get shared(): SharedSessions<Model> | undefined {
-    return this.sharing.shared;
+  /** What the keeping shares with other replicas, if anything (for tests to look into). */
+  get shared(): unknown {
+    return this.keeping.shared;
+  }
+
+  /** The users of the streams open here for sessions held elsewhere. */
+  streamedUsers(): Iterable<string> {
+    return this.keeping.streamedUsers();
+  }
+
+  /** The streams open here for sessions of `user` held elsewhere. */
+  streamsOf(user: string): ReturnType<SessionKeeping<Model>["streamsOf"]> {
+    return this.keeping.streamsOf(user);
   }
 
   /**
@@ -112,9 +134,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
    * fails. A save refused because the session moved is left to the next request.
    */
   async saveNow(session: LiveSession<Model>): Promise<void> {
-    if (this.shared === undefined) return;
-    const saved = await this.shared.save(session, this.handleOf(session), session.state, undefined, { strict: true });
-    if (!saved) this.moved(session);
+    if (!(await this.keeping.saveNow(session, this.handleOf(session)))) this.moved(session);
   }
 
   add(session: LiveSession<Model>): void {
@@ -122,8 +142,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     const handle = randomToken().slice(0, 22);
     this.handles.set(session, handle);
     this.bounds.added(session);
-    if (this.shared !== undefined) void this.shared.create(session, handle).catch(() => undefined);
-    else this.persist(session);
+    this.keeping.created(session, handle);
     this.stopSweeper ??= repeatUnref(() => this.sweep(), Math.min(this.options.sweepEveryMs, this.bounds.sweepEveryMs));
   }
 
@@ -137,9 +156,9 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     return this.bounds.counts(this.sessions.size);
   }
 
-  /** The store writes a reply about this session must wait for (shared store only). */
+  /** The store writes a reply about this session must wait for, if any. */
   settled(session: LiveSession<Model>): Promise<void> | undefined {
-    return this.shared?.settled(session);
+    return this.keeping.settled(session);
   }
 
   /** The public handle a page script may see and post back as `sessionId`. */
@@ -154,12 +173,11 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
    * Rejects when the store fails.
    */
   async confirmHeld(id: string | undefined): Promise<void> {
-    const shared = this.shared;
     const session = id === undefined ? undefined : this.sessions.get(id);
-    if (shared === undefined || session === undefined || !session.isLive) return;
-    // Under the session's lock: no save of this replica (which moves the epoch on) is on its way.
-    const current = await session.mutex.run(() => !session.isLive || shared.isCurrent(session));
-    if (!current && session.isLive) this.moved(session);
+    if (session === undefined || !session.isLive) return;
+    const current = this.keeping.isCurrent(session);
+    if (current === true) return;
+    if (!(await current) && session.isLive) this.moved(session);
   }
 
   /**
@@ -178,19 +196,16 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     return this.lookUp(id, LAZY);
   }
 
-  private lookUp(id: string | undefined, how: { readonly lazy: boolean }): Resolved<Model> | Promise<Resolved<Model>> {
+  private lookUp(id: string | undefined, how: TakeHow): Resolved<Model> | Promise<Resolved<Model>> {
     if (id === undefined) return LOST;
     const session = this.sessions.get(id);
     if (session !== undefined && session.isLive) return { kind: "live", session };
-    const rotation = this.rotations.rotating(id);
-    if (rotation !== undefined) return { kind: "rotating", rotation };
-    if (this.shared === undefined) return LOST;
-    if (this.draining) return ELSEWHERE;
-    return this.sharing.take(id, how);
+    if (this.rotations.rotating(id) !== undefined) return ROTATING;
+    return this.keeping.takeOver(id, how);
   }
 
-  /** Holds a session taken over from the shared store (src/live/server/replicas/takeover.ts) from now on. */
-  private adopt(id: string, session: LiveSession<Model>, handle: string, rotatedFrom: Loaded<Model>["rotatedFrom"]): void {
+  /** Holds a session taken over from where it was kept (another replica's) from now on. */
+  private adopt(id: string, session: LiveSession<Model>, handle: string, rotatedFrom: readonly RotatedFrom[]): void {
     this.sessions.set(id, session);
     this.handles.set(session, handle);
     // Its rotated-away ids keep their grace period here: a tab with the old token or handle is told the new ones.
@@ -203,15 +218,14 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   }
 
   durable(session: LiveSession<Model>, state: SessionState<Model>, frame: Frame | undefined): true | Promise<boolean> {
-    if (this.shared === undefined) return true;
-    return this.shared.save(session, this.handleOf(session), state, frame);
+    return this.keeping.durable(session, this.handleOf(session), state, frame);
   }
 
   /** The session now runs at another replica: this copy stops; its streams keep listening here. */
   moved(session: LiveSession<Model>): void {
     session.stop("moved", { keepStreams: true });
     this.forgetLocal(session);
-    this.shared?.forget(session);
+    this.keeping.forget(session);
   }
 
   /** A task completed for a session that moved: its message goes to the session wherever it is now. */
@@ -239,18 +253,18 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   }
 
   /**
-   * Exchanges a rotated-away id for the current session, for the holder of the ticket only; with a
-   * shared store, also for a rotation another replica made (the session is then taken over here).
+   * Exchanges a rotated-away id for the current session, for the holder of the ticket only; also
+   * for a rotation made elsewhere, when the keeping knows of one (the session is then taken over here).
    */
   exchange(
     oldId: string | undefined,
     ticket: string | undefined,
   ): LiveSession<Model> | undefined | Promise<LiveSession<Model> | undefined> {
     const here = this.rotations.exchange(oldId, ticket);
-    if (here !== undefined || this.shared === undefined || oldId === undefined || ticket === undefined || ticket === "") return here;
-    return this.shared.rotation(oldId, ticket).then(async (found) => {
-      if (found?.to === undefined) return undefined;
-      const resolved = await this.resolve(found.to);
+    if (here !== undefined || oldId === undefined || ticket === undefined || ticket === "") return here;
+    return this.keeping.exchange(oldId, ticket)?.then(async (to) => {
+      if (to === undefined) return undefined;
+      const resolved = await this.resolve(to);
       return resolved.kind === "live" ? resolved.session : undefined;
     });
   }
@@ -265,9 +279,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     this.sessions.set(session.id, session);
     this.handles.set(session, randomToken().slice(0, 22));
     this.rotations.add(rotation);
-    if (this.shared !== undefined) {
-      void this.shared.move(session, this.handleOf(session), { from, fromHandle, ticket: rotation.ticket! }).catch(() => undefined);
-    } else void this.options.store?.kill(from);
+    this.keeping.rotated(session, this.handleOf(session), { from, fromHandle, ticket: rotation.ticket! });
   }
 
   usedTree(session: LiveSession<Model>): void {
@@ -283,12 +295,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   }
 
   persist(session: LiveSession<Model>): void {
-    // A shared store has the state already: each change is saved before its frame goes out.
-    const store = this.options.store;
-    if (!session.isLive || this.shared !== undefined || store === undefined) return;
-    store.save(snapshotOf(session.id, session.state, this.options.now())).catch((error: unknown) =>
-      log.error(`live.store save failed: ${error instanceof Error ? error.message : String(error)}`)
-    );
+    this.keeping.persist(session);
   }
 
   bind(session: LiveSession<Model>, userId: string): void {
@@ -299,8 +306,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   /** Ends a session: effects stop, the snapshot and the id die, rotated-away ids die with it. */
   end(session: LiveSession<Model>): void {
     this.drop(session);
-    if (this.shared !== undefined) void this.shared.kill(session).catch(() => undefined);
-    else void this.options.store?.kill(session.id);
+    this.keeping.ended(session);
   }
 
   /**
@@ -310,8 +316,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
    */
   private discard(session: LiveSession<Model>): void {
     this.drop(session);
-    if (this.shared !== undefined) void this.shared.kill(session).catch(() => undefined);
-    else void this.options.store?.delete(session.id);
+    this.keeping.discarded(session);
   }
 
   private drop(session: LiveSession<Model>): void {
@@ -328,22 +333,21 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   async drain(): Promise<void> {
     this.draining = true;
     // Takeovers already on their way finish first (and hand their session back, see takeOver).
-    await this.sharing.takeoversSettled();
+    await this.keeping.takeoversSettled();
     const held = [...this.sessions.values()];
     await Promise.all(
       held.map(async (session) => {
         await session.mutex.run(() => undefined);
         session.stop("moved");
         this.forgetLocal(session);
-        await this.shared?.release(session).catch((error: unknown) =>
+        await this.keeping.release(session).catch((error: unknown) =>
           log.error(`live.drain release failed: ${error instanceof Error ? error.message : String(error)}`)
         );
       }),
     );
-    this.shared?.streams.closeAll();
     this.stopSweeper?.();
     this.stopSweeper = undefined;
-    await this.shared?.stop();
+    await this.keeping.stop();
   }
 
   /** What a drain still waits for, in words, for the drain's log (docs/deployment.md#draining). */
@@ -389,14 +393,9 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
     this.rotations.sweep(now);
   }
 
-  /** Ends every session and stops the sweeper (one process: its sessions end with it). */
+  /** Stops every session held here and the sweeper: ended in one process, left to the others when shared. */
   close(): void {
-    if (this.shared !== undefined) {
-      // With a shared store the sessions outlive this process: stop here, do not end them.
-      for (const session of [...this.sessions.values()]) this.moved(session);
-      this.shared.streams.closeAll();
-      void this.shared.stop();
-    } else for (const session of [...this.sessions.values()]) this.end(session);
+    this.keeping.close();
     this.stopSweeper?.();
     this.stopSweeper = undefined;
   }

@@ -3,24 +3,9 @@
  * docs/auth.md#live-sessions-and-the-gate: "its durable snapshot"). In memory now; the interface is what a shared
  * store (for several replicas) implements. Running effects (timers, streams) never live here.
  */
-export type SessionSnapshot = {
-  /** The session's id (what its cookie or token names). */
-  readonly id: string;
-  /** The session's model, as `update` last returned it. */
-  readonly model: unknown;
-  /** The sequence number of the last frame sent to the page (docs/protocol.md#sequence-numbers). */
-  readonly outSeq: number;
-  /** Per form control id, the highest input seq applied, so a resent input is not applied twice. */
-  readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
-  /** Per page id, the highest event seq processed (absent in snapshots written before it was kept). */
-  readonly pageSeqs?: ReadonlyArray<readonly [string, number]>;
-  /** The user the session is bound to (`Live.bindSessionUser`), or undefined. */
-  readonly user: string | undefined;
-  /** When the session was bound to its user, in epoch milliseconds (0 when unbound). */
-  readonly boundAt: number;
-  /** When the snapshot was taken, in epoch milliseconds. */
-  readonly updatedAt: number;
-};
+import type { SessionSnapshot } from "../session/state.ts";
+
+export type { SessionSnapshot };
 
 /** Where sessions' durable snapshots live; in memory by default, Postgres for several replicas (docs/deployment.md). */
 export interface SessionStore {

@@ -10,12 +10,16 @@ import { openSharedStore, type SharedBusOption } from "../../store/shared-bus.ts
 import type { Sealer } from "../../store/seal.ts";
 import { recheckEveryone } from "../access/eviction-listener.ts";
 import type { RevocationGate } from "../access/revocation-gate.ts";
-import type { Resolved, SessionRegistry } from "../registry/registry.ts";
-import { gateUnavailable, replicaDraining, sessionLost } from "../http/refusals.ts";
+import type { SessionRegistry } from "../registry/registry.ts";
+import { ELSEWHERE, GATE_UNAVAILABLE, LOST, type Refusal, type Resolved } from "../registry/lookup.ts";
 import type { BuildSession } from "./takeover.ts";
 import { SharedSessions } from "./shared-sessions.ts";
+import { SharedKeeping } from "./shared-keeping.ts";
 import { sessionKey } from "../../store/session-key.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
+
+/** A stream listening here for the frames of a session another replica holds: the body of its reply. */
+export type Listening = { readonly kind: "listening"; readonly body: ReadableStream<Uint8Array> };
 
 export type Replication = {
   /** Settles once this replica listens on the bus. */
@@ -23,9 +27,13 @@ export type Replication = {
   /**
    * For a subscribe whose session this replica does not hold: the stream, listening here, when
    * another replica holds the session under a live lease; else what resolving it gives (taken
-   * over here, lost, rotating). Undefined when the session is held here: the ordinary route.
+   * over here, lost, rotating) or why not. Undefined when the session is held here: the ordinary route.
    */
-  streamHere(id: string | undefined, lastFrame: string | null, heartbeatMs: number): Promise<Resolved<unknown> | Response> | undefined;
+  streamHere(
+    id: string | undefined,
+    lastFrame: string | null,
+    heartbeatMs: number,
+  ): Promise<Resolved<unknown> | Refusal | Listening> | undefined;
 };
 
 /** What sharing a live app's sessions needs. */
@@ -52,10 +60,11 @@ export function shareSessions<Model>(
 ): Replication {
   const { store, bus: opening } = openSharedStore(db, app, busOption);
   const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
+  const keeping = new SharedKeeping(shared, build);
   const ready = opening.then((bus) =>
     shared.start(bus, {
-      moved: (key) => registry.sharing.movedKey(key),
-      ended: (key) => registry.sharing.endedElsewhere(key),
+      moved: (key) => keeping.movedKey(key),
+      ended: (key) => keeping.endedElsewhere(key),
       resumed: () => {
         const checking = gate();
         if (checking !== undefined) void recheckEveryone(checking, registry);
@@ -64,7 +73,7 @@ export function shareSessions<Model>(
   );
   // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
   shared.ready = ready.catch(() => undefined);
-  registry.sharing.attach(shared, build);
+  registry.keepIn(keeping);
   return {
     ready,
     streamHere(id, lastFrame, heartbeatMs) {
@@ -79,7 +88,7 @@ export function shareSessions<Model>(
         const { sink, body, write } = openFrameStream({
           heartbeatMs,
           onHeartbeat: () => {},
-          onClose: (closed) => shared.streams.closed(key, closed, registry.sharing.holdsKey(key)),
+          onClose: (closed) => shared.streams.closed(key, closed, keeping.holdsKey(key)),
         });
         shared.streams.attach(key, sink);
         const notStreamed = <T>(answer: T): T => {
@@ -98,24 +107,22 @@ export function shareSessions<Model>(
           if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
             return notStreamed((await registry.resolve(id)) as Resolved<unknown>);
           }
-          if (registry.draining) return notStreamed(replicaDraining());
+          if (registry.draining) return notStreamed(ELSEWHERE);
           const checking = gate();
           if (checking !== undefined && owner.user !== undefined) {
             const verdict = await checking.verdictFor(owner.user, owner.boundAt);
-            if (verdict === "unavailable") return notStreamed(gateUnavailable());
+            if (verdict === "unavailable") return notStreamed(GATE_UNAVAILABLE);
             // Evicted: the kill ends the streams of that key here, this one with them.
             if (verdict === "evict") {
               await shared.killRemote(owner.key);
-              return notStreamed(sessionLost());
+              return notStreamed(LOST);
             }
           }
           // A drain that began during the checks above has closed the streams here already: this
           // one would stay open, heard by no one, until the drain's forced close.
-          if (registry.draining) return notStreamed(replicaDraining());
+          if (registry.draining) return notStreamed(ELSEWHERE);
           write(shared.streams.listen(owner.key, owner, lastFrame));
-          return new Response(body, {
-            headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-          });
+          return { kind: "listening", body } as const;
         } catch (error) {
           sink.close();
           throw error;

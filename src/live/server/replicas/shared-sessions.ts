@@ -29,6 +29,7 @@ import { SessionWrites } from "./store-writes.ts";
 import { type Hold, SessionHolds } from "./session-holds.ts";
 import { StreamsHere } from "./local-streams.ts";
 import type { SessionState } from "../session/state.ts";
+import type { RotationRecord } from "../registry/session-keeping.ts";
 import { VersionedMap } from "../session/versioned-map.ts";
 
 /** How long a takeover waits for the frames its streams here have still to hear (a bus that does not hear is not waited for longer). */
@@ -46,9 +47,6 @@ export type Loaded<Model> = {
   /** Set when the session was only loaded: its next save claims it from its owner. */
   readonly claim: Claim | undefined;
 };
-
-/** A rotation made here, for the store: the old id and handle, and the ticket handed to the tab. */
-export type RotationRecord = { readonly from: string; readonly fromHandle: string; readonly ticket: string };
 
 /** What the registry does when the bus or a lease renewal says a local copy is no longer ours. */
 export type SharedEvents = {

@@ -1,29 +1,15 @@
 /**
  * Looking a session up at another replica's store (docs/deployment.md#several-replicas): a cookie
  * naming a session this replica does not hold takes it over from its saved state, and concurrent
- * requests for one id share one takeover. What the lookup answers is `Resolved`.
+ * requests for one id share one takeover. What it answers is a lookup's `Resolved`
+ * (src/live/server/registry/lookup.ts).
  */
 import type { LiveSession } from "../session/session.ts";
 import type { SessionFrames } from "../streams/session-frames.ts";
 import type { SessionState } from "../session/state.ts";
-import type { Loaded, SharedSessions } from "./shared-sessions.ts";
-import type { Rotation } from "../registry/rotation-table.ts";
-
-/** What the session registry answers for a cookie's id. */
-export type Resolved<Model> =
-  | { readonly kind: "live"; readonly session: LiveSession<Model> }
-  /** A rotated-away id in its grace period (`rotation` when made here; one made elsewhere is in the shared store). */
-  | { readonly kind: "rotating"; readonly rotation?: Rotation<Model> }
-  | { readonly kind: "lost" }
-  /** Held by no one here, and this replica is draining: another replica must take it (503, retry). */
-  | { readonly kind: "elsewhere" };
-
-/** No session by that id, here or in the store. */
-export const LOST = { kind: "lost" } as const;
-/** A session this draining replica will not take. */
-export const ELSEWHERE = { kind: "elsewhere" } as const;
-/** An id another replica rotated away from, within its grace period (docs/deployment.md#rotation-on-any-replica). */
-export const ROTATING = { kind: "rotating" } as const;
+import type { SharedSessions } from "./shared-sessions.ts";
+import { ELSEWHERE, LOST, type Resolved, ROTATING } from "../registry/lookup.ts";
+import type { RotatedFrom } from "../registry/session-keeping.ts";
 
 /** Builds a session taken over from the shared store (its effects not yet started). */
 export type BuildSession<Model> = (id: string, state: SessionState<Model>, frames: SessionFrames) => LiveSession<Model>;
@@ -35,7 +21,7 @@ export type TakeoverParts<Model> = {
   /** Set by drain: no takeover on this replica. */
   readonly draining: () => boolean;
   /** Holds a session taken over here from now on, under `id`, with its stored handle and the ids it rotated away from. */
-  readonly adopt: (id: string, session: LiveSession<Model>, handle: string, rotatedFrom: Loaded<Model>["rotatedFrom"]) => void;
+  readonly adopt: (id: string, session: LiveSession<Model>, handle: string, rotatedFrom: readonly RotatedFrom[]) => void;
 };
 
 /** The takeovers in progress, by cookie id. */

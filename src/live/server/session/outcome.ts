@@ -3,7 +3,7 @@
  * route turns into its Response (src/live/server/http/event-route.ts).
  */
 import type { Frame } from "../streams/sse-wire.ts";
-import type { AppErrorReport } from "../app/development.ts";
+import type { AppErrorReport } from "./development.ts";
 import type { StepOutcome } from "./step.ts";
 
 /**

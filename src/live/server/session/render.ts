@@ -10,7 +10,7 @@ import { IdWalk } from "../../ids.ts";
 import { type ClientValues, type Diffed, diffTrees } from "../../diff/diff.ts";
 import type { RenderProbe } from "../../../ui/probe.ts";
 import type { LiveTree } from "../../tree.ts";
-import { estimateTreeBytes } from "../registry/tree-budget.ts";
+import { estimateTreeBytes } from "./tree-bytes.ts";
 import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../fold/fold-tree.ts";
 
 /**
@@ -33,7 +33,7 @@ export type SessionRenderOptions = {
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
   private memo: LazyMemo | undefined;
-  /** About how many bytes the kept tree costs (src/live/server/registry/tree-budget.ts), and the trees kept since it was measured. */
+  /** About how many bytes the kept tree costs (src/live/server/session/tree-bytes.ts), and the trees kept since it was measured. */
   private bytes = 0;
   private keptSinceMeasure = 0;
   /** How many renders have handed back each subtree this session keeps as built (src/live/fold/fold-tree.ts). */

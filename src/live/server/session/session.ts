@@ -19,7 +19,7 @@ import { type Cmd, type Dispatch, flatten } from "./commands.ts";
 import type { LiveDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
 import { Mutex } from "./mutex.ts";
-import { logAppError, reportsToPage, withCodeFrame } from "../app/development.ts";
+import { logAppError, reportsToPage, withCodeFrame } from "./development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
 import { enterEvent, leaveEvent } from "../../../ui/lazy-part.ts";

@@ -7,7 +7,6 @@
  * The state is replaced, never changed in place: the pure step (src/live/server/session/step.ts)
  * returns a new one, so a step that fails or is refused leaves the one before it intact.
  */
-import type { SessionSnapshot } from "../registry/snapshot-store.ts";
 import { VersionedMap } from "./versioned-map.ts";
 
 export type SessionState<Model> = {
@@ -56,6 +55,26 @@ export function withNextFrame<Model>(state: SessionState<Model>): SessionState<M
   const { model, outSeq, inputSeqs, pageSeqs, user, boundAt } = state;
   return { model, outSeq: outSeq + 1, inputSeqs, pageSeqs, user, boundAt };
 }
+
+/** What a session store (`SessionStore`) keeps of a session: its durable snapshot. */
+export type SessionSnapshot = {
+  /** The session's id (what its cookie or token names). */
+  readonly id: string;
+  /** The session's model, as `update` last returned it. */
+  readonly model: unknown;
+  /** The sequence number of the last frame sent to the page (docs/protocol.md#sequence-numbers). */
+  readonly outSeq: number;
+  /** Per form control id, the highest input seq applied, so a resent input is not applied twice. */
+  readonly inputSeqs: ReadonlyArray<readonly [string, number]>;
+  /** Per page id, the highest event seq processed (absent in snapshots written before it was kept). */
+  readonly pageSeqs?: ReadonlyArray<readonly [string, number]>;
+  /** The user the session is bound to (`Live.bindSessionUser`), or undefined. */
+  readonly user: string | undefined;
+  /** When the session was bound to its user, in epoch milliseconds (0 when unbound). */
+  readonly boundAt: number;
+  /** When the snapshot was taken, in epoch milliseconds. */
+  readonly updatedAt: number;
+};
 
 /** The plain, JSON-friendly record a store keeps for session `id`, written at `updatedAt`. */
 export function snapshotOf(id: string, state: SessionState<unknown>, updatedAt: number): SessionSnapshot {

@@ -4,13 +4,13 @@
  * app (src/live/server/app/app.ts) builds it once; every route takes it as its first argument.
  */
 import type { ClientKind } from "./client-script.ts";
-import type { CsrfTokens } from "../http/csrf.ts";
+import type { CsrfTokens } from "./csrf.ts";
 import type { LiveDefinition } from "../session/definition.ts";
 import type { SessionRegistry } from "../registry/registry.ts";
 import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
-import type { SessionTokens } from "../http/session-tokens.ts";
-import type { FailureNoticeInput } from "./options.ts";
+import type { SessionTokens } from "./session-tokens.ts";
+import type { FailureNoticeInput } from "./error-page.ts";
 
 /** The state and settings the live app's routes read. */
 export type RouteContext<Model> = {

@@ -2,7 +2,7 @@
  * Where the live app is mounted (docs/protocol.md#mounting), read from the request: the base
  * another Hono app's `route(path, live)` put it under, the page's path within the app, and the
  * browser client asked for through any page's URL with `?_svc=client.js` or `?_svc=split.js` (served by
- * src/live/server/app/client-script.ts).
+ * src/live/server/http/client-script.ts).
  */
 import type { Context } from "hono";
 import { basePath as routeBase } from "hono/route";

@@ -10,7 +10,6 @@ import { log } from "../../../log.ts";
 import { checkingMessages, DeclaredMessages } from "../../../ui/declared-messages.ts";
 import { productionGateOn } from "../../../server/production.ts";
 import type { LiveDefinition } from "../session/definition.ts";
-import type { LiveAppOptions } from "./options.ts";
 import { type CodeFrame, codeFrameOf } from "./code-frame.ts";
 
 /**
@@ -26,11 +25,19 @@ export type AppErrorReport = {
 
 const development = new WeakSet<object>();
 
+/** What of the app's options decides how it runs in development (src/live/server/app/options.ts). */
+export type DevelopmentOptions = {
+  readonly prefix?: string;
+  readonly messages?: readonly string[];
+  readonly name?: string;
+  readonly title?: string;
+};
+
 /**
  * The definition as the app runs it: in development, its view checks handler messages against the
  * messages it declares, and it is marked so that its app errors are reported to the page.
  */
-export function forRunning<Model>(definition: LiveDefinition<Model>, options: LiveAppOptions): LiveDefinition<Model> {
+export function forRunning<Model>(definition: LiveDefinition<Model>, options: DevelopmentOptions): LiveDefinition<Model> {
   if (productionGateOn(options.prefix)) return definition;
   // A copy of its own, so that the mark is this app's and not that of another app built from the same definition.
   let running = { ...definition };
