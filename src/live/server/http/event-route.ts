@@ -3,9 +3,10 @@
  *
  * Checks run in an order that never reveals more than the caller already holds: the cookie's
  * session first (lost: the one constant 404), the request's origin (403, docs/security.md#origin),
- * then the body size and shape (413, 400), the CSRF token bound to the session (403; the header,
- * or for a beacon batch the body's csrf field; docs/security.md#csrf), the advisory sessionId
- * (another session's: the same 404), and only then the session's mutex and the six steps.
+ * then the body size and shape (413, 400), the advisory sessionId (another session's: the same
+ * 404), the CSRF token bound to the session (403; the header, or for a beacon batch the body's
+ * csrf field; docs/security.md#csrf), and only then the session's mutex and its step
+ * (docs/architecture.md walks these as steps 3 to 10).
  */
 import type { JsonObject } from "../../../json.ts";
 import { log } from "../../../log.ts";

@@ -2,7 +2,8 @@
  * How a live app's requests name their session (docs/auth.md#choosing-a-session-type): by the
  * session cookie, or, for an app built with `{ session: "token" }`, by the signed token in the
  * X-Svc-Session header (src/live/server/http/session-tokens.ts). The routes ask `sessionIdOf` and do
- * not know which.
+ * not know which, except the event route of a cookie app: it reads the Cookie header once for the
+ * session's id and the CSRF cookie both.
  */
 import { readSessionId } from "../access/session-cookies.ts";
 import type { CsrfTokens } from "./csrf.ts";

@@ -78,7 +78,7 @@ export type StepOutcome<Model> =
   /** The app's update or view threw: nothing of it is kept. */
   | { readonly kind: "app_error"; readonly state: SessionState<Model>; readonly error: unknown };
 
-/** Steps 1-6 of processing an event entry against the tree the client shows. */
+/** An event entry processed against the tree the client shows (docs/architecture.md, step 7). */
 export function stepEvent<Model>(
   state: SessionState<Model>,
   tree: LiveTree,
@@ -111,11 +111,11 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   if (entry.handlerId !== undefined && handler === undefined) return { kind: "handler_gone", state: seen };
   if (!accepts(tree, entry, handler, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
 
-  // Steps 1-3: stored seqs only rise; the reported values become the diff's authority map.
+  // Stored seqs only rise; the reported values become the diff's authority map.
   const raised = raiseInputSeqs(seen.inputSeqs, inputs);
   const clientValues = new Map<string, string>();
   if (input.toEveryStream !== true) { for (const [id, report] of inputs) clientValues.set(id, report.value); }
-  // Steps 4-5.
+  // The app's update and view run, and the new tree is diffed against the previous one.
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
@@ -123,7 +123,7 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
-    // Step 6: acks for the reported inputs that existed in the previous tree.
+    // Acks for the reported inputs that existed in the previous tree.
     ackInputs: acksFor(inputs, raised, tree),
   };
 }
