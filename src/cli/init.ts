@@ -25,7 +25,12 @@ export type InitOptions = {
   readonly svc?: string;
 };
 
-export type InitDone = { readonly dir: string; readonly files: readonly string[] };
+/**
+ * A written app: its folder, its files, and what the writer should know at once: a `warning` when
+ * the app depends on svc-live by a registry range that may not resolve (an unpublished version,
+ * or svc-live run from a tarball without `--svc`).
+ */
+export type InitDone = { readonly dir: string; readonly files: readonly string[]; readonly warning?: string };
 
 /** What init can refuse; a failed write (permissions, a full disk) is reported as "write_failed". */
 export type InitError = { readonly code: "invalid_argument" | "dir_not_empty" | "write_failed"; readonly message: string };
@@ -55,9 +60,11 @@ async function write(fs: FileSystem, target: string, options: InitOptions): Prom
   const own = await ownPackage(fs);
   // The versions svc-live is developed and tested with.
   const range = (name: string) => own.peerDependencies?.[name] ?? own.devDependencies?.[name] ?? "*";
+  const fromRegistry = options.svc === undefined && !(await checkout(fs, root));
+  const svc = options.svc ?? (fromRegistry ? `^${own.version}` : `file:${root}`);
   const files = await templates(fs, {
     name: appName(target),
-    svc: options.svc ?? ((await checkout(fs, root)) ? `file:${root}` : `^${own.version}`),
+    svc,
     versions: {
       hono: range("hono"),
       nodeServer: range("@hono/node-server"),
@@ -69,7 +76,15 @@ async function write(fs: FileSystem, target: string, options: InitOptions): Prom
   });
   await fs.makeDir(target);
   for (const [name, file] of Object.entries(files)) await fs.writeNewText(`${target}/${name}`, file.text, file.mode);
-  return { dir: target, files: Object.keys(files) };
+  const done = { dir: target, files: Object.keys(files) };
+  return fromRegistry ? { ...done, warning: registryWarning(svc, own.version) } : done;
+}
+
+/** Said at once when the app's svc-live comes from the registry: `npm install` fails there if it is not published. */
+function registryWarning(svc: string, version: string): string {
+  return `the app depends on svc-live ${svc} from the npm registry; if svc-live ${version} is not published ` +
+    `there (you run it from a tarball or a fork), npm install will fail: run init again with ` +
+    `--svc "file:/path/to/svc-live-${version}.tgz"`;
 }
 
 /** The folder svc-live runs from: its package, or a checkout of its repository. */

@@ -36,6 +36,7 @@ async function initCommand(args: readonly string[], io: Io): Promise<number> {
     io.err(`svc-live init: ${done.error.message}`);
     return 1;
   }
+  if (done.value.warning !== undefined) io.err(`svc-live init: warning: ${done.value.warning}`);
   io.out(`Created ${done.value.dir}: ${done.value.files.join(", ")}`);
   io.out(`.env holds a new random SVC_AUTH_TOKEN_SECRET; keep it secret.`);
   io.out(`Next: cd ${shellWord(positional[0]!)} && npm install, then npm start (Node), bun run start (Bun) or deno task start (Deno)`);

@@ -227,6 +227,32 @@ test("the command line dispatches init, and answers no command or an unknown one
   assert.match(bare.err.join("\n"), /--svc <value>' argument missing[\s\S]*usage: svc-live init <dir>/);
 });
 
+test("init run from an installed package without --svc warns at once that the app's svc-live comes from the registry; from a checkout or with --svc it does not", async () => {
+  // svc-live as an installed package sees no tsconfig.json at its root (the package ships none).
+  const installed = {
+    ...fileSystem,
+    list: async (dir: string) => (await fileSystem.list(dir))?.filter((name) => dir !== REPO || name !== "tsconfig.json"),
+  };
+  const own = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+  const fromRegistry = await init(installed, freshDir());
+  assert.ok(fromRegistry.ok);
+  assert.match(
+    fromRegistry.value.warning ?? "",
+    new RegExp(`depends on svc-live \\^${own.version.replaceAll(".", "\\.")} from the npm registry[\\s\\S]*--svc "file:`),
+  );
+  assert.equal(
+    (JSON.parse(readFileSync(join(fromRegistry.value.dir, "package.json"), "utf8")) as { dependencies: Record<string, string> })
+      .dependencies["svc-live"],
+    `^${own.version}`,
+  );
+  const given = await init(installed, freshDir(), { svc: "file:/tmp/svc-live.tgz" });
+  assert.ok(given.ok);
+  assert.equal(given.value.warning, undefined);
+  const checkout = await init(fileSystem, freshDir());
+  assert.ok(checkout.ok);
+  assert.equal(checkout.value.warning, undefined);
+});
+
 test("bin/svc-live.js runs init as a program and exits 0", () => {
   const bin = join(REPO, "bin", "svc-live.js");
   const dir = freshDir();

@@ -100,7 +100,7 @@ export type LiveAppOptions = {
   readonly now?: () => number;
   /**
    * A test hook: counts of what every session's renders visit (rows built, elements walked, pairs
-   * compared; src/ui/probe.ts). Unset, nothing is counted.
+   * compared: the `RenderProbe` counters). Unset, nothing is counted.
    */
   readonly renderProbe?: RenderProbe;
 };
