@@ -76,7 +76,7 @@ function packageJson(input: TemplateInput): string {
 /** `deno task start`: Deno serves server.ts with the packages npm (or `deno install`) put in node_modules. */
 function denoJson(): string {
   const config = {
-    tasks: { start: "deno run -A server.ts", dev: "deno run -A --watch server.ts", check: "deno check server.ts" },
+    tasks: { start: "deno run -A server.ts", dev: "SVC_LIVE_DEV_LOOP=1 deno run -A --watch server.ts", check: "deno check server.ts" },
     nodeModulesDir: "manual",
     compilerOptions: { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" },
   };

@@ -5,6 +5,13 @@ type Globals = {
 };
 const g = globalThis as unknown as Globals;
 
+/**
+ * Set to "1" by `svc-live dev` in the environment of the app it runs (and by init's Deno `dev`
+ * task): only an app run so reloads its open pages when it restarts. Development mode alone is not
+ * enough, as replicas in development behind a balancer have a boot id each.
+ */
+export const DEV_LOOP_ENV = "SVC_LIVE_DEV_LOOP";
+
 export function readEnv(name: string): string | undefined {
   if (g.Deno !== undefined) {
     try {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { runtimeName } from "./detect.ts";
+import { DEV_LOOP_ENV } from "./env.ts";
 
 /** The command that runs `entry` under the current runtime's watch, or a sentence saying why there is none. */
 export function watchCommand(entry: string, where: { cwd: string; packageDir: string }): { command: string; args: string[] } | string {
@@ -30,12 +31,12 @@ export function watchCommand(entry: string, where: { cwd: string; packageDir: st
 }
 
 /**
- * Runs `command` with this process's terminal and environment until it exits; resolves to its exit
- * code. SIGINT and SIGTERM sent to this process are passed on to it.
+ * Runs `command` with this process's terminal and environment, plus DEV_LOOP_ENV, until it exits;
+ * resolves to its exit code. SIGINT and SIGTERM sent to this process are passed on to it.
  */
 export function runChild(command: { command: string; args: readonly string[] }): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command.command, [...command.args], { stdio: "inherit" });
+    const child = spawn(command.command, [...command.args], { stdio: "inherit", env: { ...process.env, [DEV_LOOP_ENV]: "1" } });
     // Passed on, and if the child has not gone a second later, it is killed: a watcher may wait on
     // its own child otherwise.
     const forward = (signal: NodeJS.Signals) => () => {

@@ -122,7 +122,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * app.get("/healthz/ready", () => graceful.readiness());
  * app.route("/", live);
  *
- * // Node; on Bun: graceful.attach(Bun.serve({ fetch, port })); on Deno: graceful.attach(Deno.serve({ port }, fetch)).
+ * // On Node; on Bun or Deno, attach the server their own serve function returns, with the same fetch.
  * graceful.attach(serve({ fetch: graceful.fetch(app.fetch), port: 8787 }));
  * ```
  */

@@ -85,7 +85,7 @@ test("init writes the app, its env loader, a server for Node, Bun and Deno, pack
   };
   assert.equal(deno.tasks["start"], "deno run -A server.ts");
   assert.equal(deno.tasks["check"], "deno check server.ts");
-  assert.equal(deno.tasks["dev"], "deno run -A --watch server.ts");
+  assert.equal(deno.tasks["dev"], "SVC_LIVE_DEV_LOOP=1 deno run -A --watch server.ts");
   assert.deepEqual(deno.compilerOptions, { strict: true, jsx: "react-jsx", jsxImportSource: "svc-live" });
   const tsconfig = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
   assert.equal(tsconfig.compilerOptions["strict"], true);

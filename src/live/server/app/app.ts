@@ -50,7 +50,7 @@ import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
 import { RevocationGate } from "../access/revocation-gate.ts";
 import { clientScript } from "../http/client-script.ts";
 import { reportsToPage } from "../session/development.ts";
-import { reloadAsked, reloadScript, reloadStream } from "../http/dev-reload.ts";
+import { inDevLoop, reloadAsked, reloadScript, reloadStream } from "../http/dev-reload.ts";
 import { clientAsked, mountOf } from "../http/mounting.ts";
 import { handleEvent } from "../http/event-route.ts";
 import { eventHold } from "../http/turn-batch.ts";
@@ -171,8 +171,8 @@ export class LiveApp<Model> extends Hono<Env> {
       originAllowed: this.originAllowed,
       secure: (req) => this.secure(req),
       title: this.config.title,
-      // In development every page reloads itself when the server restarts (src/live/server/http/dev-reload.ts).
-      head: reportsToPage(definition) ? this.config.head + reloadScript() : this.config.head,
+      // Under svc-live dev every page reloads itself when the server restarts (src/live/server/http/dev-reload.ts).
+      head: reportsToPage(definition) && inDevLoop() ? this.config.head + reloadScript() : this.config.head,
       client: clientFor(options, this.tokens !== undefined),
       heartbeatMs: this.config.heartbeatMs,
       replication: () => this.replication,
@@ -529,10 +529,10 @@ export class LiveApp<Model> extends Hono<Env> {
     this.get(base + RENDER_PATH, (c) => serveRender(this.routeContext, c.req.raw, c.get("svcAuth")));
     this.post(base + ROTATE_PATH, (c) => exchangeRotation(this.routeContext, c.req.raw));
     if (this.tokens !== undefined) this.post(base + END_PATH, (c) => serveEnd(this.routeContext, c.req.raw));
-    const development = reportsToPage(this.routeContext.definition);
+    const reloads = reportsToPage(this.routeContext.definition) && inDevLoop();
     const page = (c: Context<Env>) => {
       const asked = clientAsked(c.req.raw.url);
-      if (development && reloadAsked(c.req.raw.url)) return reloadStream();
+      if (reloads && reloadAsked(c.req.raw.url)) return reloadStream();
       return asked !== undefined
         ? clientScript(c.req.raw, asked)
         : servePage(this.routeContext, c.req.raw, c.get("svcAuth"), mountOf(c) + base);

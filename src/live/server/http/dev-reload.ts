@@ -1,6 +1,6 @@
 /**
- * Development's reload on save (docs/live-apps.md#development): while the production gate is off,
- * every page (and the error page of a failed load) holds a small script that listens to
+ * Development's reload on save (docs/live-apps.md#development): while the production gate is off
+ * and the app runs under `svc-live dev` (DEV_LOOP_ENV, src/runtime/env.ts), every page (and the error page of a failed load) holds a small script that listens to
  * `?_svc=reload` on its own URL, an event stream whose only data is this process's boot id. When
  * the server restarts (`svc-live dev` runs it under the runtime's watch), the browser's
  * EventSource reconnects, reads a new id and the page reloads, so it shows the saved code. The
@@ -8,6 +8,16 @@
  */
 import { CLIENT_QUERY_NAME, RELOAD_QUERY_VALUE } from "../../../protocol/mod.ts";
 import { repeatUnref } from "../../../runtime/timers.ts";
+import { DEV_LOOP_ENV, readEnv } from "../../../runtime/env.ts";
+
+/**
+ * Whether this process runs under `svc-live dev`'s loop, whose restarts pages follow. Replicas in
+ * development behind a balancer each have their own boot id: without the loop a page would take
+ * another replica's id for a restart and reload for ever.
+ */
+export function inDevLoop(): boolean {
+  return readEnv(DEV_LOOP_ENV) === "1";
+}
 
 const BOOT_ID = [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
 

@@ -7,7 +7,7 @@
  */
 import { escapeText } from "../../escape.ts";
 import type { AppErrorReport } from "../session/development.ts";
-import { reloadScript } from "./dev-reload.ts";
+import { inDevLoop, reloadScript } from "./dev-reload.ts";
 
 /** What `LiveAppOptions.failureNotice` is given: the failure's log line id and the request that met it. */
 export type FailureNoticeInput = {
@@ -29,8 +29,8 @@ export function developmentErrorPage(report: AppErrorReport): Response {
   const stack = report.stack === undefined ? "" : `<h2>Stack</h2><pre id="svc-stack" style="${PRE}">${escapeText(report.stack)}</pre>`;
   return htmlPage(
     "Application error",
-    // It reloads when the server restarts, so a fix saved shows without a manual reload.
-    reloadScript(),
+    // Under svc-live dev it reloads when the server restarts, so a fix saved shows without a manual reload.
+    inDevLoop() ? reloadScript() : "",
     `<main id="${FAILED_PAGE_ID}" style="font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem">` +
       `<p style="color:#900;font-weight:bold">Application error (development only)</p>` +
       `<h1 id="svc-error-message" style="font-size:1.3rem">${escapeText(report.message)}</h1>` +
