@@ -103,7 +103,7 @@ mkdir "$work/my-app-bun" && (cd "$work/my-app" && tar --exclude=node_modules -cf
 (cd "$work/my-app-bun" && "$bun" install --silent)
 node "$here/start-app.mjs" "$work/my-app-bun" Bun "$bun" run start
 (cd "$work/my-app" && npx svc-live doctor app.ts | tee "$work/doctor.txt")
-grep -q "gate: app: the revocation gate is off" "$work/doctor.txt" || { echo "doctor did not find the live app"; exit 1; }
+grep -q "gate: app: no session is bound to a user" "$work/doctor.txt" || { echo "doctor did not find the live app"; exit 1; }
 (mkdir "$work/default" && cd "$work/default" && npx --yes --package "$tarball" svc-live init app >/dev/null)
 node -e 'const v=require(process.argv[1]).dependencies["svc-live"]; if (v !== "^"+require(process.argv[2]).version) throw new Error("init from the package should depend on ^version, got "+v); console.log("ok   init from the package depends on", v)' "$work/default/app/package.json" "$repo/package.json"
 
