@@ -1,12 +1,12 @@
 /**
  * A bus on a message broker (Redis pub/sub or NATS, docs/deployment.md#the-bus): the part both
  * share. The broker link (redis-bus.ts, nats-bus.ts) only sends and hears text on one channel;
- * this class keeps the rules every bus keeps (bus.ts):
+ * this class and the inbox every shared bus uses (inbox.ts) keep the rules every bus keeps (bus.ts):
  *
  * - Order. A link keeps the order of its own sends, and the broker hands a subscriber what it
- *   received in the order it received it. Texts heard are handled one after another, also when
- *   one must be fetched (a notice too large for the broker travels by reference, as on Postgres),
- *   so a session's frames reach its streams in the order they were published.
+ *   received in the order it received it; the inbox handles texts in the order heard, also when
+ *   one must be fetched (a notice too large for the broker travels by reference, as on Postgres).
+ *   Sends keep their order too while a large notice is being kept.
  * - `heardUpTo`. The bus sends a marker of its own and waits to hear it: by then every notice the
  *   broker had received before it has been delivered (docs/deployment.md#late-notices).
  * - Resume. After the link's subscription came back from a drop, the bus first hears a marker of
@@ -20,9 +20,9 @@
  * fetches a render for a frame, a fenced save and lease renewal find a takeover.
  */
 import { log } from "../../log.ts";
-import { randomId } from "../../db/random-id.ts";
 import { onceUnref } from "../../runtime/timers.ts";
-import { type BusListener, type BusMessage, decodeMessage, encodeMessage, Listeners, type LiveBus, type NoticeSink } from "./bus.ts";
+import { type BusListener, type BusMessage, encodeMessage, type LiveBus, type NoticeSink } from "./bus.ts";
+import { BusInbox, BY_REFERENCE } from "./inbox.ts";
 
 /** A connection to a broker, on one channel. */
 export interface BrokerLink {
@@ -42,21 +42,13 @@ export type LargeNotices = {
 /** What a broker bus is opened with: its channel, where large notices go, and the largest sent inline (bytes). */
 export type LinkOptions = { readonly channel: string; readonly large?: LargeNotices; readonly inlineBytes?: number };
 
-/** What a bus's own marker starts with; no message's text starts with it. */
-const MARK_PREFIX = "mark:";
-/** What a notice sent by reference starts with; the rest is the kept notice's id. */
-const BY_REFERENCE = "@";
 /** How long a resume waits for each marker before it sends another. */
 const RESUME_MARK_MS = 1000;
 const encoder = new TextEncoder();
 
 export class BrokerBus implements LiveBus, NoticeSink {
   readonly shared = true;
-  private readonly listeners = new Listeners();
-  private readonly resumeListeners = new Set<() => void>();
-  private readonly marks = new Map<string, () => void>();
-  /** Texts heard, handled in order. */
-  private queue: Promise<void> = Promise.resolve();
+  private readonly inbox: BusInbox;
   /** Sends in order while a notice by reference is being kept (its id comes back first). */
   private outbox: Promise<void> = Promise.resolve();
   private keeping = 0;
@@ -69,7 +61,9 @@ export class BrokerBus implements LiveBus, NoticeSink {
     private readonly large: LargeNotices | undefined,
     /** The largest text sent inline, when lower than the broker's own limit. */
     private readonly inlineBytes?: number,
-  ) {}
+  ) {
+    this.inbox = new BusInbox({ fetch: async (id) => await large?.fetch(id) });
+  }
 
   /** Starts sending on `link` (the link already delivers what it hears to `receive`). */
   attach(link: BrokerLink): void {
@@ -100,60 +94,32 @@ export class BrokerBus implements LiveBus, NoticeSink {
   }
 
   subscribe(listener: BusListener): () => void {
-    return this.listeners.add(listener);
+    return this.inbox.subscribe(listener);
   }
 
   onResume(listener: () => void): () => void {
-    this.resumeListeners.add(listener);
-    return () => void this.resumeListeners.delete(listener);
+    return this.inbox.onResume(listener);
   }
 
   /** A text heard on the channel (the link calls this for each, in the order heard). */
   receive(text: string): void {
-    if (text.startsWith(MARK_PREFIX)) {
-      // Another replica's marker is not for this bus; this bus's own settles once what came before it was delivered.
-      const heard = this.marks.get(text);
-      if (heard !== undefined) this.queue = this.queue.then(heard);
-      return;
-    }
-    this.queue = this.queue.then(() => this.handle(text)).catch((error: unknown) => {
-      log.error(`live.bus notice dropped: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  }
-
-  private async handle(text: string): Promise<void> {
-    if (this.closed) return;
-    const whole = text.startsWith(BY_REFERENCE) ? await this.large?.fetch(text.slice(BY_REFERENCE.length)) : text;
-    const message = whole === undefined ? undefined : decodeMessage(whole);
-    if (message !== undefined) this.listeners.deliver(message);
+    this.inbox.receive(text);
   }
 
   /**
-   * The broker keeps the order of what it received, and this bus delivers in the order heard: once
-   * its own marker, sent now, comes through, every notice the broker had before it was delivered.
-   * Resolves true when the marker was heard, false when `maxWaitMs` passed or it could not be sent.
+   * The broker keeps the order of what it received, and the inbox delivers in the order heard:
+   * once its own marker, sent now, comes through, every notice the broker had before it was
+   * delivered. Settles when the marker was heard, when `maxWaitMs` passed, or when it could not
+   * be sent.
    */
   async heardUpTo(maxWaitMs: number): Promise<void> {
     await this.hearOwnMarker(maxWaitMs);
   }
 
-  private async hearOwnMarker(maxWaitMs: number): Promise<boolean> {
-    if (this.closed || this.link === undefined) return false;
-    const mark = `${MARK_PREFIX}${randomId()}`;
-    let stopWaiting = () => {};
-    const heard = new Promise<boolean>((resolve) => {
-      this.marks.set(mark, () => resolve(true));
-      stopWaiting = onceUnref(() => resolve(false), maxWaitMs);
-    });
-    try {
-      await this.link.send(mark);
-      return await heard;
-    } catch {
-      return false;
-    } finally {
-      stopWaiting();
-      this.marks.delete(mark);
-    }
+  private hearOwnMarker(maxWaitMs: number): Promise<boolean> {
+    const link = this.link;
+    if (this.closed || link === undefined) return Promise.resolve(false);
+    return this.inbox.hearOwnMarker(async (mark) => (await link.send(mark), true), maxWaitMs);
   }
 
   /**
@@ -167,22 +133,13 @@ export class BrokerBus implements LiveBus, NoticeSink {
     while (!this.closed && !(await this.hearOwnMarker(RESUME_MARK_MS))) {
       await new Promise<void>((resolve) => onceUnref(resolve, RESUME_MARK_MS));
     }
-    if (this.closed) return;
-    this.queue = this.queue.then(() => {
-      for (const listener of this.resumeListeners) {
-        try {
-          listener();
-        } catch (error) {
-          log.error(`live.bus catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-    });
+    this.inbox.resumed();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const heard of this.marks.values()) heard();
+    this.inbox.close();
     await this.link?.close().catch(() => undefined);
   }
 }

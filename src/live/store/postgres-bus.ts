@@ -1,9 +1,9 @@
 /**
  * The bus on Postgres LISTEN/NOTIFY (docs/deployment.md#several-replicas). One channel per
  * schema (src/db/notify.ts); a notice over NOTIFY's 8,000-byte payload limit travels by reference:
- * its text is a row of svc_live_frames and the notice carries "@<id>" (postgres.ts). Notices are
- * handled one after another in the order they arrive, also when one must be fetched, so a
- * session's frames reach its streams in the order they were saved.
+ * its text is a row of svc_live_frames and the notice carries "@<id>" (postgres.ts). What it hears
+ * is handled in order by the inbox every shared bus uses (inbox.ts), so a session's frames reach
+ * its streams in the order they were saved.
  *
  * An access notice from another process is also told to this process's access listeners and its
  * revocation caches (src/auth/access-events.ts), so a revoke through any replica ends the user's
@@ -25,30 +25,25 @@ import type { Db } from "../../db/db.ts";
 import { CHANNEL_SQL, PROCESS_ID } from "../../db/notify.ts";
 import { log } from "../../log.ts";
 import { randomId } from "../../db/random-id.ts";
-import { onceUnref, repeatUnref } from "../../runtime/timers.ts";
-import { type BusListener, type BusMessage, decodeMessage, encodeMessage, Listeners, type LiveBus } from "./bus.ts";
-import { BY_REFERENCE, fitsInline, type PostgresLiveStore } from "./postgres.ts";
+import { repeatUnref } from "../../runtime/timers.ts";
+import { type BusListener, type BusMessage, encodeMessage, type LiveBus } from "./bus.ts";
+import { BusInbox, BY_REFERENCE } from "./inbox.ts";
+import { fitsInline, type PostgresLiveStore } from "./postgres.ts";
 
 /** How often a bus checks that it still hears its channel. */
 const PING_EVERY_MS = 5000;
 /** Pings are not messages: no message's text starts with this. */
 const PING_PREFIX = "ping:";
-/** A bus's marker for `heardUpTo`: its own notice, heard after every notice committed before it. */
-const MARK_PREFIX = "mark:";
 
 export class PostgresBus implements LiveBus {
   readonly shared = true;
-  private readonly listeners = new Listeners();
-  private readonly resumeListeners = new Set<() => void>();
+  private readonly inbox: BusInbox;
   /** How many times LISTEN took effect: the first is the start, each later one a reconnect. */
   private listens = 0;
-  private queue: Promise<void> = Promise.resolve();
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
   /** This bus's ping (see the header); another bus's pings start with the same prefix. */
   private readonly ping = `${PING_PREFIX}${randomId()}`;
-  /** Markers sent by `heardUpTo` and not heard yet. */
-  private readonly marks = new Map<string, () => void>();
   /** A ping is out and has not come back. */
   private pingOut = false;
   private stopPinging: (() => void) | undefined;
@@ -57,10 +52,19 @@ export class PostgresBus implements LiveBus {
 
   private constructor(
     private readonly db: Db,
-    private readonly store: PostgresLiveStore,
+    store: PostgresLiveStore,
     private readonly channel: string,
-  ) {}
-
+  ) {
+    this.inbox = new BusInbox({
+      fetch: (id) => store.framePayload(id),
+      heard: (message) => {
+        if (message.t === "access" && message.from !== PROCESS_ID) {
+          dropEverywhere(message.user);
+          accessChanged(message.user);
+        }
+      },
+    });
+  }
   /** Listens on the schema's channel; resolves once LISTEN is in place. `pingMs`: how often it checks that it still hears. */
   static async open(db: Db, store: PostgresLiveStore, pingMs = PING_EVERY_MS): Promise<PostgresBus> {
     await store.ensureSchema();
@@ -117,34 +121,24 @@ export class PostgresBus implements LiveBus {
   }
 
   subscribe(listener: BusListener): () => void {
-    return this.listeners.add(listener);
+    return this.inbox.subscribe(listener);
   }
 
   /**
-   * NOTIFY delivers notices to a listening connection in commit order, and the bus hands them to
-   * its listeners in the order heard: once its own marker, sent now, comes through the queue,
-   * every notice committed before it has been delivered.
+   * NOTIFY delivers notices to a listening connection in commit order, and the inbox hands them
+   * to its listeners in the order heard: once its own marker, sent now, comes through, every
+   * notice committed before it has been delivered.
    */
   async heardUpTo(maxWaitMs: number): Promise<void> {
     if (this.closed) return;
-    const mark = `${MARK_PREFIX}${randomId()}`;
-    let stopWaiting = () => {};
-    const heard = new Promise<void>((resolve) => {
-      this.marks.set(mark, resolve);
-      stopWaiting = onceUnref(resolve, maxWaitMs);
-    });
-    try {
+    await this.inbox.hearOwnMarker(async (mark) => {
       const sent = await this.db.query({ sql: "SELECT pg_notify($1, $2)::text AS sent", args: [this.channel, mark] });
-      if (sent.ok) await heard;
-    } finally {
-      stopWaiting();
-      this.marks.delete(mark);
-    }
+      return sent.ok;
+    }, maxWaitMs);
   }
 
   onResume(listener: () => void): () => void {
-    this.resumeListeners.add(listener);
-    return () => void this.resumeListeners.delete(listener);
+    return this.inbox.onResume(listener);
   }
 
   /** LISTEN took effect: at the start, or again after the connection dropped (a resume). */
@@ -152,19 +146,12 @@ export class PostgresBus implements LiveBus {
     if (++this.listens === 1 || this.closed) return;
     log.warn("live.bus listening again after its connection dropped; catching up on what it missed");
     dropAllEverywhere();
-    this.queue = this.queue.then(() => {
-      for (const listener of this.resumeListeners) {
-        try {
-          listener();
-        } catch (error) {
-          log.error(`live.bus catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
-    });
+    this.inbox.resumed();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.inbox.close();
     this.stopPinging?.();
     await this.stop?.().catch(() => undefined);
     this.stop = undefined;
@@ -175,26 +162,6 @@ export class PostgresBus implements LiveBus {
       if (payload === this.ping) this.pingOut = false;
       return;
     }
-    if (payload.startsWith(MARK_PREFIX)) {
-      // Another replica's marker is not for this bus; this bus's own settles once the queue has delivered what came before it.
-      const heard = this.marks.get(payload);
-      if (heard !== undefined) this.queue = this.queue.then(heard);
-      return;
-    }
-    this.queue = this.queue.then(() => this.handle(payload)).catch((error: unknown) => {
-      log.error(`live.bus notice dropped: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  }
-
-  private async handle(payload: string): Promise<void> {
-    if (this.closed) return;
-    const text = payload.startsWith(BY_REFERENCE) ? await this.store.framePayload(payload.slice(BY_REFERENCE.length)) : payload;
-    const message = text === undefined ? undefined : decodeMessage(text);
-    if (message === undefined) return;
-    if (message.t === "access" && message.from !== PROCESS_ID) {
-      dropEverywhere(message.user);
-      accessChanged(message.user);
-    }
-    this.listeners.deliver(message);
+    this.inbox.receive(payload);
   }
 }

@@ -38,6 +38,7 @@ import {
 } from "./store.ts";
 import { SCHEMA } from "./postgres-schema.ts";
 import { SaveGroup } from "./save-group.ts";
+import { BY_REFERENCE } from "./inbox.ts";
 import { rotatedFromOf, type Row, sessionColumns, sessionOf } from "./postgres-rows.ts";
 
 /** The database's clock in milliseconds. */
@@ -45,8 +46,6 @@ const NOW = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
 const CHANNEL = CHANNEL_SQL;
 /** NOTIFY's payload limit is 8,000 bytes; a larger notice is stored and its row id sent. */
 export const NOTICE_INLINE_BYTES = 7_900;
-/** What a notice sent by reference starts with; the rest is the svc_live_frames row id. */
-export const BY_REFERENCE = "@";
 const FRAME_TTL_MS = 60_000;
 
 const stmt = (sql: string, ...args: (string | number | null)[]): Statement => ({ sql, args });
