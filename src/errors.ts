@@ -61,4 +61,21 @@ export class SvcError extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * The error as JSON: its name, code and message (an Error's message is not an enumerable
+   * property, so `JSON.stringify` would drop it), and any field of a subclass. Never the stack.
+   *
+   * @example
+   * ```ts
+   * import { Result } from "svc-live";
+   *
+   * const failed = Result.err("invalid_argument", "quantity must be positive");
+   * console.log(JSON.stringify(failed));
+   * // {"ok":false,"error":{"name":"SvcError","code":"invalid_argument","message":"quantity must be positive"}}
+   * ```
+   */
+  toJSON(): { readonly name: string; readonly code: ErrorCode; readonly message: string } {
+    return Object.assign({ name: this.name, code: this.code, message: this.message }, this);
+  }
 }

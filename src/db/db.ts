@@ -2,9 +2,10 @@
  * The Db handle (docs/auth.md#users-table takes it as its first argument).
  *
  * Db.open picks the dialect from the URL scheme; Db.fromLibsql / Db.fromPostgres wrap a client
- * the application already has. The driver module is imported, and the connection made, on the
- * first query, so importing svc never loads a native SQLite build or opens a socket, and a
- * database that cannot be reached surfaces as Err "db_error" from the call that needed it.
+ * the application already has. The driver module is imported, and the connection made, on
+ * `db.ready()` or the first query, so importing svc never loads a native SQLite build or opens a
+ * socket, and a database that cannot be reached surfaces as Err "db_error" from the call that
+ * needed it (db.ready() at startup, to hear of it before the first request).
  *
  * Configuration mistakes (an unknown scheme, a bad SVC_LIVE_REVOCATION_CACHE_TTL) are startup
  * errors: Db.open throws them once, at the call, like a builder (CONTRIBUTING.md#conventions);
@@ -12,9 +13,9 @@
  */
 import { SvcError } from "../errors.ts";
 import { err, ok, type Result, type Task } from "../result.ts";
-import type { Dialect, Driver, Row, Statement } from "./driver.ts";
+import { type Dialect, type Driver, remoteHost, type Row, type Statement } from "./driver.ts";
 import { type LibsqlClientLike, libsqlDriver, openLibsql } from "./libsql.ts";
-import { type CheckedOptions, checkOptions, type DbOptions, type WrapOptions } from "./options.ts";
+import { type CheckedOptions, checkOptions, type DbOptions, type ReadyOptions, type WrapOptions } from "./options.ts";
 import { openPostgres, postgresDriver, type PostgresSqlLike } from "./postgres.ts";
 import { dialectOf } from "./url.ts";
 
@@ -35,6 +36,9 @@ export class DbError extends SvcError {
   }
 }
 
+/** How long `db.ready()` waits for the database's first answer by default. */
+const DEFAULT_READY_TIMEOUT_MS = 10_000;
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A database handle (SQLite through libsql, or Postgres through postgres.js) for the users table, revocation and shared live sessions: `Db.open(url)`. */
@@ -48,6 +52,8 @@ export class Db {
   #connect: () => Promise<Driver>;
   #driver: Promise<Result<Driver>> | undefined;
   #closed = false;
+  /** The remote host a timeout names (undefined for a local file or a wrapped client). */
+  #where: string | undefined;
 
   private constructor(dialect: Dialect, connect: () => Promise<Driver>, options: CheckedOptions, wrapped?: Driver) {
     this.dialect = dialect;
@@ -101,7 +107,9 @@ export class Db {
       return err("bad_config", "schema is a Postgres option: give each SQLite app its own database file");
     }
     const connect = dialect.value === "sqlite" ? () => openLibsql(url) : () => openPostgres(url, schema);
-    return ok(new Db(dialect.value, connect, checked.value));
+    const db = new Db(dialect.value, connect, checked.value);
+    db.#where = remoteHost(url);
+    return ok(db);
   }
 
   /**
@@ -155,6 +163,49 @@ export class Db {
       throw new SvcError("bad_config", "schema applies to Db.open: set the search_path on the client you wrap instead");
     }
     return new Db(dialect, () => Promise.resolve(driver), checked.value, driver);
+  }
+
+  /**
+   * Connects now and asks the database to answer one statement, so a configuration mistake is
+   * reported at startup instead of at the first query: a driver package that is not installed
+   * (naming the command that installs it), a host that refuses or does not resolve (naming the
+   * host, never the credentials), or one that does not answer within `timeoutMs` (default 10 s).
+   * Resolves to Err "db_error" for each; never rejects. Queries work without it: it only moves
+   * the first failure forward.
+   *
+   * @example
+   * ```ts
+   * import { Db } from "svc-live";
+   *
+   * const db = Db.open("postgres://app@db.internal/app");
+   * const ready = await db.ready({ timeoutMs: 5000 });
+   * if (!ready.ok) throw new Error(`DATABASE_URL: ${ready.error.message}`);
+   * ```
+   */
+  async ready(options?: ReadyOptions): Task<void> {
+    const timeoutMs = options?.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) return err("invalid_argument", "db.ready: timeoutMs must be a positive number");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<Result<void>>((resolve) => {
+      const silent = `the database${this.#where === undefined ? "" : ` at ${this.#where}`} did not answer within ${timeoutMs} ms`;
+      timer = setTimeout(() => resolve(err(new DbError(silent, false))), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.#probe(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #probe(): Task<void> {
+    const driver = await this.#driverOnce();
+    if (!driver.ok) return driver;
+    try {
+      await driver.value.query({ sql: "SELECT 1", args: [] });
+      return ok();
+    } catch (error) {
+      return err(new DbError(`db.ready: ${describe(error)}`, false));
+    }
   }
 
   /** Whether `close()` has been called; a closed handle answers every call with Err `db_error`. */

@@ -65,3 +65,32 @@ function isMissingPackage(error: unknown, pkg: string): boolean {
     /cannot find|could not find|not found/i.test(message);
   return notFound && (message.includes(`'${pkg}'`) || message.includes(`"${pkg}"`));
 }
+
+/**
+ * The error of a remote database that could not be reached, naming its host: @libsql/client
+ * reports only "fetch failed", whose cause (a DNS failure, a refused connection) says why but not
+ * where, and postgres.js a bare "connect ECONNREFUSED". The host comes from the URL without its credentials or query (an auth token).
+ */
+export function withHost(error: unknown, host: string | undefined): unknown {
+  if (host === undefined || !(error instanceof Error)) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? cause.message : undefined;
+  const network = error.message === "fetch failed" || (error instanceof TypeError && cause !== undefined) ||
+    /ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|CONNECT_TIMEOUT|error sending request|dns error|Unable to connect|FailedToOpenSocket|ConnectionRefused/i
+      .test(`${error.message} ${why ?? ""} ${(error as { code?: unknown }).code ?? ""}`);
+  if (!network) return error;
+  return new Error(`cannot reach the database at ${host}: ${error.message}${why === undefined ? "" : ` (${why})`}`, { cause: error });
+}
+
+/**
+ * The host (and port) of a remote database URL (libsql://, https://, wss://, postgres://), without
+ * its credentials or query; undefined for a local database (":memory:", "file:…").
+ */
+export function remoteHost(url: string): string | undefined {
+  if (!/^(libsql|https?|wss?|postgres|postgresql):\/\//i.test(url)) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}

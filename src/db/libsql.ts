@@ -5,7 +5,7 @@
  * synchronously. An interactive `transaction()` would hold the only connection of a ":memory:"
  * database across awaits and make every concurrent call fail, so it is never used.
  */
-import { type Driver, missingDriver, type Row, type SqlValue, type Statement } from "./driver.ts";
+import { type Driver, missingDriver, remoteHost, type Row, type SqlValue, type Statement, withHost } from "./driver.ts";
 
 /** The part of @libsql/client's Client this adapter uses; any compatible client works. */
 export interface LibsqlClientLike {
@@ -22,22 +22,6 @@ const BUSY_TIMEOUT_MS = 5000;
 
 const rowsOf = (result: { rows: ArrayLike<unknown> }): Row[] => Array.from(result.rows) as Row[];
 const plain = (statement: Statement) => ({ sql: statement.sql, args: [...statement.args] });
-
-/**
- * The error of a remote database that could not be reached, naming its host: @libsql/client
- * reports only "fetch failed", whose cause (a DNS failure, a refused connection) says why but not
- * where. The host comes from the URL without its credentials or query (an auth token).
- */
-export function withHost(error: unknown, host: string | undefined): unknown {
-  if (host === undefined || !(error instanceof Error)) return error;
-  const cause = (error as { cause?: unknown }).cause;
-  const why = cause instanceof Error ? cause.message : undefined;
-  const network = error.message === "fetch failed" || (error instanceof TypeError && cause !== undefined) ||
-    /ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|error sending request|dns error|Unable to connect|FailedToOpenSocket|ConnectionRefused/i
-      .test(`${error.message} ${why ?? ""} ${(error as { code?: unknown }).code ?? ""}`);
-  if (!network) return error;
-  return new Error(`cannot reach the database at ${host}: ${error.message}${why === undefined ? "" : ` (${why})`}`, { cause: error });
-}
 
 /**
  * The driver over a libsql client: `owned` when closing the handle closes the client, `host` the
@@ -66,14 +50,4 @@ export async function openLibsql(url: string): Promise<Driver> {
   const { createClient } = await import("@libsql/client").catch(missingDriver("@libsql/client", "SQLite (:memory:, file: and libsql://)"));
   const client = createClient({ url, timeout: BUSY_TIMEOUT_MS } as Parameters<typeof createClient>[0]);
   return libsqlDriver(client as unknown as LibsqlClientLike, true, remoteHost(url));
-}
-
-/** The host of a remote URL (libsql://, https://, wss://), or undefined for a local database. */
-function remoteHost(url: string): string | undefined {
-  if (!/^(libsql|https?|wss?):\/\//i.test(url)) return undefined;
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
 }

@@ -29,6 +29,12 @@ export type DbOptions = {
   readonly schema?: string;
 };
 
+/** Options of `db.ready()`. */
+export type ReadyOptions = {
+  /** How long to wait for the database's first answer, in milliseconds (default 10 000). */
+  readonly timeoutMs?: number;
+};
+
 /** Options of `Db.fromLibsql` and `Db.fromPostgres`, which adopt a client the application already has. */
 export type WrapOptions = DbOptions & {
   /** Whether db.close() also closes the wrapped client. Default false: the application owns it. */

@@ -3,7 +3,7 @@
  * through `sql.unsafe(text, args)`, which sends the arguments as bind parameters: nothing is
  * spliced into the text. A transaction is `sql.begin`, which pins one connection.
  */
-import { type Driver, missingDriver, type Row, type SqlValue } from "./driver.ts";
+import { type Driver, missingDriver, remoteHost, type Row, type SqlValue, withHost } from "./driver.ts";
 
 /** postgres.js's `unsafe`: one statement with `$n` parameters. */
 export type PostgresUnsafe = (text: string, args: SqlValue[], options?: { prepare?: boolean }) => PromiseLike<ArrayLike<unknown>>;
@@ -28,27 +28,39 @@ const UNIQUE_VIOLATION = "23505";
 
 const rowsOf = (result: ArrayLike<unknown>): Row[] => Array.from(result) as Row[];
 
-/**
- * `listenPool`: opens a pool of its own for one listen, ended when that listen stops. With it, a
- * listen that must start again after an outage starts on a new connection: postgres.js re-listens
- * on its shared listening connection once when that drops, and after a failed try there it may
- * hang or fail until the process restarts (src/live/store/postgres-bus.ts listens again itself).
- */
-export function postgresDriver(sql: PostgresSqlLike, owned: boolean, listenPool?: () => PostgresSqlLike): Driver {
+/** What Db.open adds to a client it opened itself. */
+type OpenedBy = {
+  /** The host and port named in a network failure. */
+  readonly host?: string;
+  /**
+   * Opens a pool of its own for one listen, ended when that listen stops. With it, a listen that
+   * must start again after an outage starts on a new connection: postgres.js re-listens on its
+   * shared listening connection once when that drops, and after a failed try there it may hang or
+   * fail until the process restarts (src/live/store/postgres-bus.ts listens again itself).
+   */
+  readonly listenPool?: () => PostgresSqlLike;
+};
+
+/** The driver over a postgres.js instance: `owned` when closing the handle ends it. */
+export function postgresDriver(sql: PostgresSqlLike, owned: boolean, opened?: OpenedBy): Driver {
   // Named prepared statements are faster, but an application behind a transaction-mode pooler
   // turns them off on its own client; follow its choice.
   const prepare = sql.options?.prepare ?? true;
+  const listenPool = opened?.listenPool;
+  const named = (error: unknown): never => {
+    throw withHost(error, opened?.host);
+  };
   return {
     dialect: "postgres",
-    query: async (statement) => rowsOf(await sql.unsafe(statement.sql, [...statement.args], { prepare })),
+    query: async (statement) => rowsOf(await Promise.resolve(sql.unsafe(statement.sql, [...statement.args], { prepare })).catch(named)),
     transaction: async (statements) => {
       // The statements are sent at once, pipelined on the transaction's connection, and run in
       // order: one round trip for them all (a group of saves, src/live/store/save-group.ts). The
       // first that fails rejects the transaction, which rolls back.
-      const results = await sql.begin(async (tx) => {
+      const results = await Promise.resolve(sql.begin(async (tx) => {
         const pending = statements.map((statement) => tx.unsafe(statement.sql, [...statement.args], { prepare }));
         return (await Promise.all(pending)).map(rowsOf);
-      });
+      })).catch(named);
       return results as Row[][];
     },
     ...(typeof sql.listen === "function"
@@ -94,10 +106,10 @@ export async function openPostgres(url: string, schema?: string): Promise<Driver
       // Two replicas starting at once may both create it; the loser sees a unique violation.
       if ((error as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) {
         await sql.end({ timeout: 1 });
-        throw error;
+        throw withHost(error, remoteHost(url));
       }
     }
   }
   const listenPool = () => postgres(url, { ...options, max: 1 }) as unknown as PostgresSqlLike;
-  return postgresDriver(sql as unknown as PostgresSqlLike, true, listenPool);
+  return postgresDriver(sql as unknown as PostgresSqlLike, true, { host: remoteHost(url), listenPool });
 }

@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Db } from "../../src/mod.ts";
-import { libsqlDriver, withHost } from "../../src/db/libsql.ts";
+import { libsqlDriver } from "../../src/db/libsql.ts";
+import { withHost } from "../../src/db/driver.ts";
 
 test("a libsql:// host that does not resolve: the error names the host and not the token", async () => {
   // .invalid never resolves (RFC 2606), with or without a network.
