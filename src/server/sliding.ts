@@ -94,14 +94,11 @@ export function slidingCookieLine(req: Request, options: SlidingOptions, token: 
   return applySecureRule(setCookieLine(options.cookie, token, cookieAttributes(options, maxAge)), secureContextOf(req, options.prefix));
 }
 
-function writeSlidingCookie(
-  req: Request,
-  options: SlidingOptions,
-  token: string,
-  claims: JsonObject,
-  now: number,
-  resp: Response,
-): Response {
+/** A token just signed: its text, its claims, and the time it was signed at. */
+type Issued = { readonly token: string; readonly claims: JsonObject; readonly now: number };
+
+function writeSlidingCookie(req: Request, options: SlidingOptions, issued: Issued, resp: Response): Response {
+  const { token, claims, now } = issued;
   const exp = typeof claims.exp === "number" ? claims.exp : now;
   const withIt = withCookie(options.cookie, token, cookieAttributes(options, exp - now), resp);
   // Apply the Secure rule here too, so the cookie is right even outside the secureCookies middleware.
@@ -157,7 +154,7 @@ export function setSlidingCookie(reqOrContext: Request | Context, token: string,
     throw new TypeError("setSlidingCookie: no withAuthSliding middleware is configured, so the cookie's name and attributes are unknown");
   }
   const now = (options.now ?? nowSeconds)();
-  if (reqOrContext instanceof Request) return writeSlidingCookie(req, options, token, payloadOf(token) ?? {}, now, resp!);
+  if (reqOrContext instanceof Request) return writeSlidingCookie(req, options, { token, claims: payloadOf(token) ?? {}, now }, resp!);
   // A Hono handler: the line goes with the response the handler builds through `c`.
   reqOrContext.header("Set-Cookie", slidingCookieLine(req, options, token, now), { append: true });
 }
@@ -237,6 +234,6 @@ export function authSliding(options: SlidingOptions): MiddlewareHandler<SlidingE
     const next_ = reissueSlidingToken(secret, verified.value, { now });
     if (!next_.ok) return;
     const claims = payloadOf(next_.value) ?? verified.value;
-    replaceResponse(c, writeSlidingCookie(req, options, next_.value, claims, now, c.res));
+    replaceResponse(c, writeSlidingCookie(req, options, { token: next_.value, claims, now }, c.res));
   };
 }

@@ -149,24 +149,33 @@ describe("CSRF tokens bound to the session", () => {
     const right = tokens.tokenFor("sid-1", "cookie-a");
     const former = () => ["sid-0"];
     // Twice: the second check uses the remembered token.
-    for (let i = 0; i < 2; i++) assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, session), "current");
-    assert.equal(tokens.check(req("cookie-a"), right.slice(0, -1) + (right.endsWith("A") ? "B" : "A"), "sid-1", former, session), "wrong");
-    assert.equal(tokens.check(req("cookie-a"), "", "sid-1", former, session), "wrong");
+    for (let i = 0; i < 2; i++) assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-1", rotatedIds: former, session }), "current");
+    assert.equal(
+      tokens.check(req("cookie-a"), right.slice(0, -1) + (right.endsWith("A") ? "B" : "A"), { id: "sid-1", rotatedIds: former, session }),
+      "wrong",
+    );
+    assert.equal(tokens.check(req("cookie-a"), "", { id: "sid-1", rotatedIds: former, session }), "wrong");
     // The same token under another cookie (a tossed one), then for another id (the session rotated).
-    assert.equal(tokens.check(req("cookie-b"), right, "sid-1", former, session), "wrong");
-    assert.equal(tokens.check(req("cookie-a"), right, "sid-2", () => [], session), "wrong");
-    assert.equal(tokens.check(req("cookie-a"), right, "sid-2", () => ["sid-1"], session), "former");
-    assert.equal(tokens.check(req("cookie-a"), tokens.tokenFor("sid-2", "cookie-a"), "sid-2", former, session), "current");
+    assert.equal(tokens.check(req("cookie-b"), right, { id: "sid-1", rotatedIds: former, session }), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-2", rotatedIds: () => [], session }), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-2", rotatedIds: () => ["sid-1"], session }), "former");
+    assert.equal(
+      tokens.check(req("cookie-a"), tokens.tokenFor("sid-2", "cookie-a"), { id: "sid-2", rotatedIds: former, session }),
+      "current",
+    );
     // Back to the first cookie and id after the others: worked out again, still right.
-    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, session), "current");
-    assert.equal(tokens.check(req("cookie-b"), tokens.tokenFor("sid-1", "cookie-b"), "sid-1", former, session), "current");
+    assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-1", rotatedIds: former, session }), "current");
+    assert.equal(
+      tokens.check(req("cookie-b"), tokens.tokenFor("sid-1", "cookie-b"), { id: "sid-1", rotatedIds: former, session }),
+      "current",
+    );
     // Another session object with the same id has its own entry; without one nothing is remembered.
-    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former, {}), "current");
-    assert.equal(tokens.check(req("cookie-a"), right, "sid-1", former), "current");
-    assert.equal(tokens.check(req("cookie-c"), right, "sid-1", former), "wrong");
+    assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-1", rotatedIds: former, session: {} }), "current");
+    assert.equal(tokens.check(req("cookie-a"), right, { id: "sid-1", rotatedIds: former }), "current");
+    assert.equal(tokens.check(req("cookie-c"), right, { id: "sid-1", rotatedIds: former }), "wrong");
     // No CSRF cookie at all (no Cookie header, or an empty value).
-    assert.equal(tokens.check(null, right, "sid-1", former, session), "wrong");
-    assert.equal(tokens.check("svc_sid=x; __svc_csrf=", right, "sid-1", former, session), "wrong");
+    assert.equal(tokens.check(null, right, { id: "sid-1", rotatedIds: former, session }), "wrong");
+    assert.equal(tokens.check("svc_sid=x; __svc_csrf=", right, { id: "sid-1", rotatedIds: former, session }), "wrong");
   });
 });
 

@@ -32,7 +32,7 @@ test("the stored ids found gone are exactly those with no element in the new tre
         for (const k of chosen) seqs.set(ids[(k * 7) % ids.length]!, k);
         for (const id of reported) seqs.set(id, 1);
         const expected = [...seqs.keys()].filter((id) => findElement(after, id) === undefined).sort();
-        assert.deepEqual(inputsLeft(seqs, before, after, diff(before, after), reported).sort(), expected);
+        assert.deepEqual(inputsLeft(seqs, { prev: before, tree: after, patches: diff(before, after) }, reported).sort(), expected);
       },
     ),
     { numRuns: 1000 },
@@ -67,7 +67,7 @@ test("after patches of texts and attributes only, no stored id is looked up", ()
   // A new text in a cell of text takes no element away: the lookups are the patches', however many ids are stored.
   const visitsWith = (stored: ReadonlyMap<string, number>) => {
     const visits = lookupVisits.count;
-    assert.deepEqual(inputsLeft(stored, before, after, patches, []), []);
+    assert.deepEqual(inputsLeft(stored, { prev: before, tree: after, patches }, []), []);
     return lookupVisits.count - visits;
   };
   assert.equal(visitsWith(seqs), visitsWith(new Map([...seqs].slice(0, 1))));
@@ -82,5 +82,5 @@ test("a removed row's input is gone; the rows that stayed keep theirs", () => {
   const after = list(19);
   const seqs = new Map<string, number>();
   forEachElement(before, (el, id) => el.tag === "input" && seqs.set(id, 1));
-  assert.deepEqual(inputsLeft(seqs, before, after, diff(before, after), []), ["r.#li:k19.#input:q19"]);
+  assert.deepEqual(inputsLeft(seqs, { prev: before, tree: after, patches: diff(before, after) }, []), ["r.#li:k19.#input:q19"]);
 });

@@ -41,7 +41,8 @@ function setup(sliding = false) {
       id,
       now: NOW,
       extraMessages: new Set(),
-    }, initialState(initialForm, NOW));
+      state: initialState(initialForm, NOW),
+    });
     sessions.add(session);
     return session;
   };

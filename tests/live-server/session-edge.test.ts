@@ -39,7 +39,7 @@ function recordingHost() {
 }
 
 function sessionOf(host: SessionHost<FormModel>, state = initialState<FormModel>(initialForm, 0)) {
-  return new LiveSession<FormModel>(definition, host, { id: "sid", now: 0, extraMessages: new Set() }, state);
+  return new LiveSession<FormModel>(definition, host, { id: "sid", now: 0, extraMessages: new Set(), state });
 }
 
 function recordingSink(): FrameSink & { frames: Frame[]; closed: boolean } {

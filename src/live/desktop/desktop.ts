@@ -15,7 +15,7 @@ import type { LiveApp } from "../server/app/app.ts";
 import { log } from "../../log.ts";
 // Loaded when a desktop app starts (below), not with the library: they start processes with node:child_process.
 import type { StartedWindow } from "../../runtime/browser.ts";
-import { listen } from "../../runtime/serve.ts";
+import { listen, type Listening } from "../../runtime/serve.ts";
 import { onceUnref } from "../../runtime/timers.ts";
 import { readEnv } from "../../runtime/env.ts";
 import { launchFile } from "./bootstrap-page.ts";
@@ -95,6 +95,37 @@ export type DesktopApp = {
  * ```
  */
 export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOptions = {}): Promise<DesktopApp> {
+  const { title, grace, which } = checkedOptions(app, options);
+  const runtime = await import("../../runtime/browser.ts");
+  const launchToken = randomToken();
+  const watch = windowWatch(grace);
+  const guard = new DesktopGuard({
+    app,
+    launchToken,
+    title,
+    onLaunch: () => folder.removeLaunchFile(),
+    onStreams: (open) => watch.streams(open),
+  });
+  const server = await listen(guard.fetch, "127.0.0.1", options.port ?? 0);
+  guard.host = `127.0.0.1:${server.port}`;
+  const url = `http://${guard.host}/`;
+  const folder = launchFolder(runtime.privateFolder());
+  let window: OpenedWindow;
+  try {
+    const launch = runtime.fileUrl(folder.writeLaunchFile(launchFile(`${url}#${launchToken}`)));
+    window = await openWindow(runtime, which, { launch, direct: `${url}#${launchToken}`, profile: folder.path, title }, options);
+  } catch (error) {
+    await server.close();
+    await folder.remove();
+    throw error;
+  }
+  void window.exited.then(watch.finish);
+  log.info(`svc-live desktop: ${title} at ${url} (a ${window.kind} window)`);
+  return { url, port: server.port, ...closeWithWindow(runtime, { app, guard, server, folder, window, watch }, options) };
+}
+
+/** `desktop`'s options, checked: the window's title, the close grace and which window to open. */
+function checkedOptions<Model>(app: LiveApp<Model>, options: DesktopOptions) {
   const described = typeof app?.describe === "function" ? app.describe() : undefined;
   if (described?.session !== "token") {
     throw new TypeError('Live.desktop needs a live app built with Live.app(definition, { session: "token" })');
@@ -105,42 +136,53 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
   if (which !== "auto" && which !== "browser" && which !== "native") {
     throw new TypeError(`Live.desktop: window must be "auto", "browser" or "native", not ${JSON.stringify(which)}`);
   }
-  const title = options.title ?? described.title;
-  const runtime = await import("../../runtime/browser.ts");
-  const launchToken = randomToken();
+  return { title: options.title ?? described.title, grace, which };
+}
+
+/**
+ * When the window counts as gone: its process exited, its streams stayed closed for the grace, or
+ * the app was closed (a call, a stop signal). `gone` settles then.
+ */
+function windowWatch(grace: number) {
   let stopGrace: (() => void) | undefined;
   let finish: () => void = () => {};
-  const windowGone = new Promise<void>((resolve) => (finish = resolve));
-  const guard = new DesktopGuard({
-    app,
-    launchToken,
-    title,
-    onLaunch: () => folder.removeLaunchFile(),
-    onStreams: (open) => {
+  const gone = new Promise<void>((resolve) => (finish = resolve));
+  return {
+    gone,
+    finish: () => finish(),
+    /** The window's open streams changed: none open starts the grace, one open stops it. */
+    streams(open: number) {
       stopGrace?.();
       stopGrace = open === 0 ? onceUnref(finish, grace) : undefined;
     },
-  });
-  const server = await listen(guard.fetch, "127.0.0.1", options.port ?? 0);
-  guard.host = `127.0.0.1:${server.port}`;
-  const url = `http://${guard.host}/`;
-  const folder = launchFolder(runtime.privateFolder());
-  let window: OpenedWindow;
-  try {
-    const launch = runtime.fileUrl(folder.writeLaunchFile(launchFile(`${url}#${launchToken}`)));
-    window = await openWindow(runtime, which, { launch, direct: `${url}#${launchToken}` }, folder.path, title, options);
-  } catch (error) {
-    await server.close();
-    await folder.remove();
-    throw error;
-  }
-  void window.exited.then(finish);
-  log.info(`svc-live desktop: ${title} at ${url} (a ${window.kind} window)`);
+    stopGrace: () => stopGrace?.(),
+  };
+}
 
+/** What a running desktop app stops once its window is gone. */
+type Running<Model> = {
+  readonly app: LiveApp<Model>;
+  readonly guard: DesktopGuard;
+  readonly server: Listening;
+  readonly folder: ReturnType<typeof launchFolder>;
+  readonly window: OpenedWindow;
+  readonly watch: ReturnType<typeof windowWatch>;
+};
+
+/**
+ * Once the window is gone: the session ends, the window closes, the server stops, the folder goes
+ * and, when the window closed by itself and `exitOnClose` allows, the process exits. `close()` and
+ * a stop signal (Ctrl-C, a service manager's stop) close it the same way.
+ */
+function closeWithWindow<Model>(
+  runtime: BrowserRuntime,
+  { app, guard, server, folder, window, watch }: Running<Model>,
+  options: DesktopOptions,
+): Pick<DesktopApp, "closed" | "close"> {
   let closedByCall = false;
-  const closed = windowGone.then(async () => {
+  const closed = watch.gone.then(async () => {
     stopOnSignal();
-    stopGrace?.();
+    watch.stopGrace();
     await guard.endSession().catch((error: unknown) => log.error(`live.desktop end failed: ${String(error)}`));
     window.close();
     await window.exited;
@@ -152,16 +194,14 @@ export async function desktop<Model>(app: LiveApp<Model>, options: DesktopOption
   // Interrupted (Ctrl-C, a service manager's stop): the window and the folder go too.
   const stopOnSignal = runtime.onStopSignal(() => {
     closedByCall = true;
-    finish();
+    watch.finish();
     void closed.then(() => runtime.exitProcess(130));
   });
   return {
-    url,
-    port: server.port,
     closed,
     close: async () => {
       closedByCall = true;
-      finish();
+      watch.finish();
       await closed;
     },
   };
@@ -185,18 +225,22 @@ type OpenedWindow = StartedWindow & { readonly kind: "native" | "browser" };
 
 type BrowserRuntime = typeof import("../../runtime/browser.ts");
 
+/**
+ * Where a window opens: the launch file's URL (for a browser), the address with the token (for a
+ * native window, on its standard input), the browser profile's folder, and the window's title.
+ */
+type WindowTarget = { readonly launch: string; readonly direct: string; readonly profile: string; readonly title: string };
+
 async function openWindow(
   runtime: BrowserRuntime,
   which: "auto" | "browser" | "native",
-  target: { readonly launch: string; readonly direct: string },
-  profile: string,
-  title: string,
+  { launch, direct, profile, title }: WindowTarget,
   options: DesktopOptions,
 ): Promise<OpenedWindow> {
   if (which !== "browser") {
     const { startNativeWindow } = await import("../../runtime/native-window.ts");
     // The native window's process gets the address with the token on its standard input.
-    const native = await startNativeWindow(target.direct, title);
+    const native = await startNativeWindow(direct, title);
     if (native !== undefined) return { ...native, kind: "native" };
     if (which === "native") {
       throw new Error("Live.desktop: no native window: install webview-bun and run the app on Bun (docs/desktop.md#the-window)");
@@ -209,5 +253,5 @@ async function openWindow(
     );
   }
   const args = options.browserArgs ?? (readEnv("SVC_DESKTOP_BROWSER_ARGS") ?? "").split(" ").filter(Boolean);
-  return { ...(await runtime.startAppWindow(browser, target.launch, profile, args)), kind: "browser" };
+  return { ...(await runtime.startAppWindow(browser, launch, profile, args)), kind: "browser" };
 }

@@ -412,7 +412,7 @@ export class LiveApp<Model> extends Hono<Env> {
     assertStorable(probe, options.codec);
     const codec = (options.codec ?? jsonCodec) as ModelCodec<Model>;
     const build = (id: string, state: SessionState<Model>, frames: SessionFrames) =>
-      new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages }, state, frames);
+      new LiveSession(this.definition, this.sessions, { id, now: this.now(), extraMessages: this.extraMessages, state, frames });
     // Rotated-away ids are stored sealed under a key from the app's secret (src/live/store/seal.ts).
     const sealer = new Sealer(this.csrf.derivedKey("live-rotation-seal"));
     this.replication = shareSessions({

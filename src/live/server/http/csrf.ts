@@ -51,6 +51,17 @@ function csrfCookieIn(cookies: string | null): string | undefined {
 
 export type TokenState = "current" | "former" | "wrong";
 
+/**
+ * What a token is checked against: the session's current id, the ids it rotated away from within
+ * the grace period, and the session object itself when there is one (its last expected token is
+ * used again).
+ */
+export type TokenHolder = {
+  readonly id: string;
+  readonly rotatedIds: () => Iterable<string>;
+  readonly session?: object;
+};
+
 /** The token a session's current id has under one CSRF cookie value, as last worked out. */
 type Expected = { readonly id: string; readonly cookie: string; readonly token: string };
 
@@ -115,10 +126,10 @@ export class CsrfTokens {
   /**
    * A token checked against a session: "current" for the token of its id, "former" for that of
    * an id it rotated away from within the grace period (a tab not told of the rotation yet).
-   * `cookies` is the request's Cookie header; `session`, the object whose current id `id` is (its
-   * last expected token is used again).
+   * `cookies` is the request's Cookie header.
    */
-  check(cookies: string | null, token: string | undefined, id: string, rotatedIds: () => Iterable<string>, session?: object): TokenState {
+  check(cookies: string | null, token: string | undefined, against: TokenHolder): TokenState {
+    const { id, rotatedIds, session } = against;
     const cookie = csrfCookieIn(cookies);
     if (this.matchesCookie(cookie, token, id, session)) return "current";
     if (token === undefined || token === "" || cookie === undefined) return "wrong";

@@ -145,8 +145,7 @@ async function openSession<Model>(
   const session = new LiveSession(
     ctx.definition,
     ctx.sessions,
-    { id: randomToken(), now, extraMessages: ctx.extraMessages },
-    initialState(model, now),
+    { id: randomToken(), now, extraMessages: ctx.extraMessages, state: initialState(model, now) },
   );
   // A brand-new id needs no rotation.
   if (access.binding) ctx.access.bind(session, access.binding, { rotate: false });

@@ -37,7 +37,7 @@ export async function serveRender<Model>(ctx: RouteContext<Model>, req: Request,
     if (refused !== undefined) return refusalFor(ctx, req, refused);
     const reply = await session.mutex.run(() => session.isLive ? renderOf(ctx, session, req, tokenState) : undefined);
     if (reply === undefined) continue;
-    return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply, false);
+    return ctx.tokens === undefined ? reply : tellToken(ctx, session, req, reply);
   }
   return refusalFor(ctx, req, ELSEWHERE);
 }

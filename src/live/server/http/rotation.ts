@@ -44,7 +44,7 @@ export function checkToken<Model>(
   // A token session was found by the X-Svc-Session header, which no form can send: that is the
   // defence (docs/protocol.md#token-sessions).
   if (ctx.tokens !== undefined) return "current";
-  return ctx.csrf.check(cookies, token, session.id, () => ctx.sessions.rotatedIds(session), session);
+  return ctx.csrf.check(cookies, token, { id: session.id, rotatedIds: () => ctx.sessions.rotatedIds(session), session });
 }
 
 /**
@@ -62,11 +62,13 @@ export function finishReply<Model>(ctx: RouteContext<Model>, session: LiveSessio
       // The session carries on at another replica under the id the tab holds. A rotation made
       // here just before the move is not handed out: the store's move to the new id belonged to
       // the copy here, which no longer holds the session, so only the old id is known elsewhere.
-      return ctx.tokens === undefined ? resp : tellToken(ctx, session, req, resp, false);
+      return ctx.tokens === undefined ? resp : tellToken(ctx, session, req, resp);
     case "live":
       break;
   }
-  if (ctx.tokens !== undefined) return tellToken(ctx, session, req, resp, rotation !== undefined);
+  if (ctx.tokens !== undefined) {
+    return rotation === undefined ? tellToken(ctx, session, req, resp) : tellRotatedToken(ctx, session, resp);
+  }
   if (rotation === undefined) return resp;
   if (rotation.ticket !== undefined) resp.headers.set(ROTATION_HEADER, rotation.ticket);
   resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
@@ -76,19 +78,16 @@ export function finishReply<Model>(ctx: RouteContext<Model>, session: LiveSessio
 }
 
 /**
- * A token session's reply (docs/protocol.md#token-sessions): after a rotation, the token of the new
- * id and the new handle; the token of the same id when the one the request sent is past half its
- * lifetime. The client replaces its Session field with it.
+ * A token session's reply to a request that rotated nothing (docs/protocol.md#token-sessions): the
+ * token of the same id when the one the request sent is past half its lifetime. The client
+ * replaces its Session field with it.
  */
-export function tellToken<Model>(
-  ctx: RouteContext<Model>,
-  session: LiveSession<Model>,
-  req: Request,
-  resp: Response,
-  rotated: boolean,
-): Response {
-  const tokens = ctx.tokens!;
-  if (rotated) resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
-  else if (!tokens.isStale(req)) return resp;
-  return tokens.tell(resp, session.id);
+export function tellToken<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, req: Request, resp: Response): Response {
+  return ctx.tokens!.isStale(req) ? ctx.tokens!.tell(resp, session.id) : resp;
+}
+
+/** A token session's reply after a rotation: the token of the new id and the new handle. */
+function tellRotatedToken<Model>(ctx: RouteContext<Model>, session: LiveSession<Model>, resp: Response): Response {
+  resp.headers.set(SID_HEADER, ctx.sessions.handleOf(session));
+  return ctx.tokens!.tell(resp, session.id);
 }

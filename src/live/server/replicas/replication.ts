@@ -59,7 +59,7 @@ export function shareSessions<Model>(
   { registry, db, app, codec, now, build, gate, sealer, bus: busOption }: ShareOptions<Model>,
 ): Replication {
   const { store, bus: opening } = openSharedStore(db, app, busOption);
-  const shared = new SharedSessions<Model>(store, app, codec, now, sealer);
+  const shared = new SharedSessions<Model>(store, { app, codec, now, sealer });
   const keeping = new SharedKeeping(shared, build);
   const ready = opening.then((bus) =>
     shared.start(bus, {

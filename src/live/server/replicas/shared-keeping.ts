@@ -46,7 +46,7 @@ export class SharedKeeping<Model> implements SessionKeeping<Model> {
   }
 
   saveNow(session: LiveSession<Model>, handle: string): Promise<boolean> {
-    return this.shared.save(session, handle, session.state, undefined, { strict: true });
+    return this.shared.save(session, { handle, state: session.state, frame: undefined }, { strict: true });
   }
 
   settled(session: LiveSession<Model>): Promise<void> | undefined {
@@ -73,7 +73,7 @@ export class SharedKeeping<Model> implements SessionKeeping<Model> {
 
   /** Saved, fenced on this replica's epoch, before the frame goes out; false: the session moved. */
   durable(session: LiveSession<Model>, handle: string, state: SessionState<Model>, frame: Frame | undefined): Promise<boolean> {
-    return this.shared.save(session, handle, state, frame);
+    return this.shared.save(session, { handle, state, frame });
   }
 
   forget(session: LiveSession<Model>): void {

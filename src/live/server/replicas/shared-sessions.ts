@@ -48,6 +48,21 @@ export type Loaded<Model> = {
   readonly claim: Claim | undefined;
 };
 
+/** What a replica's sessions are stored with: the app's name in the store, its model's codec, its clock and the sealer of rotated ids. */
+export type SharedParts<Model> = {
+  readonly app: string;
+  readonly codec: ModelCodec<Model>;
+  readonly now: () => number;
+  readonly sealer: Sealer;
+};
+
+/** One save of a session: the handle and state it stores, and the frame it publishes (none for a save alone). */
+export type SessionSave<Model> = {
+  readonly handle: string;
+  readonly state: SessionState<Model>;
+  readonly frame: Frame | undefined;
+};
+
 /** What the registry does when the bus or a lease renewal says a local copy is no longer ours. */
 export type SharedEvents = {
   /** Another replica took the session over: drop the local copy, keep its streams listening. */
@@ -76,14 +91,15 @@ export class SharedSessions<Model> {
   /** Settles once the bus listens (or failed to); takeovers and creates wait for it. */
   ready: Promise<void> = Promise.resolve();
 
-  constructor(
-    readonly store: LiveStore,
-    private readonly app: string,
-    private readonly codec: ModelCodec<Model>,
-    private readonly now: () => number,
-    /** Seals the ids a rotation stores (src/live/store/seal.ts). */
-    private readonly sealer: Sealer,
-  ) {}
+  private readonly app: string;
+  private readonly codec: ModelCodec<Model>;
+  private readonly now: () => number;
+  /** Seals the ids a rotation stores (src/live/store/seal.ts). */
+  private readonly sealer: Sealer;
+
+  constructor(readonly store: LiveStore, parts: SharedParts<Model>) {
+    ({ app: this.app, codec: this.codec, now: this.now, sealer: this.sealer } = parts);
+  }
 
   /** Listens on the bus and starts renewing leases. */
   start(bus: LiveBus, events: SharedEvents): void {
@@ -165,9 +181,7 @@ export class SharedSessions<Model> {
    */
   async save(
     session: LiveSession<Model>,
-    handle: string,
-    state: SessionState<Model>,
-    frame: Frame | undefined,
+    { handle, state, frame }: SessionSave<Model>,
     /** `strict`: rejects when the write it waits for (a create, a move) failed, rather than saving over a missing row. */
     { strict }: { readonly strict: boolean } = { strict: false },
   ): Promise<boolean> {

@@ -19,17 +19,14 @@ import { findElement, type LiveElement, type LiveTree, lookupVisits } from "../.
 /** Above this many looked-up ids under one parent, its kids are indexed by seg instead of scanned per id. */
 const INDEX_FROM = 8;
 
+/** One render's change: the tree before, the tree after, and the patches that turn one into the other. */
+export type TreeChange = { readonly prev: LiveTree; readonly tree: LiveTree; readonly patches: readonly Patch[] };
+
 /**
  * The stored ids (keys of `seqs`) that are not in `tree`, the render that `patches` turn `prev` into;
  * `reported`: the ids the event reported, looked up whatever the patches.
  */
-export function inputsLeft(
-  seqs: ReadonlyMap<string, number>,
-  prev: LiveTree,
-  tree: LiveTree,
-  patches: readonly Patch[],
-  reported: Iterable<string>,
-): string[] {
+export function inputsLeft(seqs: ReadonlyMap<string, number>, { prev, tree, patches }: TreeChange, reported: Iterable<string>): string[] {
   if (seqs.size === 0) return [];
   const candidates = new Set<string>();
   for (const id of reported) if (seqs.has(id)) candidates.add(id);

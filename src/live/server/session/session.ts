@@ -57,11 +57,15 @@ export interface SessionHost<Model> {
 /** One event entry as the session takes it: the entry, the client's dirty inputs, its page and the frame it had applied. */
 export type SessionEvent = EventInput;
 
-export type SessionInit = {
+export type SessionInit<Model> = {
   readonly id: string;
   readonly now: number;
   /** Messages accepted even when no handler in the current render names them. */
   readonly extraMessages: ReadonlySet<string>;
+  /** The state it starts from: a new one, or the one a takeover loaded. */
+  readonly state: SessionState<Model>;
+  /** The streams already open for this session on this replica (it was held by another); none by default. */
+  readonly frames?: SessionFrames;
 };
 
 /**
@@ -97,15 +101,12 @@ export class LiveSession<Model> {
   constructor(
     private readonly app: LiveDefinition<Model>,
     private readonly host: SessionHost<Model>,
-    init: SessionInit,
-    state: SessionState<Model>,
-    /** The streams already open for this session on this replica (it was held by another). */
-    frames: SessionFrames = new SessionFrames(),
+    init: SessionInit<Model>,
   ) {
-    this.frames = frames;
+    this.frames = init.frames ?? new SessionFrames();
     this.id = init.id;
-    this.state = state;
-    this.renames = new RenameLog(state.outSeq);
+    this.state = init.state;
+    this.renames = new RenameLog(init.state.outSeq);
     this.lastActive = init.now;
     this.createdAt = init.now;
     this.rendered = new SessionRender(app.view, { probe: host.renderProbe });

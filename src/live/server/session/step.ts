@@ -17,7 +17,7 @@ import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
 import { checkedUpdate, type LiveDefinition, splitUpdate } from "./definition.ts";
 import type { SessionState } from "./state.ts";
-import { inputsLeft } from "./input-pruning.ts";
+import { inputsLeft, type TreeChange } from "./input-pruning.ts";
 import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
 import { VersionedMap } from "./versioned-map.ts";
 import { collectMessages } from "../../../ui/lazy-part.ts";
@@ -119,7 +119,11 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   const changed = applyMessage({ state: seen, prev: tree, msg: entry.msg, args: entry.args, clientValues }, ctx);
   if (changed.kind === "app_error") return changed;
   // An input that left the new tree is forgotten.
-  const inputSeqs = dropInputsThatLeft(renamed(raised, changed.patches), tree, changed.tree, changed.patches, inputs.keys());
+  const inputSeqs = dropInputsThatLeft(
+    renamed(raised, changed.patches),
+    { prev: tree, tree: changed.tree, patches: changed.patches },
+    inputs.keys(),
+  );
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
@@ -140,7 +144,11 @@ export function stepMessage<Model>(
   if (changed.kind === "app_error") return changed;
   let inputSeqs: typeof state.inputSeqs;
   try {
-    inputSeqs = dropInputsThatLeft(renamed(state.inputSeqs, changed.patches), tree, changed.tree, changed.patches, []);
+    inputSeqs = dropInputsThatLeft(
+      renamed(state.inputSeqs, changed.patches),
+      { prev: tree, tree: changed.tree, patches: changed.patches },
+      [],
+    );
   } catch (error) {
     // A lazy part's function that throws when built again (see stepEvent).
     return { kind: "app_error", state, error };
@@ -239,13 +247,11 @@ function renamed(seqs: VersionedMap<string, number>, patches: readonly Patch[]):
  */
 function dropInputsThatLeft(
   seqs: VersionedMap<string, number>,
-  prev: LiveTree,
-  tree: LiveTree,
-  patches: readonly Patch[],
+  change: TreeChange,
   reported: Iterable<string>,
 ): VersionedMap<string, number> {
   let kept = seqs;
-  for (const id of inputsLeft(seqs, prev, tree, patches, reported)) kept = kept.without(id);
+  for (const id of inputsLeft(seqs, change, reported)) kept = kept.without(id);
   return kept;
 }
 
