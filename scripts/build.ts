@@ -4,14 +4,18 @@
  *   - rewrites the relative `.ts` specifiers tsc keeps in .d.ts files to `.js`, so a consumer's
  *     type checker (moduleResolution node16 or bundler) finds the declarations beside the code;
  *   - copies the files the code reads at run time (the templates of `svc-live init`);
- *   - writes the browser client as dist/client.js (the `svc-live/client.js` export), and the split
- *     client as dist/split.js with its types (the `svc-live/split` export);
+ *   - writes the browser client as dist/client.js (the `svc-live/client.js` export), the split
+ *     client's script as dist/split.js (`svc-live/split.js`, started when a page loads it), and the
+ *     split client's module, which starts nothing on import, as dist/split/mod.js with its types
+ *     (the `svc-live/split` export, bundled from client/split/start.ts);
  *   - checks that every target of package.json's `exports`, `main`, `types` and `bin` exists.
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { bundle } from "../client/build.ts";
 import { CLIENT_BUNDLE } from "../src/generated/client-bundle.ts";
 import { SPLIT_BUNDLE } from "../src/generated/split-bundle.ts";
 
@@ -51,13 +55,15 @@ for (const file of files(src).filter((path) => !/\.(ts|tsx|mts)$/.test(path))) {
 }
 
 writeFileSync(join(dist, "client.js"), `${CLIENT_BUNDLE}\n`);
-// The split client (the `svc-live/split` export) and its one export's type.
+// The split client's script (`svc-live/split.js`, the file the app serves), and its module (the
+// `svc-live/split` export), whose declarations come from its source as written.
 writeFileSync(join(dist, "split.js"), `${SPLIT_BUNDLE}\n`);
-writeFileSync(
-  join(dist, "split.d.ts"),
-  "/** Ends the page's token session: clears the Session field, stops the client and POSTs <base>/_svc/end. */\n" +
-    "export declare function endSession(): Promise<boolean>;\n",
-);
+const SPLIT_MODULE = "client/split/start.ts";
+mkdirSync(join(dist, "split"), { recursive: true });
+writeFileSync(join(dist, "split", "mod.js"), `${await bundle(SPLIT_MODULE, { minify: true })}\n`);
+const declared = ts.transpileDeclaration(readFileSync(join(root, SPLIT_MODULE), "utf8"), { fileName: SPLIT_MODULE });
+if (declared.diagnostics?.length) throw new Error(`${SPLIT_MODULE}: its exports need explicit types for their declarations`);
+writeFileSync(join(dist, "split", "mod.d.ts"), declared.outputText);
 
 type Exports = string | { [condition: string]: Exports } | null;
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {

@@ -29,7 +29,13 @@ const rootArg = process.argv.indexOf("--root");
 const root = rootArg === -1 ? resolve(import.meta.dirname, "..") : resolve(process.argv[rootArg + 1]!);
 const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
 
-/** The TypeScript source of each package entry point (dist/x/mod.js is built from src/x/mod.ts). */
+/** Entry points bundled from client/ (scripts/build.ts) rather than compiled from src/. */
+const BUNDLED_MODULES: Record<string, string> = { "./dist/split/mod.js": "client/split/start.ts" };
+
+/**
+ * The TypeScript source of each package entry point (dist/x/mod.js is built from src/x/mod.ts);
+ * the browser scripts (client.js, split.js) are files, not modules with exports to document.
+ */
 function entryPoints(): string[] {
   const entries: string[] = [];
   for (const target of Object.values(manifest.exports)) {
@@ -37,7 +43,7 @@ function entryPoints(): string[] {
     if (js === undefined || !js.startsWith("./dist/") || !js.endsWith(".js") || js === "./dist/client.js" || js === "./dist/split.js") {
       continue;
     }
-    entries.push(resolve(root, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")));
+    entries.push(resolve(root, BUNDLED_MODULES[js] ?? js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")));
   }
   return entries;
 }

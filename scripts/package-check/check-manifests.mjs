@@ -12,7 +12,7 @@ const problems = [];
 if (jsr.version !== pkg.version) problems.push(`jsr.json version ${jsr.version}, package.json ${pkg.version}`);
 
 /** Subpaths whose dist/ file is a browser client bundled from client/ (scripts/build.ts). */
-const BUNDLED_CLIENTS = { "./split": "./client/split/main.ts" };
+const BUNDLED_CLIENTS = { "./split": "./client/split/start.ts" };
 
 const npmSubpaths = Object.entries(pkg.exports).filter(([path]) => !/\.(js|json)$/.test(path));
 for (const [path, target] of npmSubpaths) {

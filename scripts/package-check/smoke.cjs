@@ -2,9 +2,7 @@
 const { readFileSync } = require("node:fs");
 const manifest = require.resolve("svc-live/package.json");
 const subpaths = Object.keys(JSON.parse(readFileSync(manifest, "utf8")).exports);
-// The split client's subpath is a browser module (smoke.mjs checks its file), not for require().
-const browserClients = ["./split"];
-for (const subpath of subpaths.filter((path) => !/\.(js|json)$/.test(path) && !browserClients.includes(path))) {
+for (const subpath of subpaths.filter((path) => !/\.(js|json)$/.test(path))) {
   const name = `svc-live${subpath === "." ? "" : subpath.slice(1)}`;
   const mod = require(name);
   if (Object.keys(mod).length === 0) throw new Error(`require(${name}) is empty`);

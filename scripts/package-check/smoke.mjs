@@ -18,19 +18,17 @@ const check = (ok, what) => {
 const manifest = createRequire(`${process.cwd()}/`).resolve("svc-live/package.json");
 const { exports } = JSON.parse(readFileSync(manifest, "utf8"));
 const modules = {};
-// A browser client's subpath (the split client) runs in a page, not here: it is checked as a file.
-const BROWSER_CLIENTS = { "./split": "endSession" };
+// Every subpath imports here, the split client's module too: importing it starts nothing and
+// touches no browser global (the page starts it with startSplitClient()).
 for (const subpath of Object.keys(exports).filter((path) => !/\.(js|json)$/.test(path))) {
-  if (subpath in BROWSER_CLIENTS) {
-    const text = readFileSync(createRequire(manifest).resolve(`svc-live${subpath.slice(1)}`), "utf8");
-    check(text.includes(BROWSER_CLIENTS[subpath]), `svc-live${subpath.slice(1)} is a browser client`);
-    continue;
-  }
   modules[subpath] = await import(specifier(subpath));
   check(Object.keys(modules[subpath]).length > 0, `import ${specifier(subpath)}`);
 }
+check(typeof modules["./split"].startSplitClient === "function", "svc-live/split exports startSplitClient, started by no import");
 const client = readFileSync(createRequire(manifest).resolve("svc-live/client.js"), "utf8");
 check(client.length > 1000 && client.includes("_svc"), "svc-live/client.js is the browser client");
+const splitScript = readFileSync(createRequire(manifest).resolve("svc-live/split.js"), "utf8");
+check(splitScript.includes("endSession") && splitScript.includes("_svc"), "svc-live/split.js is the split client's script");
 
 const { Auth, Secret, Live, Ui, Db, Server } = modules["."];
 

@@ -16,7 +16,7 @@ const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
 };
 
 /** Subpaths whose dist/ file is a browser client bundled from client/ (scripts/build.ts). */
-const BUNDLED_CLIENTS: Record<string, string> = { "./split": "client/split/main.ts" };
+const BUNDLED_CLIENTS: Record<string, string> = { "./split": "client/split/start.ts" };
 
 /** The source file each subpath's build comes from: ./dist/x/mod.js <- src/x/mod.ts. */
 const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) =>
