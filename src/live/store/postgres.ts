@@ -227,7 +227,7 @@ export class PostgresLiveStore implements LiveStore {
       // Every parameter is named once, or Postgres cannot tell its type ($14: the previous owner).
       const previous = claim === undefined ? "" : ", $14::text AS previous";
       const sql = `WITH saved AS (${update}) SELECT remote_streams, epoch, $12::text AS frame, $13::text AS claim${previous} FROM saved`;
-      const [saved] = await this.savedRows({ sql, args });
+      const [saved] = await this.savedRows({ sql, args }, session.key);
       if (saved === undefined) return false;
       if (notice !== undefined && saved.remote_streams === true) this.publishCommitted(sink, notice);
       if (claim !== undefined) this.tellTaken(sink, session.key, owner, claim.previousOwner, saved.epoch);
@@ -245,7 +245,7 @@ export class PostgresLiveStore implements LiveStore {
         SELECT (SELECT pg_notify(${CHANNEL}, '${BY_REFERENCE}' || frame.id) FROM frame)::text AS saved, (${told})::text AS told,
           $13::text AS claim FROM saved`;
     }
-    const rows = await this.savedRows({ sql, args });
+    const rows = await this.savedRows({ sql, args }, session.key);
     return rows.length === 1;
   }
 
@@ -253,9 +253,9 @@ export class PostgresLiveStore implements LiveStore {
    * A save's statement, sent with the other saves of this turn (group commit): its own rows, once
    * the group committed; none when its fence refused it (docs/deployment.md#group-commit).
    */
-  private async savedRows(statement: Statement): Promise<readonly Row[]> {
+  private async savedRows(statement: Statement, key: string): Promise<readonly Row[]> {
     await this.ensureSchema();
-    return await this.saves.run(statement);
+    return await this.saves.run(statement, key);
   }
 
   async release(key: string, owner: string, epoch: number): Promise<void> {

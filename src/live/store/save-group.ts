@@ -11,15 +11,22 @@
  * - each caller gets its own statement's rows, and only once the group has committed, so nothing
  *   of a save is published or answered before it is durable;
  * - a statement that errors fails the transaction, and with it every save of the group: each
- *   caller's promise rejects, as for a failed store (the event is answered 503 and sent again).
+ *   caller's promise rejects, as for a failed store (the event is answered 503 and sent again);
+ * - a group's statements go in the order of their rows' keys, whatever order the turn made them
+ *   in: each save locks its row until the group commits, so two replicas' groups that took the same
+ *   rows in opposite orders would each wait for the other (Postgres ends one as a deadlock, and all
+ *   its events are answered 503). Behind a round-robin balancer the sessions' events alternate
+ *   between replicas, so this is the common case, not a rare one. In one order, one group waits for
+ *   the other and then goes on.
  */
 import type { Db } from "../../db/db.ts";
 import type { Row, Statement } from "../../db/driver.ts";
 import { atTurnEnd } from "../../runtime/turn.ts";
 
-/** A save waiting for its turn's end. */
+/** A save waiting for its turn's end; `row`: its row's app and key, the order of the group's locks. */
 type Waiting = {
   readonly statement: Statement;
+  readonly row: string;
   readonly resolve: (rows: readonly Row[]) => void;
   readonly reject: (error: unknown) => void;
 };
@@ -30,19 +37,23 @@ export class SaveGroup {
 
   constructor(private readonly db: Db) {}
 
-  /** Runs `statement` with the other saves of this turn; resolves to its own rows once they committed. */
-  run(statement: Statement): Promise<readonly Row[]> {
+  /**
+   * Runs `statement` with the other saves of this turn; resolves to its own rows once they
+   * committed. `row` names the row it writes (the group takes its rows in this order).
+   */
+  run(statement: Statement, row: string): Promise<readonly Row[]> {
     return new Promise((resolve, reject) => {
       if (this.waiting === undefined) {
         this.waiting = [];
         atTurnEnd(() => void this.flush());
       }
-      this.waiting.push({ statement, resolve, reject });
+      this.waiting.push({ statement, row, resolve, reject });
     });
   }
 
   private async flush(): Promise<void> {
-    const group = this.waiting ?? [];
+    // Sorted by row, stable: two saves of one session keep their order.
+    const group = (this.waiting ?? []).sort((a, b) => (a.row < b.row ? -1 : a.row > b.row ? 1 : 0));
     this.waiting = undefined;
     if (group.length === 1) {
       const only = group[0]!;
