@@ -127,6 +127,44 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * ```
  */
 export function graceful(options: GracefulOptions = {}): Graceful {
+  const state = drainState(options);
+  return {
+    fetch<Args extends unknown[]>(handler: (req: Request, ...rest: Args) => Response | Promise<Response>) {
+      return counted(state, handler);
+    },
+    attach: (server) => attach(state, server),
+    drain: () => drain(state),
+    readiness: () => readiness(state),
+    get draining() {
+      return state.started;
+    },
+    get inFlight() {
+      return state.inFlight;
+    },
+  };
+}
+
+/** One replica's drain: its options checked, and where it stands. */
+type DrainState = {
+  readonly options: GracefulOptions;
+  readonly timeoutMs: number;
+  readonly probeMs: number;
+  readonly lives: readonly Drainable[];
+  /** The servers attached, each stopped by the drain. */
+  readonly stoppers: ServerStopper[];
+  /** The drain, once started (the same promise on every call). */
+  draining: Promise<void> | undefined;
+  inFlight: number;
+  /** The drain has started. */
+  started: boolean;
+  /** The live apps listen for the other replicas (or failed to start listening). */
+  listening: boolean;
+  /** The last step the drain took, for its log line past half its timeout. */
+  reached: DrainStep | "started";
+};
+
+/** `graceful`'s options checked, and a drain that has not started. */
+function drainState(options: GracefulOptions): DrainState {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const probeMs = options.probeTimeoutMs ?? DEFAULT_PROBE_MS;
   for (const [name, value] of [["timeoutMs", timeoutMs], ["probeTimeoutMs", probeMs]] as const) {
@@ -137,125 +175,139 @@ export function graceful(options: GracefulOptions = {}): Graceful {
     : Array.isArray(options.live)
     ? options.live
     : [options.live as Drainable];
-  const stoppers: ServerStopper[] = [];
-  const step = (name: DrainStep) => {
-    reached = name;
-    options.onStep?.(name);
+  const state: DrainState = {
+    options,
+    timeoutMs,
+    probeMs,
+    lives,
+    stoppers: [],
+    draining: undefined,
+    inFlight: 0,
+    started: false,
+    listening: lives.length === 0,
+    reached: "started",
   };
-  let draining: Promise<void> | undefined;
-  let inFlight = 0;
-  let started = false;
-  let listening = lives.length === 0;
   // A live app that could not listen still serves (it learns of takeovers from its fenced saves),
   // so a failed start counts as started too; the database probe says whether it can serve now.
-  void Promise.allSettled(lives.map((live) => live.ready?.())).then(() => (listening = true));
+  void Promise.allSettled(lives.map((live) => live.ready?.())).then(() => (state.listening = true));
+  return state;
+}
 
-  const closeAfter = (resp: Response): Response => {
-    if (!started || !stoppers.some((s) => s.closeHeader)) return resp;
+function step(state: DrainState, name: DrainStep): void {
+  state.reached = name;
+  state.options.onStep?.(name);
+}
+
+/** `handler`, counting its requests in flight; once draining, each answer asks its connection to close. */
+function counted<Args extends unknown[]>(
+  state: DrainState,
+  handler: (req: Request, ...rest: Args) => Response | Promise<Response>,
+): (req: Request, ...rest: Args) => Promise<Response> {
+  return async (req, ...rest) => {
+    state.inFlight++;
     try {
-      resp.headers.set("Connection", "close");
-      return resp;
-    } catch {
-      // Immutable headers (a fetched Response): a copy carries it.
-      const copy = new Response(resp.body, resp);
-      copy.headers.set("Connection", "close");
-      return copy;
+      return closeAfter(state, await handler(req, ...rest));
+    } finally {
+      state.inFlight--;
     }
   };
+}
 
-  const settled = async (until: number) => {
-    while (inFlight > 0 && Date.now() < until) await sleep(10);
-  };
+function closeAfter(state: DrainState, resp: Response): Response {
+  if (!state.started || !state.stoppers.some((s) => s.closeHeader)) return resp;
+  try {
+    resp.headers.set("Connection", "close");
+    return resp;
+  } catch {
+    // Immutable headers (a fetched Response): a copy carries it.
+    const copy = new Response(resp.body, resp);
+    copy.headers.set("Connection", "close");
+    return copy;
+  }
+}
 
-  // What the drain waits for now, for its log line past half its timeout (docs/deployment.md#draining).
-  let reached: DrainStep | "started" = "started";
-  const waits = (): string[] => {
-    const waiting = [`the step after ${reached}`];
-    if (inFlight > 0) waiting.push(`${inFlight} request${inFlight === 1 ? "" : "s"} in flight`);
-    for (const live of lives) waiting.push(...(live.waitingFor?.() ?? []));
-    if (reached === "live-drained") waiting.push("the server's open connections to end");
-    return waiting;
-  };
-
-  const drain = () =>
-    draining ??= (async () => {
-      started = true;
-      const stopHalfLog = onceUnref(
-        () => log.warn(`svc: the drain is past half its ${timeoutMs} ms timeout; it waits for ${waits().join(", ")}`),
-        timeoutMs / 2,
+/** Takes a server to stop; the first one arms the signals, which drain and then exit. */
+function attach<S extends RuntimeServer>(state: DrainState, server: S): S {
+  const { options } = state;
+  state.stoppers.push(serverStopper(server));
+  if (state.stoppers.length === 1) {
+    onceOnSignal(options.signals ?? ["SIGTERM", "SIGINT"], () => {
+      void drain(state).then(
+        () => {
+          if (options.exit === false) return;
+          step(state, "exit");
+          exitProcess(0);
+        },
+        (error: unknown) => {
+          console.error(`svc: the drain failed: ${error instanceof Error ? error.message : String(error)}`);
+          if (options.exit !== false) exitProcess(1);
+        },
       );
-      try {
-        await drainSteps();
-      } finally {
-        stopHalfLog();
-      }
-    })();
+    });
+  }
+  return server;
+}
 
-  /** The drain's steps, in order (docs/deployment.md#draining). */
-  const drainSteps = async () => {
-    step("not-ready");
-    for (const stopper of stoppers) stopper.stopAccepting();
-    step("stopped-accepting");
-    const until = Date.now() + timeoutMs;
-    await settled(until);
-    step("in-flight-done");
-    await Promise.all(lives.map((live) => live.drain()));
-    step("live-drained");
-    await settled(until);
-    await Promise.all(stoppers.map((stopper) => stopper.finish(Math.max(0, until - Date.now()))));
-    await options.db?.close();
-    step("closed");
-  };
+/** Waits until no request is in flight, or until `until`. */
+async function settled(state: DrainState, until: number): Promise<void> {
+  while (state.inFlight > 0 && Date.now() < until) await sleep(10);
+}
 
-  return {
-    fetch(handler) {
-      return async (req, ...rest) => {
-        inFlight++;
-        try {
-          return closeAfter(await handler(req, ...rest));
-        } finally {
-          inFlight--;
-        }
-      };
-    },
-    attach(server) {
-      stoppers.push(serverStopper(server));
-      if (stoppers.length === 1) {
-        onceOnSignal(options.signals ?? ["SIGTERM", "SIGINT"], () => {
-          void drain().then(
-            () => {
-              if (options.exit === false) return;
-              step("exit");
-              exitProcess(0);
-            },
-            (error: unknown) => {
-              console.error(`svc: the drain failed: ${error instanceof Error ? error.message : String(error)}`);
-              if (options.exit !== false) exitProcess(1);
-            },
-          );
-        });
-      }
-      return server;
-    },
-    drain,
-    async readiness() {
-      if (started) return notReady("draining");
-      if (!listening) return notReady("starting");
-      if (options.db !== undefined) {
-        const probe = options.db.query({ sql: "SELECT 1", args: [] });
-        const answer = await Promise.race([probe, sleep(probeMs).then(() => undefined)]);
-        if (answer === undefined || !answer.ok) return notReady("database unreachable");
-      }
-      if (started) return notReady("draining");
-      return new Response("ready", { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-    },
-    get draining() {
-      return started;
-    },
-    get inFlight() {
-      return inFlight;
-    },
-  };
+/** What the drain waits for now, for its log line past half its timeout (docs/deployment.md#draining). */
+function waits(state: DrainState): string[] {
+  const { inFlight, reached } = state;
+  const waiting = [`the step after ${reached}`];
+  if (inFlight > 0) waiting.push(`${inFlight} request${inFlight === 1 ? "" : "s"} in flight`);
+  for (const live of state.lives) waiting.push(...(live.waitingFor?.() ?? []));
+  if (reached === "live-drained") waiting.push("the server's open connections to end");
+  return waiting;
+}
+
+function drain(state: DrainState): Promise<void> {
+  return state.draining ??= (async () => {
+    state.started = true;
+    const { timeoutMs } = state;
+    const stopHalfLog = onceUnref(
+      () => log.warn(`svc: the drain is past half its ${timeoutMs} ms timeout; it waits for ${waits(state).join(", ")}`),
+      timeoutMs / 2,
+    );
+    try {
+      await drainSteps(state);
+    } finally {
+      stopHalfLog();
+    }
+  })();
+}
+
+/** The drain's steps, in order (docs/deployment.md#draining). */
+async function drainSteps(state: DrainState): Promise<void> {
+  const { stoppers, lives } = state;
+  step(state, "not-ready");
+  for (const stopper of stoppers) stopper.stopAccepting();
+  step(state, "stopped-accepting");
+  const until = Date.now() + state.timeoutMs;
+  await settled(state, until);
+  step(state, "in-flight-done");
+  await Promise.all(lives.map((live) => live.drain()));
+  step(state, "live-drained");
+  await settled(state, until);
+  await Promise.all(stoppers.map((stopper) => stopper.finish(Math.max(0, until - Date.now()))));
+  await state.options.db?.close();
+  step(state, "closed");
+}
+
+/** The readiness answer: 503 while starting, draining or without the database, else 200. */
+async function readiness(state: DrainState): Promise<Response> {
+  if (state.started) return notReady("draining");
+  if (!state.listening) return notReady("starting");
+  const { db } = state.options;
+  if (db !== undefined) {
+    const probe = db.query({ sql: "SELECT 1", args: [] });
+    const answer = await Promise.race([probe, sleep(state.probeMs).then(() => undefined)]);
+    if (answer === undefined || !answer.ok) return notReady("database unreachable");
+  }
+  if (state.started) return notReady("draining");
+  return new Response("ready", { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
 /** 503 with Retry-After: the load balancer takes this replica out, and a retry goes elsewhere. */

@@ -90,6 +90,39 @@ export type { LiveAppOptions };
 
 type Env = SlidingEnv;
 
+/** What `Live.app` refuses at once: a definition without its three functions, or a missing or weak secret where one is required. */
+function checkAtBuild<Model>(definition: LiveDefinition<Model>, options: LiveAppOptions): void {
+  if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
+    throw new TypeError("Live.app needs { init, update, view } functions");
+  }
+  const started = checkSecretAtStart(options.prefix);
+  if (!started.ok) throw new SvcError(started.error.code, started.error.message);
+  if (options.secret instanceof Secret) requireSecretAtStart("Live.app", options.secret, options.prefix);
+}
+
+/** The app's session registry, with its timings, bounds and store from the options. */
+function registryFor<Model>(
+  options: LiveAppOptions,
+  config: AppSettings,
+  { onBind }: { readonly onBind: (session: LiveSession<Model>, userId: string) => void },
+): LiveApp<Model>["sessions"] {
+  return new SessionRegistry<Model>({
+    store: options.store,
+    now: config.now,
+    idleTimeoutMs: config.idleTimeoutMs,
+    treeIdleMs: config.treeIdleMs,
+    sweepEveryMs: config.sweepEveryMs,
+    maxTreeBytes: config.maxTreeBytes,
+    renderProbe: options.renderProbe,
+    bounds: sessionBoundsOptions({
+      maxSessions: options.maxSessions,
+      maxPending: options.maxPendingSessions,
+      pendingMs: options.pendingSessionMs,
+    }),
+    onBind,
+  }) as LiveApp<Model>["sessions"];
+}
+
 /** A live app: a Hono app serving the page, events, the SSE stream and the client. Mount it with `app.route(path, live)` or serve `live.fetch` (docs/live-apps.md). */
 export class LiveApp<Model> extends Hono<Env> {
   /** The app's sessions: counts and the bytes of kept trees, for monitoring (docs/deployment.md#memory). */
@@ -121,12 +154,7 @@ export class LiveApp<Model> extends Hono<Env> {
     options: LiveAppOptions = {},
   ) {
     super();
-    if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
-      throw new TypeError("Live.app needs { init, update, view } functions");
-    }
-    const started = checkSecretAtStart(options.prefix);
-    if (!started.ok) throw new SvcError(started.error.code, started.error.message);
-    if (options.secret instanceof Secret) requireSecretAtStart("Live.app", options.secret, options.prefix);
+    checkAtBuild(definition, options);
     noteBuiltApp(this);
     const config = this.config = withDefaults(options);
     this.cookieName = sessionCookieName(options.name);
@@ -135,21 +163,9 @@ export class LiveApp<Model> extends Hono<Env> {
     this.extraMessages = new Set(options.messages ?? []);
     this.csrf = new CsrfTokens(options.secret);
     this.originAllowed = originCheck(options.allowedOrigins);
-    this.sessions = new SessionRegistry<Model>({
-      store: options.store,
-      now: this.now,
-      idleTimeoutMs: config.idleTimeoutMs,
-      treeIdleMs: config.treeIdleMs,
-      sweepEveryMs: config.sweepEveryMs,
-      maxTreeBytes: config.maxTreeBytes,
-      renderProbe: options.renderProbe,
-      bounds: sessionBoundsOptions({
-        maxSessions: options.maxSessions,
-        maxPending: options.maxPendingSessions,
-        pendingMs: options.pendingSessionMs,
-      }),
+    this.sessions = registryFor<Model>(options, config, {
       onBind: (session, userId) => this.access.bind(session, { userId, at: this.now() }, { rotate: true }),
-    }) as LiveApp<Model>["sessions"];
+    });
     this.tokens = sessionTokensFor(options, this.csrf, this.now);
     this.access = new SessionAccess({
       sessions: this.sessions,
@@ -158,7 +174,14 @@ export class LiveApp<Model> extends Hono<Env> {
       secure: (req) => this.secure(req),
       cookieless: this.tokens !== undefined,
     });
-    this.routeContext = {
+    this.routeContext = this.contextOfRoutes(options);
+    this.addRoutes();
+  }
+
+  /** What the routes share (src/live/server/http/route-context.ts), from the parts the constructor built. */
+  private contextOfRoutes(options: LiveAppOptions): RouteContext<Model> {
+    const { definition, config } = this;
+    return {
       definition,
       sessions: this.sessions,
       access: this.access,
@@ -170,15 +193,14 @@ export class LiveApp<Model> extends Hono<Env> {
       extraMessages: this.extraMessages,
       originAllowed: this.originAllowed,
       secure: (req) => this.secure(req),
-      title: this.config.title,
+      title: config.title,
       // Under svc-live dev every page reloads itself when the server restarts (src/live/server/http/dev-reload.ts).
-      head: reportsToPage(definition) && inDevLoop() ? this.config.head + reloadScript() : this.config.head,
+      head: reportsToPage(definition) && inDevLoop() ? config.head + reloadScript() : config.head,
       client: clientFor(options, this.tokens !== undefined),
-      heartbeatMs: this.config.heartbeatMs,
+      heartbeatMs: config.heartbeatMs,
       replication: () => this.replication,
       failureNotice: options.failureNotice ?? defaultFailureNotice,
     };
-    this.addRoutes();
   }
 
   /**

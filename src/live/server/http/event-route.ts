@@ -45,23 +45,11 @@ export async function handleEvent<Model>(
 
   if (!ctx.originAllowed(req)) return crossOrigin();
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
-
-  const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
-  if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, HTTP.tooLarge);
-  const parsed = parseEventBody(text);
-  if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
-  const body = parsed.value;
+  const body = await readEvent(req);
+  if (body instanceof Response) return body;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
-  const token = headerToken ?? (body.isBatch ? body.csrf : undefined);
-  const tokenState = checkToken(ctx, session, cookies, token);
-
-  let renamed = tokenState === "former";
-  if (body.sessionId !== undefined && body.sessionId !== ctx.sessions.handleOf(session)) {
-    // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
-    if (!ctx.sessions.rotatedHandle(session, body.sessionId)) return refusalFor(ctx, req, LOST);
-    renamed = true;
-  }
-  if (tokenState === "wrong") return csrfFailed();
+  const renamed = checkNames(ctx, req, session, { cookies, body, token: headerToken ?? (body.isBatch ? body.csrf : undefined) });
+  if (renamed instanceof Response) return renamed;
   ctx.sessions.connected(session);
 
   const admitted = ctx.access.admit(session, auth);
@@ -70,13 +58,10 @@ export async function handleEvent<Model>(
 
   let ran = runLocked(session, body, ctx.now());
   if (ran instanceof Promise) ran = await ran;
-  // The copy here was stale (another replica had taken the session): nothing of it was kept.
-  // Taken over afresh, from the state that replica saved, the event is processed once more.
-  for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
-    const again = liveOr(ctx, req, await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed));
+  if (isMoved(ran)) {
+    const again = await runWhereItMoved(ctx, req, { id, body, ran });
     if (again instanceof Response) return again;
-    session = again;
-    ran = await runLocked(session, body, ctx.now());
+    ({ session, ran } = again);
   }
   const notice = (logId: string) => ctx.failureNotice({ logId, request: req });
   if (ran.kind === "store_failed" || ran.kind === "moved") return replyFor(ctx, req, { ran, notice });
@@ -86,6 +71,59 @@ export async function handleEvent<Model>(
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return refusalFor(ctx, req, STORE_FAILED);
   const reply = replyFor(ctx, req, { ran, notice });
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
+}
+
+/** The request's body, read within the size limit and parsed as an event (413 or 400 otherwise). */
+async function readEvent(req: Request): Promise<EventBody | Response> {
+  const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
+  if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, HTTP.tooLarge);
+  const parsed = parseEventBody(text);
+  if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
+  return parsed.value;
+}
+
+/**
+ * The names the tab sent, checked: the advisory sessionId (another session's: the lost 404), then
+ * the CSRF token (403). True when the tab used an old handle or token within the rotation's grace
+ * period, and must be told the current ones.
+ */
+function checkNames<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  session: LiveSession<Model>,
+  sent: { readonly cookies: string | null; readonly body: EventBody; readonly token: string | undefined },
+): boolean | Response {
+  const tokenState = checkToken(ctx, session, sent.cookies, sent.token);
+  let renamed = tokenState === "former";
+  const { sessionId } = sent.body;
+  if (sessionId !== undefined && sessionId !== ctx.sessions.handleOf(session)) {
+    // A tab that slept past a rotation's grace period holds a dead handle and token: it reloads.
+    if (!ctx.sessions.rotatedHandle(session, sessionId)) return refusalFor(ctx, req, LOST);
+    renamed = true;
+  }
+  if (tokenState === "wrong") return csrfFailed();
+  return renamed;
+}
+
+/**
+ * The copy here was stale (another replica had taken the session): nothing of it was kept. Taken
+ * over afresh, from the state that replica saved, the event is processed once more (twice at most).
+ */
+async function runWhereItMoved<Model>(
+  ctx: RouteContext<Model>,
+  req: Request,
+  moved: { readonly id: string | undefined; readonly body: EventBody; readonly ran: Ran },
+): Promise<{ session: LiveSession<Model>; ran: Ran } | Response> {
+  const { id, body } = moved;
+  let ran = moved.ran;
+  let session: LiveSession<Model> | undefined;
+  for (let attempt = 0; isMoved(ran) && attempt < 2; attempt++) {
+    const again = liveOr(ctx, req, await Promise.resolve(ctx.sessions.resolveForEvent(id)).catch(storeFailed));
+    if (again instanceof Response) return again;
+    session = again;
+    ran = await runLocked(session, body, ctx.now());
+  }
+  return { session: session!, ran };
 }
 
 /** An entry whose frame is the request's reply, and one of a batch (its frame goes out over SSE). */

@@ -16,6 +16,7 @@ import type { BuildSession } from "./takeover.ts";
 import { SharedSessions } from "./shared-sessions.ts";
 import { SharedKeeping } from "./shared-keeping.ts";
 import { sessionKey } from "../../store/session-key.ts";
+import type { Ownership } from "../../store/store.ts";
 import { openFrameStream } from "../streams/sse-stream.ts";
 
 /** A stream listening here for the frames of a session another replica holds: the body of its reply. */
@@ -74,60 +75,92 @@ export function shareSessions<Model>(
   // A replica that cannot listen still serves; it learns of takeovers from its fenced saves.
   shared.ready = ready.catch(() => undefined);
   registry.keepIn(keeping);
+  const sharing: Sharing<Model> = { registry, shared, keeping, gate };
   return {
     ready,
     streamHere(id, lastFrame, heartbeatMs) {
       if (id === undefined || registry.holds(id)) return undefined;
-      return (async () => {
-        await shared.ready;
-        const key = await sessionKey(id);
-        // The stream joins this replica's streams of the session before the ownership read marks
-        // the session as streamed from elsewhere: from that mark on the owner publishes every
-        // frame, and one published while the checks below are awaited (a task's result, saved in
-        // that window) must reach this stream, not find no stream here.
-        const { sink, body, write } = openFrameStream({
-          heartbeatMs,
-          onHeartbeat: () => {},
-          onClose: (closed) => shared.streams.closed(key, closed, keeping.holdsKey(key)),
-        });
-        shared.streams.attach(key, sink);
-        const notStreamed = <T>(answer: T): T => {
-          sink.close();
-          return answer;
-        };
-        try {
-          const owner = await shared.ownership(id);
-          // Held by no one (its owner drained or died): taken over here, so its timers run again.
-          // A stream resuming from a frame other than the owner's last (Last-Event-ID, or a page's
-          // `since`) is taken over too: the frames or the render it needs are the session's, which
-          // this replica does not hold (docs/protocol.md#resume). One resuming from the owner's
-          // last frame listens here and is sent nothing first; only a stream that names no frame
-          // starts with a sync.
-          const resuming = lastFrame !== null && lastFrame !== "" && lastFrame !== String(owner?.outSeq);
-          if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
-            return notStreamed((await registry.resolve(id)) as Resolved<unknown>);
-          }
-          if (registry.draining) return notStreamed(ELSEWHERE);
-          const checking = gate();
-          if (checking !== undefined && owner.user !== undefined) {
-            const verdict = await checking.verdictFor(owner.user, owner.boundAt);
-            if (verdict === "unavailable") return notStreamed(GATE_UNAVAILABLE);
-            // Evicted: the kill ends the streams of that key here, this one with them.
-            if (verdict === "evict") {
-              await shared.killRemote(owner.key);
-              return notStreamed(LOST);
-            }
-          }
-          // A drain that began during the checks above has closed the streams here already: this
-          // one would stay open, heard by no one, until the drain's forced close.
-          if (registry.draining) return notStreamed(ELSEWHERE);
-          write(shared.streams.listen(owner.key, owner, lastFrame));
-          return { kind: "listening", body } as const;
-        } catch (error) {
-          sink.close();
-          throw error;
-        }
-      })();
+      return streamOfElsewhere(sharing, id, { lastFrame, heartbeatMs });
     },
   };
+}
+
+/** The parts of a replica's sharing that a stream of a session held elsewhere needs. */
+type Sharing<Model> = {
+  readonly registry: SessionRegistry<Model>;
+  readonly shared: SharedSessions<Model>;
+  readonly keeping: SharedKeeping<Model>;
+  readonly gate: () => RevocationGate | undefined;
+};
+
+/** `streamHere` for a session this replica does not hold. */
+async function streamOfElsewhere<Model>(
+  { shared, keeping, ...sharing }: Sharing<Model>,
+  id: string,
+  { lastFrame, heartbeatMs }: { readonly lastFrame: string | null; readonly heartbeatMs: number },
+): Promise<Resolved<unknown> | Refusal | Listening> {
+  await shared.ready;
+  const key = await sessionKey(id);
+  // The stream joins this replica's streams of the session before the ownership read marks
+  // the session as streamed from elsewhere: from that mark on the owner publishes every
+  // frame, and one published while the checks below are awaited (a task's result, saved in
+  // that window) must reach this stream, not find no stream here.
+  const { sink, body, write } = openFrameStream({
+    heartbeatMs,
+    onHeartbeat: () => {},
+    onClose: (closed) => shared.streams.closed(key, closed, keeping.holdsKey(key)),
+  });
+  shared.streams.attach(key, sink);
+  try {
+    const where = await whereToStream({ shared, keeping, ...sharing }, id, lastFrame);
+    if (where.kind !== "owned_elsewhere") {
+      sink.close();
+      return where;
+    }
+    write(shared.streams.listen(where.owner.key, where.owner, lastFrame));
+    return { kind: "listening", body } as const;
+  } catch (error) {
+    sink.close();
+    throw error;
+  }
+}
+
+/** A session another replica holds under a live lease: the stream listens here for its frames. */
+type OwnedElsewhere = { readonly kind: "owned_elsewhere"; readonly owner: Ownership & { readonly key: string } };
+
+/**
+ * Where a stream of a session not held here goes: listening here for the owner's frames, or what
+ * resolving the session gives (taken over here, lost, elsewhere), or why not (the gate).
+ */
+async function whereToStream<Model>(
+  { registry, shared, gate }: Sharing<Model>,
+  id: string,
+  lastFrame: string | null,
+): Promise<Resolved<unknown> | Refusal | OwnedElsewhere> {
+  const owner = await shared.ownership(id);
+  // Held by no one (its owner drained or died): taken over here, so its timers run again.
+  // A stream resuming from a frame other than the owner's last (Last-Event-ID, or a page's
+  // `since`) is taken over too: the frames or the render it needs are the session's, which
+  // this replica does not hold (docs/protocol.md#resume). One resuming from the owner's
+  // last frame listens here and is sent nothing first; only a stream that names no frame
+  // starts with a sync.
+  const resuming = lastFrame !== null && lastFrame !== "" && lastFrame !== String(owner?.outSeq);
+  if (owner === undefined || !owner.leaseLive || owner.owner === shared.owner || resuming) {
+    return (await registry.resolve(id)) as Resolved<unknown>;
+  }
+  if (registry.draining) return ELSEWHERE;
+  const checking = gate();
+  if (checking !== undefined && owner.user !== undefined) {
+    const verdict = await checking.verdictFor(owner.user, owner.boundAt);
+    if (verdict === "unavailable") return GATE_UNAVAILABLE;
+    // Evicted: the kill ends the streams of that key here, this one with them.
+    if (verdict === "evict") {
+      await shared.killRemote(owner.key);
+      return LOST;
+    }
+  }
+  // A drain that began during the checks above has closed the streams here already: this
+  // one would stay open, heard by no one, until the drain's forced close.
+  if (registry.draining) return ELSEWHERE;
+  return { kind: "owned_elsewhere", owner };
 }
