@@ -1,14 +1,18 @@
 /**
  * The server process of bench/http.bench.ts, under whichever runtime runs it: the bench form app
- * (bench/live-app.ts, the page the benchmark figures are of) and the bare Hono route that parses
- * the same JSON and answers JSON, each on 127.0.0.1 at a random port, served the runtime's own way
- * (@hono/node-server on Node, Bun.serve, Deno.serve). Prints one line, PORTS {"ours", "bare"},
- * when both listen; the parent ends it.
+ * (bench/live-app.ts, the page the benchmark figures are of), the small form (bench/http-small-form.ts)
+ * and the bare Hono route that parses the same JSON and answers JSON, each on 127.0.0.1 at a random
+ * port, served the runtime's own way (@hono/node-server on Node, Bun.serve, Deno.serve). Prints one
+ * line, PORTS {"ours", "small", "bare"}, when all listen. Each line "CPU" read from stdin is answered
+ * with CPU <µs>, the process's CPU time (user and system) so far; the parent ends it.
  *
  *   node --import tsx bench/http-server.ts | bun bench/http-server.ts | deno run -A bench/http-server.ts
  */
 import { serve } from "@hono/node-server";
+import process from "node:process";
 import { bareApp, formApp } from "./live-app.ts";
+import { smallFormApp } from "./http-small-form.ts";
+import { onLines } from "./stream-lines.ts";
 
 type Fetch = (req: Request) => Response | Promise<Response>;
 const g = globalThis as {
@@ -28,5 +32,12 @@ function listen(fetch: Fetch): Promise<number> {
 }
 
 const ours = formApp();
+const small = smallFormApp();
 const bare = bareApp();
-console.log(`PORTS ${JSON.stringify({ ours: await listen(ours.fetch), bare: await listen(bare.fetch) })}`);
+const ports = { ours: await listen(ours.fetch), small: await listen(small.fetch), bare: await listen(bare.fetch) };
+onLines(process.stdin, (line) => {
+  if (line !== "CPU") return;
+  const used = process.cpuUsage();
+  console.log(`CPU ${used.user + used.system}`);
+});
+console.log(`PORTS ${JSON.stringify(ports)}`);
