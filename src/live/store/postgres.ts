@@ -271,9 +271,14 @@ export class PostgresLiveStore implements LiveStore {
   }
 
   async renew(owner: string): Promise<ReadonlySet<string>> {
+    // The rows are locked in the order of their keys, as a group of saves locks them
+    // (save-group.ts): an UPDATE of them all in the table's order would hold some while waiting for
+    // others that a group holds, and the group wait for it in turn: a deadlock.
     const rows = await this.rows(
       stmt(
-        `UPDATE svc_live_sessions SET lease_until = ${NOW} + $3::bigint WHERE app = $1 AND owner = $2 RETURNING key`,
+        `UPDATE svc_live_sessions s SET lease_until = ${NOW} + $3::bigint
+         FROM (SELECT key FROM svc_live_sessions WHERE app = $1 AND owner = $2 ORDER BY key COLLATE "C" FOR UPDATE) held
+         WHERE s.app = $1 AND s.key = held.key AND s.owner = $2 RETURNING s.key`,
         this.app,
         owner,
         this.leaseMs,

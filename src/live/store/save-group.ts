@@ -17,7 +17,8 @@
  *   rows in opposite orders would each wait for the other (Postgres ends one as a deadlock, and all
  *   its events are answered 503). Behind a round-robin balancer the sessions' events alternate
  *   between replicas, so this is the common case, not a rare one. In one order, one group waits for
- *   the other and then goes on.
+ *   the other and then goes on. The store's lease renewal, which updates many rows in one
+ *   statement, locks them in the same order (postgres.ts `renew`).
  */
 import type { Db } from "../../db/db.ts";
 import type { Row, Statement } from "../../db/driver.ts";
@@ -53,6 +54,7 @@ export class SaveGroup {
 
   private async flush(): Promise<void> {
     // Sorted by row, stable: two saves of one session keep their order.
+    // Code-unit order, the order of Postgres's "C" collation for the keys' hex (as the store's renew locks them).
     const group = (this.waiting ?? []).sort((a, b) => (a.row < b.row ? -1 : a.row > b.row ? 1 : 0));
     this.waiting = undefined;
     if (group.length === 1) {
