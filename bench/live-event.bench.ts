@@ -49,7 +49,7 @@ const STEPS: readonly { readonly step: string; readonly files: RegExp; readonly 
   },
   { step: "CSRF", files: /http\/event-route\.ts$/, functions: /^checkNames$/ },
   { step: "body", files: /http\/(body|body-limits)\.ts$/ },
-  { step: "body", files: /http\/event-route\.ts$/, functions: /^readEvent$/ },
+  { step: "body", files: /http\/event-route\.ts$/, functions: /^parsedEvent$/ },
   { step: "access", files: /access\/session-access\.ts$/ },
   { step: "frame", files: /streams\/session-frames\.ts$/, functions: /^frameOf$/ },
   { step: "frame", files: /session\/(state|rename-log)\.ts$/ },

@@ -45,7 +45,7 @@ export async function handleEvent<Model>(
 
   if (!ctx.originAllowed(req)) return crossOrigin();
   const headerToken = req.headers.get(CSRF_HEADER) ?? undefined;
-  const body = await readEvent(req);
+  const body = parsedEvent(await readBodyLimited(req, LIMITS.maxBodyBytes));
   if (body instanceof Response) return body;
   // A beacon cannot set headers: only an unload batch may carry its token in the body (docs/protocol.md#csrf).
   const renamed = checkNames(ctx, req, session, { cookies, body, token: headerToken ?? (body.isBatch ? body.csrf : undefined) });
@@ -63,19 +63,17 @@ export async function handleEvent<Model>(
     if (again instanceof Response) return again;
     ({ session, ran } = again);
   }
-  const notice = (logId: string) => ctx.failureNotice({ logId, request: req });
-  if (ran.kind === "store_failed" || ran.kind === "moved") return replyFor(ctx, req, { ran, notice });
+  if (ran.kind === "store_failed" || ran.kind === "moved") return replyFor(ctx, req, ran);
   // A rotation or an end made while processing is in the store before the reply names it.
   // A rotation whose move the store refused (twice) is not answered with the new id: 503, retry.
   const writes = ctx.sessions.settled(session);
   if (writes !== undefined && !(await writes.then(() => true, () => false))) return refusalFor(ctx, req, STORE_FAILED);
-  const reply = replyFor(ctx, req, { ran, notice });
+  const reply = replyFor(ctx, req, ran);
   return finishReply(ctx, session, req, renamed ? tellRenamed(reply, ctx, session, req) : reply);
 }
 
-/** The request's body, read within the size limit and parsed as an event (413 or 400 otherwise). */
-async function readEvent(req: Request): Promise<EventBody | Response> {
-  const text = await readBodyLimited(req, LIMITS.maxBodyBytes);
+/** The request's body, read within the size limit (undefined when larger: 413), parsed as an event (400 when it is not one). */
+function parsedEvent(text: string | undefined): EventBody | Response {
   if (text === undefined) return badRequest("payload_too_large", `the body is larger than ${LIMITS.maxBodyBytes} bytes`, HTTP.tooLarge);
   const parsed = parseEventBody(text);
   if (!parsed.ok) return badRequest(parsed.error.code === "limit_exceeded" ? "limit_exceeded" : "bad_event", parsed.error.message);
@@ -181,11 +179,7 @@ async function applyBatch<Model>(session: LiveSession<Model>, body: EventBody): 
 }
 
 /** The reply to what running the request gave (docs/protocol.md#event-reply, #errors-and-statuses). */
-function replyFor<Model>(
-  ctx: RouteContext<Model>,
-  req: Request,
-  { ran, notice }: { readonly ran: Ran; readonly notice: (logId: string) => string },
-): Response {
+function replyFor<Model>(ctx: RouteContext<Model>, req: Request, ran: Ran): Response {
   switch (ran.kind) {
     case "store_failed":
       return refusalFor(ctx, req, ran);
@@ -199,7 +193,7 @@ function replyFor<Model>(
     case "handler_gone":
       return handlerGone();
     case "app_error":
-      return appError({ logId: ran.logId, notice: notice(ran.logId), report: ran.report });
+      return appError({ logId: ran.logId, notice: ctx.failureNotice({ logId: ran.logId, request: req }), report: ran.report });
     case "ended":
       return refusalFor(ctx, req, LOST);
     case "duplicate":
