@@ -4,6 +4,18 @@
  * with a form, and one keyed row per item with a checkbox, its text, a tag list and two buttons.
  */
 import { h, keyed, type UiElement } from "../src/ui/node.ts";
+import { typed } from "../src/ui/typed.ts";
+
+/** The messages the TSX view sends, checked where it names them (`ui.msg`). */
+const ui = typed<
+  {
+    Toggle: [id: number, checked: boolean];
+    Edit: [id: number];
+    Remove: [id: number];
+    Add: [fields: { readonly [name: string]: string }];
+    Draft: [value: string];
+  }
+>();
 
 export type Item = { readonly id: number; readonly text: string; readonly done: boolean; readonly tags: readonly string[] };
 export type Model = { readonly title: string; readonly draft: string; readonly items: readonly Item[] };
@@ -11,11 +23,11 @@ export type Model = { readonly title: string; readonly draft: string; readonly i
 function Row({ item }: { item: Item }) {
   return (
     <li class={item.done ? "row done" : "row"}>
-      <input type="checkbox" name={`done-${item.id}`} checked={item.done} onChange={["Toggle", item.id]} />
+      <input type="checkbox" name={`done-${item.id}`} checked={item.done} onChange={ui.msg("Toggle", item.id)} />
       <span class="text">{item.text}</span>
       <span class="tags">{item.tags.map((tag) => <em>{tag}</em>)}</span>
-      <button class="small" onClick={["Edit", item.id]}>Edit</button>
-      <button class="small" onClick={["Remove", item.id]}>✕</button>
+      <button class="small" onClick={ui.msg("Edit", item.id)}>Edit</button>
+      <button class="small" onClick={ui.msg("Remove", item.id)}>✕</button>
     </li>
   );
 }
@@ -25,8 +37,8 @@ export function jsxView(model: Model): UiElement {
     <main>
       <header>
         <h1>{model.title}</h1>
-        <form onSubmit="Add">
-          <input name="draft" value={model.draft} onInput="Draft" placeholder="Something to do" />
+        <form onSubmit={ui.msg("Add")}>
+          <input name="draft" value={model.draft} onInput={ui.msg("Draft")} placeholder="Something to do" />
           <button type="submit">Add</button>
         </form>
       </header>

@@ -41,4 +41,4 @@ export { Result, Task } from "./result-namespaces.ts";
 export type { JsonObject, JsonPrimitive, JsonValue } from "./json.ts";
 export { type LogLevel, type LogSink, setLogSink } from "./log.ts";
 export { createElement } from "./jsx/jsx-runtime.ts";
-export type { JsxMessages, Register } from "./jsx/register.ts";
+export type { JsxHandlerProps, Register, TsxMessageHint } from "./jsx/register.ts";

@@ -10,8 +10,9 @@ import { type AuthEnv, Each, Live, type Secret, Server, Ui } from "svc-live";
 
 type Todo = { id: number; text: string };
 type Todos = { user: string; draft: string; items: Todo[]; next: number };
-// What update receives. TypeScript gives TSX one set of prop types for every app, so a handler's
-// message is written with ui.msg, which checks it against this map (docs/live-apps.md#typed-messages).
+// What update receives. TypeScript gives TSX one set of prop types for every app, so a TSX handler
+// takes a message written with ui.msg, which checks it against this map; a raw ["Remvoe", item.id]
+// does not compile (docs/live-apps.md#typed-messages).
 type TodoMessages = { Draft: [value: string]; Add: [fields: { readonly [name: string]: string }]; Remove: [id: number] };
 const ui = Ui.typed<TodoMessages>();
 
@@ -40,14 +41,12 @@ export function createApp(secret: Secret) {
     {
       // The session middleware in front verified the cookie: init sees its claims.
       init: ({ auth }) => ({ user: String(auth?.name ?? "someone"), draft: "", items: [], next: 1 }),
-      update: (m, msg, args) =>
-        msg === "Draft"
-          ? { ...m, draft: args[0] }
-          : msg === "Add" && m.draft.trim() !== ""
-          ? { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 }
-          : msg === "Remove"
-          ? { ...m, items: m.items.filter((item) => item.id !== args[0]) }
-          : m,
+      update: {
+        Draft: (m, value) => ({ ...m, draft: value }),
+        Add: (m) =>
+          m.draft.trim() === "" ? m : { ...m, draft: "", items: [...m.items, { id: m.next, text: m.draft.trim() }], next: m.next + 1 },
+        Remove: (m, id) => ({ ...m, items: m.items.filter((item) => item.id !== id) }),
+      },
       view: (model) => <TodoPage model={model} />,
     },
     { name: "todos", title: "To-dos" },

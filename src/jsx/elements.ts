@@ -5,10 +5,10 @@
  * hyphenated names (`data-*`, `aria-*`, `svc-key`) are always accepted, as TypeScript allows for
  * any JSX attribute that is not an identifier.
  */
-import type { AttrValue, HandlerProps, KeyHandler } from "../ui/attrs.ts";
+import type { AttrValue, KeyHandler } from "../ui/attrs.ts";
 import type { Child } from "../ui/node.ts";
 import type { StyleProps } from "../ui/styles.ts";
-import type { JsxMessages } from "./register.ts";
+import type { JsxHandlerProps } from "./register.ts";
 
 /** A JSX key: becomes the element's `svc-key`, first in key priority (docs/protocol.md#keys). */
 export type Key = string | number;
@@ -69,12 +69,12 @@ export type GlobalAttributes = {
 };
 
 /** What every element takes: global attributes, handlers, style props and children. */
-export type ElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+export type ElementProps<Extra = object> = GlobalAttributes & JsxHandlerProps & StyleProps & Extra & {
   /** The element's children: nodes, text, numbers, and lists of them. */
   readonly children?: Child;
 };
 /** A void element (input, img, br…) takes no children. */
-export type VoidElementProps<Extra = object> = GlobalAttributes & HandlerProps<JsxMessages> & StyleProps & Extra & {
+export type VoidElementProps<Extra = object> = GlobalAttributes & JsxHandlerProps & StyleProps & Extra & {
   /** None: a void element has no children. */
   readonly children?: never;
 };

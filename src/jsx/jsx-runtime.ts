@@ -4,7 +4,7 @@
  * (docs/live-apps.md#unchanged-parts-are-not-built-again), so a TSX view renders and diffs as its
  * `Ui.h` twin does (docs/live-apps.md#jsx).
  *
- *   <li key={item.id} class="row" onClick={["Remove", item.id]} hover={{ background: "#eee" }}>…</li>
+ *   <li key={item.id} class="row" onClick={ui.msg("Remove", item.id)} hover={{ background: "#eee" }}>…</li>
  *
  * - An intrinsic element is `Ui.h(tag, props, ...children)`; `key` becomes its `svc-key`, the key
  *   `Ui.keyed` sets.
@@ -15,7 +15,7 @@ import { type Child, hWithChildren, keyed, type UiElement } from "../ui/node.ts"
 import type { IntrinsicElementProps, Key } from "./elements.ts";
 
 export type { ElementProps, GlobalAttributes, IntrinsicElementProps, Key, VoidElementProps } from "./elements.ts";
-export type { JsxMessages, Register } from "./register.ts";
+export type { JsxHandlerProps, Register, TsxMessageHint } from "./register.ts";
 
 /** What a function component is: props in, a node (or text, or a list of them) out. */
 export type Component<Props = object> = (props: Props) => Child;

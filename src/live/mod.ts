@@ -40,7 +40,15 @@ export { LiveApp, type LiveAppOptions } from "./server/app/app.ts";
 export type { FailureNoticeInput } from "./server/http/error-page.ts";
 export { app } from "./server/app/build.ts";
 export { batch, bindSessionUser, type Cmd, type Dispatch, endSession, none, rotateSession, task } from "./server/session/commands.ts";
-export { type InitContext, type LiveDefinition, type Unhandled, unhandled, type Update } from "./server/session/definition.ts";
+export {
+  type InitContext,
+  type LiveDefinition,
+  type Unhandled,
+  unhandled,
+  type Update,
+  type UpdateFunction,
+  type UpdateHandlers,
+} from "./server/session/definition.ts";
 export type { Frame } from "./server/streams/sse-wire.ts";
 export { MemorySessionStore, type SessionSnapshot, type SessionStore } from "./server/registry/snapshot-store.ts";
 export type { SessionCounts } from "./server/registry/bounds.ts";

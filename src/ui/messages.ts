@@ -31,6 +31,18 @@ export type UntypedMessages = { readonly [name: string]: readonly JsonValue[] };
 /** A message a handler dispatches: a name, or a name followed by JSON arguments. */
 export type Message = string | readonly [string, ...JsonValue[]];
 
+declare const writtenByUiMsg: unique symbol;
+
+/**
+ * A message that `ui.msg` of `Ui.typed<Messages>()` wrote, and so checked against the app's map
+ * where it was written. The mark is a type only; at run time it is the name, or the name and its
+ * arguments. TSX handler props take it in a project that declares no `Register`.
+ */
+export type CheckedMessage = Message & {
+  /** The mark of a message `ui.msg` wrote; never set at run time. */
+  readonly [writtenByUiMsg]: true;
+};
+
 /** Whether `M` is the untyped map (any name), rather than a declared one. */
 export type IsUntyped<M> = unknown extends M ? true : string extends keyof M ? true : false;
 

@@ -20,6 +20,7 @@ export type { Child, Handlers, Message, MessageRecord, UiElement, UiNode, UiRaw,
 export type { Attrs, AttrValue, HandlerProps, KeyHandler } from "./attrs.ts";
 export type { Animation, CssProps, PseudoProp, StyleProps } from "./styles.ts";
 export type {
+  CheckedMessage,
   ClickMessage,
   ControlValue,
   FormFields,

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from "../json.ts";
 import type { Attrs } from "./attrs.ts";
-import type { FormFields, HtmlHole, MessageMap } from "./messages.ts";
+import type { CheckedMessage, FormFields, HtmlHole, MessageMap } from "./messages.ts";
 import type { Child, UiElement, UiRaw, UiText } from "./types.ts";
 import { each, type ItemKey } from "./each.ts";
 import { lazy } from "./lazy.ts";
@@ -44,10 +44,13 @@ export interface TypedUi<M> {
   /**
    * A handler's message, checked against `M` wherever it is written: its name and the arguments
    * the handler gives (all of them, or all but the value or the fields the client adds). For TSX,
-   * whose handler props TypeScript cannot check against an app's own map:
-   * `<button onClick={ui.msg("Remove", item.id)}>`.
+   * whose handler props TypeScript cannot check against an app's own map, and which take only
+   * these in a project that declares no `Register`: `<button onClick={ui.msg("Remove", item.id)}>`.
    */
-  msg<K extends keyof M & string, const A extends HandlerArgs<M[K]>>(name: K, ...args: A): A extends readonly [] ? K : readonly [K, ...A];
+  msg<K extends keyof M & string, const A extends HandlerArgs<M[K]>>(
+    name: K,
+    ...args: A
+  ): (A extends readonly [] ? K : readonly [K, ...A]) & CheckedMessage;
 }
 
 /** A handler's message from its name and arguments: the name alone when there are none. */

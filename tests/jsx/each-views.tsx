@@ -5,11 +5,14 @@
 import { Each } from "../../src/ui/each.ts";
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
 import type { TodoModel, TodoRow } from "../support/todos.ts";
+import { typed } from "../../src/ui/typed.ts";
+
+const ui = typed<{ Toggle: [id: number, checked: boolean] }>();
 
 /** A row: a function of its item alone, defined once, as `<Each>` wants it. */
 const TodoItem = (row: TodoRow) => (
   <li class={row.done ? "done" : undefined}>
-    <input type="checkbox" name="done" checked={row.done} onChange={["Toggle", row.id]} />
+    <input type="checkbox" name="done" checked={row.done} onChange={ui.msg("Toggle", row.id)} />
     {row.text}
   </li>
 );

@@ -5,15 +5,19 @@
  */
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
 import type { TodoModel, TodoRow } from "../support/todos.ts";
+import { typed } from "../../src/ui/typed.ts";
+
+/** The messages the TSX view sends, checked where it names them (`ui.msg`). */
+const ui = typed<{ Toggle: [id: number, checked: boolean]; Down: [id: number]; Remove: [id: number]; Add: []; Draft: [value: string] }>();
 
 function Row({ row, last }: { row: TodoRow; last: boolean }) {
   return (
     <li class={row.done ? "done" : undefined} hover={{ background: "#eee" }}>
-      <input type="checkbox" name={`done-${row.id}`} checked={row.done} onChange={["Toggle", row.id]} />
+      <input type="checkbox" name={`done-${row.id}`} checked={row.done} onChange={ui.msg("Toggle", row.id)} />
       <span>{row.text}</span>
       {row.tags.map((tag) => <em key={tag}>{tag}</em>)}
-      <button disabled={last} onClick={["Down", row.id]}>↓</button>
-      <button onClick={["Remove", row.id]}>✕</button>
+      <button disabled={last} onClick={ui.msg("Down", row.id)}>↓</button>
+      <button onClick={ui.msg("Remove", row.id)}>✕</button>
     </li>
   );
 }
@@ -25,7 +29,7 @@ export function jsxView(model: TodoModel): UiElement {
         <h1 style={{ fontWeight: 600 }}>{model.title}</h1>
         {model.count > 0 && <p class="count">{model.count} left</p>}
       </>
-      <input name="draft" onKeydown={{ key: "Enter", msg: "Add" }} onInput="Draft" />
+      <input name="draft" onKeydown={{ key: "Enter", msg: ui.msg("Add") }} onInput={ui.msg("Draft")} />
       <ul>
         {model.rows.map((row, i) => <Row key={row.id} row={row} last={i === model.rows.length - 1} />)}
       </ul>

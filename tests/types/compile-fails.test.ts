@@ -17,7 +17,7 @@ const run = (command: string, args: string[]) =>
 
 /** The names of the library's own helper types, which an error about an app's messages must not show. */
 const INTERNAL_NAMES =
-  /\b(HandlerForm|HandlerArgs|ClickMessage|ValueMessage|SubmitMessage|KeyMessage|MessageMark|MessageName|IsUntyped|Unhandled|UpdateCall)\b/;
+  /\b(HandlerForm|HandlerArgs|ClickMessage|ValueMessage|SubmitMessage|KeyMessage|MessageMark|MessageName|IsUntyped|Unhandled|UpdateCall|RunningDefinition)\b/;
 
 type Fixture = { readonly file: string; readonly line: number; readonly expected: readonly string[] };
 type Reported = { readonly file: string; readonly line: number; readonly text: string };

@@ -239,3 +239,58 @@ export const templateRow = (t: Todo) =>
     ui.msg("Remove", t.id)
   }>✕</button></li>`;
 export const builtRow = (t: Todo) => ui.h("li", { onClick: ui.msg("Remove", t.id) }, ui.h("input", { onInput: ui.msg("Draft") }));
+
+// update as one handler per message: each handler is typed by its message's arguments (it may
+// take fewer), every message of the map needs one, and no other name is accepted.
+const view = (model: Model) => Ui.h("p", {}, model.draft);
+export const byMessage = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: {
+    Draft: (model, value) => ({ ...model, draft: value.trimStart() }),
+    Add: (model, fields) => ({ ...model, draft: fields["draft"] ?? "" }),
+    Toggle: (model, id, checked) => ({ ...model, todos: model.todos.map((t) => (t.id === id ? { ...t, done: checked } : t)) }),
+    Remove: (model) => [model, Live.endSession()],
+    Clear: (model) => ({ ...model, todos: [] }),
+  },
+  view,
+});
+export const untypedByMessage = Live.app<number>({
+  init: () => 0,
+  update: { Inc: (n) => n + 1, Add: (n, amount) => n + (typeof amount === "number" ? amount : 0) },
+  view: (n) => Ui.h("p", {}, String(n)),
+});
+export const byMessageMissing = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  // @ts-expect-error Remove and Clear have no handler
+  update: {
+    Draft: (model, value) => ({ ...model, draft: value }),
+    Add: (model) => model,
+    Toggle: (model) => model,
+  },
+  view,
+});
+export const byMessageExtra = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: {
+    Draft: (model, value) => ({ ...model, draft: value }),
+    Add: (model) => model,
+    Toggle: (model) => model,
+    Remove: (model) => model,
+    Clear: (model) => model,
+    // @ts-expect-error a name the map does not have
+    Remvoe: (model: Model) => model,
+  },
+  view,
+});
+export const byMessageWrongArgs = Live.app<Model, Messages>({
+  init: () => ({ draft: "", todos: [] }),
+  update: {
+    Draft: (model, value) => ({ ...model, draft: value }),
+    Add: (model) => model,
+    Toggle: (model) => model,
+    // @ts-expect-error Remove's id is a number
+    Remove: (model, id: string) => ({ ...model, draft: id }),
+    Clear: (model) => model,
+  },
+  view,
+});

@@ -1,6 +1,7 @@
 /** The admin page: every user, their role and access state, and the actions on them. */
 import type { SignedIn } from "../model.ts";
 import { ADMIN_ROLE, type UserRow } from "../store.ts";
+import { ui } from "./messages.ts";
 
 export function AdminPage({ model }: { model: SignedIn }) {
   return (
@@ -41,11 +42,11 @@ function UserRowView({ user, self }: { user: UserRow; self: boolean }) {
       <td class="row">
         {!self && (
           <>
-            <button class="small set-role" onClick={["SetRole", user.id, makeRole]}>Make {makeRole}</button>
-            <button class="small revoke" onClick={["Revoke", user.id]}>Revoke</button>
+            <button class="small set-role" onClick={ui.msg("SetRole", user.id, makeRole)}>Make {makeRole}</button>
+            <button class="small revoke" onClick={ui.msg("Revoke", user.id)}>Revoke</button>
             {user.disabled
-              ? <button class="small enable" onClick={["Enable", user.id]}>Enable</button>
-              : <button class="small disable" onClick={["Disable", user.id]}>Disable</button>}
+              ? <button class="small enable" onClick={ui.msg("Enable", user.id)}>Enable</button>
+              : <button class="small disable" onClick={ui.msg("Disable", user.id)}>Disable</button>}
           </>
         )}
       </td>

@@ -2,6 +2,7 @@
 import { Each } from "../../../src/mod.ts";
 import type { SignedIn } from "../model.ts";
 import type { Item } from "../store.ts";
+import { ui } from "./messages.ts";
 
 export function HomePage({ model }: { model: SignedIn }) {
   return (
@@ -34,8 +35,8 @@ function ProfileCard({ model }: { model: SignedIn }) {
         id="name"
         name="name"
         value={model.name}
-        onInput="SetName"
-        onChange="CommitProfile"
+        onInput={ui.msg("SetName")}
+        onChange={ui.msg("CommitProfile")}
         autocomplete="off"
         placeholder="Ada Lovelace"
       />
@@ -44,8 +45,8 @@ function ProfileCard({ model }: { model: SignedIn }) {
         id="handle"
         name="handle"
         value={model.handle}
-        onInput="SetHandle"
-        onChange="CommitProfile"
+        onInput={ui.msg("SetHandle")}
+        onChange={ui.msg("CommitProfile")}
         autocomplete="off"
         placeholder="ada"
       />
@@ -63,9 +64,9 @@ function ProfileCard({ model }: { model: SignedIn }) {
 const ItemRow = (item: Item) => (
   <li>
     <span>{item.text}</span>
-    <button class="small up" title="Move up" onClick={["MoveItem", item.id, -1]}>↑</button>
-    <button class="small down" title="Move down" onClick={["MoveItem", item.id, 1]}>↓</button>
-    <button class="small remove" title="Remove" onClick={["RemoveItem", item.id]}>✕</button>
+    <button class="small up" title="Move up" onClick={ui.msg("MoveItem", item.id, -1)}>↑</button>
+    <button class="small down" title="Move down" onClick={ui.msg("MoveItem", item.id, 1)}>↓</button>
+    <button class="small remove" title="Remove" onClick={ui.msg("RemoveItem", item.id)}>✕</button>
   </li>
 );
 
@@ -74,8 +75,8 @@ function ListCard({ model }: { model: SignedIn }) {
   return (
     <section class="card" id="items">
       <h2>To do</h2>
-      <form class="row" onSubmit="AddItem" id="add-form">
-        <input id="draft" name="draft" value={model.draft} onInput="SetDraft" autocomplete="off" placeholder="Something to do" />
+      <form class="row" onSubmit={ui.msg("AddItem")} id="add-form">
+        <input id="draft" name="draft" value={model.draft} onInput={ui.msg("SetDraft")} autocomplete="off" placeholder="Something to do" />
         <button type="submit" id="add" transition="background-color .2s" hover={{ "background-color": "#eef2fd" }}>Add</button>
       </form>
       {!model.itemsLoaded && <p class="muted">Loading your list…</p>}
@@ -143,7 +144,15 @@ function SearchCard({ model }: { model: SignedIn }) {
   return (
     <section class="card" id="search">
       <h2>Search</h2>
-      <input id="query" name="query" type="search" value={model.query} onInput="Search" autocomplete="off" placeholder="Filter languages" />
+      <input
+        id="query"
+        name="query"
+        type="search"
+        value={model.query}
+        onInput={ui.msg("Search")}
+        autocomplete="off"
+        placeholder="Filter languages"
+      />
       <p class="muted" id="hits">{results.length} of {LANGUAGES.length}</p>
       <ul class="list" id="results">
         <Each items={results} by={(name) => name} row={ResultRow} />

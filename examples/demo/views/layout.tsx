@@ -5,6 +5,7 @@ import { ADMIN_ROLE } from "../store.ts";
 import { AdminPage } from "./admin.tsx";
 import { HomePage } from "./home.tsx";
 import { SignedOutPage } from "./signed-out.tsx";
+import { ui } from "./messages.ts";
 
 export function view(model: Model): UiElement {
   const session = model.session;
@@ -16,9 +17,9 @@ export function view(model: Model): UiElement {
         {session.kind === "in" && (
           <nav>
             <span class="muted" id="who">{session.email ?? "…"}</span>
-            <button id="nav-home" onClick={["Go", "home"]}>Home</button>
-            {session.role === ADMIN_ROLE && <button id="nav-admin" onClick={["Go", "admin"]}>Admin</button>}
-            <button id="sign-out" onClick="SignOut">Sign out</button>
+            <button id="nav-home" onClick={ui.msg("Go", "home")}>Home</button>
+            {session.role === ADMIN_ROLE && <button id="nav-admin" onClick={ui.msg("Go", "admin")}>Admin</button>}
+            <button id="sign-out" onClick={ui.msg("SignOut")}>Sign out</button>
           </nav>
         )}
       </header>

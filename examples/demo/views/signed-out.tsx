@@ -1,5 +1,6 @@
 /** The signed-out page: log in, or create an account with a live password-strength label. */
 import type { SignedOut } from "../model.ts";
+import { ui } from "./messages.ts";
 
 const MESSAGES: Record<string, string> = {
   bad_credentials: "Wrong email or password.",
@@ -31,7 +32,7 @@ export function SignedOutPage({ model }: { model: SignedOut }) {
           type="password"
           required
           autocomplete={signup ? "new-password" : "current-password"}
-          onInput={signup ? "Strength" : undefined}
+          onInput={signup ? ui.msg("Strength") : undefined}
         />
         <p>
           <button class="primary" type="submit" id="submit">{signup ? "Create account" : "Sign in"}</button>
@@ -39,7 +40,7 @@ export function SignedOutPage({ model }: { model: SignedOut }) {
       </form>
       <p class="muted">
         {signup ? "Already have an account? " : "New here? "}
-        <button type="button" class="small" id="switch" onClick={["ShowForm", signup ? "login" : "signup"]}>
+        <button type="button" class="small" id="switch" onClick={ui.msg("ShowForm", signup ? "login" : "signup")}>
           {signup ? "Sign in" : "Create an account"}
         </button>
       </p>

@@ -46,7 +46,7 @@ import { type AppSettings, defaultFailureNotice, type LiveAppOptions, withDefaul
 import type { RouteContext } from "../http/route-context.ts";
 import { CsrfTokens } from "../http/csrf.ts";
 import { originCheck } from "../http/origin.ts";
-import { type LiveDefinition, splitUpdate } from "../session/definition.ts";
+import { type RunningDefinition, splitUpdate } from "../session/definition.ts";
 import { RevocationGate } from "../access/revocation-gate.ts";
 import { clientScript } from "../http/client-script.ts";
 import { reportsToPage } from "../session/development.ts";
@@ -150,7 +150,7 @@ export class LiveApp<Model> extends Hono<Env> {
   private stopEvictions: (() => void) | undefined;
 
   constructor(
-    private readonly definition: LiveDefinition<Model>,
+    private readonly definition: RunningDefinition<Model>,
     options: LiveAppOptions = {},
   ) {
     super();

@@ -3,7 +3,7 @@
  * (src/live/server/app/app.ts), its definition checked and made ready to run first.
  */
 import type { UntypedMessages } from "../../../ui/messages.ts";
-import type { LiveDefinition } from "../session/definition.ts";
+import { type LiveDefinition, type RunningDefinition, updateByMessage } from "../session/definition.ts";
 import { forRunning } from "../session/development.ts";
 import { LiveApp } from "./app.ts";
 import type { LiveAppOptions } from "./options.ts";
@@ -57,5 +57,17 @@ export function app<Model, Messages = UntypedMessages>(
   options?: LiveAppOptions,
 ): LiveApp<Model> {
   // The message map is the type checker's alone: at run time every message arrives as a name and JSON arguments.
-  return new LiveApp(forRunning(definition as unknown as LiveDefinition<Model>, options ?? {}), options);
+  return new LiveApp(forRunning(withUpdateFunction(definition as unknown as LiveDefinition<Model>), options ?? {}), options);
+}
+
+/**
+ * The definition with `update` as one function: handlers per message become one that dispatches
+ * by name, and their names are the messages development checks the view against, unless the
+ * definition lists its `messages` itself.
+ */
+function withUpdateFunction<Model>(definition: LiveDefinition<Model>): RunningDefinition<Model> {
+  const handlers = definition?.update;
+  if (typeof handlers !== "object" || handlers === null) return definition as RunningDefinition<Model>;
+  const messages = definition.messages ?? Object.fromEntries(Object.keys(handlers).map((name) => [name, true as const]));
+  return { ...definition, update: updateByMessage(handlers), messages };
 }

@@ -5,7 +5,7 @@
  */
 import type { ClientKind } from "./client-script.ts";
 import type { CsrfTokens } from "./csrf.ts";
-import type { LiveDefinition } from "../session/definition.ts";
+import type { RunningDefinition } from "../session/definition.ts";
 import type { SessionRegistry } from "../registry/registry.ts";
 import type { Replication } from "../replicas/replication.ts";
 import type { SessionAccess } from "../access/session-access.ts";
@@ -14,7 +14,7 @@ import type { FailureNoticeInput } from "./error-page.ts";
 
 /** The state and settings the live app's routes read. */
 export type RouteContext<Model> = {
-  readonly definition: LiveDefinition<Model>;
+  readonly definition: RunningDefinition<Model>;
   readonly sessions: SessionRegistry<Model>;
   /** Who may use a session, and as whom: token binding and the revocation gate. */
   readonly access: SessionAccess<Model>;

@@ -2,9 +2,9 @@
  * What an application gives Live.app: the Elm-style quartet (docs/live-apps.md#the-app-definition). `update` returns
  * the new model, or [model, cmd]; `subscriptions` returns the timers the model wants.
  */
-import type { JsonObject } from "../../../json.ts";
+import type { JsonObject, JsonValue } from "../../../json.ts";
 import type { UiElement } from "../../../ui/node.ts";
-import type { MessageNames, UntypedMessages, UpdateCall } from "../../../ui/messages.ts";
+import type { IsUntyped, MessageNames, UntypedMessages, UpdateCall } from "../../../ui/messages.ts";
 import { type Cmd, isCmd } from "./commands.ts";
 import type { Sub } from "./subscriptions.ts";
 
@@ -33,8 +33,13 @@ export type InitContext = {
 export type LiveDefinition<Model, Messages = UntypedMessages> = {
   /** Makes the model when a page load starts a session. */
   readonly init: (context: InitContext) => Update<Model>;
-  /** Returns the new model (or `[model, cmd]`) for a message and its arguments. */
-  readonly update: (...call: UpdateCall<Model, Messages>) => Update<Model>;
+  /**
+   * Returns the new model (or `[model, cmd]`) for a message and its arguments: one function of
+   * `(model, msg, args)`, or one handler per message (`{ Add: (model, fields) => … }`), which
+   * under a message map must have every message's, so that one left out is a compile error
+   * naming it.
+   */
+  readonly update: UpdateFunction<Model, Messages> | UpdateHandlers<Model, Messages>;
   /** Renders the model as one root element; a function of the model alone. */
   readonly view: (model: Model) => UiElement<Messages>;
   /** The timers the model wants. */
@@ -46,6 +51,36 @@ export type LiveDefinition<Model, Messages = UntypedMessages> = {
    */
   readonly messages?: MessageNames<Messages>;
 };
+
+/** `update` as one function of `(model, msg, args)`, narrowed together under a message map. */
+export type UpdateFunction<Model, Messages = UntypedMessages> = (...call: UpdateCall<Model, Messages>) => Update<Model>;
+
+/** A definition as an app runs it: its `update` one function (src/live/server/app/build.ts makes it so). */
+export type RunningDefinition<Model> = LiveDefinition<Model> & { readonly update: UpdateFunction<Model> };
+
+/**
+ * `update` written as one handler per message: each takes the model and that message's arguments.
+ * Under a message map every message must have its handler (one left out is the compiler's
+ * "Property 'Remove' is missing"); without one, any names.
+ */
+export type UpdateHandlers<Model, Messages> = IsUntyped<Messages> extends true
+  ? { readonly [name: string]: (model: Model, ...args: JsonValue[]) => Update<Model> }
+  : { readonly [K in keyof Messages & string]-?: (model: Model, ...args: Extract<Messages[K], readonly unknown[]>) => Update<Model> };
+
+/**
+ * The one `update` function of handlers per message: a message without a handler (one the map
+ * does not declare, reaching an app at run time) throws, naming it, and is reported as update's
+ * error (docs/live-apps.md#mistakes-are-loud-in-development).
+ */
+export function updateByMessage<Model>(
+  handlers: UpdateHandlers<Model, UntypedMessages>,
+): (model: Model, msg: string, args: readonly JsonValue[]) => Update<Model> {
+  return (model, msg, args) => {
+    const handler = Object.hasOwn(handlers, msg) ? handlers[msg] : undefined;
+    if (typeof handler !== "function") throw new Error(`update has no handler for the message ${JSON.stringify(msg)}`);
+    return handler(model, ...args);
+  };
+}
 
 /**
  * What `Live.unhandled` accepts: a message name no `case` is left for, which is `never` once every

@@ -9,7 +9,7 @@
 import { log } from "../../../log.ts";
 import { checkingMessages, DeclaredMessages } from "../../../ui/declared-messages.ts";
 import { productionGateOn } from "../../../server/production.ts";
-import type { LiveDefinition } from "../session/definition.ts";
+import type { RunningDefinition } from "../session/definition.ts";
 import { type CodeFrame, codeFrameOf } from "./code-frame.ts";
 
 /**
@@ -37,7 +37,7 @@ export type DevelopmentOptions = {
  * The definition as the app runs it: in development, its view checks handler messages against the
  * messages it declares, and it is marked so that its app errors are reported to the page.
  */
-export function forRunning<Model>(definition: LiveDefinition<Model>, options: DevelopmentOptions): LiveDefinition<Model> {
+export function forRunning<Model>(definition: RunningDefinition<Model>, options: DevelopmentOptions): RunningDefinition<Model> {
   if (productionGateOn(options.prefix)) return definition;
   // A copy of its own, so that the mark is this app's and not that of another app built from the same definition.
   let running = { ...definition };

@@ -16,7 +16,7 @@ import { log } from "../../../log.ts";
 import type { LiveTree } from "../../tree.ts";
 import type { InputAcks, Move } from "../../../protocol/mod.ts";
 import { type Cmd, type Dispatch, flatten } from "./commands.ts";
-import type { LiveDefinition } from "./definition.ts";
+import type { RunningDefinition } from "./definition.ts";
 import type { Frame, FrameSink } from "../streams/sse-wire.ts";
 import { Mutex } from "./mutex.ts";
 import { logAppError, reportsToPage, withCodeFrame } from "./development.ts";
@@ -99,7 +99,7 @@ export class LiveSession<Model> {
   private subscriptions: SubscriptionSet | undefined;
 
   constructor(
-    private readonly app: LiveDefinition<Model>,
+    private readonly app: RunningDefinition<Model>,
     private readonly host: SessionHost<Model>,
     init: SessionInit<Model>,
   ) {

@@ -15,7 +15,7 @@ import type { ClientValues, Diffed } from "../../diff/diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../../protocol/mod.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
-import { checkedUpdate, type LiveDefinition, splitUpdate } from "./definition.ts";
+import { checkedUpdate, splitUpdate, type UpdateFunction } from "./definition.ts";
 import type { SessionState } from "./state.ts";
 import { inputsLeft, type TreeChange } from "./input-pruning.ts";
 import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
@@ -28,7 +28,7 @@ export const RECENT_PAGES = 16;
 
 /** What a step needs of the app and of the session's renderer. */
 export type StepContext<Model> = {
-  readonly update: LiveDefinition<Model>["update"];
+  readonly update: UpdateFunction<Model>;
   /** Renders the view of `model` with ids, and diffs it with the kept tree (a session's SessionRender, src/live/server/session/render.ts). */
   readonly renderer: {
     render(model: Model): LiveTree;
