@@ -91,7 +91,7 @@ export type { LiveAppOptions };
 type Env = SlidingEnv;
 
 /** What `Live.app` refuses at once: a definition without its three functions, or a missing or weak secret where one is required. */
-function checkAtBuild<Model>(definition: LiveDefinition<Model>, options: LiveAppOptions): void {
+function checkAtBuild<Model>(definition: RunningDefinition<Model>, options: LiveAppOptions): void {
   if (typeof definition?.init !== "function" || typeof definition.update !== "function" || typeof definition.view !== "function") {
     throw new TypeError("Live.app needs { init, update, view } functions");
   }
