@@ -3,7 +3,7 @@
  * TSX and with Ui.h, 100 rows (about 800 elements).
  *
  * - event: what a session does per event after update: the view built under the session's log of
- *   calls (src/ui/element-log.ts), ids assigned, and the diff against the previous tree. Each
+ *   calls (src/live/render-state/element-log.ts), ids assigned, and the diff against the previous tree. Each
  *   event toggles one row, so most calls meet their previous render's record.
  * - first render: the view built fresh, ids assigned and the tree rendered to HTML (a page load).
  *
@@ -14,7 +14,7 @@ import { diff } from "../src/live/diff/diff.ts";
 import { assignIds } from "../src/live/ids.ts";
 import { render } from "../src/live/render.ts";
 import type { LiveTree } from "../src/live/tree.ts";
-import { LazyMemo, renderWithMemo } from "../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../src/live/render-state/render-state.ts";
 import type { UiElement } from "../src/ui/node.ts";
 import { hView, jsxView, type Model } from "./jsx-views.tsx";
 import { type BenchRow, medianPair, report } from "./report.ts";
@@ -37,12 +37,12 @@ const MODELS = Array.from({ length: ROWS }, (_, n) => modelAt(n));
 
 /** A session's per-event work for `view`: build under the session's log, ids, diff. */
 function eventRunner(view: (m: Model) => UiElement): () => number {
-  const memo = new LazyMemo();
-  let tree: LiveTree = assignIds(renderWithMemo(memo, () => view(MODELS[0]!)));
+  const memo = new RenderState();
+  let tree: LiveTree = assignIds(renderWith(memo, () => view(MODELS[0]!)));
   let n = 0;
   return () => {
     const model = MODELS[++n % ROWS]!;
-    const next = assignIds(renderWithMemo(memo, () => view(model)));
+    const next = assignIds(renderWith(memo, () => view(model)));
     const patches = diff(tree, next);
     tree = next;
     return patches.length;

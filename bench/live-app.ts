@@ -133,7 +133,7 @@ function page(model: FormModel, parts: StaticParts, lazyFields = false) {
 /**
  * The form, every element built with `Ui.h` on every render, as an app written without a thought
  * for speed has it (in a session, the calls that did not change hand back their previous elements,
- * src/ui/element-log.ts).
+ * src/live/render-state/element-log.ts).
  */
 export function view(model: FormModel) {
   return page(model, BUILT_EACH_RENDER);

@@ -31,7 +31,7 @@
  * rows of each session's own, each against the bytes of its own HTML.
  */
 import { render } from "../src/live/render.ts";
-import { releaseWarmParts } from "../src/ui/lazy-part.ts";
+import { releaseWarmParts } from "../src/live/render-state/lazy-part.ts";
 import { cookiesOf } from "./live-app.ts";
 import { type H, initialTable, keyedPageWith, tableApp, tableEachView, type TableModel, tableView, updateTable } from "./table-page.ts";
 import { idsOf } from "./page-ids.ts";
@@ -162,7 +162,7 @@ export type TableMemory = {
   rows: number;
   sessions: number;
   keptBytes: number;
-  /** keptBytes with each session showing rows of its own, no text alike between sessions (src/ui/fold/shared-texts.ts shares none). */
+  /** keptBytes with each session showing rows of its own, no text alike between sessions (src/live/render-state/fold/shared-texts.ts shares none). */
   ownKeptBytes: number;
   eachKeptBytes: number;
   idleBytes: number;
@@ -189,7 +189,7 @@ function htmlOf(app: ReturnType<typeof tableApp>): { htmlBytes: number; estimate
     estimated += s.treeBytes;
   }
   // Rendering the trees above built their parts' subtrees again, which the parts hold until the
-  // next render of any session starts (src/ui/lazy-part.ts): released here as that render would.
+  // next render of any session starts (src/live/render-state/lazy-part.ts): released here as that render would.
   releaseWarmParts();
   return { htmlBytes, estimated };
 }

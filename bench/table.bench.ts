@@ -281,7 +281,7 @@ if (wants("peer")) {
     rows.push(
       cpuRow(many, "ours-each", TEMPLATE_PEER, `CPU per event, ${size}-row table, ${LABEL["ours-each"]}, ${sessions}`, EACH_TARGETS[size]),
       cpuRow(many, "ours", TEMPLATE_PEER, `CPU per event, ${size}-row table, ${LABEL.ours}, ${sessions}`, KEYED_TARGETS[size]),
-      // Info: the same when no text is alike between sessions (src/ui/fold/shared-texts.ts shares none).
+      // Info: the same when no text is alike between sessions (src/live/render-state/fold/shared-texts.ts shares none).
       cpuRow(
         many,
         "ours-own",
@@ -513,7 +513,7 @@ if (wants("memory")) {
         "(info)",
         true,
       ),
-      // Info: the same when no text is alike between sessions (src/ui/fold/shared-texts.ts shares none).
+      // Info: the same when no text is alike between sessions (src/live/render-state/fold/shared-texts.ts shares none).
       heapRow(
         m,
         `heap an active session keeps besides its model, ${m.rows}-row table, ${LABEL.ours}, each session showing rows of its own (no stream)`,

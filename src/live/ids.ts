@@ -32,12 +32,12 @@
  *   do not count in the index.
  */
 import { elementExtras, NAME_KEYED_TAGS, type UiElement, type UiNode } from "../ui/node.ts";
-import { Part } from "../ui/lazy-part.ts";
-import type { FoldPart } from "../ui/fold/fold-part.ts";
+import { Part, type Placement } from "./render-state/lazy-part.ts";
+import type { FoldPart } from "./render-state/fold/fold-part.ts";
 import { passCss } from "../ui/styles.ts";
 import { NONE_SHARED, sharedByScan, sharedKeysOf } from "./shared-keys.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
-import { type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
+import { type ElementFace, type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
 import type { RenderProbe } from "../ui/probe.ts";
 
 export { NAME_KEYED_TAGS };
@@ -128,7 +128,7 @@ export class IdWalk {
     let w = 0;
     if (leading !== undefined) { for (const node of leading) kids[w++] = node; }
     // A lone keyed child (an input in its wrapper, the usual case) is unique without comparing keys,
-    // and so are the rows of a `Ui.each` list whose keys it found all different (src/ui/list-memo.ts).
+    // and so are the rows of a `Ui.each` list whose keys it found all different (src/live/render-state/list-memo.ts).
     const shared = keyed <= SCAN_KEYS ? undefined : sharedKeysOf(children, firstKeyed, keyed);
     for (let i = 0; i < children.length; i++) {
       const child = children[i] as UiNode;
@@ -176,27 +176,19 @@ export class IdWalk {
 
   /**
    * A lazy part under `seg`: the element it built, walked as any other, gives the part its live
-   * children, and the part stands in the tree for that element (src/ui/lazy-part.ts), so that it can
+   * children, and the part stands in the tree for that element (src/live/render-state/lazy-part.ts), so that it can
    * drop them and place them again later (`placeDetached`).
    */
   private placePart(part: Part, seg: string, depth: number): LiveElement {
     const stylesBefore = this.stylesMade;
     const kids = this.resolve(part.view(), seg, undefined, depth).kids as readonly UiNode[];
-    return part.placedAt(seg, kids, this.stylesMade !== stylesBefore, placeDetached) as unknown as LiveElement;
+    return part.placedAt(seg, kids, this.stylesMade !== stylesBefore ? STYLED : UNSTYLED) as LiveElement;
   }
 
   /** An injected style: a sibling of its owner (`ownerSeg` is the owner's seg and "."), or a first child of the root (""). */
   private styleNode(ownerSeg: string, pass: Pass, css: string): LiveElement {
     this.stylesMade++;
-    return liveElement(
-      "style",
-      `${ownerSeg}~${pass}`,
-      undefined,
-      {},
-      [{ kind: "text", text: css }],
-      undefined,
-      pass,
-    );
+    return liveElement(STYLE_FACE, `${ownerSeg}~${pass}`, [{ kind: "text", text: css }], pass);
   }
 }
 
@@ -224,11 +216,11 @@ function isUniqueKeyedSeg(seg: string): boolean {
 const HASH = "#".charCodeAt(0);
 
 /**
- * A fold made of the kept subtree `live` (src/live/fold/fold-tree.ts), placed where that subtree is:
+ * A fold made of the kept subtree `live` (src/live/render-state/fold/fold-tree.ts), placed where that subtree is:
  * under its seg, with its live children until the fold releases them.
  */
 export function placeFold(fold: FoldPart, live: LiveElement): FoldPart {
-  return fold.placedAt(live.seg, live.kids as readonly UiNode[], false, placeDetached) as FoldPart;
+  return fold.placedAt(live.seg, live.kids as readonly UiNode[], UNSTYLED) as FoldPart;
 }
 
 /**
@@ -240,6 +232,13 @@ function placeDetached(view: UiElement, seg: string): readonly UiNode[] {
   return new IdWalk(undefined).resolve(view, seg, undefined, 0).kids as readonly UiNode[];
 }
 
+/** What an injected style node is besides its seg, kids and pass. */
+const STYLE_FACE: ElementFace = { tag: "style", key: undefined, attrs: Object.freeze({}), handlers: undefined };
+
+/** A part placed with injected styles among its children, or without. */
+const STYLED: Placement = { styled: true, placeKids: placeDetached };
+const UNSTYLED: Placement = { styled: false, placeKids: placeDetached };
+
 /**
  * The live element last built from `child`: the one its extras note, if they note one (null: none
  * to reuse); else the element itself, once placed in place (its seg written); else none.
@@ -248,7 +247,7 @@ function lastLive(child: UiElement): LiveElement | undefined {
   const noted = child.extras?.live;
   // Only this walk writes the note, and it writes live elements (see `remember`).
   if (noted !== undefined) return (noted ?? undefined) as LiveElement | undefined;
-  return child.seg === undefined ? undefined : (child as unknown as LiveElement);
+  return child.seg === undefined ? undefined : (child as LiveElement);
 }
 
 /**
@@ -275,8 +274,8 @@ function remember(child: UiElement, live: LiveElement, styled: boolean): void {
  * another seg, or with injected styles whose CSS named other ids) or is frozen.
  */
 function liveElementOf(el: UiElement, seg: string, kids: readonly LiveNode[]): LiveElement {
-  if (el.seg === undefined && placedInPlace(el, seg, kids)) return el as unknown as LiveElement;
-  return liveElement(el.tag, seg, el.key, el.attrs, kids, el.handlers, undefined);
+  if (el.seg === undefined && placedInPlace(el, seg, kids)) return el as LiveElement;
+  return liveElement(el, seg, kids);
 }
 
 /** Writes the live fields into a view element never placed before; false when it is frozen. */
@@ -296,17 +295,18 @@ function placedInPlace(el: UiElement, seg: string, kids: readonly LiveNode[]): b
  */
 const SEGS = new Map<string, string[]>();
 const SEG_LIMIT = 65_536;
-let segCount = 0;
+/** How many segs SEGS holds. */
+const SEGS_HELD = { count: 0 };
 
 function unkeyedSeg(index: number, tag: string): string {
   let list = SEGS.get(tag);
   const known = list?.[index];
   if (known !== undefined) return known;
   const seg = `${index}#${tag}`;
-  if (segCount < SEG_LIMIT) {
+  if (SEGS_HELD.count < SEG_LIMIT) {
     if (list === undefined) SEGS.set(tag, list = []);
     list[index] = seg;
-    segCount++;
+    SEGS_HELD.count++;
   }
   return seg;
 }

@@ -20,8 +20,13 @@ import { ChildSegs, ID_ATTR, KEY_ATTR, keyFromAttrs, ROOT_ID } from "../protocol
 import { childId, hasRawKid, type LiveElement, type LiveNode, type LiveTree, passOf } from "./tree.ts";
 import { fitOf, flagsBelow, FRAGMENT_FLAGS, SHIFTED, textFits, UNSAFE } from "./parser-fit.ts";
 
-/** The state of one render call: once the parser may have rearranged something, every id is written. */
-type RenderState = { allIds: boolean };
+/** The state of one markup call: once the parser may have rearranged something, every id is written. */
+type Markup = { allIds: boolean };
+
+/** Whether an element's id goes into the markup, or is left for the client to derive. */
+type IdMark = typeof WRITE_ID | typeof DERIVE_ID;
+const WRITE_ID = "write id";
+const DERIVE_ID = "derive id";
 
 /**
  * Renders a whole tree (assigning ids first when given a view tree) to HTML: the page's root, as
@@ -39,7 +44,7 @@ type RenderState = { allIds: boolean };
  */
 export function render(tree: LiveTree | UiElement): string {
   const root = tree.kind === "tree" ? tree.root : assignIds(tree).root;
-  return element(root, ROOT_ID, true, 0, { allIds: fitOf("body", 0, root.tag) === UNSAFE });
+  return element(root, { id: ROOT_ID, mark: WRITE_ID }, 0, { allIds: fitOf("body", 0, root.tag) === UNSAFE });
 }
 
 /**
@@ -56,7 +61,7 @@ export function render(tree: LiveTree | UiElement): string {
  */
 export function renderElement(el: LiveElement, id: string, parentTag = "div"): string {
   const state = { allIds: fitOf(parentTag, FRAGMENT_FLAGS, el.tag) === UNSAFE };
-  return element(el, id, true, FRAGMENT_FLAGS, state);
+  return element(el, { id, mark: WRITE_ID }, FRAGMENT_FLAGS, state);
 }
 
 /**
@@ -92,9 +97,11 @@ export function renderNode(node: LiveNode, parentTag: string, parentId: string):
   return RAW_TEXT_TAGS.has(parentTag) ? escapeRawText(parentTag, node.text) : escapeText(node.text);
 }
 
-/** An element; `writeId`: whether its id goes into the markup. `flags`: the open elements' (parser-fit.ts). */
-function element(el: LiveElement, id: string, writeId: boolean, flags: number, state: RenderState): string {
+/** An element at `at` (its id, and whether that goes into the markup). `flags`: the open elements' (parser-fit.ts). */
+function element(el: LiveElement, at: { readonly id: string; readonly mark: IdMark }, flags: number, state: Markup): string {
   const tag = el.tag;
+  const id = at.id;
+  let writeId = at.mark === WRITE_ID;
   if (VOID_TAGS.has(tag)) return openTag(el, id, writeId);
   const allIdsBefore = state.allIds;
   // The parser drops one newline right after <pre>, <textarea> and <listing>: write one more so
@@ -118,7 +125,7 @@ function openTag(el: LiveElement, id: string, writeId: boolean): string {
  * The children of `el` (id `id`), each element's id written where the client cannot derive it
  * (docs/protocol.md#derived-ids): from the first such element on, every id among these children.
  */
-function kids(el: LiveElement, id: string, flags: number, state: RenderState): string {
+function kids(el: LiveElement, id: string, flags: number, state: Markup): string {
   const tag = el.tag;
   const segs = new ChildSegs();
   let out = "";
@@ -152,7 +159,7 @@ function kids(el: LiveElement, id: string, flags: number, state: RenderState): s
       segs.derive(kid.tag, keyFromAttrs(kid.tag, kid.attrs[KEY_ATTR], kid.attrs["name"])) !== kid.seg;
     segs.element(kid.seg, writeId);
     styled = pass !== undefined;
-    out += element(kid, childId(id, kid.seg), writeId, flags, state);
+    out += element(kid, { id: childId(id, kid.seg), mark: writeId ? WRITE_ID : DERIVE_ID }, flags, state);
   }
   return out;
 }

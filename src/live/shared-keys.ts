@@ -31,7 +31,7 @@ export function sharedKeysOf(children: readonly UiNode[], first: number, keyed: 
 
 /**
  * Lists of children found to share no key, by their first keyed child: a steady keyed list's first
- * row is the same object render after render (the session memo hands it back, src/ui/element-log.ts).
+ * row is the same object render after render (the session memo hands it back, src/live/render-state/element-log.ts).
  * Weak: a row gone is forgotten.
  */
 const NONE_SHARED_LISTS = new WeakMap<object, { readonly children: readonly UiNode[]; readonly keyed: number }>();

@@ -21,18 +21,22 @@ import {
   type MessageRecord,
   NO_CHILDREN,
   type UiElement,
+  type UiElementFields,
   type UiNode,
   type UiRaw,
   type UiText,
 } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
-import { Part } from "../ui/lazy-part.ts";
+import { Part } from "./render-state/lazy-part.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
 const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
 
-/** An element of a rendered live tree, with its id. */
-export interface LiveElement {
+/**
+ * An element of a rendered live tree, with its id: a view element the id walk placed, its seg and
+ * kids written, or an element the walk made with the same fields (`liveElement`).
+ */
+export interface LiveElement extends UiElementFields {
   /** Always "el". */
   readonly kind: "el";
   /** The lowercase tag. */
@@ -92,22 +96,21 @@ export function hasRawKid(el: LiveElement): boolean {
 /**
  * A copy of `el` holding `kids` (the diff's kept tree, src/live/diff/diff.ts). A lazy part is never
  * copied: it builds its own kids again when read, a copy would hold them for good, and the next
- * render hands back the part itself (src/ui/lazy-part.ts).
+ * render hands back the part itself (src/live/render-state/lazy-part.ts).
  */
 export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElement {
   if (el instanceof Part) return el;
-  const copy = liveElement(el.tag, el.seg, el.key, el.attrs, kids, el.handlers, el.extras?.pass) as unknown as UiElement;
+  const copy: UiElement = liveElement(el, el.seg, kids, el.extras?.pass);
   // The copy stands for the call `el` stands for: it keeps that call and its view children, so the
-  // next render's same call gets the copy back (src/ui/element-log.ts) and the fold pass can write
-  // its calls (src/live/fold/fold-tree.ts). Not when `el` has extras: style props, or a subtree
+  // next render's same call gets the copy back (src/live/render-state/element-log.ts) and the fold pass can write
+  // its calls (src/live/render-state/fold/fold-tree.ts). Not when `el` has extras: style props, or a subtree
   // with injected styles (noted `live: null` by the id walk, src/live/ids.ts), whose CSS names
   // whole ids and must be placed afresh; such a copy is built again by the next render.
-  const view = el as unknown as UiElement;
-  if (view.extras === undefined) {
-    (copy as { children: readonly UiNode[] }).children = view.children;
-    copy.call = view.call;
+  if (el.extras === undefined) {
+    (copy as { children: readonly UiNode[] }).children = el.children;
+    copy.call = el.call;
   }
-  return copy as unknown as LiveElement;
+  return copy as LiveElement;
 }
 
 /**
@@ -115,29 +118,23 @@ export function withKids(el: LiveElement, kids: readonly LiveNode[]): LiveElemen
  * element the id walk could not make its own (src/live/ids.ts). Written with every field of a view
  * element, in the order src/ui/node.ts writes them, so all element objects have one shape.
  */
-export function liveElement(
-  tag: string,
-  seg: string,
-  key: string | undefined,
-  attrs: Readonly<Record<string, string>>,
-  kids: readonly LiveNode[],
-  handlers: Handlers | undefined,
-  pass: Pass | undefined,
-): LiveElement {
-  const el: UiElement = {
+export function liveElement(face: ElementFace, seg: string, kids: readonly LiveNode[], pass?: Pass): LiveElement {
+  return {
     kind: "el",
-    tag,
-    attrs,
-    handlers,
+    tag: face.tag,
+    attrs: face.attrs,
+    handlers: face.handlers,
     children: NO_CHILDREN,
-    key,
+    key: face.key,
     call: undefined,
     seg,
-    kids: kids as readonly UiNode[],
+    kids,
     extras: elementExtras(undefined, pass, undefined),
   };
-  return el as LiveElement;
 }
+
+/** What a live element is besides its place, kids and pass: its tag, key, attributes and handlers. */
+export type ElementFace = Pick<LiveElement, "tag" | "key" | "attrs" | "handlers">;
 
 /** The element's first child's text, or "" (the content of style, script, textarea, title). */
 export function textOf(el: LiveElement): string {

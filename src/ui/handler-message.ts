@@ -3,7 +3,7 @@
  * its own copy of the arguments, which nothing writes into.
  *
  * Why a class: the session memo keeps the record itself where the next render's call is compared
- * with the message, in place of a second copy of it (src/ui/element-log.ts), and a class tells a
+ * with the message, in place of a second copy of it (src/live/render-state/element-log.ts), and a class tells a
  * record from plain data (src/ui/same-value.ts).
  *
  * Why one argument is kept in the record: a message with a single plain argument (a row's index,

@@ -9,12 +9,10 @@
  */
 import { KEY_ATTR, NAME_KEYED_TAGS, type Pass, sanitizeKey } from "../protocol/mod.ts";
 import { type Attrs, NO_ATTRS, normalizeAttrs } from "./attrs.ts";
-import { activeElementLog } from "./lazy.ts";
-import { Part } from "./lazy-part.ts";
-import { giveBuilders } from "./fold/builders.ts";
 import { TEXT_ONLY_TAGS, VOID_TAGS } from "./tags.ts";
-import type { Child, ElementExtras, Handlers, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
+import type { Child, ElementExtras, LiveMark, PassTemplate, UiElement, UiNode, UiRaw, UiText } from "./types.ts";
 import type { UntypedMessages } from "./messages.ts";
+import { KEYED_COPY, type KeyedCopy, viewRender } from "./view-render.ts";
 
 export type {
   Child,
@@ -25,6 +23,7 @@ export type {
   MessageRecord,
   PassTemplate,
   UiElement,
+  UiElementFields,
   UiNode,
   UiRaw,
   UiText,
@@ -111,10 +110,10 @@ function tagInfo(tag: string): TagInfo {
  * ```
  */
 export function h<M = UntypedMessages>(tag: string, attrs?: Attrs<NoInfer<M>> | null, ...children: NoInfer<Child<M>>[]): UiElement<M> {
-  const log = activeElementLog();
-  return (log === undefined
+  const render = viewRender();
+  return (render === undefined
     ? elementOf(tag, attrs as Attrs, children as Child[])
-    : log.element(tag, attrs as Attrs, children as Child[], elementOf)) as unknown as UiElement<M>;
+    : render.element(tag, attrs as Attrs, children as Child[])) as unknown as UiElement<M>;
 }
 
 /**
@@ -122,8 +121,8 @@ export function h<M = UntypedMessages>(tag: string, attrs?: Attrs<NoInfer<M>> | 
  * session log as `h`: for the JSX runtime, whose compiler makes the array.
  */
 export function hWithChildren(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
-  const log = activeElementLog();
-  return log === undefined ? elementOf(tag, attrs, children) : log.element(tag, attrs, children, elementOf);
+  const render = viewRender();
+  return render === undefined ? elementOf(tag, attrs, children) : render.element(tag, attrs, children);
 }
 
 /**
@@ -170,25 +169,23 @@ function build(info: TagInfo, attrs: Attrs | Record<string, unknown> | null | un
 /** Tags whose `name` attribute is a key (docs/protocol.md#keys): defined with the protocol, which the client shares. */
 export { NAME_KEYED_TAGS };
 
-/** An element from a finished attribute bag (keyed and select options; `h` builds its own). */
-function element(
-  tag: string,
-  attrs: Readonly<Record<string, string>>,
-  handlers: Handlers | undefined,
-  passes: readonly PassTemplate[] | undefined,
-  children: readonly UiNode[],
-): UiElement {
+/**
+ * An element from a finished attribute bag (keyed and select options; `h` builds its own): the tag,
+ * handlers and style props of `from`, with these attributes and children.
+ */
+function element(from: UiElement, attrs: Readonly<Record<string, string>>, children: readonly UiNode[]): UiElement {
+  const tag = from.tag;
   return {
     kind: "el",
     tag,
     attrs,
-    handlers,
+    handlers: from.handlers,
     children,
     key: keyOf(attrs[KEY_ATTR], NAME_KEYED_TAGS.has(tag), attrs["name"]),
     call: undefined,
     seg: undefined,
     kids: undefined,
-    extras: elementExtras(passes, undefined, undefined),
+    extras: elementExtras(from.extras?.passes, undefined, undefined),
   };
 }
 
@@ -230,18 +227,23 @@ function keyOf(svcKey: string | undefined, nameKeyed: boolean, name: string | un
 export function keyed<M = UntypedMessages>(key: string | number, node: UiElement<M>): UiElement<M> {
   if (node === null || typeof node !== "object" || node.kind !== "el") throw new TypeError("Ui.keyed: expects an element");
   const k = String(key);
-  const log = activeElementLog();
-  return (log === undefined
+  const render = viewRender();
+  return (render === undefined
     ? keyedElement(k, node as unknown as UiElement)
-    : log.keyed(k, node as unknown as UiElement, keyedElement)) as unknown as UiElement<M>;
+    : render.keyed(k, node as unknown as UiElement)) as unknown as UiElement<M>;
 }
 
-/** The element `Ui.keyed(k, node)` builds, outside any session log (a fold replays its keyed calls with it, src/ui/fold/). */
+/**
+ * The element `Ui.keyed(k, node)` builds, outside any session's render (a session's render state
+ * builds its misses with it, src/live/render-state/).
+ */
 export function keyedElement(k: string, node: UiElement): UiElement {
   const { attrs, key } = keyedRoot(k, node);
-  // A keyed lazy part stays a part: a copy of the element would hold its subtree for good.
-  if (node instanceof Part && node.keyedAsPart) return node.withRoot(attrs, key);
-  return element(node.tag, attrs, node.handlers, node.extras?.passes, node.children);
+  // A keyed lazy part of a live render stays a part: a copy of the element would hold its subtree for good.
+  const own = (node as Partial<KeyedCopy>)[KEYED_COPY];
+  const copy = own === undefined ? undefined : own.call(node, attrs, key);
+  if (copy !== undefined) return copy;
+  return element(node, attrs, node.children);
 }
 
 /**
@@ -319,14 +321,12 @@ function textOnly(tag: string, kids: UiNode[], value: string | undefined): UiNod
 function selectValue(kids: UiNode[], value: string): UiNode[] {
   return kids.map((kid) => {
     if (kid.kind !== "el") return kid;
-    if (kid.tag === "optgroup") return element(kid.tag, kid.attrs, kid.handlers, kid.extras?.passes, selectValue([...kid.children], value));
+    if (kid.tag === "optgroup") return element(kid, kid.attrs, selectValue([...kid.children], value));
     if (kid.tag !== "option") return kid;
     const optionValue = kid.attrs["value"] ?? kid.children.map((c) => (c.kind === "text" ? c.text : "")).join("");
     const attrs = { ...kid.attrs };
     if (optionValue === value) attrs["selected"] = "selected";
     else delete attrs["selected"];
-    return element(kid.tag, attrs, kid.handlers, kid.extras?.passes, kid.children);
+    return element(kid, attrs, kid.children);
   });
 }
-
-giveBuilders({ element: elementOf, keyed: keyedElement, raw });

@@ -39,7 +39,7 @@ export function sameValue(kept: unknown, value: unknown): boolean {
     }
     return true;
   }
-  // A handler's record kept in place of the message it was made from (src/ui/element-log.ts).
+  // A handler's record kept in place of the message it was made from (src/live/render-state/element-log.ts).
   if (kept instanceof HandlerMessage) return kept.madeFrom(value);
   // Kept elements are the objects themselves: identity only.
   if (Array.isArray(value) || isElement(kept) || isElement(value) || !isPlainObject(value)) return false;

@@ -87,13 +87,18 @@ function propName(name: string): string {
   return name.startsWith("--") ? name : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** Whether declarations carry `!important`. */
+export type Priority = typeof NORMAL | typeof IMPORTANT;
+const NORMAL = "normal";
+const IMPORTANT = "important";
+
 /** Declarations `a:b;c:d`, optionally `!important` so a pass beats the inline style attribute. */
-export function declarations(props: CssProps, important = false): string {
+export function declarations(props: CssProps, priority: Priority = NORMAL): string {
   let out = "";
   for (const name of Object.keys(props)) {
     const value = props[name];
     if (value === undefined || value === null || value === "") continue;
-    out += `${propName(name)}:${escapeCss(String(value))}${important ? " !important" : ""};`;
+    out += `${propName(name)}:${escapeCss(String(value))}${priority === IMPORTANT ? " !important" : ""};`;
   }
   return out;
 }
@@ -105,14 +110,14 @@ export function passTemplates(props: StyleProps): PassTemplate[] | undefined {
   if (props.mq) {
     let css = "";
     for (const query of Object.keys(props.mq)) {
-      const decls = declarations(props.mq[query] ?? {}, true);
+      const decls = declarations(props.mq[query] ?? {}, IMPORTANT);
       if (decls !== "") css += `@media ${escapeCss(query)}{\0{${decls}}}`;
     }
     if (css !== "") out.push({ pass: "mq", css });
   }
   let pc = "";
   for (const prop of Object.keys(PSEUDO_PROPS) as PseudoProp[]) {
-    const decls = props[prop] ? declarations(props[prop], true) : "";
+    const decls = props[prop] ? declarations(props[prop], IMPORTANT) : "";
     if (decls !== "") pc += `\0:${PSEUDO_PROPS[prop]}{${decls}}`;
   }
   if (pc !== "") out.push({ pass: "pc", css: pc });

@@ -27,6 +27,6 @@ export const VOID_TAGS: ReadonlySet<string> = new Set([
 /**
  * Tags whose element's children are not the call's as given: a text-only tag's `value` is its
  * text, and a select's `value` marks its options (src/ui/node.ts). The session memo compares such a
- * call with the call's own children, which it keeps (src/ui/element-log.ts).
+ * call with the call's own children, which it keeps (src/live/render-state/element-log.ts).
  */
 export const CHILDREN_REWRITING_TAGS: ReadonlySet<string> = new Set([...TEXT_ONLY_TAGS, "select"]);

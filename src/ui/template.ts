@@ -31,11 +31,11 @@
  *
  * Outside a session's render (a test, a static page), `html` simply builds.
  */
-import { activeMemo, type ArgRule, type MemoBuild } from "./lazy.ts";
 import { type Child, elementOf, text, type UiElement, type UiNode, type UiRaw, type UiText } from "./node.ts";
 import type { HtmlHole, UntypedMessages } from "./messages.ts";
 import { keptCopy, sameValue } from "./same-value.ts";
 import { parseTemplate, type TemplateAttr, type TemplateElement } from "./template-parse.ts";
+import { type ArgRule, type MemoBuild, viewRender } from "./view-render.ts";
 
 /**
  * A compiled element with holes. It builds its element from the values; with `reuse` (the same
@@ -93,9 +93,9 @@ function htmlElement(strings: TemplateStringsArray, values: readonly unknown[]):
     COMPILED.set(strings, compiled);
   }
   if (compiled.constant !== undefined) return compiled.constant;
-  const memo = activeMemo();
-  if (memo === undefined) return compiled.build(values, undefined, new Array<UiElement>(compiled.partCount));
-  return memo.lookup(strings, values, compiled.memoBuild, BY_VALUE);
+  const render = viewRender();
+  if (render === undefined) return compiled.build(values, undefined, new Array<UiElement>(compiled.partCount));
+  return render.memo({ key: strings, args: values, build: compiled.memoBuild, rule: BY_VALUE });
 }
 
 /** Handler props written in lowercase, as HTML spells event attributes, name the same handlers as Ui.h's camelCase props. */

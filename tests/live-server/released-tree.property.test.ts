@@ -99,7 +99,7 @@ test("a session that gives its tree up before every event, and a session of the 
     fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 20 }), fc.boolean(), async (commands, releasedLazy) => {
       const kept = fresh();
       // The released session's page is written with Ui.lazy parts in half the runs; a third app
-      // keeps its tree of Ui.lazy parts (src/ui/lazy-part.ts). Every reply must be the plain page's.
+      // keeps its tree of Ui.lazy parts (src/live/render-state/lazy-part.ts). Every reply must be the plain page's.
       const released = fresh({ maxTreeBytes: 1, lazy: releasedLazy });
       const keptLazy = fresh({ lazy: true });
       const keptTab = await openTab(kept.live);

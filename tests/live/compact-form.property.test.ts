@@ -22,7 +22,7 @@ import fc from "fast-check";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/render-state/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { findElement, forEachElement, handlerFor, type LiveTree } from "../../src/live/tree.ts";
 import { EVENT_KINDS, ID_ATTR, type Patch } from "../../src/protocol/mod.ts";
@@ -232,7 +232,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** How a session of `checkSession` runs. */
 type SessionOptions = {
-  /** The session's (src/live/fold/fold-tree.ts); 0 folds every subtree at each keep. */
+  /** The session's (src/live/render-state/fold/fold-tree.ts); 0 folds every subtree at each keep. */
   readonly keptAsBuilt?: number;
   /** The page's view: the row page written with `Ui.h` by default, or with templates, `Ui.each` and `Ui.lazy`. */
   readonly view?: (m: Model) => UiElement;

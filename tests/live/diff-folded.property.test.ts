@@ -1,13 +1,13 @@
 /**
  * The diff's defining property (tests/live/diff.property.test.ts) over a session's folded page
- * (src/live/fold/fold-tree.ts): a session that renders a random tree and keeps it, its small
+ * (src/live/render-state/fold/fold-tree.ts): a session that renders a random tree and keeps it, its small
  * subtrees folded, then renders edited trees one event after another (each render's calls matched
  * against the folds the event before kept), must patch, render and diff exactly as fresh builds of
  * the same trees without a session (tests/support/folds.ts). Between events the kept page is read
  * (a resync's render, a diff) or not, so folds are matched both after they built their subtree
  * again and without.
  *
- * Folds share their shapes across sessions (src/ui/fold/shape.ts), so a failing case may need the
+ * Folds share their shapes across sessions (src/live/render-state/fold/shape.ts), so a failing case may need the
  * cases before it: FC_SEED replays the whole run.
  */
 import { test } from "node:test";
@@ -15,9 +15,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff, diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
-import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/render-state/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
-import { releaseWarmParts } from "../../src/ui/lazy-part.ts";
+import { releaseWarmParts } from "../../src/live/render-state/lazy-part.ts";
 import { h, keyed, type UiElement } from "../../src/ui/node.ts";
 import { domSettled } from "../support/dom.ts";
 import { assertFoldedSessionLikeFresh, type Read, same, type SessionEvent } from "../support/folds.ts";
@@ -28,7 +28,7 @@ console.log(`diff-folded property: fast-check seed ${seed} (FC_SEED=${seed} to r
 
 /**
  * A wider page: several random trees under one root, so that some pages are larger than a fold
- * holds (src/ui/fold/tape-write.ts FOLD_MAX_CALLS) and keep a spine of elements above their folds.
+ * holds (src/live/render-state/fold/tape-write.ts FOLD_MAX_CALLS) and keep a spine of elements above their folds.
  */
 const pageArb: fc.Arbitrary<Spec> = fc.array(specArb, { minLength: 2, maxLength: 10 })
   .map((kids): Spec => ({ tag: "div", ctx: "flow", attrs: {}, kids }));
@@ -50,7 +50,7 @@ function eventsOf(first: Spec, steps: readonly { picks: readonly number[]; read:
 
 test("a session's folded page patches, renders and diffs as fresh builds, event after event", async () => {
   // Half the sessions fold every subtree at each keep, half leave what a render built as built
-  // until later renders hand it back unchanged, as a live session does (src/live/fold/fold-tree.ts).
+  // until later renders hand it back unchanged, as a live session does (src/live/render-state/fold/fold-tree.ts).
   const seen = { eager: 0, folded: 0, matched: 0, deferred: 0, foldedLater: 0 };
   await fc.assert(
     fc.asyncProperty(
@@ -144,7 +144,7 @@ test("a fold keyed from outside (Ui.keyed of a call that matched a fold) is not 
 
 test("a keyed list folded in many sessions keeps each fold's keys", () => {
   // Every session shows the same rows, so the first folds of the list's shape agree on their keys
-  // as on their other values (src/ui/fold/shape.ts refinedShape); a key tells rows apart and is
+  // as on their other values (src/live/render-state/fold/shape.ts refinedShape); a key tells rows apart and is
   // never a constant, and the folds made after must replay theirs. The attribute makes the shape
   // this test's own, whatever other tests folded before.
   const view = (texts: string[]) =>

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
@@ -101,16 +101,16 @@ test("the rows of a long list, of Ui.each or kept by a session, get the ids of t
   let renders = 0;
   fc.assert(
     fc.property(modelArb, fc.array(editArb, { minLength: 1, maxLength: 10 }), (start, chain) => {
-      const memo = new LazyMemo();
+      const memo = new RenderState();
       let model = start;
-      let kept = assignIds(renderWithMemo(memo, () => eachPage(model)));
+      let kept = assignIds(renderWith(memo, () => eachPage(model)));
       assert.deepEqual(elementsOf(kept), elementsOf(assignIds(plainPage(model))));
       // The plain page as a session renders it: its memo hands unchanged rows back, folded.
       const session = new SessionRender<Model>(plainPage);
       session.keep(session.render(model));
       for (const edit of chain) {
         model = applyEdit(model, edit);
-        const next = assignIds(renderWithMemo(memo, () => eachPage(model)));
+        const next = assignIds(renderWith(memo, () => eachPage(model)));
         const plain = assignIds(plainPage(model));
         assert.deepEqual(elementsOf(next), elementsOf(plain), JSON.stringify(edit));
         const { tree } = diffTrees(kept, next);

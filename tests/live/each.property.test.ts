@@ -13,7 +13,7 @@ import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { findElement } from "../../src/live/tree.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "../support/apply.ts";
@@ -135,16 +135,16 @@ test("a page of Ui.each lists renders, diffs and keeps its tree as the same page
   let exact = 0;
   fc.assert(
     fc.property(modelArb, fc.array(editArb, { minLength: 1, maxLength: 12 }), (start, chain) => {
-      const memo = new LazyMemo();
+      const memo = new RenderState();
       let model = start;
-      let kept = assignIds(renderWithMemo(memo, () => eachPage(model)));
+      let kept = assignIds(renderWith(memo, () => eachPage(model)));
       let plainKept = assignIds(plainPage(model));
       const page = parse(render(kept));
       for (const edit of chain) {
         const before = model;
         model = applyEdit(model, edit);
         edits++;
-        const next = assignIds(renderWithMemo(memo, () => eachPage(model)));
+        const next = assignIds(renderWith(memo, () => eachPage(model)));
         const plainNext = assignIds(plainPage(model));
         const { patches, tree } = diffTrees(kept, next);
         // Rows without a key or that share one are told apart by their index, and matching breaks

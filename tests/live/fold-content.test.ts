@@ -1,7 +1,7 @@
 /**
  * Two folds of the same content are the same content to child matching (src/live/diff/match.ts
  * sameContent), though their shapes differ: a fold made before its shape was refined with the
- * constants its family shares, and one made after (src/ui/fold/shape.ts). Found by the folded-page
+ * constants its family shares, and one made after (src/live/render-state/fold/shape.ts). Found by the folded-page
  * property (tests/live/diff-folded.property.test.ts, FC_SEED=587025514): an input inserted above
  * two equal inputs kept as such folds made the session pair them otherwise than fresh builds do.
  */

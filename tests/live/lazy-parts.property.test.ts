@@ -1,9 +1,9 @@
 /**
- * Lazy parts (src/ui/lazy-part.ts): a session's page keeps each `Ui.lazy` part as its call, and
+ * Lazy parts (src/live/render-state/lazy-part.ts): a session's page keeps each `Ui.lazy` part as its call, and
  * builds its subtree again when an event reads it. Whatever a part dropped and built again, every
  * render and every diff is the one of the same page written without `Ui.lazy`, on pages where parts
  * move, are keyed from outside, nest, hold injected styles and stand at the root. And the same over
- * a session's folded page (src/live/fold/fold-tree.ts), where the elements around the parts are
+ * a session's folded page (src/live/render-state/fold/fold-tree.ts), where the elements around the parts are
  * kept as folds (the tests at the end).
  */
 import { test } from "node:test";
@@ -13,11 +13,11 @@ import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../src/live/tree.ts";
 import { estimateTreeBytes } from "../../src/live/server/registry/tree-budget.ts";
-import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/render-state/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
-import { LazyPart, releaseWarmParts } from "../../src/ui/lazy-part.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
+import { LazyPart, releaseWarmParts } from "../../src/live/render-state/lazy-part.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { domSettled } from "../support/dom.ts";
@@ -123,11 +123,11 @@ function partsOf(tree: LiveTree): LazyPart[] {
 test("between renders a page keeps its parts' calls, not their subtrees, and its measure and message check do not build them; a part with injected styles keeps its own", () => {
   fc.assert(
     fc.property(fc.array(modelArb, { minLength: 1, maxLength: 5 }), (models) => {
-      const memo = new LazyMemo();
+      const memo = new RenderState();
       let tree: LiveTree | undefined;
       // The tree a session keeps: the diff's, which keeps the old render's objects where nothing changed.
       for (const m of models) {
-        const next = assignIds(renderWithMemo(memo, () => lazyPage(m)));
+        const next = assignIds(renderWith(memo, () => lazyPage(m)));
         tree = tree === undefined ? next : diffTrees(tree, next).tree;
       }
       releaseWarmParts();
@@ -153,14 +153,14 @@ test("an id inside a part that dropped its subtree is found, and the part builds
     return Ui.h("tr", {}, Ui.h("td", {}, Ui.h("input", { name: `qty-${i}`, value: String(qty), onInput: ["SetQty", i] })));
   };
   const view = (qtys: number[]) => Ui.h("table", {}, Ui.h("tbody", {}, ...qtys.map((q, i) => Ui.lazy(row, i, q))));
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const qtys = Array.from({ length: 200 }, (_, i) => i % 5);
-  const first = assignIds(renderWithMemo(memo, () => view(qtys)));
+  const first = assignIds(renderWith(memo, () => view(qtys)));
   assert.equal(built.length, 200);
   const next = qtys.slice();
   next[150] = 9;
   built.length = 0;
-  const second = assignIds(renderWithMemo(memo, () => view(next)));
+  const second = assignIds(renderWith(memo, () => view(next)));
   assert.deepEqual(built, [150], "the render builds the changed row only");
   const id = "r.0#tbody.150#tr.0#td.#input:qty-150";
   assert.equal(findElement(first, id)?.attrs["value"], "0");
@@ -175,22 +175,22 @@ test("a changed part among rows that moved is kept as itself, and so is its pare
   // hand its parent a row to keep in place of the new one.
   const item = (text: string) => Ui.h("li", {}, Ui.h("b", {}, "item"), Ui.h("span", {}, text));
   const view = (texts: string[]) => Ui.h("main", {}, Ui.h("ul", {}, ...texts.map((t) => Ui.lazy(item, t))));
-  const memo = new LazyMemo();
-  const first = assignIds(renderWithMemo(memo, () => view(["a", "b", "c"])));
+  const memo = new RenderState();
+  const first = assignIds(renderWith(memo, () => view(["a", "b", "c"])));
   // A row inserted above and another changed: the rows are matched, not taken in place, and the
   // changed pair is diffed.
-  const next = assignIds(renderWithMemo(memo, () => view(["new", "a", "B", "c"])));
+  const next = assignIds(renderWith(memo, () => view(["new", "a", "B", "c"])));
   const { patches, tree } = diffTrees(first, next);
   assert.ok(patches.length > 0);
   assert.equal(findElement(tree, "r.0#ul"), findElement(next, "r.0#ul"), "the list is the new render's, not a copy");
   assert.equal(partsOf(tree).length, 4);
 });
 
-// The same properties over a session's folded page (src/live/fold/fold-tree.ts): each event's render
+// The same properties over a session's folded page (src/live/render-state/fold/fold-tree.ts): each event's render
 // diffed against the kept page, the diff's tree kept and its small subtrees folded, as a session
 // does (tests/support/folds.ts). Parts are not folded, the elements around them are: the title, the
 // plain rows and cells beside the parts. Folds share their shapes across sessions
-// (src/ui/fold/shape.ts), so a failing case may need the cases before it: FC_SEED replays the run.
+// (src/live/render-state/fold/shape.ts), so a failing case may need the cases before it: FC_SEED replays the run.
 
 /** A quantity input: a part inside a plain row, which then stays an element while its other cells fold. */
 const qtyInput = (qty: number, i: number) =>
@@ -253,7 +253,7 @@ const eventsOf = <M>(models: readonly M[], reads: readonly Read[]): SessionEvent
 /**
  * Runs the folded-session check over random model sequences, in sessions that fold every subtree
  * at each keep and in sessions that leave what a render built as built for a while, as a live
- * session does (src/live/fold/fold-tree.ts). Of the first: how many cases folded, and had a kept
+ * session does (src/live/render-state/fold/fold-tree.ts). Of the first: how many cases folded, and had a kept
  * fold handed back; the second are checked alike, and counted apart.
  */
 async function foldedProperty(

@@ -1,7 +1,7 @@
 /**
  * A view element is its own node of the live tree the first time the id walk places it
  * (src/live/tree.ts), and a session's memo hands its elements back render after render
- * (src/ui/element-log.ts). Both meet the hardest case here: parts built once outside the view
+ * (src/live/render-state/element-log.ts). Both meet the hardest case here: parts built once outside the view
  * (some frozen, some with style props whose CSS names whole ids), placed in every render at places
  * that change, twice in one render, under parents that change, beside a random tree that is edited.
  * A chain of a session's renders, its kept tree the one the diff hands back (as a session keeps
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { h, type UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "../support/apply.ts";
 import { canon, parse } from "../support/dom.ts";
@@ -71,8 +71,8 @@ test("property: parts built once, frozen or styled, placed anywhere render after
         for (const step of steps.slice(1)) {
           specs.push(step.picks.length === 0 ? specs[specs.length - 1]! : mutate(specs[specs.length - 1]!, step.picks));
         }
-        const memo = new LazyMemo();
-        const sessionView = (i: number) => renderWithMemo(memo, () => page(build(specs[i]!), shared, steps[i]!));
+        const memo = new RenderState();
+        const sessionView = (i: number) => renderWith(memo, () => page(build(specs[i]!), shared, steps[i]!));
         // Fresh: every element built anew, parts too.
         const freshView = (i: number) => page(build(specs[i]!), partSpecs.map(partOf), steps[i]!);
 

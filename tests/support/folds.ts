@@ -1,11 +1,11 @@
 /**
- * The check the property tests over a session's folded page hold it to (src/live/fold/fold-tree.ts):
+ * The check the property tests over a session's folded page hold it to (src/live/render-state/fold/fold-tree.ts):
  * a session that renders, diffs and keeps its page event after event, as a live session does
  * (src/live/server/session/step.ts), its kept page folded after each event and each render's calls
  * matched against the folds, patches, renders and diffs exactly as fresh builds of the same views
  * without a session. And what such a test reads of a tree: its folds and its lazy parts.
  *
- * Folds share their shapes across sessions (src/ui/fold/shape.ts): what a case folds depends on
+ * Folds share their shapes across sessions (src/live/render-state/fold/shape.ts): what a case folds depends on
  * the cases before it, so a failing case is replayed with the whole run (FC_SEED), not alone.
  */
 import assert from "node:assert/strict";
@@ -15,8 +15,8 @@ import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import type { LiveElement, LiveTree } from "../../src/live/tree.ts";
-import { FoldPart } from "../../src/ui/fold/fold-part.ts";
-import { Part, releaseWarmParts } from "../../src/ui/lazy-part.ts";
+import { FoldPart } from "../../src/live/render-state/fold/fold-part.ts";
+import { Part, releaseWarmParts } from "../../src/live/render-state/lazy-part.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "./apply.ts";
 import { canon, parse } from "./dom.ts";
@@ -66,7 +66,7 @@ export type FoldsSeen = { readonly folded: boolean; readonly matched: boolean };
  * event's patches must be those of fresh builds of `freshView` (no session, no memo), turn the
  * client's page into the fresh render, and give none when the model renders the same page; the kept
  * page must render as the fresh one and diff against it with no patches (checked after the events
- * that read it, and after the last). `keptAsBuilt`: the session's (src/live/fold/fold-tree.ts); 0
+ * that read it, and after the last). `keptAsBuilt`: the session's (src/live/render-state/fold/fold-tree.ts); 0
  * folds every subtree it can at each keep.
  */
 export function assertFoldedSessionLikeFresh<M>(

@@ -7,18 +7,18 @@ import assert from "node:assert/strict";
 import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { applyPatches } from "./apply.ts";
 import { canon, parse } from "./dom.ts";
 
 export function assertRendersLikeFresh<M>(models: readonly M[], sessionView: (m: M) => UiElement, freshView: (m: M) => UiElement): void {
-  const memo = new LazyMemo();
-  let kept = assignIds(renderWithMemo(memo, () => sessionView(models[0]!)));
+  const memo = new RenderState();
+  let kept = assignIds(renderWith(memo, () => sessionView(models[0]!)));
   let freshKept = assignIds(freshView(models[0]!));
   const page = parse(render(kept));
   for (const model of models.slice(1)) {
-    const next = assignIds(renderWithMemo(memo, () => sessionView(model)));
+    const next = assignIds(renderWith(memo, () => sessionView(model)));
     const freshNext = assignIds(freshView(model));
     const patches = diff(kept, next);
     assert.deepEqual(patches, diff(freshKept, freshNext));

@@ -9,7 +9,7 @@
  * Inputs: a plain text input (unnamed), an upper-casing one (the server normalises), a textarea, a
  * checkbox, a select whose first option has the empty value, a radio group and a chat input whose
  * Enter sends. The app records every message it receives, in order. With `lazy`, the same page
- * is written with `Ui.lazy` parts (src/ui/lazy-part.ts), which the session keeps as their calls and
+ * is written with `Ui.lazy` parts (src/live/render-state/lazy-part.ts), which the session keeps as their calls and
  * builds again when an event reads them.
  */
 import { Ui } from "../../src/ui/mod.ts";

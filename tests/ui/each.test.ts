@@ -11,8 +11,8 @@ import { render } from "../../src/live/render.ts";
 import { findElement, type LiveTree } from "../../src/live/tree.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
 import { renderProbe } from "../../src/ui/probe.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
-import { LazyPart } from "../../src/ui/lazy-part.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
+import { LazyPart } from "../../src/live/render-state/lazy-part.ts";
 import { Each, Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { app } from "../../src/live/server/mod.ts";
@@ -48,13 +48,13 @@ const itemsOf = (n: number): Item[] => Array.from({ length: n }, (_, i) => ({ id
 /** A session's chain of renders: the memo, and the tree the diff keeps. */
 function session(view: (items: readonly Item[]) => UiElement) {
   const probe = renderProbe();
-  const memo = new LazyMemo(probe);
+  const memo = new RenderState(probe);
   let kept: LiveTree | undefined;
   return {
     /** Renders `items`, diffs against the kept tree; the counts of this step. */
     step(items: readonly Item[]) {
       const { built, walked, compared } = probe;
-      const next = new IdWalk(probe).tree(renderWithMemo(memo, () => view(items)));
+      const next = new IdWalk(probe).tree(renderWith(memo, () => view(items)));
       const diffed = kept === undefined ? undefined : diffTrees(kept, next, undefined, probe);
       kept = diffed?.tree ?? next;
       return {
@@ -148,7 +148,7 @@ test("the ids, handlers and messages inside rows that keep only their call are f
 });
 
 test("a row function that throws fails the render and leaves the previous rows in place", () => {
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   let fail = false;
   const row = (item: Item) => {
     if (fail && item.id === 2) throw new Error("row failed");
@@ -156,12 +156,12 @@ test("a row function that throws fails the render and leaves the previous rows i
   };
   const view = (items: readonly Item[]) => Ui.h("ul", {}, Ui.each(items, byId, row));
   const items = itemsOf(3);
-  const first = renderWithMemo(memo, () => view(items));
+  const first = renderWith(memo, () => view(items));
   fail = true;
   const changed = items.map((it) => ({ ...it }));
-  assert.throws(() => renderWithMemo(memo, () => view(changed)), /row failed/);
+  assert.throws(() => renderWith(memo, () => view(changed)), /row failed/);
   fail = false;
-  const again = renderWithMemo(memo, () => view(items));
+  const again = renderWith(memo, () => view(items));
   assert.deepEqual(again.children, first.children, "the rows of the last good render are reused");
 });
 
@@ -171,8 +171,8 @@ test("each refuses what is not a list, a key function and a row function, and ke
   assert.throws(() => Ui.each([], byId, undefined as never), TypeError);
   assert.throws(() => Ui.each([{ id: 1 }], () => ({}) as never, () => Ui.h("li", {})), /a key must be a string or a number/);
   assert.throws(() => Ui.each([1], String, () => "text" as never), /the row function must return an element/);
-  const memo = new LazyMemo();
-  assert.throws(() => renderWithMemo(memo, () => Ui.h("ul", {}, Ui.each([1], String, () => null as never))), /must return an element/);
+  const memo = new RenderState();
+  assert.throws(() => renderWith(memo, () => Ui.h("ul", {}, Ui.each([1], String, () => null as never))), /must return an element/);
 });
 
 test("<Each> and a Ui.html hole build the same list as Ui.each", () => {

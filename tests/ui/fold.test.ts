@@ -1,5 +1,5 @@
 /**
- * Folds (src/ui/fold/, src/live/fold/fold-tree.ts): a session keeps its page's small subtrees as the
+ * Folds (src/live/render-state/fold/, src/live/render-state/fold/fold-tree.ts): a session keeps its page's small subtrees as the
  * calls that built them, and the next render's calls are matched against them. Whatever is folded,
  * replayed or matched, a render and its kept tree are those of a fresh build.
  */
@@ -8,13 +8,13 @@ import assert from "node:assert/strict";
 import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
-import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/fold/fold-tree.ts";
+import { KEPT_AS_BUILT_PER_KEEP } from "../../src/live/render-state/fold/fold-tree.ts";
 import { SessionRender } from "../../src/live/server/session/render.ts";
 import { forEachElement, type LiveTree } from "../../src/live/tree.ts";
-import { FoldPart } from "../../src/ui/fold/fold-part.ts";
-import { replayTape } from "../../src/ui/fold/tape-read.ts";
-import { FOLD_MAX_CALLS, writeTape } from "../../src/ui/fold/tape-write.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { FoldPart } from "../../src/live/render-state/fold/fold-part.ts";
+import { replayTape } from "../../src/live/render-state/fold/tape-read.ts";
+import { FOLD_MAX_CALLS, writeTape } from "../../src/live/render-state/fold/tape-write.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { renderProbe } from "../../src/ui/probe.ts";
@@ -83,8 +83,8 @@ function session(models: readonly Model[]): void {
 }
 
 test("a written tape replays into the elements its calls built: attributes, handlers, keys, select values, textareas, raw and nested children", () => {
-  const memo = new LazyMemo();
-  const built = renderWithMemo(memo, () => row({ id: 7, key: "k7", qty: 3, done: true, note: "a\u0000b <i>" }));
+  const memo = new RenderState();
+  const built = renderWith(memo, () => row({ id: 7, key: "k7", qty: 3, done: true, note: "a\u0000b <i>" }));
   const tape = writeTape(built);
   assert.ok(tape !== undefined);
   const replayed = replayTape(tape);
@@ -95,12 +95,12 @@ test("a written tape replays into the elements its calls built: attributes, hand
 });
 
 test("what cannot be written stays elements: a class instance among a message's arguments, a view constant, and more calls than a fold holds", () => {
-  const memo = new LazyMemo();
-  const withInstance = renderWithMemo(memo, () => Ui.h("button", { onClick: ["At", new Date(0) as unknown as string] }, "x"));
+  const memo = new RenderState();
+  const withInstance = renderWith(memo, () => Ui.h("button", { onClick: ["At", new Date(0) as unknown as string] }, "x"));
   assert.equal(writeTape(withInstance), undefined);
   const constant = Ui.h("span", {}, "built outside a render");
-  assert.equal(writeTape(renderWithMemo(new LazyMemo(), () => Ui.h("p", {}, constant))), undefined);
-  const big = renderWithMemo(new LazyMemo(), () => Ui.h("ul", {}, Array.from({ length: FOLD_MAX_CALLS }, (_, i) => Ui.h("li", {}, i))));
+  assert.equal(writeTape(renderWith(new RenderState(), () => Ui.h("p", {}, constant))), undefined);
+  const big = renderWith(new RenderState(), () => Ui.h("ul", {}, Array.from({ length: FOLD_MAX_CALLS }, (_, i) => Ui.h("li", {}, i))));
   assert.equal(writeTape(big), undefined);
 });
 
@@ -162,7 +162,7 @@ test("rows that move, change, come and go keep the kept tree the fresh render th
 });
 
 test("what a render built is kept as built until two later renders hand it back unchanged, at most eight subtrees a keep", () => {
-  // src/live/fold/fold-tree.ts: the row being typed into is not written to a tape after each
+  // src/live/render-state/fold/fold-tree.ts: the row being typed into is not written to a tape after each
   // keystroke and replayed before the next; the rest of the page is folded as before.
   const r = new SessionRender(view);
   const rowFolded = (id: number) => foldsOf(r.kept!).some((fold) => fold.key === String(id));

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { render } from "../../src/live/render.ts";
 import { app, every } from "../../src/live/server/mod.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { assertRendersLikeFresh } from "../support/renders.ts";
@@ -36,32 +36,32 @@ test("outside a session's render, lazy just calls the function", () => {
 
 test("a call with the same function and arguments as in the previous render gets that render's element", () => {
   const { row, calls } = countingRow();
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const view = (items: [string, boolean][]) => Ui.h("ul", {}, ...items.map(([label, done]) => Ui.lazy(row, label, done)));
-  const first = renderWithMemo(memo, () => view([["a", false], ["b", false]]));
-  const second = renderWithMemo(memo, () => view([["a", false], ["b", true]]));
+  const first = renderWith(memo, () => view([["a", false], ["b", false]]));
+  const second = renderWith(memo, () => view([["a", false], ["b", true]]));
   assert.deepEqual(calls, ["a", "b", "b"]);
   assert.equal(second.children[0], first.children[0]);
   assert.notEqual(second.children[1], first.children[1]);
   // Only the previous render counts: "a" left out once is built again when it comes back.
-  renderWithMemo(memo, () => view([["b", true]]));
-  renderWithMemo(memo, () => view([["a", false], ["b", true]]));
+  renderWith(memo, () => view([["b", true]]));
+  renderWith(memo, () => view([["a", false], ["b", true]]));
   assert.deepEqual(calls, ["a", "b", "b", "a"]);
 });
 
 test("a row inserted above or removed from a list of lazy rows builds that row only", () => {
   const { row, calls } = countingRow();
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const labels = Array.from({ length: 50 }, (_, i) => `row ${i}`);
   const view = (list: string[]) => Ui.h("ul", {}, ...list.map((label) => Ui.lazy(row, label, false)));
-  renderWithMemo(memo, () => view(labels));
+  renderWith(memo, () => view(labels));
   calls.length = 0;
-  renderWithMemo(memo, () => view(["new", ...labels]));
+  renderWith(memo, () => view(["new", ...labels]));
   assert.deepEqual(calls, ["new"]);
-  renderWithMemo(memo, () => view(labels));
+  renderWith(memo, () => view(labels));
   assert.deepEqual(calls, ["new"]);
-  renderWithMemo(memo, () => view(labels.slice(3)));
-  renderWithMemo(memo, () => view(["x", "y", ...labels.slice(3, 20), "z", ...labels.slice(20)]));
+  renderWith(memo, () => view(labels.slice(3)));
+  renderWith(memo, () => view(["x", "y", ...labels.slice(3, 20), "z", ...labels.slice(20)]));
   assert.deepEqual(calls, ["new", "x", "y", "z"]);
 });
 
@@ -73,26 +73,26 @@ test("lazy rows that make many lazy or template calls inside keep their places, 
     built.push(label);
     return Ui.h("tr", {}, ...Array.from({ length: 12 }, (_, k) => cell(`${label}.${k}`)));
   };
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const view = (labels: string[]) => Ui.h("table", {}, ...labels.map((label) => Ui.lazy(row, label)));
   const labels = ["a", "b", "c", "d"];
-  const first = renderWithMemo(memo, () => view(labels));
+  const first = renderWith(memo, () => view(labels));
   assert.deepEqual(built, labels);
-  const second = renderWithMemo(memo, () => view(labels));
-  const third = renderWithMemo(memo, () => view(labels));
+  const second = renderWith(memo, () => view(labels));
+  const third = renderWith(memo, () => view(labels));
   assert.deepEqual(built, labels, "no row was built again");
   assert.deepEqual(third.children, first.children);
   assert.deepEqual(second.children, first.children);
-  renderWithMemo(memo, () => view(["new", ...labels]));
+  renderWith(memo, () => view(["new", ...labels]));
   assert.deepEqual(built, [...labels, "new"], "a row inserted above builds that row only");
 });
 
 test("a view that throws leaves the previous render's results in place", () => {
   const { row, calls } = countingRow();
-  const memo = new LazyMemo();
-  renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
+  const memo = new RenderState();
+  renderWith(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
   assert.throws(() =>
-    renderWithMemo(memo, () =>
+    renderWith(memo, () =>
       Ui.h(
         "ul",
         {},
@@ -102,14 +102,14 @@ test("a view that throws leaves the previous render's results in place", () => {
         })(),
       ))
   );
-  renderWithMemo(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
+  renderWith(memo, () => Ui.h("ul", {}, Ui.lazy(row, "a", false)));
   assert.deepEqual(calls, ["a", "b"]);
 });
 
 test("lazy refuses a non-function and a function that returns no element", () => {
   assert.throws(() => Ui.lazy("nope" as unknown as () => UiElement), /expects a function/);
   assert.throws(() => Ui.lazy((() => "text") as unknown as () => UiElement), /must return an element/);
-  assert.throws(() => renderWithMemo(new LazyMemo(), () => Ui.lazy((() => null) as unknown as () => UiElement)), /must return an element/);
+  assert.throws(() => renderWith(new RenderState(), () => Ui.lazy((() => null) as unknown as () => UiElement)), /must return an element/);
 });
 
 // A small model and two views of it, one plain and one with lazy parts: every render and every

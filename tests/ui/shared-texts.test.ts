@@ -1,5 +1,5 @@
 /**
- * Shared texts (src/ui/fold/shared-texts.ts): the short texts folds keep are one copy across
+ * Shared texts (src/live/render-state/fold/shared-texts.ts): the short texts folds keep are one copy across
  * sessions, in a table that stays bounded whatever an app renders. Which copy a fold holds cannot
  * be seen from JavaScript (strings compare by content), so these tests check what can: values come
  * back as they went in, long texts and other values are left alone, the table never grows past two
@@ -7,10 +7,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GENERATION_SIZE, SHARED_TEXT_LENGTH, sharedText, sharedTextCount } from "../../src/ui/fold/shared-texts.ts";
-import { replayTape } from "../../src/ui/fold/tape-read.ts";
-import { writeTape } from "../../src/ui/fold/tape-write.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { GENERATION_SIZE, SHARED_TEXT_LENGTH, sharedText, sharedTextCount } from "../../src/live/render-state/fold/shared-texts.ts";
+import { replayTape } from "../../src/live/render-state/fold/tape-read.ts";
+import { writeTape } from "../../src/live/render-state/fold/tape-write.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { render } from "../../src/live/render.ts";
@@ -55,7 +55,7 @@ test("folds written through the table replay the rows they were written from", (
       ),
     );
   // Two sessions' equal rows, and a third with other values, each built in a render of its own.
-  const built = [[7, 3], [7, 3], [8, 4]].map(([id, qty]) => renderWithMemo(new LazyMemo(), () => row(id!, qty!)) as UiElement);
+  const built = [[7, 3], [7, 3], [8, 4]].map(([id, qty]) => renderWith(new RenderState(), () => row(id!, qty!)) as UiElement);
   const tapes = built.map((el) => writeTape(el)!);
   for (const [i, tape] of tapes.entries()) {
     const replayed = replayTape(tape);

@@ -11,7 +11,7 @@ import { diffTrees } from "../../src/live/diff/diff.ts";
 import { assignIds, IdWalk } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { app } from "../../src/live/server/mod.ts";
-import { LazyMemo, renderWithMemo } from "../../src/ui/lazy.ts";
+import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
 import { renderProbe } from "../../src/ui/probe.ts";
@@ -281,10 +281,10 @@ const templateView = (m: Model) =>
   </main>`;
 
 test("in a session, a call with the same values as in the previous render gets that render's element", () => {
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const rows: Row[] = [{ id: 1, text: "a", done: false, tags: [] }, { id: 2, text: "b", done: false, tags: ["x"] }];
-  const first = renderWithMemo(memo, () => templateView({ title: "T", count: 0, rows }));
-  const second = renderWithMemo(memo, () => templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+  const first = renderWith(memo, () => templateView({ title: "T", count: 0, rows }));
+  const second = renderWith(memo, () => templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
   const items = (el: UiElement) => (el.children[2] as UiElement).children;
   assert.notEqual(second, first, "the count changed: the page is built again");
   assert.equal(second.children[3], first.children[3], "the footer has no hole: one object");
@@ -293,7 +293,7 @@ test("in a session, a call with the same values as in the previous render gets t
   same(second, templateView({ title: "T", count: 1, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
   // Only the count changes: the page is built again along the count's path, and its other
   // elements with holes (the header, the list) are the previous call's.
-  const third = renderWithMemo(memo, () => templateView({ title: "T", count: 2, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
+  const third = renderWith(memo, () => templateView({ title: "T", count: 2, rows: [rows[0]!, { ...rows[1]!, done: true }] }));
   assert.notEqual(third.children[1], second.children[1], "the count's paragraph is new");
   assert.equal(third.children[0], second.children[0], "the header is reused");
   assert.equal(third.children[2], second.children[2], "the list is reused");
@@ -301,22 +301,22 @@ test("in a session, a call with the same values as in the previous render gets t
 });
 
 test("in a session, plain data changed in place is still seen as changed", () => {
-  const memo = new LazyMemo();
+  const memo = new RenderState();
   const tags = ["x"];
   const message = ["Pick", 1];
   const style = { color: "red" };
   const view = () => Ui.html`<p hover=${style} onClick=${message}>${tags}</p>`;
-  const first = renderWithMemo(memo, view);
+  const first = renderWith(memo, view);
   tags.push("y");
-  const second = renderWithMemo(memo, view);
+  const second = renderWith(memo, view);
   assert.notEqual(second, first);
   same(second, Ui.h("p", { hover: { color: "red" }, onClick: ["Pick", 1] }, "x", "y"));
   message[1] = 2;
   style.color = "blue";
-  const third = renderWithMemo(memo, view);
+  const third = renderWith(memo, view);
   assert.notEqual(third, second);
   same(third, Ui.h("p", { hover: { color: "blue" }, onClick: ["Pick", 2] }, "x", "y"));
-  assert.equal(renderWithMemo(memo, view), third, "unchanged again: reused");
+  assert.equal(renderWith(memo, view), third, "unchanged again: reused");
 });
 
 test("property: a session's template renders, reused parts and all, render and diff exactly as fresh builds", () => {
@@ -353,12 +353,12 @@ test("in a session, a template's static elements are neither walked nor compared
   const page = (count: number) =>
     Ui.html`<main><header><nav><a href="/">home</a><a href="/a">a</a><a href="/b">b</a></nav><h1>Title</h1></header><section><p>static <b>text</b></p><ul><li>one</li><li>two</li><li>three</li></ul></section><p class="count">${count}</p></main>`;
   const probe = renderProbe();
-  const memo = new LazyMemo(probe);
-  let kept = new IdWalk(probe).tree(renderWithMemo(memo, () => page(0)));
+  const memo = new RenderState(probe);
+  let kept = new IdWalk(probe).tree(renderWith(memo, () => page(0)));
   assert.equal(probe.walked, 15, "the first render walks every element");
   for (let count = 1; count <= 3; count++) {
     const { walked, compared } = probe;
-    const next = new IdWalk(probe).tree(renderWithMemo(memo, () => page(count)));
+    const next = new IdWalk(probe).tree(renderWith(memo, () => page(count)));
     const diffed = diffTrees(kept, next, undefined, probe);
     kept = diffed.tree;
     assert.deepEqual(diffed.patches, [{ id: "r.2#p", text: String(count) }]);

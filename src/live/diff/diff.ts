@@ -55,7 +55,7 @@
  * equal in everything a render holds, so the kept tree means exactly the new render.
  */
 import { TEXT_ONLY_TAGS, type UiElement } from "../../ui/node.ts";
-import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
+import { Part, sameLazyCall } from "../render-state/lazy-part.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, type Reported, reporter } from "./attrs.ts";
 import type { RenderProbe } from "../../ui/probe.ts";
@@ -145,7 +145,7 @@ class DiffWalk extends PairPath {
   kept(pair: Pair, verify: boolean): Found {
     const { before, after } = pair;
     // One live element in both renders: the view handed back the same element (src/live/ids.ts),
-    // or two lazy parts of one call, whose content is the same (src/ui/lazy-part.ts).
+    // or two lazy parts of one call, whose content is the same (src/live/render-state/lazy-part.ts).
     if (before === after || sameLazyCall(before, after)) return EQUAL;
     if (this.probe !== undefined) this.probe.compared++;
     if (!formChanged(before, after) && !emptyValueChanged(before, after)) return this.element(pair, verify);
@@ -262,7 +262,7 @@ class DiffWalk extends PairPath {
     // The kids to keep, made at the first that is not the new kid itself. A changed kid that made
     // no copy of itself is kept as it is, so when no kid needs another object the element is kept as
     // the new one: its parts are then the objects the next render's view hands back (the session
-    // memo, src/ui/element-log.ts), which the next diff skips as one object each. A copy would
+    // memo, src/live/render-state/element-log.ts), which the next diff skips as one object each. A copy would
     // differ from them by identity, and the next diff would walk it again, on every event after.
     let kept: LiveNode[] | undefined;
     // Whether a kid is a lazy part of another call than the old one's, with the same content: the

@@ -26,8 +26,8 @@
  * a pathological list cannot stall the event path. The tie-break compares content only inside the
  * overlap, at most twice per element there.
  */
-import { Part, sameLazyCall } from "../../ui/lazy-part.ts";
-import { FoldPart } from "../../ui/fold/fold-part.ts";
+import { Part, sameLazyCall } from "../render-state/lazy-part.ts";
+import { FoldPart } from "../render-state/fold/fold-part.ts";
 import { greedy, lcs } from "./lcs.ts";
 import { hasHandlerId, isIndexFree, type LiveElement, type LiveNode, passOf } from "../tree.ts";
 
@@ -60,7 +60,7 @@ function shapeKey(el: LiveElement): string {
   return `${el.tag}\u0001${el.key ?? ""}\u0001${el.attrs["name"] ?? ""}\u0001${el.attrs["type"] ?? ""}\u0001${childTags(el)}`;
 }
 
-/** The tags of an element's element children, each followed by ","; a lazy part's as it noted them (src/ui/lazy-part.ts). */
+/** The tags of an element's element children, each followed by ","; a lazy part's as it noted them (src/live/render-state/lazy-part.ts). */
 function childTags(el: LiveElement): string {
   if (el instanceof Part) return el.childTags;
   let tags = "";
@@ -265,7 +265,7 @@ export function sameContent(a: LiveElement, b: LiveElement): boolean {
   // build runs the app's row function): the answer only spares a diff or breaks a tie, and a diff
   // of the two is still exact. Two folds are compared as elements: their replay runs no app code,
   // and two folds of equal content can hold different shapes (one made before the shape was
-  // refined, one after, src/ui/fold/shape.ts), where a tie broken otherwise than between fresh
+  // refined, one after, src/live/render-state/fold/shape.ts), where a tie broken otherwise than between fresh
   // builds would pair other elements.
   if (a instanceof Part && b instanceof Part && !(a instanceof FoldPart && b instanceof FoldPart)) return false;
   if (a.tag !== b.tag || hasHandlerId(a) !== hasHandlerId(b) || a.kids.length !== b.kids.length) return false;

@@ -5,13 +5,13 @@
  * (src/ui/lazy.ts), which the next render reuses and which goes with the tree.
  */
 import type { UiElement } from "../../../ui/node.ts";
-import { LazyMemo, renderWithMemo } from "../../../ui/lazy.ts";
+import { RenderState, renderWith } from "../../render-state/render-state.ts";
 import { IdWalk } from "../../ids.ts";
 import { type ClientValues, type Diffed, diffTrees } from "../../diff/diff.ts";
 import type { RenderProbe } from "../../../ui/probe.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "./tree-bytes.ts";
-import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../fold/fold-tree.ts";
+import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../render-state/fold/fold-tree.ts";
 
 /**
  * How many kept trees go by between two measures of the tree's bytes: a measure walks the whole
@@ -23,7 +23,7 @@ const MEASURE_EVERY = 32;
 export type SessionRenderOptions = {
   /**
    * How many subtrees a keep may leave as built until later renders hand them back unchanged
-   * (src/live/fold/fold-tree.ts); 0 folds all it can at once.
+   * (src/live/render-state/fold/fold-tree.ts); 0 folds all it can at once.
    */
   readonly keptAsBuilt?: number;
   /** The test hook its renders count into (src/ui/probe.ts); none: nothing is counted. */
@@ -32,11 +32,11 @@ export type SessionRenderOptions = {
 
 export class SessionRender<Model> {
   private tree: LiveTree | undefined;
-  private memo: LazyMemo | undefined;
+  private memo: RenderState | undefined;
   /** About how many bytes the kept tree costs (src/live/server/session/tree-bytes.ts), and the trees kept since it was measured. */
   private bytes = 0;
   private keptSinceMeasure = 0;
-  /** How many renders have handed back each subtree this session keeps as built (src/live/fold/fold-tree.ts). */
+  /** How many renders have handed back each subtree this session keeps as built (src/live/render-state/fold/fold-tree.ts). */
   private readonly keptUnchanged: KeptUnchanged = new WeakMap();
 
   private readonly keptAsBuilt: number;
@@ -55,8 +55,8 @@ export class SessionRender<Model> {
 
   /** The view of `model` with ids, its Ui.lazy parts reused from the previous render where they can be. */
   render(model: Model): LiveTree {
-    const memo = this.memo ??= new LazyMemo(this.probe);
-    return new IdWalk(this.probe).tree(oneElement(renderWithMemo(memo, () => this.view(model))));
+    const memo = this.memo ??= new RenderState(this.probe);
+    return new IdWalk(this.probe).tree(oneElement(renderWith(memo, () => this.view(model))));
   }
 
   /** The patches from the kept tree `before` to `after`, and the tree to keep (src/live/diff/diff.ts). */
@@ -75,7 +75,7 @@ export class SessionRender<Model> {
     // budget, which renders its tree from the model each time (bench/table.bench.ts, released).
     const unmeasured = this.tree === undefined && this.bytes === 0;
     // Kept compact: its small subtrees folded, and the memo told to match the next render's calls
-    // against the folded tree (src/live/fold/fold-tree.ts).
+    // against the folded tree (src/live/render-state/fold/fold-tree.ts).
     if (tree !== this.tree) {
       const calls = foldKeptTree(tree, { keptAsBuilt: this.keptAsBuilt, keptUnchanged: this.keptUnchanged });
       this.memo?.elements().replacePrevious(calls);

@@ -22,7 +22,7 @@ import { Mutex } from "./mutex.ts";
 import { logAppError, reportsToPage, withCodeFrame } from "./development.ts";
 import { frameOf, type FrameParts, SessionFrames } from "../streams/session-frames.ts";
 import { SessionRender } from "./render.ts";
-import { enterEvent, leaveEvent } from "../../../ui/lazy-part.ts";
+import { enterEvent, leaveEvent } from "../../render-state/lazy-part.ts";
 import { forNewPage, type SessionState, withNextFrame, withUser } from "./state.ts";
 import { type Applied, type EventInput, type StepContext, stepEvent, stepMessage, type StepOutcome } from "./step.ts";
 import { SubscriptionSet } from "./subscriptions.ts";
@@ -223,7 +223,7 @@ export class LiveSession<Model> {
    */
   step(event: SessionEvent, { reply }: { readonly reply: boolean }): EventOutcome | Promise<EventOutcome> {
     if (this.lifeState !== "live") return this.lifeState === "moved" ? MOVED : ENDED;
-    // What this event's handler check builds of a part stays for its diff (src/ui/lazy-part.ts).
+    // What this event's handler check builds of a part stays for its diff (src/live/render-state/lazy-part.ts).
     const outer = enterEvent();
     let stepped: StepOutcome<Model>;
     try {

@@ -20,7 +20,7 @@ import type { SessionState } from "./state.ts";
 import { inputsLeft, type TreeChange } from "./input-pruning.ts";
 import { followRenames, type RenameLog, resolveEvent } from "./rename-log.ts";
 import { VersionedMap } from "./versioned-map.ts";
-import { collectMessages } from "../../../ui/lazy-part.ts";
+import { collectMessages } from "../../render-state/lazy-part.ts";
 import type { UiElement } from "../../../ui/node.ts";
 
 /** How many pages (tabs, reloads) of a session have their highest event seq remembered. */
@@ -94,7 +94,7 @@ export function stepEvent<Model>(
     return stepNewEntry(seen, tree, input, ctx);
   } catch (error) {
     // Only the app's code throws here: the lookups of this event build lazy parts again from their
-    // calls (src/ui/lazy-part.ts), and a part's function that throws now, where it did not when the
+    // calls (src/live/render-state/lazy-part.ts), and a part's function that throws now, where it did not when the
     // part was rendered, fails the event as a throwing view does. Nothing of it is kept.
     return { kind: "app_error", state: seen, error };
   }

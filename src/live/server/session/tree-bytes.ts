@@ -3,27 +3,27 @@
  * session measures of the tree it keeps, and what the registry's byte budget
  * (src/live/server/registry/tree-budget.ts) adds up.
  */
-import { Part } from "../../../ui/lazy-part.ts";
-import { FoldPart } from "../../../ui/fold/fold-part.ts";
+import { Part } from "../../render-state/lazy-part.ts";
+import { FoldPart } from "../../render-state/fold/fold-part.ts";
 import type { LiveElement, LiveTree } from "../../tree.ts";
 
 /**
  * About how many bytes of heap a session's kept tree costs: per element, the live element, its view
- * element, what its call is compared with (src/ui/element-log.ts), their arrays and attribute bags; per character
+ * element, what its call is compared with (src/live/render-state/element-log.ts), their arrays and attribute bags; per character
  * of text and attribute values, a byte. Calibrated against the heap of active sessions
  * (bench/table.bench.ts, memory).
  */
 export const BYTES_PER_ELEMENT = 290;
 
 /**
- * About how many bytes of heap a lazy part that keeps its call costs (src/ui/lazy-part.ts): the
+ * About how many bytes of heap a lazy part that keeps its call costs (src/live/render-state/lazy-part.ts): the
  * part, its arguments and its entry in the session's memo (calibrated as above). Its arguments'
  * own data is the model's, which the estimate does not count for any element.
  */
 export const BYTES_PER_LAZY_PART = 350;
 
 /**
- * About how many bytes of heap a fold costs (src/ui/fold/fold-part.ts) besides its values: the
+ * About how many bytes of heap a fold costs (src/live/render-state/fold/fold-part.ts) besides its values: the
  * part, its list of values and its entry in the session memo's list; each value a slot, and each
  * character of a string value a byte (calibrated as above). Its shape is shared with every fold of
  * the same calls and is not counted.

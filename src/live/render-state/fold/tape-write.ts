@@ -1,14 +1,14 @@
 /**
  * A fold's tape: the `Ui.h` and `Ui.keyed` calls that built a small subtree of a kept page, as a
- * shape shared by all folds of the same calls (src/ui/fold/shape.ts) and the fold's own values
+ * shape shared by all folds of the same calls (src/live/render-state/fold/shape.ts) and the fold's own values
  * (docs/deployment.md#memory, "the compact kept form").
  *
  * Why the calls: between events a session keeps its page, and a page kept as elements holds an
  * object, an attribute bag, a children list and a call record per element, several times its
  * HTML (bench/table.bench.ts, memory; the figures are in bench/RESULTS.md). The calls are what the next render's calls are compared with
- * (src/ui/element-log.ts): an unchanged row is matched call by call against its tape, with nothing
+ * (src/live/render-state/element-log.ts): an unchanged row is matched call by call against its tape, with nothing
  * built. And a build depends on its call alone, so the calls replayed through `Ui.h` give back the
- * elements they built (`replayTape`, src/ui/fold/tape-read.ts).
+ * elements they built (`replayTape`, src/live/render-state/fold/tape-read.ts).
  *
  * What cannot be written, and is then kept as elements: an element built outside a session's log
  * (no call: a view constant, a template's node), a lazy part, an element with style props (its
@@ -16,10 +16,10 @@
  * and a subtree of more than FOLD_MAX_CALLS calls.
  */
 import { CHILDREN, KEYED } from "../call-record.ts";
-import { HandlerMessage } from "../handler-message.ts";
+import { HandlerMessage } from "../../../ui/handler-message.ts";
 import { sharedText } from "./shared-texts.ts";
 import { Part } from "../lazy-part.ts";
-import type { UiElement, UiNode } from "../types.ts";
+import type { UiElement, UiNode } from "../../../ui/types.ts";
 import {
   type Op,
   OP_ARRAY,

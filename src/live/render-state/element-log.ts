@@ -13,14 +13,14 @@
  * found here from the values, with no change to the app.
  *
  * The log. Each render writes the list of the elements its calls returned, in call order. What a
- * call is compared with is kept on its element (`UiElement.call`, src/ui/call-record.ts). A call is
+ * call is compared with is kept on its element (`UiElement.call`, src/live/render-state/call-record.ts). A call is
  * the same as a logged element when the tag is, the bag holds the same keys in the same order with
  * the same values, and the children are what the build made of them. A hit is therefore always
  * what a build would give; anything else is built.
  *
- * Between events a session keeps its page folded (src/live/fold/fold-tree.ts): the list the next
+ * Between events a session keeps its page folded (src/live/render-state/fold/fold-tree.ts): the list the next
  * render reads is then the kept page's calls, where each fold stands for the calls of its subtree
- * (src/ui/fold/fold-part.ts). A call meeting a fold is compared with the fold's next record, and
+ * (src/live/render-state/fold/fold-part.ts). A call meeting a fold is compared with the fold's next record, and
  * gets a stand-in for that record's element, or the fold itself for the fold's root.
  *
  * The next render reads the list from the start, with a cursor: a steady view's calls meet their
@@ -28,20 +28,18 @@
  * and otherwise is built while the cursor stays (a row inserted above, or a changed call, whose
  * next call then finds its own element just ahead).
  */
-import type { Attrs } from "./attrs.ts";
-import type { Child, UiElement } from "./types.ts";
+import type { Attrs } from "../../ui/attrs.ts";
+import type { Child, UiElement } from "../../ui/types.ts";
+import { elementOf, keyedElement } from "../../ui/node.ts";
 import { KEYED, recordCall, sameCall } from "./call-record.ts";
 import { FoldPart, isRecordRef, resolved, resolvedChildren, TapeRef } from "./fold/fold-part.ts";
-import { matchElementCall, matchKeyedCall } from "./fold/tape-read.ts";
+import { type ElementCall, type KeyedCall, matchElementCall, matchKeyedCall, TapeCursor } from "./fold/tape-read.ts";
 
 /** How many elements ahead of the cursor a call that misses looks for its own. */
 const LOOK_AHEAD = 16;
 
 /** The list of a log between renders: frozen, so that a call logged outside a render (a bug) throws rather than writing into it. */
 const NO_ELEMENTS = Object.freeze([]) as unknown as (UiElement | undefined)[];
-
-/** Builds a call's element on a miss (and checks its tag). */
-export type BuildElement = (tag: string, attrs: Attrs | null | undefined, children: Child[]) => UiElement;
 
 export class ElementLog {
   /** The previous render's elements (the first `previousCount` of the list), and where the next call's element is expected. */
@@ -58,13 +56,17 @@ export class ElementLog {
    */
   private current: (UiElement | undefined)[] = NO_ELEMENTS;
   private currentCount = 0;
-  /** The call a look-up is under way for, in fields rather than an object per call (no app code runs while it is read). */
-  private queryKind = ELEMENT_QUERY;
-  private queryTag = "";
-  private queryAttrs: Attrs | null | undefined;
-  private queryChildren: readonly Child[] = NO_QUERY_CHILDREN;
-  private queryKey = "";
-  private queryNode: UiElement | undefined;
+  /** The call a look-up is under way for, in one object of the log rather than one per call (no app code runs while it is read). */
+  private readonly query: Query = {
+    kind: ELEMENT_QUERY,
+    tag: "",
+    attrs: undefined,
+    children: NO_QUERY_CHILDREN,
+    key: "",
+    node: undefined,
+  };
+  /** Where a comparison with a fold's record is (src/live/render-state/fold/tape-read.ts). */
+  private readonly tape = new TapeCursor(isRecordRef);
 
   /** A render starts. */
   begin(): void {
@@ -80,42 +82,45 @@ export class ElementLog {
    * tags are lowercase literals, the same string each time, so a hit needs no look-up of the tag;
    * a tag written otherwise never hits, and is built (and checked) each time.
    */
-  element(tag: string, attrs: Attrs | null | undefined, children: Child[], build: BuildElement): UiElement {
+  element(tag: string, attrs: Attrs | null | undefined, children: Child[]): UiElement {
     // The element or record at the cursor first: in a steady view, every call's is there.
     const cursor = this.cursor;
+    const query = this.query;
+    query.kind = ELEMENT_QUERY;
+    query.tag = tag;
+    query.attrs = attrs;
+    query.children = children;
+    let hit: UiElement | undefined;
     if (cursor < this.previousCount) {
       const entry = this.previous[cursor]!;
       if (entry instanceof FoldPart) {
         const record = this.sub;
-        if (matchElementCall(entry, record, entry, isRecordRef, tag, attrs, children)) return this.foldHit(entry, cursor, record);
-      } else if (entry.tag === tag && sameCall(entry, attrs, children)) return this.reuse(entry, cursor);
+        if (matchElementCall(this.tape, entry, record, query)) hit = this.foldHit(entry, cursor, record);
+      } else if (entry.tag === tag && sameCall(entry, attrs, children)) hit = this.reuse(entry, cursor);
     }
-    this.queryKind = ELEMENT_QUERY;
-    this.queryTag = tag;
-    this.queryAttrs = attrs;
-    this.queryChildren = children;
     // The cursor's own place was tried above.
-    const hit = this.previousCount === 0 ? undefined : this.find(AFTER_CURSOR);
-    this.queryAttrs = undefined;
-    this.queryChildren = NO_QUERY_CHILDREN;
+    if (hit === undefined && this.previousCount !== 0) hit = this.find(AFTER_CURSOR);
+    query.attrs = undefined;
+    query.children = NO_QUERY_CHILDREN;
     if (hit !== undefined) return hit;
-    // Stand-ins for a fold's elements among the children are the elements they stand for (src/ui/fold/fold-part.ts).
-    const element = build(tag, attrs, resolvedChildren(children));
+    // Stand-ins for a fold's elements among the children are the elements they stand for (src/live/render-state/fold/fold-part.ts).
+    const element = elementOf(tag, attrs, resolvedChildren(children));
     recordCall(element, attrs, children);
     this.current[this.currentCount++] = element;
     return element;
   }
 
   /** The element of `keyed(key, node)`: the previous render's, for the same key and node. */
-  keyed(key: string, node: UiElement, build: (key: string, node: UiElement) => UiElement): UiElement {
-    this.queryKind = KEYED_QUERY;
-    this.queryKey = key;
-    this.queryNode = node;
+  keyed(key: string, node: UiElement): UiElement {
+    const query = this.query;
+    query.kind = KEYED_QUERY;
+    query.key = key;
+    query.node = node;
     const hit = this.previousCount === 0 ? undefined : this.find(AT_CURSOR);
-    this.queryNode = undefined;
+    query.node = undefined;
     if (hit !== undefined) return hit;
     const inner = resolved(node);
-    const element = build(key, inner);
+    const element = keyedElement(key, inner);
     element.call = [KEYED, key, inner];
     this.current[this.currentCount++] = element;
     return element;
@@ -163,10 +168,9 @@ export class ElementLog {
 
   /**
    * The list the next render reads, in place of this render's: the elements of the page a session
-   * keeps, some of them folds (src/live/fold/fold-tree.ts), in the order the view calls them.
+   * keeps, some of them folds (src/live/render-state/fold/fold-tree.ts), in the order the view calls them.
    */
   replacePrevious(list: UiElement[]): void {
-    spareList(this.previous, this.previousCount);
     this.previous = list;
     this.previousCount = list.length;
     this.cursor = 0;
@@ -175,7 +179,6 @@ export class ElementLog {
 
   /** A render finished: its elements are the ones the next render reads. */
   commit(): void {
-    spareList(this.previous, this.previousCount);
     this.previous = this.current;
     this.previousCount = this.currentCount;
     this.current = NO_ELEMENTS;
@@ -186,7 +189,6 @@ export class ElementLog {
 
   /** A render failed: its elements are dropped, the previous render's stay. */
   abandon(): void {
-    spareList(this.current, this.currentCount);
     this.current = NO_ELEMENTS;
     this.currentCount = 0;
     this.cursor = 0;
@@ -194,16 +196,18 @@ export class ElementLog {
 
   /** Whether the previous render's element `el` is what the queried call builds. */
   private sameAsQuery(el: UiElement): boolean {
-    if (this.queryKind === ELEMENT_QUERY) return el.tag === this.queryTag && sameCall(el, this.queryAttrs, this.queryChildren);
+    const query = this.query;
+    if (query.kind === ELEMENT_QUERY) return el.tag === query.tag && sameCall(el, query.attrs, query.children);
     const call = el.call;
-    return call !== undefined && call[0] === KEYED && call[1] === this.queryKey && call[2] === this.queryNode;
+    return call !== undefined && call[0] === KEYED && call[1] === query.key && call[2] === query.node;
   }
 
-  /** Whether the queried call is record `record` of `fold`'s tape (src/ui/fold/tape-read.ts). */
+  /** Whether the queried call is record `record` of `fold`'s tape (src/live/render-state/fold/tape-read.ts). */
   private matchRecord(fold: FoldPart, record: number): boolean {
-    return this.queryKind === ELEMENT_QUERY
-      ? matchElementCall(fold, record, fold, isRecordRef, this.queryTag, this.queryAttrs, this.queryChildren)
-      : matchKeyedCall(fold, record, fold, isRecordRef, this.queryKey, this.queryNode!);
+    const query = this.query;
+    return query.kind === ELEMENT_QUERY
+      ? matchElementCall(this.tape, fold, record, query)
+      : matchKeyedCall(this.tape, fold, record, query as KeyedCall);
   }
 
   /** Takes the element at `at` into this render's log, moves the cursor past it; the element. */
@@ -217,6 +221,16 @@ export class ElementLog {
 
 /** What the log is asked for: a `Ui.h` call or a `Ui.keyed` call. */
 const ELEMENT_QUERY = 0, KEYED_QUERY = 1;
+
+/** The call a look-up is under way for: a `Ui.h` call's fields, or a `Ui.keyed` call's. */
+type Query = {
+  kind: typeof ELEMENT_QUERY | typeof KEYED_QUERY;
+  tag: string;
+  attrs: ElementCall["attrs"];
+  children: ElementCall["children"];
+  key: string;
+  node: UiElement | undefined;
+};
 const NO_QUERY_CHILDREN: Child[] = [];
 
 /** Where a look-up starts: at the cursor's own place, or after it (the caller compared that place already). */
@@ -225,26 +239,9 @@ const AT_CURSOR = "at cursor";
 const AFTER_CURSOR = "after cursor";
 
 /**
- * The list a render writes its elements into: the spare one when it fits, else a new one as long
- * as the previous render's. A page of thousands of calls made a list of thousands of slots on every
- * render, which the collector then had to take back; renders run one at a time in a process, and
- * each leaves the list it no longer needs here, emptied, for the next. A spare list much longer
- * than a render needs is not taken, so that a small page never keeps a large page's list.
+ * The list a render writes its elements into: as long as the previous render's, because a list
+ * grown call by call would be copied again and again on a page of thousands of calls.
  */
-let spare: (UiElement | undefined)[] | undefined;
-
 function listFor(count: number): (UiElement | undefined)[] {
-  const list = spare;
-  if (list !== undefined && list.length >= count && list.length <= 2 * count + 64) {
-    spare = undefined;
-    return list;
-  }
   return new Array(count);
-}
-
-/** Leaves a list a log no longer needs as the spare, its first `count` slots emptied (it held another session's elements). */
-function spareList(list: (UiElement | undefined)[], count: number): void {
-  if (list === NO_ELEMENTS || Object.isFrozen(list)) return;
-  list.fill(undefined, 0, count);
-  spare = list;
 }

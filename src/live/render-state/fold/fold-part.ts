@@ -1,22 +1,22 @@
 /**
  * A fold: a small subtree of a session's kept page (a row, a form field) kept as the tape of the
- * calls that built it (src/ui/fold/tape-write.ts) rather than as elements (docs/deployment.md#memory).
+ * calls that built it (src/live/render-state/fold/tape-write.ts) rather than as elements (docs/deployment.md#memory).
  *
- * To the id walk, the diff and the lookups a fold is a part (src/ui/lazy-part.ts): it carries its
+ * To the id walk, the diff and the lookups a fold is a part (src/live/render-state/lazy-part.ts): it carries its
  * root's tag, attributes, handlers and key, and builds its children again when something reads
  * them (a diff of a changed row, the lookup of a handler inside it, a resync's markup), by
  * replaying its tape; what it built is dropped when the next render starts. Two folds of one shape
  * and the same values stand for one subtree, so the diff compares those and builds neither.
  *
- * To the next render, a fold is the calls of the previous one (src/ui/element-log.ts): each call of
+ * To the next render, a fold is the calls of the previous one (src/live/render-state/element-log.ts): each call of
  * the view is compared with the record the log expects next, and a call that matches gets a
  * stand-in (`TapeRef`) for the element its record built, without a build; the call of the fold's
  * root that matches gets the fold itself, so the parent's call, the id walk and the diff meet the
  * previous render's object and skip it. A stand-in that something reads (a call that did not
  * match, with stand-ins among its children) is the element replayed from the tape.
  */
-import { Part } from "../lazy-part.ts";
-import type { ElementExtras, Handlers, UiElement, UiElementFields, UiNode } from "../types.ts";
+import { Part, type Rooted } from "../lazy-part.ts";
+import type { ElementExtras, Handlers, UiElement, UiElementFields, UiNode } from "../../../ui/types.ts";
 import type { Shape } from "./shape.ts";
 import { replayTape } from "./tape-read.ts";
 import type { Tape } from "./tape-write.ts";
@@ -36,10 +36,9 @@ export class FoldPart extends Part implements Tape {
     readonly shape: Shape,
     readonly values: readonly unknown[],
     root: UiElement,
-    attrs: Readonly<Record<string, string>> = root.attrs,
-    key: string | undefined = root.key,
+    rooted: Rooted = root,
   ) {
-    super(root, attrs, key);
+    super(root, rooted.attrs, rooted.key);
   }
 
   /** The fold of a written tape standing for `root`. */
@@ -89,7 +88,7 @@ export class FoldPart extends Part implements Tape {
   }
 
   protected copy(attrs: Readonly<Record<string, string>>, key: string | undefined): FoldPart {
-    return new FoldPart(this.shape, this.values, this.view(), attrs, key);
+    return new FoldPart(this.shape, this.values, this.view(), { attrs, key });
   }
 }
 
@@ -162,20 +161,25 @@ export function resolved<T>(node: T): T {
   return node instanceof TapeRef ? (node.resolve() as T) : node;
 }
 
+/** Whose list of children a resolve writes into: the call's own (taken over by the build), or an app's (copied). */
+type Whose = typeof OWN | typeof APPS;
+const OWN = "the call's own";
+const APPS = "an app's";
+
 /**
  * `children` with every stand-in among them (nested lists too) replaced by its element, before a
  * build: the list itself when it holds none. A call's own list is written in place (the build takes
  * it over anyway); a nested list, which may be the app's, is copied.
  */
-export function resolvedChildren<C>(children: C[], own = true): C[] {
+export function resolvedChildren<C>(children: C[], whose: Whose = OWN): C[] {
   let out = children;
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
     let next: unknown = child;
     if (child instanceof TapeRef) next = child.resolve();
-    else if (Array.isArray(child)) next = resolvedChildren(child, false);
+    else if (Array.isArray(child)) next = resolvedChildren(child, APPS);
     if (next !== child) {
-      if (out === children && !own) out = children.slice();
+      if (out === children && whose === APPS) out = children.slice();
       out[i] = next as C;
     }
   }

@@ -1,26 +1,26 @@
 /**
  * Folding a session's kept tree (docs/deployment.md#memory, "the compact kept form"): after each
  * event, the small subtrees of the page the session keeps (its rows, its form fields) become folds,
- * each the tape of the calls that built it (src/ui/fold/), and the session memo's list for the next
+ * each the tape of the calls that built it (src/live/render-state/fold/), and the session memo's list for the next
  * render is written from the folded tree.
  *
  * What is folded: below the root, every subtree of at most FOLD_MAX_CALLS calls whose parent's
- * subtree is larger (or is the root), and whose calls can be written (src/ui/fold/tape-write.ts).
+ * subtree is larger (or is the root), and whose calls can be written (src/live/render-state/fold/tape-write.ts).
  * The rest of the page, its spine (the root, the list containers and what holds them), stays
  * elements: a few per page. A fold kept from the previous event is the same object in the new tree
  * (the view got it back, or the diff kept it) and is not looked into again, so the pass costs the
  * spine, one step per fold, and the subtrees the event built.
  *
  * The memo's list is the tree's calls in the order a view makes them, children before their
- * parents (src/ui/element-log.ts): each spine element after its subtree, a fold as one entry.
+ * parents (src/live/render-state/element-log.ts): each spine element after its subtree, a fold as one entry.
  */
-import { CHILDREN, KEYED } from "../../ui/call-record.ts";
-import { FoldPart } from "../../ui/fold/fold-part.ts";
-import { FOLD_MAX_CALLS, writeTape } from "../../ui/fold/tape-write.ts";
-import { Part } from "../../ui/lazy-part.ts";
-import type { UiElement, UiNode } from "../../ui/node.ts";
-import { placeFold } from "../ids.ts";
-import type { LiveElement, LiveNode, LiveTree } from "../tree.ts";
+import { CHILDREN, KEYED } from "../call-record.ts";
+import { FoldPart } from "./fold-part.ts";
+import { FOLD_MAX_CALLS, writeTape } from "./tape-write.ts";
+import { Part } from "../lazy-part.ts";
+import type { UiElement, UiNode } from "../../../ui/node.ts";
+import { placeFold } from "../../ids.ts";
+import type { LiveElement, LiveNode, LiveTree } from "../../tree.ts";
 
 /** Calls of a subtree larger than a fold holds, or that cannot be folded whole. */
 const TOO_MANY = FOLD_MAX_CALLS + 1;
@@ -88,7 +88,7 @@ class FoldPass {
     const calls = this.calls;
     const kids = el.kids as LiveNode[];
     // An app's frozen view constant keeps its children as they are: they are walked, not replaced.
-    const fixed = Object.isFrozen(kids) || Object.isFrozen((el as UiElement).children);
+    const fixed = Object.isFrozen(kids) || Object.isFrozen(el.children);
     let view = 0; // where the next kid may sit among el's view children, when they are another list
     for (let i = 0; i < kids.length; i++) {
       const kid = kids[i] as LiveNode;
@@ -98,7 +98,7 @@ class FoldPass {
         continue;
       }
       if (kid instanceof Part) continue; // a Ui.lazy or Ui.each part keeps its call already
-      if (below === AS_BUILT || fixed || unwritable.has(kid) || callsOf(kid as unknown as UiElement, TOO_MANY) >= TOO_MANY) {
+      if (below === AS_BUILT || fixed || unwritable.has(kid) || callsOf(kid, TOO_MANY) >= TOO_MANY) {
         this.below(kid, below);
         continue;
       }
@@ -111,14 +111,14 @@ class FoldPass {
         this.below(kid, FOLDING);
         continue;
       }
-      kids[i] = fold as unknown as LiveNode;
+      kids[i] = fold as LiveElement;
       view = replaceViewChild(el, kid, fold, view);
       calls.push(fold);
     }
-    const call = (el as UiElement).call;
+    const call = el.call;
     if (call === undefined) return;
     if (call[0] === KEYED && (call[2] as UiElement).call !== undefined) calls.push(call[2] as UiElement);
-    calls.push(el as UiElement);
+    calls.push(el);
   }
 
   /** Whether the foldable subtree `kid` stays as built this time (counted as kept once more). */
@@ -134,12 +134,12 @@ class FoldPass {
 
 /** The fold of a kept subtree, placed where the subtree is; undefined when its calls cannot be written. */
 function foldOf(kid: LiveElement): FoldPart | undefined {
-  const tape = writeTape(kid as UiElement);
+  const tape = writeTape(kid);
   if (tape === undefined) {
     unwritable.add(kid);
     return undefined;
   }
-  const fold = placeFold(FoldPart.of(tape, kid as UiElement), kid);
+  const fold = placeFold(FoldPart.of(tape, kid), kid);
   // Compact at once: the subtree it was made from is the view's, which the page no longer holds.
   fold.release();
   return fold;
@@ -167,10 +167,10 @@ function callsOf(el: UiElement, limit: number): number {
 /**
  * Puts `fold` in place of `kid` among `parent`'s view children too, when they are not its kids
  * themselves, so the next render's call of `parent` compares with the fold the view will get back
- * (src/ui/element-log.ts). `from`: where to look first, as kids and view children run in one order.
+ * (src/live/render-state/element-log.ts). `from`: where to look first, as kids and view children run in one order.
  */
 function replaceViewChild(parent: LiveElement, kid: LiveElement, fold: FoldPart, from: number): number {
-  const children = (parent as UiElement).children as UiNode[];
+  const children = parent.children as UiNode[];
   if ((children as unknown) === parent.kids) return from;
   for (let j = from; j < children.length; j++) {
     if (children[j] === (kid as unknown)) {

@@ -21,37 +21,56 @@
  * A part whose subtree holds injected styles keeps its subtree: their CSS names whole ids, which
  * the id walk writes with the whole path (src/live/ids.ts).
  */
-import { type ElementExtras, type Handlers, type UiElement, type UiNode } from "./types.ts";
+import { type ElementExtras, type Handlers, type UiElement, type UiNode } from "../../ui/types.ts";
+import { KEYED_COPY, type KeyedCopy, withViewRender } from "../../ui/view-render.ts";
 
 /** A function given to `Ui.lazy`. */
 export type LazyFn = (...args: never[]) => UiElement;
 
-/** Builds a part's element again from its call, outside any session's render (src/ui/lazy.ts). */
-export type RebuildPart = (fn: LazyFn, args: readonly unknown[]) => UiElement;
-
 /** The live children of a part's element placed under `seg` (src/live/ids.ts): given to the part by the id walk. */
 export type PlaceKids = (view: UiElement, seg: string) => readonly UiNode[];
+
+/**
+ * How the id walk placed a part: whether its children hold injected styles, and how it places
+ * them again (src/live/ids.ts).
+ */
+export type Placement = { readonly styled: boolean; readonly placeKids: PlaceKids };
 
 /** The parts holding what they built, released together when the next render (or event) starts. */
 let warm: Part[] = [];
 
 /**
- * How a part's element is built again from its call, and how the id walk places its children: one
- * function each for every part (src/ui/lazy.ts rebuildPart, src/live/ids.ts placeDetached), given
- * by the first part made and the first part placed, rather than a field of each of the thousands
- * of parts a session keeps (docs/deployment.md#memory).
+ * How the id walk places a part's children (src/live/ids.ts placeDetached): given by the first part
+ * placed, rather than a field of each of the thousands of parts a session keeps
+ * (docs/deployment.md#memory).
  */
-let rebuildOf: RebuildPart | undefined;
 let placementOf: PlaceKids | undefined;
+
+/**
+ * A part's element built again from its call (when something reads a part that released it), with
+ * no session render under way, so that its calls are not taken for calls of a render under way. A
+ * `Ui.each` row is built this way the first time too (each-rows.ts).
+ */
+export function rebuildPart(fn: LazyFn, args: readonly unknown[]): UiElement {
+  return withViewRender(undefined, () => checkedPart((fn as (...args: readonly unknown[]) => unknown)(...args)));
+}
+
+/** What a lazy function returned, checked to be an element. */
+export function checkedPart(result: unknown): UiElement {
+  if (typeof result !== "object" || result === null || (result as UiElement).kind !== "el") {
+    throw new TypeError("Ui.lazy: the function must return an element (Ui.h, Ui.keyed)");
+  }
+  return result as UiElement;
+}
 
 /**
  * A part: an element of a session's kept page that keeps less than its subtree between events and
  * builds it again when something reads it. A `Ui.lazy` or `Ui.each` part keeps its call (`LazyPart`
- * below); a fold keeps the tape of the calls that built it (src/ui/fold/fold-part.ts). Its `kind`
+ * below); a fold keeps the tape of the calls that built it (src/live/render-state/fold/fold-part.ts). Its `kind`
  * ("el") and `call` (never set: a part is not a `Ui.h` call of the element log,
- * src/ui/element-log.ts) are read from its prototype, not kept per part.
+ * src/live/render-state/element-log.ts) are read from its prototype, not kept per part.
  */
-export abstract class Part implements UiElement {
+export abstract class Part implements UiElement, KeyedCopy {
   declare readonly kind: "el";
   declare call: readonly unknown[] | undefined;
   readonly tag: string;
@@ -140,15 +159,15 @@ export abstract class Part implements UiElement {
   /**
    * The part placed under `seg` with these live children: this part the first time, else a part of
    * the same subtree (the page keeps the old one under its old seg until the diff is done).
-   * `styled`: the children hold injected styles, so the part keeps them.
+   * `placement.styled`: the children hold injected styles, so the part keeps them.
    */
-  placedAt(seg: string, kids: readonly UiNode[], styled: boolean, placeKids: PlaceKids): Part {
+  placedAt(seg: string, kids: readonly UiNode[], placement: Placement): Part {
     const part = this.seg === undefined ? this : this.copy(this.attrs, this.key);
     part.seg = seg;
     part.liveKids = kids;
-    placementOf ??= placeKids;
+    placementOf ??= placement.placeKids;
     part.summary = summaryOf(kids);
-    if (styled) part.keepSubtree();
+    if (placement.styled) part.keepSubtree();
     return part;
   }
 
@@ -157,10 +176,15 @@ export abstract class Part implements UiElement {
     return this.copy(attrs, key);
   }
 
+  /** `Ui.keyed` of the part (src/ui/node.ts keyedElement): the part with the key on its root, when `keyedAsPart`. */
+  [KEYED_COPY](attrs: Readonly<Record<string, string>>, key: string | undefined): UiElement | undefined {
+    return this.keyedAsPart ? this.withRoot(attrs, key) : undefined;
+  }
+
   /**
    * Whether `Ui.keyed` of the part is the part with the key on its root (`withRoot`), rather than
    * a keyed element holding the part's children: a fold is not, as what it keeps is the call of its
-   * root as it was, which the next render's same call gets back (src/ui/fold/fold-part.ts).
+   * root as it was, which the next render's same call gets back (src/live/render-state/fold/fold-part.ts).
    */
   get keyedAsPart(): boolean {
     return true;
@@ -194,25 +218,21 @@ export abstract class Part implements UiElement {
   }
 }
 
+/** A part's root attributes and key. */
+export type Rooted = { readonly attrs: Readonly<Record<string, string>>; readonly key: string | undefined };
+
 /** A `Ui.lazy` or `Ui.each` part: it keeps its call, `fn` and its arguments. */
 export class LazyPart extends Part {
   /** Whether the part holds its subtree for good: it holds injected styles, which name whole ids. */
   private keepsSubtree = false;
 
-  constructor(
-    readonly fn: LazyFn,
-    readonly args: readonly unknown[],
-    rebuild: RebuildPart,
-    root: UiElement,
-    attrs: Readonly<Record<string, string>> = root.attrs,
-    key: string | undefined = root.key,
-  ) {
-    super(root, attrs, key);
-    rebuildOf ??= rebuild;
+  /** `rooted`: the root's attributes and key, when not the root element's own (a keyed row). */
+  constructor(readonly fn: LazyFn, readonly args: readonly unknown[], root: UiElement, rooted: Rooted = root) {
+    super(root, rooted.attrs, rooted.key);
   }
 
   protected rebuild(): UiElement {
-    return rebuildOf!(this.fn, this.args);
+    return rebuildPart(this.fn, this.args);
   }
 
   /** The same function and arguments (`Object.is`, one by one). */
@@ -234,7 +254,7 @@ export class LazyPart extends Part {
   }
 
   protected copy(attrs: Readonly<Record<string, string>>, key: string | undefined): LazyPart {
-    return new LazyPart(this.fn, this.args, rebuildOf!, this.view(), attrs, key);
+    return new LazyPart(this.fn, this.args, this.view(), { attrs, key });
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a `Ui.h` or `Ui.keyed` call keeps on its element (`UiElement.call`), and how a later call is
- * compared with it: the session memo's rule (src/ui/element-log.ts has the why), shared with the
- * folds, whose tapes are written from these records (src/ui/fold/).
+ * compared with it: the session memo's rule (src/live/render-state/element-log.ts has the why), shared with the
+ * folds, whose tapes are written from these records (src/live/render-state/fold/).
  *
  *   - `Ui.h`: the attribute bag's keys and values, as data (src/ui/same-value.ts), so a bag mutated
  *     in place is seen as changed: `[key 1, value 1, …, key n, value n]`, the one shared empty list
@@ -11,11 +11,11 @@
  *     as `textarea`) keeps the call's children too, after the attributes and a CHILDREN mark.
  *   - `Ui.keyed`: `[KEYED, key, inner element]`.
  */
-import { type Attrs, CHILDREN_PROP, handlerKind } from "./attrs.ts";
-import { HandlerMessage } from "./handler-message.ts";
-import type { Child, UiElement, UiNode, UiText } from "./types.ts";
-import { keptCopy, sameValue } from "./same-value.ts";
-import { CHILDREN_REWRITING_TAGS } from "./tags.ts";
+import { type Attrs, CHILDREN_PROP, handlerKind } from "../../ui/attrs.ts";
+import { HandlerMessage } from "../../ui/handler-message.ts";
+import type { Child, UiElement, UiNode, UiText } from "../../ui/types.ts";
+import { keptCopy, sameValue } from "../../ui/same-value.ts";
+import { CHILDREN_REWRITING_TAGS } from "../../ui/tags.ts";
 
 /** The first slot of a `Ui.keyed` element's call: `[KEYED, key, inner element]`. */
 export const KEYED = {};
@@ -28,7 +28,7 @@ const NO_ATTRS_CALL: readonly unknown[] = Object.freeze([]);
  * Writes into a just-built element the call it keeps (`UiElement.call`): what a later call is
  * compared with. Written after the build: it throws on bad input, and then nothing is logged. The
  * build may have written into `children` (texts as text nodes), which the kept items read alike.
- * A fold's replay (src/ui/fold/fold-part.ts) records its calls the same way.
+ * A fold's replay (src/live/render-state/fold/fold-part.ts) records its calls the same way.
  */
 export function recordCall(element: UiElement, attrs: Attrs | null | undefined, children: readonly Child[]): void {
   element.call = callOf(attrs, element, CHILDREN_REWRITING_TAGS.has(element.tag) ? keptChildren(children) : undefined);

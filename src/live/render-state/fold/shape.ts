@@ -1,5 +1,5 @@
 /**
- * A fold's shape: the static part of the calls that built a small subtree (src/ui/fold/tape-write.ts
+ * A fold's shape: the static part of the calls that built a small subtree (src/live/render-state/fold/tape-write.ts
  * writes it), shared by every fold of the same shape, in every session.
  *
  * Why shared: the rows of a list are built by one row function, so they make the same calls with
@@ -14,7 +14,7 @@
  *   K  inner                                   a `Ui.keyed` call (its key is the next value)
  *   kids  = BUILT n (TEXT | RAW | REF index){n}        the children as built
  *         | KEPT n (TEXT | RAW | REF index){n}         the call's own children, for a tag whose
- *                                                      build rewrites them (src/ui/element-log.ts)
+ *                                                      build rewrites them (src/live/render-state/element-log.ts)
  *   value = VALUE                                      the next value: a string, number, boolean,
  *                                                      null or undefined
  *         | CONST value                                the same value in every fold of the shape
@@ -44,7 +44,7 @@ export const OP_OBJECT = 10;
 export const OP_CONST = 11;
 export const OP_CONST_TEXT = 12;
 
-/** An op, or a constant written among them (src/ui/fold/shape.ts refine). */
+/** An op, or a constant written among them (src/live/render-state/fold/shape.ts refine). */
 export type Op = number | string | boolean | null;
 
 /** A shape: its ops, and where each record starts in them and in a fold's values. */
@@ -265,11 +265,14 @@ function canBeConstant(value: unknown): boolean {
  * those are; undefined when they share none. Only attribute values and texts become constants: a
  * key tells rows apart, and raw markup stays a value.
  */
+/** A value the walk has not made a constant (yet). */
+const NOT_CONSTANT = false;
+
 function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined | undefined {
   const first = samples[0]!;
   const shared = first.map((value, i) => canBeConstant(value) && samples.every((sample) => Object.is(sample[i], value)));
   // Which values became constants, set as the walk writes them: the filter of every later fold's values.
-  const constant = new Array<boolean>(first.length).fill(false);
+  const constant = first.map(() => NOT_CONSTANT);
   const ops: Op[] = [];
   const source = plain.ops;
   let at = 0;
@@ -324,6 +327,6 @@ function refine(plain: Shape, samples: readonly (readonly unknown[])[]): Refined
       }
     }
   }
-  if (!constant.includes(true)) return undefined;
+  if (!constant.some((c) => c)) return undefined;
   return { shape: shapeOf(ops, plain.records), constant, values: first };
 }
