@@ -76,3 +76,15 @@ for (const folder of FOLDERS) {
     assert.deepEqual(found.map((f) => `${f.where}: ${f.what}`), []);
   });
 }
+
+/**
+ * The view layer and the live core beside the server (src/live outside server/ and store/): the
+ * parameter and boolean rules (not the line rule: their longest functions are hot loops kept whole).
+ */
+test(`every function in src/ui and in src/live beside its server takes at most ${MAX_PARAMS} positional parameters, and no call passes a bare boolean`, () => {
+  const sources = [...sourcesOf("src/ui/"), ...sourcesOf("src/live/")]
+    .filter(({ path }) => !path.startsWith("src/live/server/") && !path.startsWith("src/live/store/"));
+  assert.ok(sources.length > 20, "the sources of src/ui and src/live are read");
+  const found = sources.flatMap(({ path, text }) => findingsIn(path, text)).filter((f) => !f.what.endsWith(" lines"));
+  assert.deepEqual(found.map((f) => `${f.where}: ${f.what}`), []);
+});
