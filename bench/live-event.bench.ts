@@ -3,14 +3,14 @@
  * and a table of one row), in one process with 20 sessions, each with its event stream open and
  * read as a socket would take it. Two parts:
  *
- * 1. The event taken apart per step. The V8 CPU profiler samples the process (every 100 µs) while
- *    it serves events through the app's fetch, and each sample counts for the innermost step its
- *    stack is in: making the request, Hono (router, context, the app's middleware), the cookie, the
- *    session lookup, the origin, the CSRF check, the body (read and parse), the access check, the
+ * 1. The event taken apart per step (bench/event-steps.ts). The V8 CPU profiler samples the
+ *    process (every 100 µs) while it serves events through the app's fetch, and each sample counts
+ *    for the innermost step its stack is in: making the request, Hono (router, context, the app's
+ *    middleware), the cookie, the session lookup, the origin, the CSRF check, the body (read and parse), the access check, the
  *    step (the app's update and view, the diff, the input bookkeeping), keeping the change, the
  *    frame, the stream write, the reply; the garbage collector's samples are a line of their own.
- *    The CPU time of the run (process.cpuUsage) is shared out by the samples, so the lines add up
- *    to the CPU per event. Node only (node:inspector).
+ *    The CPU per event of a run without the profiler (process.cpuUsage) is shared out by the
+ *    samples, so the lines add up to it. Node only (node:inspector).
  * 2. Against the peer: a plain Hono route that parses the same JSON body, finds its model in a Map
  *    by cookie and renders the page again with a hand-written hono/html template (bench/table-page.ts
  *    peerApp), with as many tabs. Five rounds of each side interleave in this process; the pair with
@@ -21,6 +21,7 @@
  */
 import process from "node:process";
 import { type BenchRow, medianPair, report } from "./report.ts";
+import { printBreakdown, profiled } from "./event-steps.ts";
 import { peerApp, tableApp, TEMPLATE_PEER } from "./table-page.ts";
 import { drainStream, events, type Fetch, openPeerTab, openTab, oursRequest, peerRequest, type PeerTab, type Tab } from "./table-tabs.ts";
 
@@ -33,73 +34,6 @@ const SESSIONS = 20;
 const ROUNDS = 5;
 const EVENTS_PER_ROUND = Math.max(500, Math.round(4_000 * scale));
 const TARGET = 1.0;
-/** How many of the costliest functions the breakdown lists. */
-const TOP = 25;
-
-/** The steps of an event, in the order the event route takes them, with the code each one is. */
-const STEPS: readonly { readonly step: string; readonly files: RegExp; readonly functions?: RegExp }[] = [
-  { step: "cookie", files: /access\/session-cookies\.ts$/ },
-  { step: "session lookup", files: /registry\/(registry|lookup)\.ts$/, functions: /^(resolveForEvent|resolve|lookUp|sessionOf)$/ },
-  { step: "session lookup", files: /http\/refusals\.ts$/, functions: /^liveOr$/ },
-  { step: "origin", files: /http\/origin\.ts$/ },
-  {
-    step: "CSRF",
-    files: /http\/(csrf|rotation)\.ts$/,
-    functions: /^(check|checkToken|matchesCookie|expectedFor|csrfCookieIn|checkNames)$/,
-  },
-  { step: "CSRF", files: /http\/event-route\.ts$/, functions: /^checkNames$/ },
-  { step: "body", files: /http\/(body|body-limits)\.ts$/ },
-  { step: "body", files: /http\/event-route\.ts$/, functions: /^parsedEvent$/ },
-  { step: "access", files: /access\/session-access\.ts$/ },
-  { step: "frame", files: /streams\/session-frames\.ts$/, functions: /^frameOf$/ },
-  { step: "frame", files: /session\/(state|rename-log)\.ts$/ },
-  { step: "stream write", files: /streams\/(session-frames|sse-wire|sse-stream)\.ts$/ },
-  { step: "keep", files: /registry\/(registry|session-keeping|tree-budget|snapshot-store)\.ts$/ },
-  {
-    step: "keep",
-    files: /session\/(session|subscriptions|tree-bytes)\.ts$/,
-    functions: /^(keepDurably|keep|commit|afterChange|reconcileSubscriptions|run|framed)$/,
-  },
-  { step: "reply", files: /http\/(refusals|rotation)\.ts$/ },
-  { step: "reply", files: /http\/event-route\.ts$/, functions: /^(replyFor|tellRenamed)$/ },
-  { step: "step", files: /session\/|src\/ui\/|src\/live\/(tree|diff|ids|render)|src\/protocol\// },
-  { step: "event route", files: /http\/(event-route|turn-batch)\.ts$/ },
-  { step: "request (the bench makes it)", files: /bench\/table-tabs\.ts$/ },
-  { step: "Hono and the app's middleware", files: /node_modules\/hono\/|live\/server\/app\/|src\/server\// },
-];
-
-type ProfileNode = {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-};
-type Profile = { nodes: ProfileNode[]; samples: number[] };
-
-/** The step a profile node's samples count for: the innermost frame of its stack that is a step's. */
-function stepsOf(profile: Profile): Map<number, string> {
-  const parent = new Map<number, number>();
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const steps = new Map<number, string>();
-  for (const node of profile.nodes) {
-    const name = node.callFrame.functionName;
-    if (name === "(garbage collector)") steps.set(node.id, "garbage collector");
-    else if (name === "(idle)") steps.set(node.id, "idle");
-    else {
-      let step = "other (runtime, timers, microtasks)";
-      for (let at: number | undefined = node.id; at !== undefined; at = parent.get(at)) {
-        const frame = byId.get(at)!.callFrame;
-        const found = STEPS.find((s) => s.files.test(frame.url) && (s.functions === undefined || s.functions.test(frame.functionName)));
-        if (found !== undefined) {
-          step = found.step;
-          break;
-        }
-      }
-      steps.set(node.id, step);
-    }
-  }
-  return steps;
-}
 
 /** Opens the tabs of ours (each a session with its stream open) and of the peer. */
 async function sides() {
@@ -126,46 +60,12 @@ async function sides() {
   };
 }
 
-/** Part 1: ours taken apart per step; prints the breakdown, returns the CPU µs per event of the run. */
+/** Part 1: ours taken apart per step: the CPU per event of a run without the profiler, shared out by the samples of a run with it. */
 async function breakdown(run: (count: number) => Promise<{ cpu: number }>): Promise<void> {
-  const { Session } = await import("node:inspector/promises");
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 100 });
   const count = EVENTS_PER_ROUND * 2;
-  await session.post("Profiler.start");
   const { cpu } = await run(count);
-  const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: Profile };
-  session.disconnect();
-  const steps = stepsOf(profile);
-  const samples = new Map<string, number>();
-  for (const id of profile.samples) {
-    const step = steps.get(id) ?? "other (runtime, timers, microtasks)";
-    samples.set(step, (samples.get(step) ?? 0) + 1);
-  }
-  samples.delete("idle");
-  const total = [...samples.values()].reduce((a, b) => a + b, 0);
-  const order = [...new Set(STEPS.map((s) => s.step)), "other (runtime, timers, microtasks)", "garbage collector"];
-  console.log(`\nA 1-row page's event taken apart (${SESSIONS} sessions with open streams, ${count} events, ${total} samples)`);
-  console.log("| step | CPU µs per event | share |");
-  console.log("|---|---|---|");
-  for (const step of order) {
-    const n = samples.get(step) ?? 0;
-    console.log(`| ${step} | ${((cpu * n) / total).toFixed(1)} | ${((100 * n) / total).toFixed(1)} % |`);
-  }
-  console.log(`| the whole event | ${cpu.toFixed(1)} | 100 % |`);
-  // The functions that take the most samples themselves, with the step they count for.
-  const self = new Map<string, number>();
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  for (const id of profile.samples) {
-    const { functionName, url } = byId.get(id)!.callFrame;
-    if (functionName === "(idle)") continue;
-    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules\/|src\/|bench\/)/, "$1")} [${steps.get(id)}]`;
-    self.set(key, (self.get(key) ?? 0) + 1);
-  }
-  console.log(`\nThe ${TOP} functions with the most samples of their own (CPU µs per event):`);
-  for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${((cpu * n) / total).toFixed(1)}  ${key}`);
+  const { profile } = await profiled(() => run(count));
+  printBreakdown(`A 1-row page's event taken apart (${SESSIONS} sessions with open streams, ${count} events a run)`, profile, cpu);
 }
 
 const load = process.platform === "linux" ? (await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ") : "?";
