@@ -5,6 +5,8 @@
  *   - 1 replica, sessions on Postgres, on each bus
  *   - 3 and 6 replicas on one Postgres, on each bus, behind the round-robin proxy (a session moves
  *     with most events) and behind the sticky proxy
+ *   - the in-memory replica behind the same proxy process, which tells the proxy's share of the
+ *     clusters' figures apart (its CPU is not counted in any configuration's)
  * every replica and each proxy its own Node process (bench/proxy-process.ts, as a load balancer
  * runs apart from its clients). Each configuration holds SESSIONS sessions (pages opened
  * beforehand), STREAMS of them with an SSE stream open through its proxy, and TABS drivers in this
@@ -29,11 +31,13 @@
  *   REPLICAS_BENCH_BUSES   postgres,redis,nats (Redis and NATS only with SVC_TEST_REDIS_URL / SVC_TEST_NATS_URL)
  *   REPLICAS_BENCH_COUNTS  1,3,6          REPLICAS_BENCH_MODES  round-robin,sticky
  *   REPLICAS_BENCH_SESSIONS 1000          REPLICAS_BENCH_STREAMS 100       REPLICAS_BENCH_TABS 40
- *   REPLICAS_BENCH_ROUND_MS 2000          REPLICAS_BENCH_ROUNDS 3          REPLICAS_BENCH_POOL 8
- * The full matrix (15 configurations) takes about 10 minutes on 2 cores; for example
- *   REPLICAS_BENCH_BUSES=postgres REPLICAS_BENCH_COUNTS=1,3 REPLICAS_BENCH_SESSIONS=300 \
- *     node --import tsx bench/replicas.bench.ts
- * proves it in about one.
+ *   REPLICAS_BENCH_ROUND_MS 1500          REPLICAS_BENCH_ROUNDS 3          REPLICAS_BENCH_POOL 8
+ *   REPLICAS_BENCH_PROXY_REFERENCE 1 (0: skip the in-memory replica behind the proxy)
+ * The full matrix (16 configurations) with rounds of 2,000 ms ran 12 minutes on 2 cores under a
+ * load average of 9 to 15 (the default rounds, 1,500 ms, save 16 x 8 x 0.5 s of that). A reduced run,
+ *   REPLICAS_BENCH_BUSES=postgres,redis REPLICAS_BENCH_COUNTS=1,3 REPLICAS_BENCH_SESSIONS=200 \
+ *     REPLICAS_BENCH_STREAMS=40 REPLICAS_BENCH_ROUNDS=2 node --import tsx bench/replicas.bench.ts
+ * ran in under two minutes there.
  *
  * Needs SVC_TEST_POSTGRES_URL, and Node (the replicas are Node child processes).
  */
@@ -55,9 +59,11 @@ const STREAMS = Math.min(SESSIONS, Number(env("STREAMS", "100")));
 const COUNTS = env("COUNTS", "1,3,6").split(",").map(Number);
 const BUSES = env("BUSES", "postgres,redis,nats").split(",");
 const MODES = env("MODES", "round-robin,sticky").split(",") as Mode[];
-const ROUND_MS = Number(env("ROUND_MS", "2000"));
+const ROUND_MS = Number(env("ROUND_MS", "1500"));
 const ROUNDS = Number(env("ROUNDS", "3"));
 const POOL = env("POOL", "8");
+/** Whether to measure the in-memory replica behind the proxy too (the proxy's share of the clusters' figures). */
+const PROXY_REFERENCE = env("PROXY_REFERENCE", "1") !== "0";
 const NOTIFY_SAMPLE_MS = 10;
 const TEXT_INPUT = "r.#input:text";
 
@@ -416,7 +422,18 @@ try {
     replicas: [memoryProcess.url],
   };
   const memory = { config: memoryConfig, tabs: await openSessions(memoryProcess.url, streams) };
-  const measured = await measureClusters(memory);
+  // The proxy's own share: the in-memory replica behind the proxy process the clusters use.
+  const reference: Measured[] = [];
+  if (PROXY_REFERENCE) {
+    const front = await spawnProxy("sticky", [memoryProcess.url]);
+    try {
+      const config: Config = { ...memoryConfig, name: "1 replica, memory, behind the proxy", base: front.url };
+      reference.push(await measure(config, await openSessions(front.url, streams), memory));
+    } finally {
+      front.child.kill("SIGKILL");
+    }
+  }
+  const measured = [...reference, ...(await measureClusters(memory))];
   const memoryRounds = measured.flatMap((m) => m.memoryRounds);
   const memorySummary = summarize(memoryConfig, memoryRounds, memoryRounds);
   const summaries = measured.map((m) => summarize(m.config, m.rounds, m.memoryRounds));
