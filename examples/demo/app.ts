@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { Auth, type Db, Live, type LiveApp, Server, type SlidingOptions } from "../../src/mod.ts";
 import type { Graceful } from "../../src/server/mod.ts";
 import { authRoutes } from "./auth-routes.ts";
-import { SECRET_ENV } from "./config.ts";
+import { type DemoBus, SECRET_ENV } from "./config.ts";
 import type { Model } from "./model.ts";
 import { DemoStore } from "./store.ts";
 import { clearFlash } from "./flash.ts";
@@ -27,6 +27,8 @@ export type DemoOptions = {
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number };
   /** Clock in ms, for tests. */
   readonly now?: () => number;
+  /** With Postgres, the bus between replicas (BUS_URL); default: Postgres LISTEN/NOTIFY. */
+  readonly bus?: DemoBus;
 };
 
 /** The readiness probe's path (docs/deployment.md#health-and-readiness). */
@@ -74,8 +76,9 @@ export function createDemo(options: DemoOptions): Demo {
     // A revoke or disable ends the user's sessions at once, and each interaction checks the user.
     .withRevocation(db)
     // On Postgres (DATABASE_URL), sessions live there: run as many replicas as you like
-    // (docs/deployment.md#several-replicas). On SQLite they stay in this process.
-    .withSharedSessions(db);
+    // (docs/deployment.md#several-replicas), their frames on Postgres NOTIFY or on the bus
+    // BUS_URL names (docs/deployment.md#the-bus). On SQLite they stay in this process.
+    .withSharedSessions(db, options.bus === undefined ? {} : { bus: options.bus });
 
   const graceful = Server.graceful({ live, db });
   const root = new Hono();

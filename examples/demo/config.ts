@@ -6,6 +6,9 @@
  *                           with the process); with the production gate on (NODE_ENV or ENV=production) the
  *                           app refuses to start without one.
  *   DATABASE_URL            Postgres (postgres://…); unset: SQLite in ./demo.db
+ *   BUS_URL                 with Postgres, the bus between replicas (docs/deployment.md#the-bus):
+ *                           redis://… (npm install redis) or nats://… (npm install
+ *                           @nats-io/transport-node); unset: Postgres LISTEN/NOTIFY
  *   SVC_DEMO_BCRYPT_COST    bcrypt cost of new passwords; default 12 (the tests use 4)
  *   PORT                    default 8787
  *
@@ -18,8 +21,12 @@ export const SECRET_ENV = "SVC_AUTH_TOKEN_SECRET";
 export type EnvReader = (name: string) => string | undefined;
 export type EnvWriter = (name: string, value: string) => void;
 
+/** The bus between replicas a BUS_URL names; undefined: Postgres LISTEN/NOTIFY, the default. */
+export type DemoBus = { readonly redis: string } | { readonly nats: string } | undefined;
+
 export type DemoConfig = {
   readonly databaseUrl: string;
+  readonly bus: DemoBus;
   readonly bcryptCost: number;
   readonly port: number;
 };
@@ -29,7 +36,14 @@ export function demoConfig(env: EnvReader): DemoConfig {
   const port = Number(env("PORT") || 8787);
   if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new TypeError("SVC_DEMO_BCRYPT_COST must be a whole number from 4 to 31");
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError("PORT must be a port number");
-  return { databaseUrl: env("DATABASE_URL") || "file:demo.db", bcryptCost: cost, port };
+  return { databaseUrl: env("DATABASE_URL") || "file:demo.db", bus: busOf(env("BUS_URL")), bcryptCost: cost, port };
+}
+
+function busOf(url: string | undefined): DemoBus {
+  if (!url) return undefined;
+  if (/^rediss?:\/\//.test(url)) return { redis: url };
+  if (/^(nats|tls):\/\//.test(url)) return { nats: url };
+  throw new TypeError("BUS_URL must be a redis://, rediss://, nats:// or tls:// URL");
 }
 
 /**

@@ -25,12 +25,14 @@ export function startDemo(env: EnvReader, set: EnvWriter, dotenv: string | undef
   notes.push(
     `database: ${
       db.dialect === "postgres"
-        ? "Postgres (DATABASE_URL); live sessions are shared, so this can be one replica of many"
+        ? `Postgres (DATABASE_URL); live sessions are shared, so this can be one replica of many; bus: ${
+          config.bus === undefined ? "Postgres NOTIFY" : "redis" in config.bus ? "Redis (BUS_URL)" : "NATS (BUS_URL)"
+        }`
         : config.databaseUrl.replace(/^file:/, "SQLite file ")
     }`,
   );
   // Live.app checks the secret at start and throws in production without one.
-  const demo = createDemo({ db, bcryptCost: config.bcryptCost });
+  const demo = createDemo({ db, bcryptCost: config.bcryptCost, ...(config.bus === undefined ? {} : { bus: config.bus }) });
   return { demo, db, config, notes };
 }
 
