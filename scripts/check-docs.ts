@@ -17,17 +17,28 @@
  *   says which), in any of those comments and in an entry point's module comment.
  *
  * A declaration reached by two names (`slidingSession` and `Server.slidingSession`) is reported once.
+ *
+ * It also fails when the Markdown reference that ships (docs/reference/, scripts/docs-check/reference.ts)
+ * is not what the sources give now; `--write-reference` (npm run docs:reference) writes it instead.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import process from "node:process";
 import ts from "typescript";
 import { parseDoc, unseenPaths } from "./docs-check/comments.ts";
+import { type ReferenceEntry, renderReference } from "./docs-check/reference.ts";
 
 // `--root <dir>` checks another package (the tests check made-up ones); by default, this one.
 const rootArg = process.argv.indexOf("--root");
 const root = rootArg === -1 ? resolve(import.meta.dirname, "..") : resolve(process.argv[rootArg + 1]!);
-const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+/** Where the Markdown reference is written, in this package only (not in a `--root` one); `--reference <dir>` elsewhere. */
+const referenceArg = process.argv.indexOf("--reference");
+const referenceDir = referenceArg !== -1
+  ? resolve(process.argv[referenceArg + 1]!)
+  : rootArg === -1
+  ? resolve(root, "docs", "reference")
+  : undefined;
 
 /** Entry points bundled from client/ (scripts/build.ts) rather than compiled from src/. */
 const BUNDLED_MODULES: Record<string, string> = { "./dist/split/mod.js": "client/split/start.ts" };
@@ -36,14 +47,17 @@ const BUNDLED_MODULES: Record<string, string> = { "./dist/split/mod.js": "client
  * The TypeScript source of each package entry point (dist/x/mod.js is built from src/x/mod.ts);
  * the browser scripts (client.js, split.js) are files, not modules with exports to document.
  */
-function entryPoints(): string[] {
-  const entries: string[] = [];
-  for (const target of Object.values(manifest.exports)) {
+function entryPoints(): ReferenceEntry[] {
+  const entries: ReferenceEntry[] = [];
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
     const js = typeof target === "string" ? target : (target as { import?: string }).import;
     if (js === undefined || !js.startsWith("./dist/") || !js.endsWith(".js") || js === "./dist/client.js" || js === "./dist/split.js") {
       continue;
     }
-    entries.push(resolve(root, BUNDLED_MODULES[js] ?? js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")));
+    entries.push({
+      source: resolve(root, BUNDLED_MODULES[js] ?? js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")),
+      specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+    });
   }
   return entries;
 }
@@ -77,7 +91,7 @@ const config = ts.getParsedCommandLineOfConfigFile(resolve(root, "tsconfig.json"
   ...ts.sys,
   onUnRecoverableConfigFileDiagnostic: () => {},
 });
-const program = ts.createProgram(entries, { ...config?.options, noEmit: true });
+const program = ts.createProgram(entries.map((entry) => entry.source), { ...config?.options, noEmit: true });
 const checker = program.getTypeChecker();
 const problems = new Set<string>();
 const seen = new Set<ts.Node>();
@@ -199,7 +213,7 @@ function visitMembers(name: string, declaration: ts.Node): void {
   }
 }
 
-for (const entry of entries) {
+for (const { source: entry } of entries) {
   const source = program.getSourceFile(entry);
   const moduleSymbol = source && checker.getSymbolAtLocation(source);
   if (source === undefined || moduleSymbol === undefined) {
@@ -230,6 +244,29 @@ if (problems.size > 0) {
     }`,
   );
   process.exit(1);
+}
+if (referenceDir !== undefined) {
+  // jsx-dev-runtime is jsx-runtime again, for the compiler: one page holds both.
+  const pages = renderReference(program, entries.filter((entry) => !entry.specifier.endsWith("/jsx-dev-runtime")));
+  if (process.argv.includes("--write-reference")) {
+    rmSync(referenceDir, { recursive: true, force: true });
+    mkdirSync(referenceDir, { recursive: true });
+    for (const [name, text] of pages) writeFileSync(resolve(referenceDir, name), text);
+    console.log(`${relative(root, referenceDir)}: ${pages.size} pages`);
+  } else {
+    const written = existsSync(referenceDir) ? readdirSync(referenceDir) : [];
+    const stale = [...pages].filter(([name, text]) =>
+      !existsSync(resolve(referenceDir, name)) || readFileSync(resolve(referenceDir, name), "utf8") !== text
+    )
+      .map(([name]) => name);
+    const extra = written.filter((name) => !pages.has(name));
+    if (stale.length > 0 || extra.length > 0) {
+      console.error(
+        `${relative(root, referenceDir)} is not what the sources give (${[...stale, ...extra].join(", ")}): run npm run docs:reference`,
+      );
+      process.exit(1);
+    }
+  }
 }
 console.log(
   `every export of ${entries.length} entry points is documented: functions and methods with an example, properties with a line, no path a reader cannot open`,

@@ -58,7 +58,9 @@ node --input-type=module -e '
   import { brotliCompressSync, constants, gzipSync } from "node:zlib";
   const [dir, installKb, dictionariesKb, importMs, maxInstallKb] = process.argv.slice(1);
   const client = readFileSync(`${dir}/dist/client.js`);
-  const docsBytes = readdirSync(`${dir}/docs`).filter((f) => f.endsWith(".md")).reduce((n, f) => n + statSync(`${dir}/docs/${f}`).size, 0);
+  // The guides (docs/*.md) and the API reference (docs/reference/*.md).
+  const mdBytes = (d) => readdirSync(d).filter((f) => f.endsWith(".md")).reduce((n, f) => n + statSync(`${d}/${f}`).size, 0);
+  const docsBytes = mdBytes(`${dir}/docs`) + mdBytes(`${dir}/docs/reference`);
   const k = (bytes, digits) => Number((bytes / 1024).toFixed(digits));
   console.log(JSON.stringify({
     installKb: Number(installKb), dictionariesKb: Number(dictionariesKb), importMs: Number(importMs), maxInstallKb: Number(maxInstallKb),

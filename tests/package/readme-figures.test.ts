@@ -57,7 +57,7 @@ test("a figure beyond its tolerance rewrites the blocks from the measured figure
   );
   assert.match(
     after,
-    /takes 20.6 MB\n\(20,600 KB, of which the password-strength dictionaries are 9,300 KB and the guides in docs\/\n170 KB\)/,
+    /takes 20.6 MB\n\(20,600 KB, of which the password-strength dictionaries are 9,300 KB and the guides and API\nreference in docs\/ 170 KB\)/,
   );
   assert.match(after, /took 300 ms/);
   assert.match(after, /fails if the install grows past 21,500 KB\.\n<!-- \/figures:install -->\n\nThe end\.\n$/);
