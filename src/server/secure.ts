@@ -1,6 +1,7 @@
 /**
- * The Secure-cookie rule (docs/auth.md#secure-rule), applied in one place to every cookie a
- * response sets: the secureCookies() Hono middleware, which the app builders install outermost.
+ * The Secure-cookie rule (docs/auth.md#secure-rule): applied by each of the library's cookie
+ * writers as it writes the line (withRuledCookie, applySecureRule), and by the secureCookies() Hono
+ * middleware to every cookie of the routes it wraps (an app's own, and those added to a live app).
  *
  * "; Secure" is added exactly once when the request came over HTTPS (an https URL,
  * X-Forwarded-Proto: https, X-Forwarded-Ssl: on) or the production gate is on. A __Host- or
@@ -8,7 +9,7 @@
  * signal adds nothing.
  */
 import type { MiddlewareHandler } from "hono";
-import { withMutableHeaders } from "./cookies.ts";
+import { setCookieLine, withMutableHeaders } from "./cookies.ts";
 import { replaceResponse } from "./hono-response.ts";
 import { productionGateOn } from "./production.ts";
 
@@ -48,6 +49,21 @@ export function applySecureRule(line: string, secureContext: boolean): string {
   if (!secureContext && !alwaysSecure(line)) return line;
   if (attributesOf(line).some((attr) => attr === "secure" || attr.startsWith("secure="))) return line;
   return `${line}; Secure`;
+}
+
+/** A cookie to write: its name, its value (percent-encoded when written) and its attributes. */
+export type CookieSpec = { readonly name: string; readonly value: string; readonly attributes: string };
+
+/**
+ * The response with a cookie set and Secure added by the rule as the line is written, so that no
+ * middleware has to read the response's headers back (on a server adapter with lazy responses,
+ * @hono/node-server's, reading them builds the whole Response). `secureContext`: the request's
+ * {@link secureContextOf}.
+ */
+export function withRuledCookie(resp: Response, cookie: CookieSpec, rule: { readonly secureContext: boolean }): Response {
+  const target = withMutableHeaders(resp);
+  target.headers.append("Set-Cookie", applySecureRule(setCookieLine(cookie.name, cookie.value, cookie.attributes), rule.secureContext));
+  return target;
 }
 
 /** Whether responses to this request get Secure cookies: HTTPS, or the production gate. */

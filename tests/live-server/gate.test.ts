@@ -263,6 +263,25 @@ describe("sliding apps and the gate", () => {
     return signed.value;
   };
 
+  test("the cookies an event's sign-out clears are Secure once over https, and not over plain http", async () => {
+    await withEnv({ [SECRET_ENV]: secretText }, async () => {
+      const db = memoryDb();
+      const id = await newUser(db, "secure-out@example.com");
+      for (const origin of ["https://app.test/", "http://app.test/"]) {
+        const tab = await openTab(slidingApp(db), origin, `session=${token(id)}`);
+        const resp = await tab.post({ seq: 1, msg: "SignOut" });
+        assert.equal(resp.status, 205);
+        const lines = resp.headers.getSetCookie();
+        const sid = origin.startsWith("https:") ? "__Host-svc_sid" : "svc_sid";
+        assert.ok(lines.some((line) => line.startsWith(`${sid}=; `) && line.includes("Max-Age=0")), `${origin}: ${lines.join(" | ")}`);
+        assert.ok(lines.some((line) => line.startsWith("session=; ") && line.includes("Max-Age=0")), `${origin}: ${lines.join(" | ")}`);
+        for (const line of lines) {
+          assert.equal(line.split(";").filter((part) => part.trim() === "Secure").length, origin.startsWith("https:") ? 1 : 0, line);
+        }
+      }
+    });
+  });
+
   test("a session binds to the token's sub; a revoke evicts it at once, and the reload clears the token cookie", async () => {
     await withEnv({ [SECRET_ENV]: secretText }, async () => {
       const db = memoryDb();

@@ -10,7 +10,7 @@
  */
 import { issuedAtOf } from "../../../auth/claims.ts";
 import type { JsonObject } from "../../../json.ts";
-import { withCookie } from "../../../server/cookies.ts";
+import { withRuledCookie } from "../../../server/secure.ts";
 import type { SameSite } from "../../../server/sliding.ts";
 import { clearSessionCookie } from "./session-cookies.ts";
 import type { GateVerdict, RevocationGate } from "./revocation-gate.ts";
@@ -115,15 +115,16 @@ export class SessionAccess<Model> {
 
   /** An ended session's reply: its cookie cleared, and the app's token cookie too. */
   signedOut(resp: Response, req: Request): Response {
-    if (this.options.cookieless) return this.clearTokenCookie(resp);
-    return this.clearTokenCookie(clearSessionCookie(resp, this.options.cookieName, this.options.secure(req)));
+    if (this.options.cookieless) return this.clearTokenCookie(resp, req);
+    return this.clearTokenCookie(clearSessionCookie(resp, this.options.cookieName, this.options.secure(req)), req);
   }
 
-  /** A reply that clears the app's token cookie (the token's user may not sign in). */
-  clearTokenCookie(resp: Response): Response {
+  /** A reply that clears the app's token cookie (the token's user may not sign in), Secure by the rule. */
+  clearTokenCookie(resp: Response, req: Request): Response {
     if (this.tokenCookie === undefined) return resp;
     const { cookie, sameSite } = this.tokenCookie;
-    return withCookie(cookie, "", `Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=0`, resp);
+    const attributes = `Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=0`;
+    return withRuledCookie(resp, { name: cookie, value: "", attributes }, { secureContext: this.options.secure(req) });
   }
 
   /** What a gate verdict comes to: nothing for allow, else the refusal (an evicted session ends). */

@@ -35,10 +35,9 @@ import { every } from "hono/combine";
 import type { Db } from "../../../db/db.ts";
 import { SvcError } from "../../../errors.ts";
 import { Secret } from "../../../auth/secret.ts";
-import { withCookie } from "../../../server/cookies.ts";
 import { checkSecretAtStart, requireSecretAtStart, SECRET_ENV } from "../../../server/production.ts";
 import { readEnv } from "../../../runtime/env.ts";
-import { secureContextOf, secureCookies } from "../../../server/secure.ts";
+import { secureContextOf, secureCookies, withRuledCookie } from "../../../server/secure.ts";
 import { authSliding, type SlidingEnv, type SlidingOptions, slidingRanFor } from "../../../server/sliding.ts";
 import { type AuthEnv, type SessionMiddleware, sessionMiddlewareRan } from "../../../server/auth-session.ts";
 import { noteBuiltApp } from "./watch.ts";
@@ -323,8 +322,11 @@ export class LiveApp<Model> extends Hono<Env> {
    * ```
    */
   freshSession(resp: Response): Response {
-    const expired = "Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
-    return withCookie(HOST_PREFIX + this.cookieName, "", expired, withCookie(this.cookieName, "", expired, resp));
+    const attributes = "Path=/; HttpOnly; SameSite=Lax; Max-Age=0";
+    // The request is not known here: the __Host- spelling is Secure whatever it is, the other by
+    // the secureCookies middleware of the route that answers.
+    const plain = withRuledCookie(resp, { name: this.cookieName, value: "", attributes }, { secureContext: false });
+    return withRuledCookie(plain, { name: HOST_PREFIX + this.cookieName, value: "", attributes }, { secureContext: false });
   }
 
   /**
@@ -533,11 +535,11 @@ export class LiveApp<Model> extends Hono<Env> {
 
   /**
    * The routes, on this app itself, so `app.route(path, live)` copies them into another Hono app.
-   * The builders' middleware runs from one place ahead of them (`composed`).
+   * The builders' middleware runs from one place ahead of them (`composed`), the Secure-cookie
+   * middleware after them.
    */
   private addRoutes(): void {
     const base = this.config.basePath;
-    this.use(secureCookies({ prefix: this.config.prefix }));
     this.use((c, next) => {
       this.started = true;
       return this.composed === undefined ? next() : this.composed(c, next);
@@ -561,6 +563,11 @@ export class LiveApp<Model> extends Hono<Env> {
     };
     this.get(`${base}/*`, page);
     if (base !== "") this.get(base, page);
+    // After the library's routes, which write every cookie Secure by the rule themselves (as do the
+    // builders' middleware): reading a reply's headers back would cost an event more than its own
+    // route on a server with lazy responses (@hono/node-server builds the whole Response for it).
+    // The routes an app adds to this one, or after it in the app it is mounted in, still get the rule here.
+    this.use(secureCookies({ prefix: this.config.prefix }));
   }
 
   /** Adds a builder's middleware after the others, composed by Hono's `every`. */

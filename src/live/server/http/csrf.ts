@@ -21,7 +21,8 @@ import { CSRF_COOKIE, HOST_PREFIX } from "../../../protocol/mod.ts";
 import { readEnv } from "../../../runtime/env.ts";
 import { decodeBytes } from "../../../runtime/base64url.ts";
 import { hmacSha256Key } from "../../../runtime/hmac.ts";
-import { cookieIn, getCookie, withCookie } from "../../../server/cookies.ts";
+import { cookieIn, getCookie } from "../../../server/cookies.ts";
+import { withRuledCookie } from "../../../server/secure.ts";
 import { SECRET_ENV } from "../../../server/production.ts";
 import { randomToken } from "../registry/registry.ts";
 
@@ -145,7 +146,8 @@ export class CsrfTokens {
 
   /** Writes the CSRF cookie: __Host- prefixed in a Secure context. */
   setCookie(resp: Response, value: string, secure: boolean): Response {
-    return withCookie(secure ? HOST_PREFIX + CSRF_COOKIE : CSRF_COOKIE, value, COOKIE_ATTRIBUTES, resp);
+    const name = secure ? HOST_PREFIX + CSRF_COOKIE : CSRF_COOKIE;
+    return withRuledCookie(resp, { name, value, attributes: COOKIE_ATTRIBUTES }, { secureContext: secure });
   }
 
   /**

@@ -86,7 +86,7 @@ async function storedPage<Model>(
     return refusalFor(ctx, req, STORE_FAILED);
   }
   const resp = new Response(page.html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
-  if (page.token !== undefined) return tokenPageReply(ctx, resp, page.token, opened.signOut);
+  if (page.token !== undefined) return tokenPageReply(ctx, req, resp, { token: page.token, signOut: opened.signOut });
   return pageCookies(ctx, resp, req, { id: page.id, csrfCookie, signOut: opened.signOut });
 }
 
@@ -195,5 +195,5 @@ function pageCookies<Model>(
   const secure = ctx.secure(req);
   let out = setSessionCookie(resp, ctx.cookieName, page.id, secure);
   if (ctx.csrf.needsCookie(req, secure)) out = ctx.csrf.setCookie(out, page.csrfCookie, secure);
-  return page.signOut ? ctx.access.clearTokenCookie(out) : out;
+  return page.signOut ? ctx.access.clearTokenCookie(out, req) : out;
 }

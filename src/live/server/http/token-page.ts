@@ -23,9 +23,14 @@ export function pageSessionId<Model>(parts: RouteContext<Model>, req: Request): 
 }
 
 /** A token page's reply: no cookie, the token in a header, no referrer, no caching. */
-export function tokenPageReply<Model>(parts: RouteContext<Model>, resp: Response, token: string, signOut: boolean): Response {
+export function tokenPageReply<Model>(
+  parts: RouteContext<Model>,
+  req: Request,
+  resp: Response,
+  page: { readonly token: string; readonly signOut: boolean },
+): Response {
   resp.headers.set("Referrer-Policy", "no-referrer");
-  resp.headers.set(SESSION_HEADER, token);
+  resp.headers.set(SESSION_HEADER, page.token);
   // A signed-out visitor of an app that binds users from a sign-in cookie: that cookie is cleared.
-  return signOut ? parts.access.clearTokenCookie(resp) : resp;
+  return page.signOut ? parts.access.clearTokenCookie(resp, req) : resp;
 }
