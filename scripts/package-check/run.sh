@@ -49,7 +49,7 @@ install_kb="$(du -sk "$node_app/node_modules" | cut -f1)"
 echo "install size: $install_kb KB with @hono/node-server ($(du -sk "$node_app/node_modules/@hono" | cut -f1) KB of it); import \"svc-live\" on Node: $import_ms ms (median of 5 processes)"
 # The bound the install must stay under: a little above today's size, so a new dependency, or a file
 # that should not ship, shows here.
-max_install_kb=21500
+max_install_kb=21800
 # The README's figures, measured on the installed package (KB of 1,024 bytes; the clients gzipped
 # and brotli'd at the levels the server precompresses them with).
 installed="$node_app/node_modules/svc-live"
