@@ -38,7 +38,7 @@ import { passCss } from "../ui/styles.ts";
 import { NONE_SHARED, sharedByScan, sharedKeysOf } from "./shared-keys.ts";
 import { childId, ID_SEPARATOR, type Pass, PASSES, ROOT_ID } from "../protocol/mod.ts";
 import { type ElementFace, type LiveElement, liveElement, type LiveNode, type LiveTree } from "./tree.ts";
-import type { RenderProbe } from "../ui/probe.ts";
+import type { RenderProbe } from "./probe.ts";
 
 export { NAME_KEYED_TAGS };
 
@@ -81,7 +81,7 @@ export function assignIds(root: UiElement): LiveTree {
  * is "r"; an element keeps only its seg, src/live/tree.ts, and a whole id is joined from here only
  * for an element with injected styles, whose CSS names its owner's id), the injected style nodes
  * it built so far (a subtree that made none may be reused, see `reusedOrResolved`), and the test
- * hook that counts the elements it resolves (src/ui/probe.ts).
+ * hook that counts the elements it resolves (src/live/probe.ts).
  */
 export class IdWalk {
   private readonly path: string[] = [];

@@ -28,6 +28,7 @@ import {
 } from "../ui/node.ts";
 import { childId, type EventKind, ID_SEPARATOR, type Pass } from "../protocol/mod.ts";
 import { Part } from "./render-state/lazy-part.ts";
+import type { RenderProbe } from "./probe.ts";
 
 /** The char code of the separator between an id's segments (docs/protocol.md#id-grammar). */
 const SEPARATOR_CODE = ID_SEPARATOR.charCodeAt(0);
@@ -153,21 +154,18 @@ export interface LiveTree {
 export { childId } from "../protocol/mod.ts";
 
 /**
- * Element visits of the id lookups (`findElement`, `kidWithSeg`): a counter that tests read to
- * check that the bookkeeping of an event does work in proportion to the ids it names, not to the
- * page or to what a tab did before (tests/live-server/input-bookkeeping.test.ts).
- */
-export const lookupVisits = { count: 0 };
-
-/**
  * The element with this id, found by walking down the id's own path rather than through an index
  * of every id: an event names a handful of ids, and a map of all ids per render cost more than the
  * diff itself (each id string hashed, hence flattened; 1.3 ms of 2 ms for 2,000 handlers). An id is
  * `<parent id>.<seg>`, and an injected style's seg `<owner seg>.~<pass>` sits beside its owner in
  * the parent's kids (src/live/ids.ts), so at each level the rest of the wanted id either is one
  * kid's seg or starts with the seg, followed by ".", of the one kid it lies below.
+ *
+ * `probe`: the test hook that counts the kids a look-up looks at (`looked`, src/live/probe.ts), so
+ * that a test can show the bookkeeping of an event follows the ids it names, not the page or what a
+ * tab did before (tests/live-server/input-bookkeeping.test.ts).
  */
-export function findElement(tree: LiveTree, id: string): LiveElement | undefined {
+export function findElement(tree: LiveTree, id: string, probe?: RenderProbe): LiveElement | undefined {
   let el: LiveElement = tree.root;
   if (id === el.seg) return el;
   if (!id.startsWith(el.seg) || id.charCodeAt(el.seg.length) !== SEPARATOR_CODE) return undefined;
@@ -177,7 +175,7 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
     // An unkeyed or shared-key seg starts with the child's index among the view children, and the
     // kid sits there, or further on by the injected styles before it: looked at first, so a row of
     // a long list is found without scanning its siblings.
-    const hinted = kidAtIndex(el, id, at) ?? kidAtLastPlace(el, id, at);
+    const hinted = kidAtIndex(el, id, at, probe) ?? kidAtLastPlace(el, id, at, probe);
     if (hinted !== undefined) {
       const end = at + hinted.seg.length;
       if (end === id.length) return hinted;
@@ -185,7 +183,7 @@ export function findElement(tree: LiveTree, id: string): LiveElement | undefined
     } else {
       const kids = el.kids;
       for (let k = 0; k < kids.length; k++) {
-        lookupVisits.count++;
+        if (probe !== undefined) probe.looked++;
         const kid = kids[k] as LiveNode;
         if (kid.kind !== "el") continue;
         const seg = kid.seg;
@@ -229,7 +227,7 @@ function notePlace(seg: string, at: number): void {
  * that goes on with an injected style's pass (`.~pass`) is left to the scan, which tells the style
  * from its owner.
  */
-function kidAtLastPlace(el: LiveElement, id: string, at: number): LiveElement | undefined {
+function kidAtLastPlace(el: LiveElement, id: string, at: number, probe: RenderProbe | undefined): LiveElement | undefined {
   if (id.charCodeAt(at) !== HASH_CODE) return undefined;
   const dot = id.indexOf(ID_SEPARATOR, at);
   const end = dot < 0 ? id.length : dot;
@@ -237,7 +235,7 @@ function kidAtLastPlace(el: LiveElement, id: string, at: number): LiveElement | 
   const seg = id.slice(at, end);
   const place = LAST_PLACE.get(seg);
   if (place === undefined) return undefined;
-  lookupVisits.count++;
+  if (probe !== undefined) probe.looked++;
   const kid = el.kids[place];
   return kid !== undefined && kid.kind === "el" && kid.seg === seg ? kid : undefined;
 }
@@ -253,7 +251,7 @@ const HINT_REACH = 8;
  * caller scans). A style seg (`<owner seg>.~<pass>`) also starts with its owner's index, and is the
  * owner's sibling just before it: the longer match, the style, is taken when the id names it.
  */
-function kidAtIndex(el: LiveElement, id: string, at: number): LiveElement | undefined {
+function kidAtIndex(el: LiveElement, id: string, at: number, probe: RenderProbe | undefined): LiveElement | undefined {
   let index = 0;
   let k = at;
   for (let c = id.charCodeAt(k); c >= 48 && c <= 57; c = id.charCodeAt(++k)) index = index * 10 + (c - 48);
@@ -261,7 +259,7 @@ function kidAtIndex(el: LiveElement, id: string, at: number): LiveElement | unde
   const kids = el.kids;
   let found: LiveElement | undefined;
   for (let i = index, end = Math.min(kids.length, index + 1 + HINT_REACH); i < end; i++) {
-    lookupVisits.count++;
+    if (probe !== undefined) probe.looked++;
     const kid = kids[i] as LiveNode;
     if (kid.kind !== "el" || !id.startsWith(kid.seg, at)) continue;
     const stop = at + kid.seg.length;

@@ -2,14 +2,13 @@
  * A session's per-input bookkeeping (the stored input seqs, their acks and their eviction), and
  * the diff of each event, do work in proportion to what an event names and changes, not to the
  * number of inputs or rows the tab has touched over its life: counted in element visits of the id
- * lookups (src/live/tree.ts, lookupVisits) and pairs the diff compares (src/live/diff/diff.ts,
- * the render probe's pairs compared, src/ui/probe.ts), not timed.
+ * lookups (src/live/tree.ts, the render probe's kids looked at) and pairs the diff compares
+ * (src/live/diff/diff.ts, the render probe's pairs compared, src/live/probe.ts), not timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
-import { lookupVisits } from "../../src/live/tree.ts";
-import { renderProbe } from "../../src/ui/probe.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 import { versionedMapWork } from "../../src/live/server/session/versioned-map.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
@@ -70,7 +69,7 @@ async function visitsEditing(
   for (let row = from; row < to; row++) {
     const value = String(row + 1);
     seq.n++;
-    const before = lookupVisits.count;
+    const before = probe.looked;
     const diffBefore = probe.compared;
     const mapBefore = versionedMapWork.count;
     const resp = await tab.post({
@@ -81,7 +80,7 @@ async function visitsEditing(
       handlerId: ids[row],
       inputState: { [ids[row]!]: { value, seq: seq.n } },
     });
-    visits.push(lookupVisits.count - before);
+    visits.push(probe.looked - before);
     diffs.push(probe.compared - diffBefore);
     mapWork.push(versionedMapWork.count - mapBefore);
     assert.equal(resp.status, 200);

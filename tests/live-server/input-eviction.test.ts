@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { diff } from "../../src/live/diff/diff.ts";
 import { assignIds } from "../../src/live/ids.ts";
-import { findElement, forEachElement, lookupVisits } from "../../src/live/tree.ts";
+import { findElement, forEachElement } from "../../src/live/tree.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 import { inputsLeft } from "../../src/live/server/session/input-pruning.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import { build, mutate, specArb } from "../support/trees.ts";
@@ -66,9 +67,9 @@ test("after patches of texts and attributes only, no stored id is looked up", ()
   assert.ok(patches.every((p) => Object.keys(p).every((k) => k === "id" || k === "text" || k === "attrs")), JSON.stringify(patches));
   // A new text in a cell of text takes no element away: the lookups are the patches', however many ids are stored.
   const visitsWith = (stored: ReadonlyMap<string, number>) => {
-    const visits = lookupVisits.count;
-    assert.deepEqual(inputsLeft(stored, { prev: before, tree: after, patches }, []), []);
-    return lookupVisits.count - visits;
+    const probe = renderProbe();
+    assert.deepEqual(inputsLeft(stored, { prev: before, tree: after, patches }, [], probe), []);
+    return probe.looked;
   };
   assert.equal(visitsWith(seqs), visitsWith(new Map([...seqs].slice(0, 1))));
 });

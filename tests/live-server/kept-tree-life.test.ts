@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app } from "../../src/live/server/mod.ts";
 import { render } from "../../src/live/render.ts";
-import { renderProbe } from "../../src/ui/probe.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { JsonValue } from "../../src/json.ts";
 import { openTab } from "../support/live-harness.ts";

@@ -1,23 +1,24 @@
 /**
  * findElement (src/live/tree.ts) on keyed lists: a keyed seg has no index, so a row is looked for
- * where it was last found, and scanned for when it is not there. Counted in lookup visits, not
+ * where it was last found, and scanned for when it is not there. Counted in the kids a look-up looks at, not
  * timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assignIds } from "../../src/live/ids.ts";
-import { findElement, lookupVisits } from "../../src/live/tree.ts";
+import { findElement } from "../../src/live/tree.ts";
+import { type RenderProbe, renderProbe } from "../../src/live/probe.ts";
 import { Ui } from "../../src/ui/mod.ts";
 
 const row = (id: number) => Ui.keyed(id, Ui.h("li", {}, Ui.h("input", { name: `qty-${id}`, value: String(id) })));
 const list = (ids: readonly number[]) => assignIds(Ui.h("main", {}, Ui.h("ul", {}, ...ids.map(row))));
 const qty = (id: number) => `r.0#ul.#li:${id}.#input:qty-${id}`;
 
-/** The lookup visits `find` takes. */
-function visits(find: () => unknown): number {
-  const before = lookupVisits.count;
-  find();
-  return lookupVisits.count - before;
+/** The kids `find` looks at, counted by the probe it is given. */
+function visits(find: (probe: RenderProbe) => unknown): number {
+  const probe = renderProbe();
+  find(probe);
+  return probe.looked;
 }
 
 test("a keyed row of a long list is found again where it was found, without a scan of its siblings", () => {
@@ -25,9 +26,9 @@ test("a keyed row of a long list is found again where it was found, without a sc
   const tree = list(ids);
   assert.equal(findElement(tree, qty(1500))?.attrs["value"], "1500");
   // Found at its place: a visit or two, in this tree and in the next render's.
-  assert.ok(visits(() => findElement(tree, qty(1500))) <= 3);
+  assert.ok(visits((probe) => findElement(tree, qty(1500), probe)) <= 3);
   const next = list(ids);
-  assert.ok(visits(() => assert.equal(findElement(next, qty(1500))?.attrs["value"], "1500")) <= 3);
+  assert.ok(visits((probe) => assert.equal(findElement(next, qty(1500), probe)?.attrs["value"], "1500")) <= 3);
 });
 
 test("a row that moved, a style beside a keyed owner and a key that is gone are found as a scan finds them", () => {

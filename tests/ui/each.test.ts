@@ -10,7 +10,7 @@ import { assignIds, IdWalk } from "../../src/live/ids.ts";
 import { render } from "../../src/live/render.ts";
 import { findElement, type LiveTree } from "../../src/live/tree.ts";
 import { messagesOf } from "../../src/live/server/session/step.ts";
-import { renderProbe } from "../../src/ui/probe.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { LazyPart } from "../../src/live/render-state/lazy-part.ts";
 import { Each, Ui } from "../../src/ui/mod.ts";

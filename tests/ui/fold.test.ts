@@ -17,7 +17,7 @@ import { FOLD_MAX_CALLS, writeTape } from "../../src/live/render-state/fold/tape
 import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { renderProbe } from "../../src/ui/probe.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 
 type Row = { readonly id: number; readonly key: number | string; readonly qty: number; readonly done: boolean; readonly note?: string };
 type Model = { readonly rows: readonly Row[]; readonly title: string };

@@ -14,7 +14,7 @@ import { app } from "../../src/live/server/mod.ts";
 import { RenderState, renderWith } from "../../src/live/render-state/render-state.ts";
 import { Ui } from "../../src/ui/mod.ts";
 import type { UiElement } from "../../src/ui/node.ts";
-import { renderProbe } from "../../src/ui/probe.ts";
+import { renderProbe } from "../../src/live/probe.ts";
 import { canon, parse } from "../support/dom.ts";
 import { assertRendersLikeFresh } from "../support/renders.ts";
 import { type TodoModel, todoModelArb, type TodoRow } from "../support/todos.ts";

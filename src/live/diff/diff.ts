@@ -58,7 +58,7 @@ import { TEXT_ONLY_TAGS, type UiElement } from "../../ui/node.ts";
 import { Part, sameLazyCall } from "../render-state/lazy-part.ts";
 import { type KidEntry, type Patch, ROOT_ID } from "../../protocol/mod.ts";
 import { CHANGE_SHOWN, clientShowsText, type ClientValues, diffAttrs, type Reported, reporter } from "./attrs.ts";
-import type { RenderProbe } from "../../ui/probe.ts";
+import type { RenderProbe } from "../probe.ts";
 import { kidEntries, type MatchedKids, onlyRemovals } from "./kids.ts";
 import { type Pair, PairPath } from "./path.ts";
 import { emptyValueChanged, formChanged, onlyOfTag } from "./rules.ts";
@@ -91,7 +91,7 @@ export function diff(prev: LiveTree | UiElement, next: LiveTree | UiElement, cli
 
 /**
  * The patches from `before` to `after`, and the tree to keep in place of `after`. `probe`: the
- * test hook that counts the pairs it compares (src/ui/probe.ts).
+ * test hook that counts the pairs it compares (src/live/probe.ts).
  */
 export function diffTrees(before: LiveTree, after: LiveTree, clientValues?: ClientValues, probe?: RenderProbe): Diffed {
   const p = before.root, n = after.root;

@@ -10,7 +10,7 @@ import type { UiElement } from "../../ui/types.ts";
 import type { EachCall } from "../../ui/view-render.ts";
 import { type LazyFn, LazyPart, rebuildPart, type Rooted } from "./lazy-part.ts";
 import type { ListMemo, ListRows } from "./list-memo.ts";
-import type { RenderProbe } from "../../ui/probe.ts";
+import type { RenderProbe } from "../probe.ts";
 
 const NO_ROWS: ListRows = { parts: [], items: [] };
 

@@ -20,7 +20,7 @@
  * tree (a quiet session, src/live/server/session/session.ts), and never shared with another
  * session. Outside a session (rendering a view directly) the builders build every call.
  */
-import type { RenderProbe } from "../../ui/probe.ts";
+import type { RenderProbe } from "../probe.ts";
 import type { Attrs } from "../../ui/attrs.ts";
 import type { Child, UiElement } from "../../ui/types.ts";
 import {
@@ -64,7 +64,7 @@ type Calls = {
  * of its `Ui.each` lists. Its map is made by its first call, its log and rows by their first use.
  */
 export class RenderState implements ViewRender {
-  /** `probe`: the test hook that counts what this session's renders visit (src/ui/probe.ts). */
+  /** `probe`: the test hook that counts what this session's renders visit (src/live/probe.ts). */
   constructor(readonly probe?: RenderProbe) {}
 
   private calls: Map<object, Calls> | undefined;

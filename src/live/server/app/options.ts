@@ -2,7 +2,7 @@
  * The options of `Live.app`: the page, the session lifetimes and bounds,
  * the store, the CSRF key and the origins the app is served at.
  */
-import type { RenderProbe } from "../../../ui/probe.ts";
+import type { RenderProbe } from "../../probe.ts";
 import type { FailureNoticeInput } from "../http/error-page.ts";
 import type { Secret } from "../../../auth/secret.ts";
 import type { SessionStore } from "../registry/snapshot-store.ts";

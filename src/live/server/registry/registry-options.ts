@@ -5,7 +5,7 @@
 import type { SessionBoundsOptions } from "./bounds.ts";
 import type { LiveSession } from "../session/session.ts";
 import type { SessionStore } from "./snapshot-store.ts";
-import type { RenderProbe } from "../../../ui/probe.ts";
+import type { RenderProbe } from "../../probe.ts";
 
 /** The registry's options. */
 export type RegistryOptions<Model = unknown> = {
@@ -23,6 +23,6 @@ export type RegistryOptions<Model = unknown> = {
   readonly bounds?: SessionBoundsOptions;
   /** Called when a user is bound (docs/auth.md#live-sessions-and-the-gate); default: record it. */
   readonly onBind?: (session: LiveSession<Model>, userId: string) => void;
-  /** The test hook its sessions' renders count into (src/ui/probe.ts); none: nothing is counted. */
+  /** The test hook its sessions' renders count into (src/live/probe.ts); none: nothing is counted. */
   readonly renderProbe?: RenderProbe;
 };

@@ -28,7 +28,7 @@ import { type KeepingHost, LocalKeeping, type RotatedFrom, type SessionKeeping, 
 import { TreeBudget } from "./tree-budget.ts";
 import { encodeBytes } from "../../../runtime/base64url.ts";
 import type { RegistryOptions } from "./registry-options.ts";
-import type { RenderProbe } from "../../../ui/probe.ts";
+import type { RenderProbe } from "../../probe.ts";
 
 export type { Resolved, Rotation };
 export type { RegistryOptions };
@@ -68,7 +68,7 @@ export class SessionRegistry<Model> implements SessionHost<Model> {
   /** Where sessions are kept beyond this table (src/live/server/registry/session-keeping.ts). */
   private keeping: SessionKeeping<Model>;
 
-  /** The test hook its sessions' renders count into, if any (src/ui/probe.ts). */
+  /** The test hook its sessions' renders count into, if any (src/live/probe.ts). */
   get renderProbe(): RenderProbe | undefined {
     return this.options.renderProbe;
   }

@@ -14,7 +14,8 @@
  * tree; a parent with many such ids is indexed by seg once.
  */
 import type { Patch } from "../../../protocol/mod.ts";
-import { findElement, type LiveElement, type LiveTree, lookupVisits } from "../../tree.ts";
+import type { RenderProbe } from "../../probe.ts";
+import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
 
 /** Above this many looked-up ids under one parent, its kids are indexed by seg instead of scanned per id. */
 const INDEX_FROM = 8;
@@ -24,15 +25,22 @@ export type TreeChange = { readonly prev: LiveTree; readonly tree: LiveTree; rea
 
 /**
  * The stored ids (keys of `seqs`) that are not in `tree`, the render that `patches` turn `prev` into;
- * `reported`: the ids the event reported, looked up whatever the patches.
+ * `reported`: the ids the event reported, looked up whatever the patches. `probe`: the test hook
+ * that counts the kids the look-ups look at (src/live/probe.ts).
  */
-export function inputsLeft(seqs: ReadonlyMap<string, number>, { prev, tree, patches }: TreeChange, reported: Iterable<string>): string[] {
+export function inputsLeft(
+  seqs: ReadonlyMap<string, number>,
+  change: TreeChange,
+  reported: Iterable<string>,
+  probe?: RenderProbe,
+): string[] {
+  const { tree } = change;
   if (seqs.size === 0) return [];
   const candidates = new Set<string>();
   for (const id of reported) if (seqs.has(id)) candidates.add(id);
-  const changedBelow = childChanges(prev, patches, seqs, candidates);
+  const changedBelow = childChanges(change, seqs, candidates, probe);
   if (changedBelow !== undefined) { for (const id of seqs.keys()) if (under(id, changedBelow)) candidates.add(id); }
-  return candidates.size === 0 ? [] : missing(tree, candidates);
+  return candidates.size === 0 ? [] : missing(tree, candidates, probe);
 }
 
 /**
@@ -42,16 +50,16 @@ export function inputsLeft(seqs: ReadonlyMap<string, number>, { prev, tree, patc
  * children; its renamed ancestor's `kids` patch counts too.
  */
 function childChanges(
-  prev: LiveTree,
-  patches: readonly Patch[],
+  { prev, patches }: TreeChange,
   seqs: ReadonlyMap<string, number>,
   candidates: Set<string>,
+  probe: RenderProbe | undefined,
 ): Set<string> | undefined {
   let ids: Set<string> | undefined;
   for (const p of patches) {
     const whole = p.replace !== undefined || p.remove !== undefined;
     if (!whole && p.text === undefined && p.html === undefined && p.kids === undefined) continue;
-    const before = findElement(prev, p.id);
+    const before = findElement(prev, p.id, probe);
     if (before !== undefined && !hasElementKids(before)) {
       if (whole && seqs.has(p.id)) candidates.add(p.id);
       continue;
@@ -74,7 +82,7 @@ function under(id: string, roots: ReadonlySet<string>): boolean {
 }
 
 /** The ids of `ids` with no element in `tree`, looked up parent by parent. */
-function missing(tree: LiveTree, ids: ReadonlySet<string>): string[] {
+function missing(tree: LiveTree, ids: ReadonlySet<string>, probe: RenderProbe | undefined): string[] {
   const byParent = new Map<string, string[]>();
   const gone: string[] = [];
   for (const id of ids) {
@@ -90,25 +98,25 @@ function missing(tree: LiveTree, ids: ReadonlySet<string>): string[] {
   }
   for (const [parentId, list] of byParent) {
     if (list.length < INDEX_FROM) {
-      for (const id of list) if (findElement(tree, id) === undefined) gone.push(id);
+      for (const id of list) if (findElement(tree, id, probe) === undefined) gone.push(id);
       continue;
     }
-    const parent = findElement(tree, parentId);
+    const parent = findElement(tree, parentId, probe);
     if (parent === undefined) {
       // A style's id (`<owner>.~<pass>`) has its owner's id before its last "."; no input is a style.
       gone.push(...list);
       continue;
     }
-    const segs = segsOf(parent);
+    const segs = segsOf(parent, probe);
     for (const id of list) if (!segs.has(id.slice(parentId.length + 1))) gone.push(id);
   }
   return gone;
 }
 
-function segsOf(parent: LiveElement): Set<string> {
+function segsOf(parent: LiveElement, probe: RenderProbe | undefined): Set<string> {
   const segs = new Set<string>();
   for (const kid of parent.kids) {
-    lookupVisits.count++;
+    if (probe !== undefined) probe.looked++;
     if (kid.kind === "el") segs.add(kid.seg);
   }
   return segs;

@@ -8,7 +8,7 @@ import type { UiElement } from "../../../ui/node.ts";
 import { RenderState, renderWith } from "../../render-state/render-state.ts";
 import { IdWalk } from "../../ids.ts";
 import { type ClientValues, type Diffed, diffTrees } from "../../diff/diff.ts";
-import type { RenderProbe } from "../../../ui/probe.ts";
+import type { RenderProbe } from "../../probe.ts";
 import type { LiveTree } from "../../tree.ts";
 import { estimateTreeBytes } from "./tree-bytes.ts";
 import { foldKeptTree, KEPT_AS_BUILT_PER_KEEP, type KeptUnchanged } from "../../render-state/fold/fold-tree.ts";
@@ -26,7 +26,7 @@ export type SessionRenderOptions = {
    * (src/live/render-state/fold/fold-tree.ts); 0 folds all it can at once.
    */
   readonly keptAsBuilt?: number;
-  /** The test hook its renders count into (src/ui/probe.ts); none: nothing is counted. */
+  /** The test hook its renders count into (src/live/probe.ts); none: nothing is counted. */
   readonly probe?: RenderProbe | undefined;
 };
 
@@ -40,8 +40,8 @@ export class SessionRender<Model> {
   private readonly keptUnchanged: KeptUnchanged = new WeakMap();
 
   private readonly keptAsBuilt: number;
-  /** The test hook its renders count into (src/ui/probe.ts), if any. */
-  private readonly probe: RenderProbe | undefined;
+  /** The test hook its renders count into (src/live/probe.ts), if any. */
+  readonly probe: RenderProbe | undefined;
 
   constructor(private readonly view: (model: Model) => UiElement, options: SessionRenderOptions = {}) {
     this.keptAsBuilt = options.keptAsBuilt ?? KEPT_AS_BUILT_PER_KEEP;

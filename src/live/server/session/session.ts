@@ -11,7 +11,7 @@
  * The session's durable state is one value (`state`, src/live/server/session/state.ts); a session
  * restored elsewhere from a snapshot of it starts its effects again with `start`.
  */
-import type { RenderProbe } from "../../../ui/probe.ts";
+import type { RenderProbe } from "../../probe.ts";
 import { log } from "../../../log.ts";
 import type { LiveTree } from "../../tree.ts";
 import type { InputAcks, Move } from "../../../protocol/mod.ts";
@@ -41,7 +41,7 @@ export interface SessionHost<Model> {
    * is kept, sent or run.
    */
   durable(session: LiveSession<Model>, state: SessionState<Model>, frame: Frame | undefined): true | Promise<boolean>;
-  /** The test hook the session's renders count into (src/ui/probe.ts); none: nothing is counted. */
+  /** The test hook the session's renders count into (src/live/probe.ts); none: nothing is counted. */
   readonly renderProbe?: RenderProbe | undefined;
   /** The session was taken over by another replica: this copy stops and is forgotten here. */
   moved(session: LiveSession<Model>): void;

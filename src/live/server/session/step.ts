@@ -14,6 +14,7 @@ import type { JsonValue } from "../../../json.ts";
 import type { ClientValues, Diffed } from "../../diff/diff.ts";
 import type { EventEntry, EventKind, InputReport, Patch } from "../../../protocol/mod.ts";
 import { findElement, type LiveElement, type LiveTree } from "../../tree.ts";
+import type { RenderProbe } from "../../probe.ts";
 import type { Cmd, Dispatch } from "./commands.ts";
 import { checkedUpdate, splitUpdate, type UpdateFunction } from "./definition.ts";
 import type { SessionState } from "./state.ts";
@@ -33,6 +34,8 @@ export type StepContext<Model> = {
   readonly renderer: {
     render(model: Model): LiveTree;
     diff(before: LiveTree, after: LiveTree, clientValues: ClientValues | undefined): Diffed;
+    /** The test hook its renders and the session's id look-ups count into (src/live/probe.ts), if any. */
+    readonly probe?: RenderProbe | undefined;
   };
   /** Messages accepted even when no handler in the current render names them. */
   readonly extraMessages: ReadonlySet<string>;
@@ -107,7 +110,7 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   if (moved === undefined) return { kind: "handler_gone", state: seen };
   const { entry, inputs } = moved;
   // The handler's element, looked up once: it must be in the tree, and offer the message.
-  const handler = entry.handlerId === undefined ? undefined : findElement(tree, entry.handlerId);
+  const handler = entry.handlerId === undefined ? undefined : findElement(tree, entry.handlerId, ctx.renderer.probe);
   if (entry.handlerId !== undefined && handler === undefined) return { kind: "handler_gone", state: seen };
   if (!accepts(tree, entry, handler, ctx.extraMessages)) return { kind: "unknown_message", state: seen };
 
@@ -122,13 +125,13 @@ function stepNewEntry<Model>(seen: SessionState<Model>, tree: LiveTree, input: E
   const inputSeqs = dropInputsThatLeft(
     renamed(raised, changed.patches),
     { prev: tree, tree: changed.tree, patches: changed.patches },
-    inputs.keys(),
+    { reported: inputs.keys(), probe: ctx.renderer.probe },
   );
   return {
     ...changed,
     state: inputSeqs === changed.state.inputSeqs ? changed.state : { ...changed.state, inputSeqs },
     // Acks for the reported inputs that existed in the previous tree.
-    ackInputs: acksFor(inputs, raised, tree),
+    ackInputs: acksFor(inputs, raised, { prev: tree, probe: ctx.renderer.probe }),
   };
 }
 
@@ -147,7 +150,7 @@ export function stepMessage<Model>(
     inputSeqs = dropInputsThatLeft(
       renamed(state.inputSeqs, changed.patches),
       { prev: tree, tree: changed.tree, patches: changed.patches },
-      [],
+      { reported: [], probe: ctx.renderer.probe },
     );
   } catch (error) {
     // A lazy part's function that throws when built again (see stepEvent).
@@ -248,23 +251,26 @@ function renamed(seqs: VersionedMap<string, number>, patches: readonly Patch[]):
 function dropInputsThatLeft(
   seqs: VersionedMap<string, number>,
   change: TreeChange,
-  reported: Iterable<string>,
+  { reported, probe }: LookedUp,
 ): VersionedMap<string, number> {
   let kept = seqs;
-  for (const id of inputsLeft(seqs, change, reported)) kept = kept.without(id);
+  for (const id of inputsLeft(seqs, change, reported, probe)) kept = kept.without(id);
   return kept;
 }
 
-/** The acks of the reported inputs that were in the tree the client showed; undefined for none. */
+/** The ids an event reported, and the test hook its look-ups count into (src/live/probe.ts), if any. */
+type LookedUp = { readonly reported: Iterable<string>; readonly probe: RenderProbe | undefined };
+
+/** The acks of the reported inputs that were in the tree the client showed (`prev`); undefined for none. */
 function acksFor(
   inputs: ReadonlyMap<string, InputReport>,
   seqs: ReadonlyMap<string, number>,
-  prev: LiveTree,
+  { prev, probe }: { readonly prev: LiveTree; readonly probe: RenderProbe | undefined },
 ): Record<string, number> | undefined {
   let acks: Record<string, number> | undefined;
   for (const id of inputs.keys()) {
     const seq = seqs.get(id);
-    if (seq !== undefined && hasElement(prev, id)) (acks ??= {})[id] = seq;
+    if (seq !== undefined && hasElement(prev, id, probe)) (acks ??= {})[id] = seq;
   }
   return acks;
 }
@@ -279,8 +285,8 @@ function acksFor(
  */
 
 /** Whether an element with this id is in the tree. */
-export function hasElement(tree: LiveTree, id: string): boolean {
-  return findElement(tree, id) !== undefined;
+export function hasElement(tree: LiveTree, id: string, probe?: RenderProbe): boolean {
+  return findElement(tree, id, probe) !== undefined;
 }
 
 const messageSets = new WeakMap<LiveTree, Set<string>>();
