@@ -13,10 +13,14 @@ const read = (file: string) => readFileSync(`${REPO}${file}`, "utf8");
 
 test("every relative link of the Markdown package.json ships names a file it ships", () => {
   const { files } = JSON.parse(read("package.json")) as { files: string[] };
-  const shipped = files.flatMap((entry) =>
-    entry === "docs/*.md" ? readdirSync(`${REPO}docs`).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`) : [entry]
-  );
+  // An entry "folder/*.md" ships that folder's Markdown (docs/*.md, docs/reference/*.md).
+  const shipped = files.flatMap((entry) => {
+    const folder = /^(.+)\/\*\.md$/.exec(entry)?.[1];
+    if (folder === undefined) return [entry];
+    return readdirSync(`${REPO}${folder}`).filter((f) => f.endsWith(".md")).map((f) => `${folder}/${f}`);
+  });
   assert.ok(shipped.includes("README.md") && shipped.includes("docs/live-apps.md"), shipped.join(", "));
+  assert.ok(shipped.some((f) => f.startsWith("docs/reference/")), "the API reference ships");
   // Only the Markdown and what it may link to (the rest of the package is code).
   assert.deepEqual(deadLinks(shipped.filter((f) => /\.md$|^LICENSE$/.test(f)), read), []);
 });
