@@ -31,7 +31,9 @@ const BLOCKS = {
     text: (f) =>
       `Install size and import cost: svc-live with Hono and \`@hono/node-server\` takes ${mb(f.installKb)} MB\n` +
       `(${kb(f.installKb)} KB, of which the password-strength dictionaries are ${kb(f.dictionariesKb)} KB and the guides and API\n` +
-      `reference in docs/ ${kb(f.docsKb)} KB), and importing \`svc-live\` on Node took ${kb(f.importMs)} ms (the median of 5 fresh processes) when the\n` +
+      `reference in docs/ ${kb(f.docsKb)} KB), and importing \`svc-live\` on Node took ${
+        kb(f.importMs)
+      } ms (the median of 5 fresh processes) when the\n` +
       `figures were last written: a loaded machine gives import times that vary severalfold. \`npm run check:package\`\n` +
       `measures these figures and writes them here; it fails if the install grows past ${kb(f.maxInstallKb)} KB.`,
   },
