@@ -108,7 +108,11 @@ describe("db.ready() before the first query", () => {
         console.log(JSON.stringify(await db.ready()));
         await db.close();
       }`;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--import", hide, "--input-type=module", "-e", script], {
+    // The drivers are hidden by a Node module hook (--import), so the child is Node's whatever runtime
+    // runs this suite: Bun and Deno take neither the flag nor the hook.
+    const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
+    const node = runtime.Bun !== undefined || runtime.Deno !== undefined ? "node" : process.execPath;
+    const child = spawnSync(node, ["--import", "tsx", "--import", hide, "--input-type=module", "-e", script], {
       encoding: "utf8",
       timeout: 60_000,
     });

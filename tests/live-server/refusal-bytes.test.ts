@@ -105,6 +105,8 @@ test("the lost-session refusal is the same bytes on every route, for cookie and 
   };
   const [first, ...rest] = Object.entries(answers).map(([route, bytes]) => [route, dateAside(bytes)] as const);
   assert.match(first![1], /^HTTP\/1\.1 404 /, "the refusal is the 404");
-  assert.match(first![1], /\r\n\r\nsession lost$/, "with its body");
+  // Its body, framed by Content-Length, or chunked where the runtime's node:http streams a Response
+  // it did not build (Bun's): the framing is the server's, and the same on every route either way.
+  assert.match(first![1], /\r\n\r\n(session lost|c\r\nsession lost\r\n0\r\n\r\n)$/, "with its body");
   for (const [route, bytes] of rest) assert.equal(bytes, first![1], `${route} answers as ${first![0]} does`);
 });
