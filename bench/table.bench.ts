@@ -302,7 +302,7 @@ if (wants("peer")) {
     // keeps nothing; and less the view as it runs outside a session, its `Ui.h` building every
     // element and keeping nothing (what a library that builds the page's tree per event pays first).
     const total = median(many.cpu["ours"]!);
-    rows.push(
+    const ownWork = [
       ownWorkRow(size, total, "an h that keeps nothing", viewFloor(size), "the view's own cost (update and view, an h that keeps nothing)"),
       ownWorkRow(
         size,
@@ -311,15 +311,26 @@ if (wants("peer")) {
         viewFloor(size, "built"),
         "the view's cost with its elements built (update and view, Ui.h outside a session)",
       ),
-    );
+    ];
+    rows.push(...ownWork.filter((row) => row !== undefined));
   }
 }
 
-/** A row of the library's own work per event (info): `total` (ours, 20 sessions) less `view`, the view's cost with `h` as `how` says. */
-function ownWorkRow(size: number, total: number, how: string, view: number, peerName: string): BenchRow {
+/**
+ * A row of the library's own work per event (info): `total` (ours, 20 sessions) less `view`, the
+ * view's cost with `h` as `how` says. None when the view alone costs more than the whole event: the
+ * difference then measures nothing (it printed 0 µs and an infinite ratio).
+ */
+function ownWorkRow(size: number, total: number, how: string, view: number, peerName: string): BenchRow | undefined {
+  if (view >= total) {
+    console.log(
+      `${size} rows: no own-work row for ${how}: the view alone (${view.toFixed(0)} µs) costs more than the event (${total.toFixed(0)} µs)`,
+    );
+    return undefined;
+  }
   return {
     name: `the library's own work per event (ours less the view with ${how}), ${size}-row keyed table, ${SESSIONS} sessions`,
-    ours: Math.max(0, total - view),
+    ours: total - view,
     peer: view,
     peerName,
     unit: "µs",
